@@ -1,0 +1,1 @@
+"""The Telegram layer of Quiz Tutor: application wiring, handlers and rendering."""

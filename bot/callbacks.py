@@ -1,0 +1,91 @@
+"""The callback-data codec: typed, versioned, at most 64 bytes, never trusted.
+
+Decoding only proves the data has our shape; handlers check it against stored state.
+Layout: `<version>:<kind>:<fields...>`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+VERSION = "1"
+MAX_BYTES = 64
+
+_INT = r"(0|[1-9][0-9]{0,17})"
+_SLUG = r"([a-z0-9]+(?:-[a-z0-9]+)*)"
+_LANGUAGE = r"([a-z]{2,3}(?:-[a-z0-9]{2,8})?)"
+
+
+@dataclass(frozen=True)
+class AnswerTap:
+    """A learner chose `option` for the question at `position` of attempt `attempt_id`."""
+
+    attempt_id: int
+    position: int
+    option: int
+
+    def encode(self) -> str:
+        return _checked(f"{VERSION}:a:{self.attempt_id}:{self.position}:{self.option}")
+
+
+@dataclass(frozen=True)
+class OpenQuiz:
+    """Start a quiz, or continue its running attempt (a finished one starts anew)."""
+
+    quiz_id: str
+
+    def encode(self) -> str:
+        return _checked(f"{VERSION}:q:{self.quiz_id}")
+
+
+@dataclass(frozen=True)
+class PreviewQuiz:
+    quiz_id: str
+
+    def encode(self) -> str:
+        return _checked(f"{VERSION}:p:{self.quiz_id}")
+
+
+@dataclass(frozen=True)
+class ChooseLanguage:
+    language: str
+
+    def encode(self) -> str:
+        return _checked(f"{VERSION}:l:{self.language}")
+
+
+@dataclass(frozen=True)
+class ListQuizzes:
+    def encode(self) -> str:
+        return _checked(f"{VERSION}:ls")
+
+
+Callback = AnswerTap | OpenQuiz | PreviewQuiz | ChooseLanguage | ListQuizzes
+
+_PATTERNS: tuple[tuple[re.Pattern[str], type], ...] = (
+    (re.compile(rf"{VERSION}:a:{_INT}:{_INT}:{_INT}"), AnswerTap),
+    (re.compile(rf"{VERSION}:q:{_SLUG}"), OpenQuiz),
+    (re.compile(rf"{VERSION}:p:{_SLUG}"), PreviewQuiz),
+    (re.compile(rf"{VERSION}:l:{_LANGUAGE}"), ChooseLanguage),
+    (re.compile(rf"{VERSION}:ls"), ListQuizzes),
+)
+
+
+def _checked(data: str) -> str:
+    if len(data.encode()) > MAX_BYTES:
+        raise ValueError(f"callback data over {MAX_BYTES} bytes: {data!r}")
+    return data
+
+
+def decode(data: str | None) -> Callback | None:
+    """The callback a button carries, or None for anything that is not ours (or is forged)."""
+    if not data or len(data.encode()) > MAX_BYTES:
+        return None
+    for pattern, kind in _PATTERNS:
+        match = pattern.fullmatch(data)
+        if match:
+            if kind is AnswerTap:
+                return AnswerTap(*(int(group) for group in match.groups()))
+            return kind(*match.groups())  # type: ignore[no-any-return]
+    return None

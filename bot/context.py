@@ -1,0 +1,56 @@
+"""The services every handler reaches, set up once in `post_init`, and a typed context."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram import User as TelegramUser
+from telegram.ext import Application, CallbackContext, ExtBot
+
+from bot.config import Settings
+from bot.render import Locale
+from content.catalog import Catalog
+from content.rules import resolve_language
+from storage import Repository, User
+
+
+@dataclass
+class Services:
+    settings: Settings
+    repo: Repository
+    catalog: Catalog
+    clock: Callable[[], float] = field(default=time.time)
+
+    async def learner(self, who: TelegramUser) -> tuple[User, Locale]:
+        """The stored learner behind a Telegram user, refreshed, and their locale."""
+        user = await self.repo.touch_user(
+            who.id, who.first_name or "", who.language_code, self.clock()
+        )
+        return user, self.locale_of(user)
+
+    def locale_of(self, user: User) -> Locale:
+        default = self.settings.default_language
+        return Locale(resolve_language(user.language, user.telegram_language, default), default)
+
+
+SERVICES_KEY = "services"
+
+
+class QuizContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
+    """CallbackContext with the bot's services as a typed attribute."""
+
+    def __init__(
+        self,
+        application: Application[Any, Any, Any, Any, Any, Any],
+        chat_id: int | None = None,
+        user_id: int | None = None,
+    ) -> None:
+        super().__init__(application=application, chat_id=chat_id, user_id=user_id)
+
+    @property
+    def services(self) -> Services:
+        services: Services = self.bot_data[SERVICES_KEY]
+        return services

@@ -1,0 +1,94 @@
+"""What every chat gets: /help, answers to unknown commands and stray text, the error handler."""
+
+from __future__ import annotations
+
+import html
+import logging
+
+from telegram import Update
+from telegram.error import Forbidden
+from telegram.ext import BaseHandler, CommandHandler, MessageHandler, filters
+
+from bot.context import QuizContext
+from bot.handlers import GROUP_MESSAGE, PRIVATE_MESSAGE, USER_MESSAGE
+from bot.i18n import translate
+from storage import StorageError
+
+log = logging.getLogger(__name__)
+
+
+def _bot_link(context: QuizContext) -> str:
+    return f"https://t.me/{context.bot.username}"
+
+
+async def help_command(update: Update, context: QuizContext) -> None:
+    """What the bot does, for this person in this chat."""
+    assert update.effective_user and update.effective_chat
+    _, locale = await context.services.learner(update.effective_user)
+    if update.effective_chat.type == "private":
+        text = locale.t("help")
+    else:
+        text = locale.t("help_group", link=html.escape(_bot_link(context)))
+    await context.bot.send_message(update.effective_chat.id, text)
+
+
+async def learner_command_elsewhere(update: Update, context: QuizContext) -> None:
+    """A private-chat command sent in a group: point to the private chat, change nothing."""
+    assert update.effective_user and update.effective_chat
+    _, locale = await context.services.learner(update.effective_user)
+    link = html.escape(_bot_link(context))
+    await context.bot.send_message(update.effective_chat.id, locale.t("private_only", link=link))
+
+
+async def unknown_command(update: Update, context: QuizContext) -> None:
+    assert update.effective_user and update.effective_chat
+    _, locale = await context.services.learner(update.effective_user)
+    await context.bot.send_message(update.effective_chat.id, locale.t("unknown_command"))
+
+
+async def plain_text(update: Update, context: QuizContext) -> None:
+    assert update.effective_user and update.effective_chat
+    _, locale = await context.services.learner(update.effective_user)
+    await context.bot.send_message(update.effective_chat.id, locale.t("plain_text"))
+
+
+LEARNER_COMMANDS = ("start", "quizzes", "quiz", "preview", "progress", "language")
+
+
+def handlers() -> list[BaseHandler[Update, QuizContext, None]]:
+    """Registered after the feature handlers: they catch what those did not take."""
+    return [
+        CommandHandler("help", help_command, filters=USER_MESSAGE),
+        CommandHandler(LEARNER_COMMANDS, learner_command_elsewhere, filters=GROUP_MESSAGE),
+        MessageHandler(filters.COMMAND & PRIVATE_MESSAGE, unknown_command),
+        MessageHandler(filters.TEXT & ~filters.COMMAND & PRIVATE_MESSAGE, plain_text),
+    ]
+
+
+async def on_error(update: object, context: QuizContext) -> None:
+    """Log the failure with its update; tell the person when it was ours to tell."""
+    error = context.error
+    if isinstance(update, Update) and isinstance(error, Forbidden) and update.effective_user:
+        log.info("user %s blocked the bot; marked inactive", update.effective_user.id)
+        try:
+            services = context.services
+            await services.repo.set_active(update.effective_user.id, False, services.clock())
+        except StorageError:
+            log.exception("could not mark user inactive")
+        return
+    log.error(
+        "error while handling update %s",
+        update.to_dict() if isinstance(update, Update) else update,
+        exc_info=error,
+    )
+    if not isinstance(update, Update) or not isinstance(error, StorageError):
+        return
+    language = update.effective_user.language_code if update.effective_user else None
+    text = translate((language or "en").split("-")[0], "storage_error")
+    try:
+        if update.callback_query is not None:
+            await update.callback_query.answer(text, show_alert=True)
+        elif update.effective_chat is not None:
+            await context.bot.send_message(update.effective_chat.id, text)
+    except Exception:
+        log.exception("could not tell the user about the storage error")

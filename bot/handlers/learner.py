@@ -1,0 +1,176 @@
+"""A learner in a private chat: commands and buttons. Each handler is thin: look up, call, send."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
+
+from bot import callbacks, quiz_flow, render
+from bot.context import QuizContext
+from bot.handlers import PRIVATE_MESSAGE
+from bot.i18n import ui_languages
+from bot.render import Locale
+
+DEEP_LINK_PREFIX = "quiz-"
+
+
+def _example_quiz_id(context: QuizContext) -> str:
+    return next((quiz.id for quiz in context.services.catalog), "my-quiz")
+
+
+async def _send_quiz_list(update: Update, context: QuizContext, locale: Locale) -> None:
+    services = context.services
+    assert update.effective_user and update.effective_chat
+    records = await services.repo.quiz_records(update.effective_user.id)
+    message = render.quiz_list(list(services.catalog), records, locale)
+    await context.bot.send_message(
+        update.effective_chat.id, message.text, reply_markup=message.markup
+    )
+
+
+async def _open(update: Update, context: QuizContext, quiz_id: str, locale: Locale) -> None:
+    assert update.effective_user and update.effective_chat
+    quiz = context.services.catalog.get(quiz_id)
+    if quiz is None:
+        await context.bot.send_message(
+            update.effective_chat.id, locale.t("unknown_quiz", quiz_id=render.html.escape(quiz_id))
+        )
+        return
+    await quiz_flow.open_quiz(
+        context.bot,
+        context.services,
+        update.effective_chat.id,
+        update.effective_user.id,
+        quiz,
+        locale,
+    )
+
+
+async def start(update: Update, context: QuizContext) -> None:
+    """Welcome, then the quiz list; `/start quiz-<id>` opens that quiz directly."""
+    assert update.effective_user and update.effective_chat
+    _, locale = await context.services.learner(update.effective_user)
+    if context.args and context.args[0].startswith(DEEP_LINK_PREFIX):
+        await _open(update, context, context.args[0].removeprefix(DEEP_LINK_PREFIX), locale)
+        return
+    name = render.html.escape(update.effective_user.first_name or "")
+    await context.bot.send_message(update.effective_chat.id, locale.t("welcome", name=name))
+    await _send_quiz_list(update, context, locale)
+
+
+async def quizzes(update: Update, context: QuizContext) -> None:
+    """The quizzes with level, size and the learner's progress."""
+    assert update.effective_user
+    _, locale = await context.services.learner(update.effective_user)
+    await _send_quiz_list(update, context, locale)
+
+
+async def quiz(update: Update, context: QuizContext) -> None:
+    """`/quiz <id>`: start or resume that quiz."""
+    assert update.effective_user and update.effective_chat
+    _, locale = await context.services.learner(update.effective_user)
+    if not context.args:
+        await context.bot.send_message(
+            update.effective_chat.id, locale.t("usage_quiz", example=_example_quiz_id(context))
+        )
+        return
+    await _open(update, context, context.args[0].lower(), locale)
+
+
+async def preview(update: Update, context: QuizContext) -> None:
+    """`/preview <id>`: every question and its options, without the answers."""
+    assert update.effective_user and update.effective_chat
+    _, locale = await context.services.learner(update.effective_user)
+    if not context.args:
+        await context.bot.send_message(
+            update.effective_chat.id, locale.t("usage_preview", example=_example_quiz_id(context))
+        )
+        return
+    await _send_preview(update, context, context.args[0].lower(), locale)
+
+
+async def _send_preview(update: Update, context: QuizContext, quiz_id: str, locale: Locale) -> None:
+    assert update.effective_chat
+    found = context.services.catalog.get(quiz_id)
+    if found is None:
+        await context.bot.send_message(
+            update.effective_chat.id, locale.t("unknown_quiz", quiz_id=render.html.escape(quiz_id))
+        )
+        return
+    for message in render.preview_messages(found, locale):
+        await context.bot.send_message(
+            update.effective_chat.id, message.text, reply_markup=message.markup
+        )
+
+
+async def progress(update: Update, context: QuizContext) -> None:
+    """Scores per quiz and the questions to look at again."""
+    assert update.effective_user and update.effective_chat
+    services = context.services
+    _, locale = await services.learner(update.effective_user)
+    user_id = update.effective_user.id
+    records = await services.repo.quiz_records(user_id)
+    latest = {quiz_id: await services.repo.latest_answers(user_id, quiz_id) for quiz_id in records}
+    message = render.progress_message(list(services.catalog), records, latest, locale)
+    await context.bot.send_message(
+        update.effective_chat.id, message.text, reply_markup=message.markup
+    )
+
+
+def _language_choices(context: QuizContext) -> list[str]:
+    return sorted(ui_languages() | context.services.catalog.languages)
+
+
+async def language(update: Update, context: QuizContext) -> None:
+    """Buttons to choose the language of questions and of the interface."""
+    assert update.effective_user and update.effective_chat
+    _, locale = await context.services.learner(update.effective_user)
+    message = render.language_menu(_language_choices(context), locale.language, locale)
+    await context.bot.send_message(
+        update.effective_chat.id, message.text, reply_markup=message.markup
+    )
+
+
+async def on_button(update: Update, context: QuizContext) -> None:
+    """Every inline button of a private chat: decode, check against state, act, answer."""
+    query = update.callback_query
+    assert query is not None
+    services = context.services
+    user, locale = await services.learner(query.from_user)
+    tap = callbacks.decode(query.data)
+    if tap is None:
+        await query.answer(locale.t("stale_button"))
+        return
+    if isinstance(tap, callbacks.AnswerTap):
+        await quiz_flow.take_answer(context.bot, services, query, tap, locale)
+        return
+    if isinstance(tap, callbacks.ChooseLanguage):
+        if tap.language not in _language_choices(context):
+            await query.answer(locale.t("stale_button"))
+            return
+        await services.repo.set_language(user.user_id, tap.language, services.clock())
+        locale = Locale(tap.language, locale.default)
+        done = locale.t("language_set", language=render.language_name(tap.language))
+        await query.answer(done)
+        await quiz_flow.edit_quietly(query, render.Rendered(done))
+        return
+    await query.answer()
+    if isinstance(tap, callbacks.ListQuizzes):
+        await _send_quiz_list(update, context, locale)
+    elif isinstance(tap, callbacks.PreviewQuiz):
+        await _send_preview(update, context, tap.quiz_id, locale)
+    elif isinstance(tap, callbacks.OpenQuiz):
+        await _open(update, context, tap.quiz_id, locale)
+
+
+def handlers() -> list[BaseHandler[Update, QuizContext, None]]:
+    private = PRIVATE_MESSAGE
+    return [
+        CommandHandler("start", start, filters=private),
+        CommandHandler("quizzes", quizzes, filters=private),
+        CommandHandler("quiz", quiz, filters=private),
+        CommandHandler("preview", preview, filters=private),
+        CommandHandler("progress", progress, filters=private),
+        CommandHandler("language", language, filters=private),
+        CallbackQueryHandler(on_button),
+    ]

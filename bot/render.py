@@ -1,0 +1,310 @@
+"""Pure rendering: data in, `(HTML text, inline keyboard)` out. Nothing here sends anything.
+
+Content is plain text and is escaped here, once; interface strings are HTML templates.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import callbacks
+from bot.i18n import language_name, translate
+from content.model import LocalizedText, Question, Quiz
+from content.rules import Summary
+from storage import Answer, QuizRecord
+
+MAX_MESSAGE_LENGTH = 4096
+MAX_BUTTON_LABEL = 48
+LETTERS = "ABCDEFGHIJ"
+
+
+@dataclass(frozen=True)
+class Rendered:
+    text: str
+    markup: InlineKeyboardMarkup | None = None
+
+
+@dataclass(frozen=True)
+class Locale:
+    """The learner's language and the content's default, for field-by-field fallback."""
+
+    language: str
+    default: str
+
+    def t(self, key: str, **values: object) -> str:
+        return translate(self.language, key, **values)
+
+    def text(self, value: LocalizedText) -> str:
+        """A content field in the learner's language, escaped for HTML."""
+        return html.escape(value.get(self.language, self.default))
+
+
+def shorten(text: str, limit: int) -> str:
+    """Cut plain text to `limit` characters at a word boundary where one is near."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space >= limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,.;:-") + "…"
+
+
+def letter(option: int) -> str:
+    return LETTERS[option]
+
+
+def _header(quiz: Quiz, position: int, locale: Locale) -> str:
+    return (
+        f"<b>{locale.text(quiz.title)}</b>\n"
+        f"{locale.t('question_header', k=position + 1, n=len(quiz))}"
+    )
+
+
+def question_message(
+    quiz: Quiz, question: Question, position: int, attempt_id: int, locale: Locale
+) -> Rendered:
+    options = "\n".join(
+        f"<b>{letter(i)}.</b> {locale.text(option)}" for i, option in enumerate(question.options)
+    )
+    text = f"{_header(quiz, position, locale)}\n\n{locale.text(question.text)}\n\n{options}"
+    buttons = [
+        [
+            InlineKeyboardButton(
+                f"{letter(i)}. {shorten(option.get(locale.language, locale.default), MAX_BUTTON_LABEL)}",
+                callback_data=callbacks.AnswerTap(attempt_id, position, i).encode(),
+            )
+        ]
+        for i, option in enumerate(question.options)
+    ]
+    return Rendered(text, InlineKeyboardMarkup(buttons))
+
+
+def reveal_message(
+    quiz: Quiz, question: Question, position: int, chosen: int, locale: Locale
+) -> Rendered:
+    lines = []
+    for i, option in enumerate(question.options):
+        mark = "✅" if i == question.answer else ("❌" if i == chosen else "▫️")
+        mine = f" ← <i>{locale.t('your_answer')}</i>" if i == chosen else ""
+        lines.append(f"{mark} <b>{letter(i)}.</b> {locale.text(option)}{mine}")
+    verdict = (
+        locale.t("reveal_correct")
+        if question.is_correct(chosen)
+        else locale.t("reveal_wrong", letter=letter(question.answer))
+    )
+    parts = [
+        _header(quiz, position, locale),
+        locale.text(question.text),
+        "\n".join(lines),
+        verdict,
+    ]
+    if question.explanation is not None:
+        parts.append(locale.t("explanation", text=locale.text(question.explanation)))
+    return Rendered("\n\n".join(parts))
+
+
+def answer_toast(question: Question, chosen: int, locale: Locale) -> str:
+    if question.is_correct(chosen):
+        return locale.t("correct_toast")
+    return locale.t("wrong_toast", letter=letter(question.answer))
+
+
+def summary_message(
+    quiz: Quiz, summary: Summary, best: tuple[int, int] | None, locale: Locale
+) -> Rendered:
+    parts = [
+        locale.t("summary_title", title=locale.text(quiz.title)),
+        locale.t(
+            "summary_score", score=summary.score, total=summary.total, percent=summary.percent
+        ),
+    ]
+    if best is not None:
+        parts[-1] += "\n" + locale.t("summary_best", score=best[0], total=best[1])
+    if not summary.missed:
+        parts.append(locale.t("summary_perfect"))
+    else:
+        missed = []
+        for question_id in summary.missed:
+            question = quiz.question(question_id)
+            position = quiz.position(question_id)
+            if question is not None and position is not None:
+                missed.append(
+                    f"• {position + 1}. {html.escape(shorten(question.text.get(locale.language, locale.default), 120))}"
+                )
+        parts.append(locale.t("summary_review") + "\n" + "\n".join(missed))
+    if quiz.guide is not None:
+        parts.append(_guide_line(quiz, locale))
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    locale.t("button_retake"), callback_data=callbacks.OpenQuiz(quiz.id).encode()
+                ),
+                InlineKeyboardButton(
+                    locale.t("button_all_quizzes"), callback_data=callbacks.ListQuizzes().encode()
+                ),
+            ]
+        ]
+    )
+    return Rendered("\n\n".join(parts), markup)
+
+
+def _guide_line(quiz: Quiz, locale: Locale) -> str:
+    assert quiz.guide is not None
+    return locale.t("guide", url=html.escape(quiz.guide.url), title=locale.text(quiz.guide.title))
+
+
+def _record_line(record: QuizRecord | None, locale: Locale) -> str:
+    if record is None:
+        return locale.t("progress_new")
+    parts = []
+    if record.running_answered is not None:
+        parts.append(
+            locale.t(
+                "progress_running", answered=record.running_answered, total=record.running_total
+            )
+        )
+    if record.best_score is not None:
+        parts.append(locale.t("progress_best", score=record.best_score, total=record.best_total))
+    return " · ".join(parts) or locale.t("progress_new")
+
+
+def _quiz_button(quiz: Quiz, record: QuizRecord | None, locale: Locale) -> InlineKeyboardButton:
+    title = shorten(quiz.title.get(locale.language, locale.default), 40)
+    if record is not None and record.running_answered is not None:
+        label = locale.t(
+            "button_continue",
+            title=title,
+            answered=record.running_answered,
+            total=record.running_total,
+        )
+    else:
+        label = locale.t("button_start", title=title)
+    return InlineKeyboardButton(label, callback_data=callbacks.OpenQuiz(quiz.id).encode())
+
+
+def quiz_list(
+    quizzes: Sequence[Quiz], records: Mapping[str, QuizRecord], locale: Locale
+) -> Rendered:
+    if not quizzes:
+        return Rendered(locale.t("no_quizzes"))
+    blocks = [locale.t("quizzes_title")]
+    rows = []
+    for quiz in quizzes:
+        record = records.get(quiz.id)
+        block = (
+            f"<b>{locale.text(quiz.title)}</b> · {locale.t('level_' + quiz.level.value)}"
+            f" · {locale.t('n_questions', n=len(quiz))}\n"
+        )
+        if quiz.description is not None:
+            block += f"<i>{locale.text(quiz.description)}</i>\n"
+        block += f"<code>/quiz {quiz.id}</code> · {_record_line(record, locale)}"
+        blocks.append(block)
+        rows.append(
+            [
+                _quiz_button(quiz, record, locale),
+                InlineKeyboardButton(
+                    locale.t("button_preview"),
+                    callback_data=callbacks.PreviewQuiz(quiz.id).encode(),
+                ),
+            ]
+        )
+    return Rendered("\n\n".join(blocks), InlineKeyboardMarkup(rows))
+
+
+def split_blocks(blocks: Sequence[str], limit: int = MAX_MESSAGE_LENGTH) -> list[str]:
+    """Join blocks with blank lines into as few messages as fit `limit`; never splits a block."""
+    messages: list[str] = []
+    current = ""
+    for block in blocks:
+        candidate = f"{current}\n\n{block}" if current else block
+        if len(candidate) <= limit:
+            current = candidate
+            continue
+        if current:
+            messages.append(current)
+        current = block
+    if current:
+        messages.append(current)
+    return messages
+
+
+def preview_messages(quiz: Quiz, locale: Locale) -> list[Rendered]:
+    intro = [locale.t("preview_title", title=locale.text(quiz.title), n=len(quiz))]
+    if quiz.description is not None:
+        intro.append(f"<i>{locale.text(quiz.description)}</i>")
+    if quiz.guide is not None:
+        intro.append(_guide_line(quiz, locale))
+    blocks = ["\n".join(intro)]
+    for number, question in enumerate(quiz.questions, start=1):
+        options = "\n".join(
+            f"   {letter(i)}. {locale.text(option)}" for i, option in enumerate(question.options)
+        )
+        blocks.append(f"<b>{number}.</b> {locale.text(question.text)}\n{options}")
+    messages = [Rendered(text) for text in split_blocks(blocks)]
+    start = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    locale.t(
+                        "button_start",
+                        title=shorten(quiz.title.get(locale.language, locale.default), 40),
+                    ),
+                    callback_data=callbacks.OpenQuiz(quiz.id).encode(),
+                )
+            ]
+        ]
+    )
+    messages[-1] = Rendered(messages[-1].text, start)
+    return messages
+
+
+def progress_message(
+    quizzes: Sequence[Quiz],
+    records: Mapping[str, QuizRecord],
+    latest: Mapping[str, Mapping[str, Answer]],
+    locale: Locale,
+) -> Rendered:
+    touched = [quiz for quiz in quizzes if quiz.id in records]
+    if not touched:
+        return Rendered(locale.t("progress_none"))
+    blocks = [locale.t("progress_title")]
+    rows = []
+    for quiz in touched:
+        record = records[quiz.id]
+        parts = [_record_line(record, locale)]
+        if record.last_score is not None:
+            parts.append(
+                locale.t("progress_last", score=record.last_score, total=record.last_total)
+            )
+        if record.attempts_finished:
+            parts.append(locale.t("progress_attempts", n=record.attempts_finished))
+        weak = sorted(
+            position + 1
+            for question_id, answer in latest.get(quiz.id, {}).items()
+            if not answer.correct and (position := quiz.position(question_id)) is not None
+        )
+        if weak:
+            parts.append(locale.t("progress_weak", questions=", ".join(f"#{n}" for n in weak)))
+        blocks.append(f"<b>{locale.text(quiz.title)}</b>\n" + " · ".join(parts))
+        rows.append([_quiz_button(quiz, record, locale)])
+    return Rendered("\n\n".join(blocks), InlineKeyboardMarkup(rows))
+
+
+def language_menu(languages: Sequence[str], current: str, locale: Locale) -> Rendered:
+    buttons = [
+        [
+            InlineKeyboardButton(
+                ("• " if code == current else "") + language_name(code),
+                callback_data=callbacks.ChooseLanguage(code).encode(),
+            )
+        ]
+        for code in languages
+    ]
+    return Rendered(locale.t("language_choose"), InlineKeyboardMarkup(buttons))

@@ -1,0 +1,1 @@
+"""Quizzes and their YAML banks: the content model, loading and validation. No Telegram here."""

@@ -1,0 +1,47 @@
+"""The quizzes the bot serves, parsed once at start."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+
+from content.loader import bank_files, load_banks
+from content.model import Quiz
+
+log = logging.getLogger(__name__)
+
+
+class Catalog:
+    def __init__(self, quizzes: list[Quiz], default_language: str) -> None:
+        self.default_language = default_language
+        self._quizzes = {quiz.id: quiz for quiz in quizzes}
+
+    @classmethod
+    def from_folder(cls, folder: Path, default_language: str) -> Catalog:
+        """Load every bank of a folder; refused banks are logged with each error."""
+        quizzes = []
+        for result in load_banks(bank_files(folder), default_language):
+            if result.quiz is None:
+                for error in result.errors:
+                    log.error("bank %s refused: %s", result.source, error)
+                continue
+            quizzes.append(result.quiz)
+        log.info("loaded %d quiz(zes) from %s", len(quizzes), folder)
+        return cls(quizzes, default_language)
+
+    def get(self, quiz_id: str) -> Quiz | None:
+        return self._quizzes.get(quiz_id)
+
+    def __iter__(self) -> Iterator[Quiz]:
+        return iter(self._quizzes.values())
+
+    def __len__(self) -> int:
+        return len(self._quizzes)
+
+    @property
+    def languages(self) -> frozenset[str]:
+        found: set[str] = {self.default_language}
+        for quiz in self:
+            found |= quiz.languages
+        return frozenset(found)

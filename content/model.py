@@ -1,0 +1,83 @@
+"""The content model: quizzes, questions and localized text. Knows nothing of Telegram."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+@dataclass(frozen=True)
+class LocalizedText:
+    """A text in several languages; a missing language falls back to the default one."""
+
+    translations: Mapping[str, str]
+
+    def get(self, language: str, default_language: str) -> str:
+        for code in (language, default_language):
+            if code in self.translations:
+                return self.translations[code]
+        return next(iter(self.translations.values()), "")
+
+    def has(self, language: str) -> bool:
+        return language in self.translations
+
+    @property
+    def languages(self) -> frozenset[str]:
+        return frozenset(self.translations)
+
+
+class Level(StrEnum):
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+@dataclass(frozen=True)
+class Guide:
+    title: LocalizedText
+    url: str
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    text: LocalizedText
+    options: tuple[LocalizedText, ...]
+    answer: int
+    explanation: LocalizedText | None = None
+
+    def is_correct(self, option: int) -> bool:
+        return option == self.answer
+
+
+@dataclass(frozen=True)
+class Quiz:
+    id: str
+    title: LocalizedText
+    level: Level
+    questions: tuple[Question, ...]
+    description: LocalizedText | None = None
+    guide: Guide | None = None
+    _by_id: dict[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_id", {q.id: i for i, q in enumerate(self.questions)})
+
+    def __len__(self) -> int:
+        return len(self.questions)
+
+    def question(self, question_id: str) -> Question | None:
+        index = self._by_id.get(question_id)
+        return None if index is None else self.questions[index]
+
+    def position(self, question_id: str) -> int | None:
+        """0-based place of a question in the quiz, or None if it is not (or no longer) there."""
+        return self._by_id.get(question_id)
+
+    @property
+    def languages(self) -> frozenset[str]:
+        found: set[str] = set(self.title.languages)
+        for question in self.questions:
+            found |= question.text.languages
+        return frozenset(found)

@@ -1,0 +1,414 @@
+"""The one interface to the database: an aiosqlite connection per process, writes serialized.
+
+Every write runs in its own `BEGIN IMMEDIATE` transaction under an asyncio lock, and returns
+only after COMMIT, so a caller that acknowledges after the call never acknowledges a write
+that a crash could lose.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from storage.migrations import MIGRATIONS, SCHEMA_VERSION
+
+log = logging.getLogger(__name__)
+
+
+class StorageError(RuntimeError):
+    """The database could not be read or written (disk full, read-only file, corruption)."""
+
+
+@dataclass(frozen=True)
+class User:
+    user_id: int
+    first_name: str
+    telegram_language: str | None
+    language: str | None
+    active: bool
+
+
+@dataclass(frozen=True)
+class Attempt:
+    id: int
+    user_id: int
+    quiz_id: str
+    question_ids: tuple[str, ...]
+    started_at: float
+    finished_at: float | None
+    score: int | None
+
+    @property
+    def total(self) -> int:
+        return len(self.question_ids)
+
+    @property
+    def finished(self) -> bool:
+        return self.finished_at is not None
+
+
+@dataclass(frozen=True)
+class Answer:
+    question_id: str
+    chosen: int
+    correct: bool
+    answered_at: float
+
+
+@dataclass(frozen=True)
+class AnswerOutcome:
+    """What recording an answer did: `recorded` is False when that question had an answer."""
+
+    recorded: bool
+    finished: bool
+    score: int
+
+
+@dataclass(frozen=True)
+class QuizRecord:
+    """A learner's record on one quiz."""
+
+    quiz_id: str
+    attempts_finished: int
+    best_score: int | None
+    best_total: int | None
+    last_score: int | None
+    last_total: int | None
+    running_answered: int | None
+    running_total: int | None
+
+
+def _attempt(row: Any) -> Attempt:
+    return Attempt(
+        id=row["id"],
+        user_id=row["user_id"],
+        quiz_id=row["quiz_id"],
+        question_ids=tuple(json.loads(row["question_ids"])),
+        started_at=row["started_at"],
+        finished_at=row["finished_at"],
+        score=row["score"],
+    )
+
+
+class Repository:
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._db = connection
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: Path | str) -> Repository:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        connection = await aiosqlite.connect(str(path), isolation_level=None)
+        connection.row_factory = aiosqlite.Row
+        repository = cls(connection)
+        try:
+            await repository._configure()
+            await repository._migrate()
+        except BaseException:
+            await connection.close()
+            raise
+        return repository
+
+    async def close(self) -> None:
+        async with self._write_lock:
+            await self._db.close()
+
+    async def _configure(self) -> None:
+        for pragma in (
+            "PRAGMA journal_mode=WAL",
+            "PRAGMA synchronous=FULL",
+            "PRAGMA foreign_keys=ON",
+            "PRAGMA busy_timeout=5000",
+        ):
+            await self._db.execute(pragma)
+
+    async def schema_version(self) -> int:
+        async with self._db.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    async def _migrate(self) -> None:
+        current = await self.schema_version()
+        if current > SCHEMA_VERSION:
+            raise StorageError(
+                f"database schema {current} is newer than this program's {SCHEMA_VERSION}"
+            )
+        for version in range(current + 1, SCHEMA_VERSION + 1):
+            async with self._transaction() as db:
+                await db.executescript_in_transaction(MIGRATIONS[version - 1])
+                await db.execute(f"PRAGMA user_version={version}")
+            log.info("database migrated to schema %d", version)
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[_Tx]:
+        async with self._write_lock:
+            try:
+                await self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as error:
+                raise StorageError(str(error)) from error
+            try:
+                yield _Tx(self._db)
+                await self._db.execute("COMMIT")
+            except BaseException as error:
+                try:
+                    await self._db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    log.exception("rollback failed")
+                if isinstance(error, sqlite3.Error):
+                    raise StorageError(str(error)) from error
+                raise
+
+    async def _fetchone(self, sql: str, *params: Any) -> Any:
+        try:
+            async with self._db.execute(sql, params) as cursor:
+                return await cursor.fetchone()
+        except sqlite3.Error as error:
+            raise StorageError(str(error)) from error
+
+    async def _fetchall(self, sql: str, *params: Any) -> list[Any]:
+        try:
+            async with self._db.execute(sql, params) as cursor:
+                return list(await cursor.fetchall())
+        except sqlite3.Error as error:
+            raise StorageError(str(error)) from error
+
+    # users
+
+    async def touch_user(
+        self, user_id: int, first_name: str, telegram_language: str | None, now: float
+    ) -> User:
+        """Create or refresh a learner seen in an update; returns their stored record."""
+        existing = await self.get_user(user_id)
+        if (
+            existing is not None
+            and existing.first_name == first_name
+            and existing.telegram_language == telegram_language
+            and existing.active
+        ):
+            return existing
+        async with self._transaction() as tx:
+            await tx.execute(
+                """INSERT INTO users (user_id, first_name, telegram_language, created_at,
+                                      updated_at)
+                   VALUES (?, ?, ?, ?, ?)
+                   ON CONFLICT(user_id) DO UPDATE SET first_name=excluded.first_name,
+                       telegram_language=excluded.telegram_language, active=1,
+                       updated_at=excluded.updated_at""",
+                user_id,
+                first_name,
+                telegram_language,
+                now,
+                now,
+            )
+        user = await self.get_user(user_id)
+        assert user is not None
+        return user
+
+    async def get_user(self, user_id: int) -> User | None:
+        row = await self._fetchone("SELECT * FROM users WHERE user_id=?", user_id)
+        if row is None:
+            return None
+        return User(
+            user_id=row["user_id"],
+            first_name=row["first_name"],
+            telegram_language=row["telegram_language"],
+            language=row["language"],
+            active=bool(row["active"]),
+        )
+
+    async def set_language(self, user_id: int, language: str, now: float) -> None:
+        async with self._transaction() as tx:
+            await tx.execute(
+                "UPDATE users SET language=?, updated_at=? WHERE user_id=?", language, now, user_id
+            )
+
+    async def set_active(self, user_id: int, active: bool, now: float) -> None:
+        async with self._transaction() as tx:
+            await tx.execute(
+                "UPDATE users SET active=?, updated_at=? WHERE user_id=?", int(active), now, user_id
+            )
+
+    # attempts and answers
+
+    async def running_attempt(self, user_id: int, quiz_id: str) -> Attempt | None:
+        row = await self._fetchone(
+            "SELECT * FROM attempts WHERE user_id=? AND quiz_id=? AND finished_at IS NULL",
+            user_id,
+            quiz_id,
+        )
+        return None if row is None else _attempt(row)
+
+    async def get_attempt(self, attempt_id: int) -> Attempt | None:
+        row = await self._fetchone("SELECT * FROM attempts WHERE id=?", attempt_id)
+        return None if row is None else _attempt(row)
+
+    async def start_attempt(
+        self, user_id: int, quiz_id: str, question_ids: tuple[str, ...], now: float
+    ) -> Attempt:
+        """Start an attempt, or return the one already running for this learner and quiz."""
+        async with self._transaction() as tx:
+            await tx.execute(
+                """INSERT INTO attempts (user_id, quiz_id, question_ids, total, started_at)
+                   VALUES (?, ?, ?, ?, ?)
+                   ON CONFLICT(user_id, quiz_id) WHERE finished_at IS NULL DO NOTHING""",
+                user_id,
+                quiz_id,
+                json.dumps(list(question_ids)),
+                len(question_ids),
+                now,
+            )
+        attempt = await self.running_attempt(user_id, quiz_id)
+        assert attempt is not None
+        return attempt
+
+    async def answers(self, attempt_id: int) -> dict[str, Answer]:
+        rows = await self._fetchall(
+            """SELECT question_id, chosen, correct, answered_at FROM answers
+               WHERE attempt_id=? ORDER BY id""",
+            attempt_id,
+        )
+        return {
+            row["question_id"]: Answer(
+                row["question_id"], row["chosen"], bool(row["correct"]), row["answered_at"]
+            )
+            for row in rows
+        }
+
+    async def record_answer(
+        self, attempt: Attempt, question_id: str, chosen: int, correct: bool, now: float
+    ) -> AnswerOutcome:
+        """Store one answer and, when it is the attempt's last, finish the attempt: one commit."""
+        async with self._transaction() as tx:
+            row = await tx.fetchone("SELECT finished_at FROM attempts WHERE id=?", attempt.id)
+            if row is None or row["finished_at"] is not None:
+                return AnswerOutcome(recorded=False, finished=True, score=0)
+            cursor = await tx.execute(
+                """INSERT INTO answers (attempt_id, user_id, quiz_id, question_id, chosen,
+                                        correct, answered_at)
+                   VALUES (?, ?, ?, ?, ?, ?, ?)
+                   ON CONFLICT(attempt_id, question_id) DO NOTHING""",
+                attempt.id,
+                attempt.user_id,
+                attempt.quiz_id,
+                question_id,
+                chosen,
+                int(correct),
+                now,
+            )
+            recorded = cursor.rowcount == 1
+            counts = await tx.fetchone(
+                """SELECT COUNT(*) AS answered, COALESCE(SUM(correct), 0) AS score
+                   FROM answers WHERE attempt_id=?""",
+                attempt.id,
+            )
+            finished = counts["answered"] >= attempt.total
+            if recorded and finished:
+                await tx.execute(
+                    "UPDATE attempts SET finished_at=?, score=? WHERE id=?",
+                    now,
+                    counts["score"],
+                    attempt.id,
+                )
+        return AnswerOutcome(recorded=recorded, finished=finished, score=counts["score"])
+
+    async def quiz_records(self, user_id: int) -> dict[str, QuizRecord]:
+        """Best, last and running attempt of every quiz the learner has touched."""
+        rows = await self._fetchall(
+            """
+            WITH finished AS (
+                SELECT quiz_id, score, total, finished_at, id FROM attempts
+                WHERE user_id=? AND finished_at IS NOT NULL
+            ),
+            best AS (
+                SELECT quiz_id, score, total,
+                       ROW_NUMBER() OVER (PARTITION BY quiz_id
+                           ORDER BY CAST(score AS REAL) / total DESC, finished_at) AS rank_best,
+                       ROW_NUMBER() OVER (PARTITION BY quiz_id
+                           ORDER BY finished_at DESC, id DESC) AS rank_last
+                FROM finished
+            ),
+            running AS (
+                SELECT a.quiz_id, a.total,
+                       (SELECT COUNT(*) FROM answers WHERE attempt_id=a.id) AS answered
+                FROM attempts a WHERE a.user_id=? AND a.finished_at IS NULL
+            ),
+            quizzes AS (
+                SELECT quiz_id FROM finished UNION SELECT quiz_id FROM running
+            )
+            SELECT q.quiz_id,
+                   (SELECT COUNT(*) FROM finished f WHERE f.quiz_id=q.quiz_id) AS done,
+                   b.score AS best_score, b.total AS best_total,
+                   l.score AS last_score, l.total AS last_total,
+                   r.answered AS running_answered, r.total AS running_total
+            FROM quizzes q
+            LEFT JOIN best b ON b.quiz_id=q.quiz_id AND b.rank_best=1
+            LEFT JOIN best l ON l.quiz_id=q.quiz_id AND l.rank_last=1
+            LEFT JOIN running r ON r.quiz_id=q.quiz_id
+            """,
+            user_id,
+            user_id,
+        )
+        return {
+            row["quiz_id"]: QuizRecord(
+                quiz_id=row["quiz_id"],
+                attempts_finished=row["done"],
+                best_score=row["best_score"],
+                best_total=row["best_total"],
+                last_score=row["last_score"],
+                last_total=row["last_total"],
+                running_answered=row["running_answered"],
+                running_total=row["running_total"],
+            )
+            for row in rows
+        }
+
+    async def latest_answers(self, user_id: int, quiz_id: str) -> dict[str, Answer]:
+        """The most recent answer the learner gave to each question of a quiz."""
+        rows = await self._fetchall(
+            """SELECT question_id, chosen, correct, answered_at FROM answers a
+               WHERE user_id=? AND quiz_id=? AND id = (
+                   SELECT MAX(id) FROM answers b
+                   WHERE b.user_id=a.user_id AND b.quiz_id=a.quiz_id
+                     AND b.question_id=a.question_id)""",
+            user_id,
+            quiz_id,
+        )
+        return {
+            row["question_id"]: Answer(
+                row["question_id"], row["chosen"], bool(row["correct"]), row["answered_at"]
+            )
+            for row in rows
+        }
+
+    async def count_answers(self) -> int:
+        row = await self._fetchone("SELECT COUNT(*) FROM answers")
+        return int(row[0])
+
+
+class _Tx:
+    """The statements available inside a write transaction."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+
+    async def execute(self, sql: str, *params: Any) -> aiosqlite.Cursor:
+        return await self._db.execute(sql, params)
+
+    async def fetchone(self, sql: str, *params: Any) -> Any:
+        async with self._db.execute(sql, params) as cursor:
+            return await cursor.fetchone()
+
+    async def executescript_in_transaction(self, script: str) -> None:
+        for statement in script.split(";"):
+            if statement.strip():
+                await self._db.execute(statement)
