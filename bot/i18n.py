@@ -149,7 +149,7 @@ STRINGS: dict[str, dict[str, str]] = {
 }
 
 
-def translate(language: str, key: str, **values: object) -> str:
+def translate(language: str, key: str, /, **values: object) -> str:
     """The string `key` in `language` (or English), with `values` filled in."""
     template = STRINGS.get(language, {}).get(key) or STRINGS[FALLBACK][key]
     return template.format(**values) if values else template

@@ -35,7 +35,7 @@ class Locale:
     language: str
     default: str
 
-    def t(self, key: str, **values: object) -> str:
+    def t(self, key: str, /, **values: object) -> str:
         return translate(self.language, key, **values)
 
     def text(self, value: LocalizedText) -> str:

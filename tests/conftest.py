@@ -1,0 +1,40 @@
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.app import QuizApplication
+from bot.config import Settings
+from tests.fakebot.server import FakeBotApi
+from tests.harness import make_settings, running_bot
+
+# The stand-in lives on loopback; no proxy of the environment may sit in between.
+os.environ["NO_PROXY"] = "127.0.0.1,localhost"
+os.environ["no_proxy"] = "127.0.0.1,localhost"
+
+
+@pytest.fixture
+async def api() -> AsyncIterator[FakeBotApi]:
+    server = FakeBotApi()
+    await server.start()
+    yield server
+    await server.stop()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "data" / "quiz.sqlite3"
+
+
+@pytest.fixture
+def settings(api: FakeBotApi, db_path: Path) -> Settings:
+    return make_settings(api, db_path)
+
+
+@pytest.fixture
+async def bot(settings: Settings) -> AsyncIterator[QuizApplication]:
+    async with running_bot(settings) as application:
+        yield application

@@ -1,0 +1,549 @@
+"""A local stand-in for the Telegram Bot API server, owned by the tests.
+
+It speaks the Bot API over real HTTP on 127.0.0.1 (PTB's `base_url` points at it), keeps
+chats and messages, hands out updates through long polling, and refuses what Telegram
+refuses: callback data over 64 bytes, text over 4096 characters after entity parsing,
+malformed HTML, edits that change nothing, a callback query answered twice, messages to
+people who blocked the bot, and more than 20 messages a minute into one group (429).
+
+Tests drive it as the people in the chats: `send_text`, `tap`, then `wait_for` a condition.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+from collections import defaultdict, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from aiohttp import web
+
+from tests.fakebot.html_check import EntityParseError, telegram_length, visible_text
+
+MAX_TEXT = 4096
+MAX_CALLBACK_DATA = 64
+MAX_CALLBACK_ANSWER = 200
+GROUP_MESSAGES_PER_MINUTE = 20
+
+T = TypeVar("T")
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, description: str, retry_after: int | None = None) -> None:
+        super().__init__(description)
+        self.status = status
+        self.description = description
+        self.retry_after = retry_after
+
+
+@dataclass(frozen=True)
+class FakeUser:
+    id: int
+    first_name: str
+    language_code: str | None = "en"
+    username: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.id, "is_bot": False, "first_name": self.first_name}
+        if self.language_code:
+            data["language_code"] = self.language_code
+        if self.username:
+            data["username"] = self.username
+        return data
+
+
+@dataclass
+class Chat:
+    id: int
+    type: str
+    title: str | None = None
+    first_name: str | None = None
+    admins: set[int] = field(default_factory=set)
+    blocked: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.id, "type": self.type}
+        if self.title:
+            data["title"] = self.title
+        if self.first_name:
+            data["first_name"] = self.first_name
+        return data
+
+
+@dataclass
+class Message:
+    chat: Chat
+    message_id: int
+    from_bot: bool
+    text: str
+    html: str
+    reply_markup: dict[str, Any] | None
+    date: int
+    sender: dict[str, Any] | None = None
+    document: dict[str, Any] | None = None
+    edits: int = 0
+
+    @property
+    def buttons(self) -> list[dict[str, Any]]:
+        if not self.reply_markup:
+            return []
+        return [b for row in self.reply_markup.get("inline_keyboard", []) for b in row]
+
+    def button_data(self) -> list[str]:
+        return [b["callback_data"] for b in self.buttons if "callback_data" in b]
+
+    def to_dict(self, bot_user: dict[str, Any]) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "message_id": self.message_id,
+            "date": self.date,
+            "chat": self.chat.to_dict(),
+        }
+        if self.chat.type != "channel":
+            data["from"] = bot_user if self.from_bot else self.sender
+        if self.text:
+            data["text"] = self.text
+        if self.reply_markup:
+            data["reply_markup"] = self.reply_markup
+        if self.document:
+            data["document"] = self.document
+        return data
+
+
+@dataclass
+class Call:
+    method: str
+    params: dict[str, Any]
+    ok: bool
+    description: str = ""
+
+
+class FakeBotApi:
+    def __init__(self, token: str = "123456:TEST-TOKEN", username: str = "quiz_tutor_bot") -> None:
+        self.token = token
+        self.bot_user = {
+            "id": int(token.split(":")[0]),
+            "is_bot": True,
+            "first_name": "Quiz Tutor",
+            "username": username,
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": False,
+        }
+        self.chats: dict[int, Chat] = {}
+        self.messages: dict[tuple[int, int], Message] = {}
+        self.calls: list[Call] = []
+        self.commands: dict[str, list[dict[str, Any]]] = {}
+        self.callback_answers: dict[str, dict[str, Any]] = {}
+        self._open_queries: set[str] = set()
+        self._updates: list[dict[str, Any]] = []
+        self._update_ids = itertools.count(1)
+        self._message_ids: dict[int, itertools.count[int]] = defaultdict(lambda: itertools.count(1))
+        self._query_ids = itertools.count(1)
+        self._faults: deque[tuple[str, ApiError]] = deque()
+        self._group_sends: dict[int, deque[float]] = defaultdict(deque)
+        self.enforce_group_rate = True
+        self.clock: Callable[[], float] = time.monotonic
+        self._changed = asyncio.Condition()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # lifecycle
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None and server.sockets
+        self.port = server.sockets[0].getsockname()[1]
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    # driving: what people do
+
+    def private_chat(self, user: FakeUser) -> Chat:
+        return self.chats.setdefault(
+            user.id, Chat(id=user.id, type="private", first_name=user.first_name)
+        )
+
+    def group(self, chat_id: int, title: str, admins: set[int], type: str = "supergroup") -> Chat:
+        chat = Chat(id=chat_id, type=type, title=title, admins=set(admins))
+        self.chats[chat_id] = chat
+        return chat
+
+    def send_text(self, user: FakeUser, text: str, chat: Chat | None = None) -> Message:
+        """`user` sends `text` (a command if it starts with '/') into `chat` (default: private)."""
+        chat = chat or self.private_chat(user)
+        message = Message(
+            chat=chat,
+            message_id=next(self._message_ids[chat.id]),
+            from_bot=False,
+            text=text,
+            html=text,
+            reply_markup=None,
+            date=int(time.time()),
+            sender=user.to_dict(),
+        )
+        self.messages[(chat.id, message.message_id)] = message
+        data = message.to_dict(self.bot_user)
+        if text.startswith("/"):
+            command = text.split()[0]
+            data["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]
+        self._push({"message": data})
+        return message
+
+    def push_update(self, update: dict[str, Any]) -> int:
+        """Queue a raw update (for shapes the helpers don't build); returns its update_id."""
+        return self._push(update)
+
+    def tap(self, user: FakeUser, message: Message, data: str, forge: bool = False) -> str:
+        """`user` taps the button carrying `data`; `forge=True` sends data no button has."""
+        if not forge and data not in message.button_data():
+            raise AssertionError(f"no button {data!r} on message {message.message_id}")
+        query_id = str(next(self._query_ids))
+        self._open_queries.add(query_id)
+        self._push(
+            {
+                "callback_query": {
+                    "id": query_id,
+                    "from": user.to_dict(),
+                    "chat_instance": str(message.chat.id),
+                    "data": data,
+                    "message": message.to_dict(self.bot_user),
+                }
+            }
+        )
+        return query_id
+
+    def block(self, user: FakeUser) -> None:
+        self.private_chat(user).blocked = True
+
+    def fail(self, method: str, status: int, description: str, retry_after: int | None = None,
+             times: int = 1) -> None:
+        """The next `times` calls of `method` fail with that status."""
+        for _ in range(times):
+            self._faults.append((method, ApiError(status, description, retry_after)))
+
+    # observing
+
+    def bot_messages(self, chat_id: int) -> list[Message]:
+        return [
+            m for (c, _), m in sorted(self.messages.items()) if c == chat_id and m.from_bot
+        ]
+
+    def calls_to(self, method: str) -> list[Call]:
+        return [call for call in self.calls if call.method == method]
+
+    async def wait_for(self, predicate: Callable[[], T], timeout: float = 15.0) -> T:
+        """Wait until `predicate()` is truthy (checked after every API call); return it."""
+        async def _wait() -> T:
+            async with self._changed:
+                while True:
+                    value = predicate()
+                    if value:
+                        return value
+                    await self._changed.wait()
+
+        try:
+            return await asyncio.wait_for(_wait(), timeout)
+        except TimeoutError:
+            raise AssertionError(f"condition not met in {timeout}s\n{self.describe()}") from None
+
+    def describe(self, last: int = 8) -> str:
+        """The last calls, for a failing test's message."""
+        lines = []
+        for call in self.calls[-last:]:
+            text = str(call.params.get("text", ""))[:120].replace("\n", " | ")
+            lines.append(f"  {call.method} ok={call.ok} {call.description} {text}")
+        return "last Bot API calls:\n" + "\n".join(lines)
+
+    async def wait_for_bot_message(
+        self, chat_id: int, contains: str, after: int = 0, timeout: float = 15.0
+    ) -> Message:
+        """The first message the bot sends into `chat_id`, past the first `after`, with `contains`."""
+
+        def found() -> Message | None:
+            for message in self.bot_messages(chat_id)[after:]:
+                if contains in message.text:
+                    return message
+            return None
+
+        return await self.wait_for(found, timeout)
+
+    async def wait_for_answer(self, query_id: str, timeout: float = 15.0) -> dict[str, Any]:
+        return await self.wait_for(lambda: self.callback_answers.get(query_id), timeout)
+
+    async def wait_until_polled(self, timeout: float = 15.0) -> None:
+        """Wait until the bot has fetched every queued update."""
+        await self.wait_for(lambda: not self._updates and self._polled, timeout)
+
+    # the Bot API
+
+    def _push(self, update: dict[str, Any]) -> int:
+        update_id = next(self._update_ids)
+        self._updates.append({"update_id": update_id, **update})
+        self._notify()
+        return update_id
+
+    def _notify(self) -> None:
+        async def notify() -> None:
+            async with self._changed:
+                self._changed.notify_all()
+
+        asyncio.get_running_loop().create_task(notify())
+
+    _polled = False
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        if request.match_info["token"] != self.token:
+            return web.json_response(
+                {"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401
+            )
+        method = request.match_info["method"]
+        params = await _read_params(request)
+        try:
+            self._inject_fault(method)
+            handler = getattr(self, f"_api_{method}", None)
+            if handler is None:
+                raise ApiError(404, "Not Found: method not found")
+            result = await handler(params)
+        except ApiError as error:
+            self.calls.append(Call(method, params, False, error.description))
+            self._notify()
+            body: dict[str, Any] = {
+                "ok": False,
+                "error_code": error.status,
+                "description": error.description,
+            }
+            if error.retry_after is not None:
+                body["parameters"] = {"retry_after": error.retry_after}
+            return web.json_response(body, status=error.status)
+        self.calls.append(Call(method, params, True))
+        self._notify()
+        return web.json_response({"ok": True, "result": result})
+
+    def _inject_fault(self, method: str) -> None:
+        for index, (target, error) in enumerate(self._faults):
+            if target == method:
+                del self._faults[index]
+                raise error
+
+    async def _api_getMe(self, params: dict[str, Any]) -> Any:
+        return self.bot_user
+
+    async def _api_deleteWebhook(self, params: dict[str, Any]) -> Any:
+        return True
+
+    async def _api_setMyCommands(self, params: dict[str, Any]) -> Any:
+        commands = params.get("commands") or []
+        for command in commands:
+            if not 1 <= len(command.get("command", "")) <= 32:
+                raise ApiError(400, "Bad Request: BOT_COMMAND_INVALID")
+            if not 1 <= len(command.get("description", "")) <= 256:
+                raise ApiError(400, "Bad Request: BOT_COMMAND_DESCRIPTION_INVALID")
+        scope = json.dumps(params.get("scope") or {"type": "default"}, sort_keys=True)
+        self.commands[f"{scope}|{params.get('language_code') or ''}"] = commands
+        return True
+
+    async def _api_getUpdates(self, params: dict[str, Any]) -> Any:
+        offset = int(params.get("offset") or 0)
+        limit = int(params.get("limit") or 100)
+        timeout = float(params.get("timeout") or 0)
+        self._updates = [u for u in self._updates if u["update_id"] >= offset]
+        if not self._updates and timeout > 0:
+            async with self._changed:
+                try:
+                    await asyncio.wait_for(
+                        self._changed.wait_for(lambda: bool(self._updates)), timeout
+                    )
+                except TimeoutError:
+                    pass
+        self._polled = True
+        return self._updates[:limit]
+
+    def _chat(self, params: dict[str, Any]) -> Chat:
+        raw = params.get("chat_id")
+        chat = None
+        if isinstance(raw, str) and raw.startswith("@"):
+            chat = next((c for c in self.chats.values() if c.title and f"@{c.title}" == raw), None)
+        elif raw is not None:
+            chat = self.chats.get(int(raw))
+        if chat is None:
+            raise ApiError(400, "Bad Request: chat not found")
+        if chat.blocked:
+            raise ApiError(403, "Forbidden: bot was blocked by the user")
+        return chat
+
+    def _check_group_rate(self, chat: Chat) -> None:
+        if chat.type == "private" or not self.enforce_group_rate:
+            return
+        now = self.clock()
+        sends = self._group_sends[chat.id]
+        while sends and now - sends[0] >= 60:
+            sends.popleft()
+        if len(sends) >= GROUP_MESSAGES_PER_MINUTE:
+            retry = max(1, int(60 - (now - sends[0])) + 1)
+            raise ApiError(429, f"Too Many Requests: retry after {retry}", retry_after=retry)
+        sends.append(now)
+
+    @staticmethod
+    def _text(params: dict[str, Any]) -> tuple[str, str]:
+        raw = params.get("text")
+        if not isinstance(raw, str) or not raw.strip():
+            raise ApiError(400, "Bad Request: message text is empty")
+        try:
+            text = visible_text(raw, params.get("parse_mode"))
+        except EntityParseError as error:
+            raise ApiError(400, f"Bad Request: can't parse entities: {error}") from None
+        if not text.strip():
+            raise ApiError(400, "Bad Request: message text is empty")
+        if telegram_length(text) > MAX_TEXT:
+            raise ApiError(400, "Bad Request: message is too long")
+        return raw, text
+
+    @staticmethod
+    def _markup(params: dict[str, Any]) -> dict[str, Any] | None:
+        markup = params.get("reply_markup")
+        if markup is None:
+            return None
+        rows = markup.get("inline_keyboard")
+        if rows is None:
+            return markup
+        for row in rows:
+            for button in row:
+                if not button.get("text"):
+                    raise ApiError(400, "Bad Request: text buttons are unallowed in the inline keyboard")
+                data = button.get("callback_data")
+                if data is not None and not 1 <= len(data.encode()) <= MAX_CALLBACK_DATA:
+                    raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+        return markup
+
+    async def _api_sendMessage(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params)
+        raw, text = self._text(params)
+        markup = self._markup(params)
+        self._check_group_rate(chat)
+        message = Message(
+            chat=chat,
+            message_id=next(self._message_ids[chat.id]),
+            from_bot=True,
+            text=text,
+            html=raw,
+            reply_markup=markup,
+            date=int(time.time()),
+        )
+        self.messages[(chat.id, message.message_id)] = message
+        return message.to_dict(self.bot_user)
+
+    def _message(self, params: dict[str, Any]) -> Message:
+        chat = self._chat(params)
+        message = self.messages.get((chat.id, int(params.get("message_id") or 0)))
+        if message is None:
+            raise ApiError(400, "Bad Request: message to edit not found")
+        if not message.from_bot:
+            raise ApiError(400, "Bad Request: message can't be edited")
+        return message
+
+    async def _api_editMessageText(self, params: dict[str, Any]) -> Any:
+        message = self._message(params)
+        raw, text = self._text(params)
+        markup = self._markup(params)
+        if text == message.text and raw == message.html and markup == message.reply_markup:
+            raise ApiError(
+                400,
+                "Bad Request: message is not modified: specified new message content and reply "
+                "markup are exactly the same as a current content and reply markup of the message",
+            )
+        self._check_group_rate(message.chat)
+        message.text, message.html, message.reply_markup = text, raw, markup
+        message.edits += 1
+        return message.to_dict(self.bot_user)
+
+    async def _api_editMessageReplyMarkup(self, params: dict[str, Any]) -> Any:
+        message = self._message(params)
+        markup = self._markup(params)
+        if markup == message.reply_markup:
+            raise ApiError(400, "Bad Request: message is not modified")
+        self._check_group_rate(message.chat)
+        message.reply_markup = markup
+        message.edits += 1
+        return message.to_dict(self.bot_user)
+
+    async def _api_answerCallbackQuery(self, params: dict[str, Any]) -> Any:
+        query_id = str(params.get("callback_query_id"))
+        if query_id not in self._open_queries:
+            raise ApiError(
+                400,
+                "Bad Request: query is too old and response timeout expired or query id is invalid",
+            )
+        if len(params.get("text") or "") > MAX_CALLBACK_ANSWER:
+            raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
+        self._open_queries.discard(query_id)
+        self.callback_answers[query_id] = {
+            "text": params.get("text"),
+            "show_alert": bool(params.get("show_alert")),
+        }
+        return True
+
+    async def _api_getChatMember(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params)
+        user_id = int(params["user_id"])
+        status = "administrator" if user_id in chat.admins else "member"
+        user = {"id": user_id, "is_bot": False, "first_name": f"user{user_id}"}
+        member: dict[str, Any] = {"status": status, "user": user}
+        if status == "administrator":
+            member.update(
+                can_be_edited=False, is_anonymous=False, can_manage_chat=True,
+                can_delete_messages=True, can_manage_video_chats=True,
+                can_restrict_members=True, can_promote_members=False, can_change_info=True,
+                can_invite_users=True, can_post_stories=False, can_edit_stories=False,
+                can_delete_stories=False,
+            )  # fmt: skip
+        return member
+
+
+async def _read_params(request: web.Request) -> dict[str, Any]:
+    """PTB sends form fields, JSON-encoding the complex ones; multipart when a file goes along."""
+    if request.content_type == "application/json":
+        body = await request.json()
+        return dict(body or {})
+    params: dict[str, Any] = {}
+    if request.content_type.startswith("multipart/"):
+        reader = await request.multipart()
+        async for part in reader:
+            if part.filename:  # type: ignore[union-attr]
+                params[part.name] = {  # type: ignore[union-attr]
+                    "filename": part.filename,  # type: ignore[union-attr]
+                    "content": await part.read(),  # type: ignore[union-attr]
+                }
+            else:
+                name = part.name  # type: ignore[union-attr]
+                params[name] = _decode(name, await part.text())  # type: ignore[union-attr]
+        return params
+    form = await request.post()
+    for key, value in form.items():
+        params[key] = _decode(key, str(value))
+    return params
+
+
+JSON_FIELDS = {
+    "reply_markup", "commands", "scope", "entities", "caption_entities", "allowed_updates",
+    "link_preview_options", "reply_parameters", "options", "media",
+}  # fmt: skip
+
+
+def _decode(name: str | None, value: str) -> Any:
+    return json.loads(value) if name in JSON_FIELDS else value
