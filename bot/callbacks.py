@@ -87,5 +87,5 @@ def decode(data: str | None) -> Callback | None:
         if match:
             if kind is AnswerTap:
                 return AnswerTap(*(int(group) for group in match.groups()))
-            return kind(*match.groups())  # type: ignore[no-any-return]
+            return kind(*match.groups())
     return None

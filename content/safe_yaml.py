@@ -17,18 +17,18 @@ class BankYamlError(ValueError):
 class _StrictSafeLoader(yaml.SafeLoader):
     """SafeLoader that refuses aliases (the root of "billion laughs" bombs) and duplicate keys."""
 
-    def compose_node(self, parent: Node | None, index: Any) -> Node | None:  # type: ignore[override]
+    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
         if self.check_event(AliasEvent):
             event = self.peek_event()
             raise ConstructorError(
                 None, None, "anchors and aliases (*name) are not allowed", event.start_mark
             )
-        return super().compose_node(parent, index)  # type: ignore[no-any-return]
+        return super().compose_node(parent, index)
 
     def construct_mapping(self, node: MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: set[Any] = set()
         for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=deep)  # type: ignore[no-untyped-call]
+            key = self.construct_object(key_node, deep=deep)
             if isinstance(key, list | dict):
                 raise ConstructorError(None, None, "a key must be plain text", key_node.start_mark)
             if key in seen:

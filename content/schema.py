@@ -76,7 +76,7 @@ class GuideSchema(_Strict):
 
 
 class QuestionSchema(_Strict):
-    id: QuestionId | int
+    id: QuestionId
     text: Text
     options: list[Text] = Field(min_length=MIN_OPTIONS, max_length=MAX_OPTIONS)
     answer: int
@@ -85,10 +85,10 @@ class QuestionSchema(_Strict):
     _text = field_validator("text")(_localized_validator(MAX_QUESTION_LENGTH))
     _explanation = field_validator("explanation")(_localized_validator(MAX_EXPLANATION_LENGTH))
 
-    @field_validator("id")
+    @field_validator("id", mode="before")
     @classmethod
-    def _id_as_text(cls, value: str | int) -> str:
-        return str(value)
+    def _id_as_text(cls, value: Any) -> Any:
+        return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
 
     @field_validator("options")
     @classmethod

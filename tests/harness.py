@@ -29,9 +29,7 @@ def make_settings(api: FakeBotApi, db_path: Path, **overrides: object) -> Settin
 async def running_bot(
     settings: Settings, clock: Callable[[], float] | None = None
 ) -> AsyncIterator[QuizApplication]:
-    application = (
-        build_application(settings, clock) if clock else build_application(settings)
-    )
+    application = build_application(settings, clock) if clock else build_application(settings)
     await application.initialize()
     assert application.post_init is not None
     await application.post_init(application)

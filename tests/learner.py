@@ -31,7 +31,9 @@ class Learner:
         query_id = self.api.tap(self.user, message, data, forge=forge)
         return await self.api.wait_for_answer(query_id)
 
-    async def choose(self, question: Message, option: int, expect_next: str) -> tuple[dict[str, Any], Message]:
+    async def choose(
+        self, question: Message, option: int, expect_next: str
+    ) -> tuple[dict[str, Any], Message]:
         """Tap option `option` of a question; wait for the next bot message containing `expect_next`."""
         seen = len(self.messages())
         answer = await self.tap(question, question.button_data()[option])

@@ -23,7 +23,9 @@ def seed() -> Quiz:
     return quiz
 
 
-async def test_whole_seed_quiz_in_english(api: FakeBotApi, bot: QuizApplication, seed: Quiz) -> None:
+async def test_whole_seed_quiz_in_english(
+    api: FakeBotApi, bot: QuizApplication, seed: Quiz
+) -> None:
     learner = Learner(api, FakeUser(1001, "Ada", "en"))
     question = await learner.send(f"/quiz {QUIZ_ID}", "Question 1 of 8")
     wrong_on = {2, 5}  # 0-based positions answered wrong
@@ -172,4 +174,3 @@ async def test_deep_link_quizzes_preview_help_and_unknown(
     await learner.send("/help", "/progress")
     welcome = await learner.send("/start", "Hello, Gbenga")
     assert "Quiz Tutor" in welcome.text
-

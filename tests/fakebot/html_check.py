@@ -23,7 +23,7 @@ class _TelegramHtml(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag not in ALLOWED_TAGS:
-            raise EntityParseError(f"Unsupported start tag \"{tag}\"")
+            raise EntityParseError(f'Unsupported start tag "{tag}"')
         if tag == "a" and not dict(attrs).get("href"):
             raise EntityParseError("a tag without href")
         if tag == "span" and dict(attrs).get("class") != "tg-spoiler":
@@ -31,11 +31,11 @@ class _TelegramHtml(HTMLParser):
         self.open.append(tag)
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        raise EntityParseError(f"Unsupported self-closing tag \"{tag}\"")
+        raise EntityParseError(f'Unsupported self-closing tag "{tag}"')
 
     def handle_endtag(self, tag: str) -> None:
         if not self.open or self.open[-1] != tag:
-            raise EntityParseError(f"Unmatched end tag \"{tag}\"")
+            raise EntityParseError(f'Unmatched end tag "{tag}"')
         self.open.pop()
 
     def handle_data(self, data: str) -> None:
@@ -46,7 +46,7 @@ class _TelegramHtml(HTMLParser):
 
     def handle_entityref(self, name: str) -> None:
         if name not in NAMED_ENTITIES:
-            raise EntityParseError(f"Unsupported HTML entity \"&{name};\"")
+            raise EntityParseError(f'Unsupported HTML entity "&{name};"')
         self.visible.append(NAMED_ENTITIES[name])
 
     def handle_charref(self, name: str) -> None:
@@ -72,7 +72,9 @@ def visible_text(text: str, parse_mode: str | None) -> str:
     if parser.rawdata:
         raise EntityParseError("Unclosed start of a tag")
     if parser.open:
-        raise EntityParseError(f"Can't find end tag corresponding to start tag \"{parser.open[-1]}\"")
+        raise EntityParseError(
+            f'Can\'t find end tag corresponding to start tag "{parser.open[-1]}"'
+        )
     return "".join(parser.visible)
 
 

@@ -12,6 +12,7 @@ Tests drive it as the people in the chats: `send_text`, `tap`, then `wait_for` a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import time
@@ -231,8 +232,14 @@ class FakeBotApi:
     def block(self, user: FakeUser) -> None:
         self.private_chat(user).blocked = True
 
-    def fail(self, method: str, status: int, description: str, retry_after: int | None = None,
-             times: int = 1) -> None:
+    def fail(
+        self,
+        method: str,
+        status: int,
+        description: str,
+        retry_after: int | None = None,
+        times: int = 1,
+    ) -> None:
         """The next `times` calls of `method` fail with that status."""
         for _ in range(times):
             self._faults.append((method, ApiError(status, description, retry_after)))
@@ -240,15 +247,14 @@ class FakeBotApi:
     # observing
 
     def bot_messages(self, chat_id: int) -> list[Message]:
-        return [
-            m for (c, _), m in sorted(self.messages.items()) if c == chat_id and m.from_bot
-        ]
+        return [m for (c, _), m in sorted(self.messages.items()) if c == chat_id and m.from_bot]
 
     def calls_to(self, method: str) -> list[Call]:
         return [call for call in self.calls if call.method == method]
 
     async def wait_for(self, predicate: Callable[[], T], timeout: float = 15.0) -> T:
         """Wait until `predicate()` is truthy (checked after every API call); return it."""
+
         async def _wait() -> T:
             async with self._changed:
                 while True:
@@ -365,12 +371,10 @@ class FakeBotApi:
         self._updates = [u for u in self._updates if u["update_id"] >= offset]
         if not self._updates and timeout > 0:
             async with self._changed:
-                try:
+                with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(
                         self._changed.wait_for(lambda: bool(self._updates)), timeout
                     )
-                except TimeoutError:
-                    pass
         self._polled = True
         return self._updates[:limit]
 
@@ -425,7 +429,9 @@ class FakeBotApi:
         for row in rows:
             for button in row:
                 if not button.get("text"):
-                    raise ApiError(400, "Bad Request: text buttons are unallowed in the inline keyboard")
+                    raise ApiError(
+                        400, "Bad Request: text buttons are unallowed in the inline keyboard"
+                    )
                 data = button.get("callback_data")
                 if data is not None and not 1 <= len(data.encode()) <= MAX_CALLBACK_DATA:
                     raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")

@@ -1,0 +1,91 @@
+"""Content that fights HTML and Telegram's limits, bad updates, and people who left."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from bot.config import Settings
+from tests.fakebot.server import FakeBotApi, FakeUser
+from tests.harness import make_settings, running_bot
+from tests.learner import Learner
+
+LONG_OPTION = "An option whose wording goes on and on " * 4
+TRICKY_BANK = f"""
+id: tricky
+title: "Tags <b>are</b> text & so are ampersands"
+level: easy
+questions:
+  - id: t1
+    text: "Is 1 < 2 && 3 > 2 in <code>C</code>?"
+    options: ["Yes, <always>", "No & never", "{LONG_OPTION.strip()}"]
+    answer: 0
+    explanation: "Both comparisons hold, so a && b is true. <script>alert(1)</script>"
+"""
+
+
+def _settings_with_bank(api: FakeBotApi, tmp_path: Path) -> Settings:
+    banks = tmp_path / "banks"
+    banks.mkdir()
+    (banks / "tricky.yaml").write_text(TRICKY_BANK, encoding="utf-8")
+    return make_settings(api, tmp_path / "quiz.sqlite3", content_dir=banks)
+
+
+async def test_content_with_html_characters_is_shown_verbatim(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    learner = Learner(api, FakeUser(3001, "Ife", "en"))
+    async with running_bot(_settings_with_bank(api, tmp_path)):
+        question = await learner.send("/quiz tricky", "Question 1 of 1")
+        assert "Tags <b>are</b> text & so are ampersands" in question.text
+        assert "Is 1 < 2 && 3 > 2 in <code>C</code>?" in question.text
+        assert "&lt;b&gt;" in question.html
+        labels = [button["text"] for button in question.buttons]
+        assert labels[0] == "A. Yes, <always>"
+        assert len(labels[2]) <= 52 and labels[2].endswith("…")
+        assert LONG_OPTION.strip() in question.text
+        await learner.choose(question, 0, "Score: 1/1")
+        reveal = api.messages[(learner.chat_id, question.message_id)]
+        assert "<script>alert(1)</script>" in reveal.text
+        assert not any(call.ok is False for call in api.calls), api.describe()
+
+
+async def test_blocked_learner_is_marked_inactive(
+    api: FakeBotApi, settings: Settings, db_path: Path
+) -> None:
+    learner = Learner(api, FakeUser(3002, "Jide", "en"))
+    async with running_bot(settings):
+        await learner.send("/start", "Hello, Jide")
+        api.block(learner.user)
+        api.send_text(learner.user, "/quizzes")
+        await api.wait_for(lambda: any(c.description.startswith("Forbidden") for c in api.calls))
+        await api.wait_until_polled()
+
+        def inactive() -> bool:
+            with sqlite3.connect(db_path) as db:
+                row = db.execute("SELECT active FROM users WHERE user_id=3002").fetchone()
+            return row == (0,)
+
+        await api.wait_for(inactive)
+
+
+async def test_updates_without_a_person_are_ignored_quietly(
+    api: FakeBotApi, settings: Settings
+) -> None:
+    learner = Learner(api, FakeUser(3003, "Kola", "en"))
+    channel = api.group(-1003, "news", admins=set(), type="channel")
+    async with running_bot(settings):
+        api.push_update(
+            {"channel_post": {"message_id": 1, "date": 0, "chat": channel.to_dict(), "text": "/quiz x",
+                              "entities": [{"type": "bot_command", "offset": 0, "length": 5}]}}
+        )  # fmt: skip
+        api.push_update(
+            {"edited_message": {"message_id": 9, "date": 0, "edit_date": 1,
+                                "chat": {"id": 3003, "type": "private", "first_name": "Kola"},
+                                "from": learner.user.to_dict(), "text": "/quizzes",
+                                "entities": [{"type": "bot_command", "offset": 0, "length": 8}]}}
+        )  # fmt: skip
+        # a later, ordinary message is answered: the odd updates before it were handled
+        await learner.send("/help", "/progress")
+        assert api.bot_messages(channel.id) == []
+        assert [m.text for m in learner.messages() if "Quizzes" in m.text] == []

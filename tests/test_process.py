@@ -1,0 +1,132 @@
+"""`python -m bot` as operators run it: start, serve, stop on SIGTERM, survive kill -9."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from bot.config import DEFAULT_CONTENT_DIR
+from content.loader import load_bank_file
+from tests.fakebot.server import FakeBotApi, FakeUser
+from tests.learner import Learner
+
+QUIZ_ID = "model-pipeline-parallelism"
+
+
+def _env(api: FakeBotApi, db_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "QUIZ_"))}
+    env.update(
+        TELEGRAM_BOT_TOKEN=api.token,
+        TELEGRAM_API_BASE_URL=api.base_url,
+        QUIZ_DB_PATH=str(db_path),
+        QUIZ_POLL_TIMEOUT="1",
+        NO_PROXY="127.0.0.1,localhost",
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+class BotProcess:
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self.log: list[str] = []
+
+    async def read_until(self, needle: str, timeout: float = 30.0) -> None:
+        async def read() -> None:
+            assert self.process.stderr is not None
+            while True:
+                line = await self.process.stderr.readline()
+                if not line:
+                    raise AssertionError(f"bot exited before {needle!r}:\n" + "".join(self.log))
+                self.log.append(line.decode())
+                if needle in self.log[-1]:
+                    return
+
+        await asyncio.wait_for(read(), timeout)
+
+    async def finish(self, timeout: float = 30.0) -> tuple[int, str]:
+        assert self.process.stderr is not None
+        rest = await asyncio.wait_for(self.process.stderr.read(), timeout)
+        code = await asyncio.wait_for(self.process.wait(), timeout)
+        return code, "".join(self.log) + rest.decode()
+
+
+@asynccontextmanager
+async def bot_process(env: dict[str, str], cwd: Path) -> AsyncIterator[BotProcess]:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", env=env, cwd=cwd,
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    running = BotProcess(process)
+    try:
+        await running.read_until("ready")
+        yield running
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
+async def test_missing_token_is_one_line_and_exit_code_2(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "QUIZ_"))}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", env=env, cwd=tmp_path,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    out, err = await asyncio.wait_for(process.communicate(), 30)
+    assert process.returncode == 2
+    lines = err.decode().strip().splitlines()
+    assert len(lines) == 1, lines
+    assert "TELEGRAM_BOT_TOKEN" in lines[0]
+    assert out == b""
+
+
+async def test_serves_then_stops_cleanly_on_sigterm(api: FakeBotApi, tmp_path: Path) -> None:
+    db_path = tmp_path / "data" / "quiz.sqlite3"
+    learner = Learner(api, FakeUser(2001, "Kemi", "en"))
+    async with bot_process(_env(api, db_path), tmp_path) as running:
+        await learner.send("/start", "Hello, Kemi")
+        running.process.send_signal(signal.SIGTERM)
+        code, log = await running.finish()
+    assert code == 0, log
+    assert "Traceback" not in log
+    assert api.token not in log
+    assert api.token.split(":")[1] not in log
+    assert "Quiz Tutor stopped" in log
+    assert db_path.exists()
+
+
+async def test_kill_9_loses_no_acknowledged_answer(api: FakeBotApi, tmp_path: Path) -> None:
+    quiz = load_bank_file(DEFAULT_CONTENT_DIR / f"{QUIZ_ID}.yaml", "en").quiz
+    assert quiz is not None
+    db_path = tmp_path / "quiz.sqlite3"
+    env = _env(api, db_path)
+    learner = Learner(api, FakeUser(2002, "Lola", "en"))
+    async with bot_process(env, tmp_path) as running:
+        question = await learner.send(f"/quiz {QUIZ_ID}", "Question 1 of 8")
+        for position in range(3):
+            toast, question = await learner.choose(
+                question, quiz.questions[position].answer, f"Question {position + 2} of 8"
+            )
+            assert toast["text"] == "✅ Correct!"
+        running.process.kill()
+        await running.process.wait()
+        assert running.process.returncode == -signal.SIGKILL
+
+    with sqlite3.connect(db_path) as db:
+        stored = db.execute("SELECT question_id FROM answers ORDER BY id").fetchall()
+    assert stored == [("mpp-1",), ("mpp-2",), ("mpp-3",)]
+
+    async with bot_process(env, tmp_path) as running:
+        resumed = await learner.send(f"/quiz {QUIZ_ID}", "Question 4 of 8")
+        assert quiz.questions[3].text.get("en", "en") in resumed.text
+        running.process.send_signal(signal.SIGTERM)
+        code, log = await running.finish()
+    assert code == 0, log

@@ -1,0 +1,88 @@
+"""The stand-in refuses what Telegram refuses, so the bot's tests mean something."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, RetryAfter
+
+from tests.fakebot.server import FakeBotApi, FakeUser
+
+
+@pytest.fixture
+async def client(api: FakeBotApi) -> AsyncIterator[Bot]:
+    bot = Bot(api.token, base_url=api.base_url)
+    async with bot:
+        yield bot
+
+
+@pytest.fixture
+def user(api: FakeBotApi) -> FakeUser:
+    person = FakeUser(7, "Tola")
+    api.private_chat(person)
+    return person
+
+
+def _keyboard(data: str) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup([[InlineKeyboardButton("go", callback_data=data)]])
+
+
+async def test_callback_data_over_64_bytes_is_refused(client: Bot, user: FakeUser) -> None:
+    await client.send_message(user.id, "ok", reply_markup=_keyboard("x" * 64))
+    with pytest.raises(BadRequest, match="(?i)button_data_invalid"):
+        await client.send_message(user.id, "no", reply_markup=_keyboard("é" * 33))
+
+
+async def test_text_over_4096_after_entities_is_refused(client: Bot, user: FakeUser) -> None:
+    fits = "<b>" + "&amp;" * 4096 + "</b>"  # 4096 visible characters
+    await client.send_message(user.id, fits, parse_mode=ParseMode.HTML)
+    with pytest.raises(BadRequest, match="(?i)too long"):
+        await client.send_message(user.id, "a" * 4097)
+    with pytest.raises(BadRequest, match="(?i)too long"):
+        await client.send_message(user.id, "😀" * 2049)  # UTF-16: two units each
+
+
+@pytest.mark.parametrize("text", ["1 < 2", "<b>open", "a & b", "<script>x</script>", "<b>x</i>"])
+async def test_malformed_html_is_refused(client: Bot, user: FakeUser, text: str) -> None:
+    with pytest.raises(BadRequest, match="(?i)can't parse entities"):
+        await client.send_message(user.id, text, parse_mode=ParseMode.HTML)
+
+
+async def test_edit_that_changes_nothing_is_refused(client: Bot, user: FakeUser) -> None:
+    sent = await client.send_message(user.id, "same", reply_markup=_keyboard("k"))
+    with pytest.raises(BadRequest, match="(?i)message is not modified"):
+        await client.edit_message_text(
+            "same", user.id, sent.message_id, reply_markup=_keyboard("k")
+        )
+    await client.edit_message_text("changed", user.id, sent.message_id)
+
+
+async def test_callback_query_answered_twice_is_refused(
+    api: FakeBotApi, client: Bot, user: FakeUser
+) -> None:
+    sent = await client.send_message(user.id, "tap", reply_markup=_keyboard("k"))
+    query_id = api.tap(user, api.messages[(user.id, sent.message_id)], "k")
+    await client.answer_callback_query(query_id, "first")
+    with pytest.raises(BadRequest, match="(?i)query is too old"):
+        await client.answer_callback_query(query_id, "second")
+
+
+async def test_blocked_user_is_forbidden(api: FakeBotApi, client: Bot, user: FakeUser) -> None:
+    api.block(user)
+    with pytest.raises(Forbidden, match="(?i)blocked"):
+        await client.send_message(user.id, "hello?")
+
+
+async def test_group_gets_429_past_20_messages_a_minute(api: FakeBotApi, client: Bot) -> None:
+    now = [1000.0]
+    api.clock = lambda: now[0]
+    group = api.group(-100, "study", admins=set())
+    for number in range(20):
+        await client.send_message(group.id, f"m{number}")
+    with pytest.raises(RetryAfter, match="Retry in 61 seconds"):
+        await client.send_message(group.id, "one too many")
+    now[0] += 61
+    await client.send_message(group.id, "after a minute")
