@@ -13,8 +13,15 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks
 from bot.i18n import language_name, translate
-from content.model import LocalizedText, Question, Quiz
+from content.model import LocalizedText, Question, Quiz, clip, utf16_length
 from content.rules import Summary
+from content.schema import (
+    MAX_DESCRIPTION_LENGTH,
+    MAX_EXPLANATION_LENGTH,
+    MAX_OPTION_LENGTH,
+    MAX_QUESTION_LENGTH,
+    MAX_TITLE_LENGTH,
+)
 from storage import Answer, QuizRecord
 
 MAX_MESSAGE_LENGTH = 4096
@@ -38,9 +45,17 @@ class Locale:
     def t(self, key: str, /, **values: object) -> str:
         return translate(self.language, key, **values)
 
-    def text(self, value: LocalizedText) -> str:
-        """A content field in the learner's language, escaped for HTML."""
-        return html.escape(value.get(self.language, self.default))
+    def plain(self, value: LocalizedText) -> str:
+        """A content field in the learner's language, as plain text."""
+        return value.get(self.language, self.default)
+
+    def text(self, value: LocalizedText, limit: int) -> str:
+        """A content field in the learner's language, clipped to `limit`, escaped for HTML.
+
+        Valid banks never need the clip; it keeps every message inside Telegram's limit
+        whatever the content.
+        """
+        return html.escape(clip(self.plain(value), limit))
 
 
 def shorten(text: str, limit: int) -> str:
@@ -61,7 +76,7 @@ def letter(option: int) -> str:
 
 def _header(quiz: Quiz, position: int, locale: Locale) -> str:
     return (
-        f"<b>{locale.text(quiz.title)}</b>\n"
+        f"<b>{locale.text(quiz.title, MAX_TITLE_LENGTH)}</b>\n"
         f"{locale.t('question_header', k=position + 1, n=len(quiz))}"
     )
 
@@ -70,13 +85,14 @@ def question_message(
     quiz: Quiz, question: Question, position: int, attempt_id: int, locale: Locale
 ) -> Rendered:
     options = "\n".join(
-        f"<b>{letter(i)}.</b> {locale.text(option)}" for i, option in enumerate(question.options)
+        f"<b>{letter(i)}.</b> {locale.text(option, MAX_OPTION_LENGTH)}"
+        for i, option in enumerate(question.options)
     )
-    text = f"{_header(quiz, position, locale)}\n\n{locale.text(question.text)}\n\n{options}"
+    text = f"{_header(quiz, position, locale)}\n\n{locale.text(question.text, MAX_QUESTION_LENGTH)}\n\n{options}"
     buttons = [
         [
             InlineKeyboardButton(
-                f"{letter(i)}. {shorten(option.get(locale.language, locale.default), MAX_BUTTON_LABEL)}",
+                f"{letter(i)}. {shorten(locale.plain(option), MAX_BUTTON_LABEL)}",
                 callback_data=callbacks.AnswerTap(attempt_id, position, i).encode(),
             )
         ]
@@ -92,7 +108,7 @@ def reveal_message(
     for i, option in enumerate(question.options):
         mark = "✅" if i == question.answer else ("❌" if i == chosen else "▫️")
         mine = f" ← <i>{locale.t('your_answer')}</i>" if i == chosen else ""
-        lines.append(f"{mark} <b>{letter(i)}.</b> {locale.text(option)}{mine}")
+        lines.append(f"{mark} <b>{letter(i)}.</b> {locale.text(option, MAX_OPTION_LENGTH)}{mine}")
     verdict = (
         locale.t("reveal_correct")
         if question.is_correct(chosen)
@@ -100,12 +116,14 @@ def reveal_message(
     )
     parts = [
         _header(quiz, position, locale),
-        locale.text(question.text),
+        locale.text(question.text, MAX_QUESTION_LENGTH),
         "\n".join(lines),
         verdict,
     ]
     if question.explanation is not None:
-        parts.append(locale.t("explanation", text=locale.text(question.explanation)))
+        parts.append(
+            locale.t("explanation", text=locale.text(question.explanation, MAX_EXPLANATION_LENGTH))
+        )
     return Rendered("\n\n".join(parts))
 
 
@@ -119,7 +137,7 @@ def summary_message(
     quiz: Quiz, summary: Summary, best: tuple[int, int] | None, locale: Locale
 ) -> Rendered:
     parts = [
-        locale.t("summary_title", title=locale.text(quiz.title)),
+        locale.t("summary_title", title=locale.text(quiz.title, MAX_TITLE_LENGTH)),
         locale.t(
             "summary_score", score=summary.score, total=summary.total, percent=summary.percent
         ),
@@ -135,7 +153,7 @@ def summary_message(
             position = quiz.position(question_id)
             if question is not None and position is not None:
                 missed.append(
-                    f"• {position + 1}. {html.escape(shorten(question.text.get(locale.language, locale.default), 120))}"
+                    f"• {position + 1}. {html.escape(shorten(locale.plain(question.text), 120))}"
                 )
         parts.append(locale.t("summary_review") + "\n" + "\n".join(missed))
     if quiz.guide is not None:
@@ -157,7 +175,11 @@ def summary_message(
 
 def _guide_line(quiz: Quiz, locale: Locale) -> str:
     assert quiz.guide is not None
-    return locale.t("guide", url=html.escape(quiz.guide.url), title=locale.text(quiz.guide.title))
+    return locale.t(
+        "guide",
+        url=html.escape(quiz.guide.url),
+        title=locale.text(quiz.guide.title, MAX_TITLE_LENGTH),
+    )
 
 
 def _record_line(record: QuizRecord | None, locale: Locale) -> str:
@@ -176,7 +198,7 @@ def _record_line(record: QuizRecord | None, locale: Locale) -> str:
 
 
 def _quiz_button(quiz: Quiz, record: QuizRecord | None, locale: Locale) -> InlineKeyboardButton:
-    title = shorten(quiz.title.get(locale.language, locale.default), 40)
+    title = shorten(locale.plain(quiz.title), 40)
     if record is not None and record.running_answered is not None:
         label = locale.t(
             "button_continue",
@@ -199,11 +221,11 @@ def quiz_list(
     for quiz in quizzes:
         record = records.get(quiz.id)
         block = (
-            f"<b>{locale.text(quiz.title)}</b> · {locale.t('level_' + quiz.level.value)}"
+            f"<b>{locale.text(quiz.title, MAX_TITLE_LENGTH)}</b> · {locale.t('level_' + quiz.level.value)}"
             f" · {locale.t('n_questions', n=len(quiz))}\n"
         )
         if quiz.description is not None:
-            block += f"<i>{locale.text(quiz.description)}</i>\n"
+            block += f"<i>{locale.text(quiz.description, MAX_DESCRIPTION_LENGTH)}</i>\n"
         block += f"<code>/quiz {quiz.id}</code> · {_record_line(record, locale)}"
         blocks.append(block)
         rows.append(
@@ -219,12 +241,15 @@ def quiz_list(
 
 
 def split_blocks(blocks: Sequence[str], limit: int = MAX_MESSAGE_LENGTH) -> list[str]:
-    """Join blocks with blank lines into as few messages as fit `limit`; never splits a block."""
+    """Join blocks with blank lines into as few messages as fit `limit`; never splits a block.
+
+    Measures the HTML source in UTF-16 units, never less than the visible text Telegram counts.
+    """
     messages: list[str] = []
     current = ""
     for block in blocks:
         candidate = f"{current}\n\n{block}" if current else block
-        if len(candidate) <= limit:
+        if utf16_length(candidate) <= limit:
             current = candidate
             continue
         if current:
@@ -236,17 +261,22 @@ def split_blocks(blocks: Sequence[str], limit: int = MAX_MESSAGE_LENGTH) -> list
 
 
 def preview_messages(quiz: Quiz, locale: Locale) -> list[Rendered]:
-    intro = [locale.t("preview_title", title=locale.text(quiz.title), n=len(quiz))]
+    intro = [
+        locale.t("preview_title", title=locale.text(quiz.title, MAX_TITLE_LENGTH), n=len(quiz))
+    ]
     if quiz.description is not None:
-        intro.append(f"<i>{locale.text(quiz.description)}</i>")
+        intro.append(f"<i>{locale.text(quiz.description, MAX_DESCRIPTION_LENGTH)}</i>")
     if quiz.guide is not None:
         intro.append(_guide_line(quiz, locale))
     blocks = ["\n".join(intro)]
     for number, question in enumerate(quiz.questions, start=1):
         options = "\n".join(
-            f"   {letter(i)}. {locale.text(option)}" for i, option in enumerate(question.options)
+            f"   {letter(i)}. {locale.text(option, MAX_OPTION_LENGTH)}"
+            for i, option in enumerate(question.options)
         )
-        blocks.append(f"<b>{number}.</b> {locale.text(question.text)}\n{options}")
+        blocks.append(
+            f"<b>{number}.</b> {locale.text(question.text, MAX_QUESTION_LENGTH)}\n{options}"
+        )
     messages = [Rendered(text) for text in split_blocks(blocks)]
     start = InlineKeyboardMarkup(
         [
@@ -254,7 +284,7 @@ def preview_messages(quiz: Quiz, locale: Locale) -> list[Rendered]:
                 InlineKeyboardButton(
                     locale.t(
                         "button_start",
-                        title=shorten(quiz.title.get(locale.language, locale.default), 40),
+                        title=shorten(locale.plain(quiz.title), 40),
                     ),
                     callback_data=callbacks.OpenQuiz(quiz.id).encode(),
                 )
@@ -292,7 +322,7 @@ def progress_message(
         )
         if weak:
             parts.append(locale.t("progress_weak", questions=", ".join(f"#{n}" for n in weak)))
-        blocks.append(f"<b>{locale.text(quiz.title)}</b>\n" + " · ".join(parts))
+        blocks.append(f"<b>{locale.text(quiz.title, MAX_TITLE_LENGTH)}</b>\n" + " · ".join(parts))
         rows.append([_quiz_button(quiz, record, locale)])
     return Rendered("\n\n".join(blocks), InlineKeyboardMarkup(rows))
 

@@ -7,6 +7,25 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 
+def utf16_length(text: str) -> int:
+    """Length as Telegram counts it (UTF-16 code units: an emoji often counts as two)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def clip(text: str, limit: int) -> str:
+    """`text` cut so that its UTF-16 length is at most `limit`, marked with an ellipsis."""
+    if utf16_length(text) <= limit:
+        return text
+    kept = []
+    used = 1  # the ellipsis
+    for char in text:
+        used += utf16_length(char)
+        if used > limit:
+            break
+        kept.append(char)
+    return "".join(kept) + "…"
+
+
 @dataclass(frozen=True)
 class LocalizedText:
     """A text in several languages; a missing language falls back to the default one."""

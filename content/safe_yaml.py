@@ -29,8 +29,12 @@ class _StrictSafeLoader(yaml.SafeLoader):
         seen: set[Any] = set()
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=deep)
-            if isinstance(key, list | dict):
-                raise ConstructorError(None, None, "a key must be plain text", key_node.start_mark)
+            try:
+                hash(key)
+            except TypeError:
+                raise ConstructorError(
+                    None, None, "a key must be plain text", key_node.start_mark
+                ) from None
             if key in seen:
                 raise ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
             seen.add(key)
@@ -48,3 +52,5 @@ def load_bank_yaml(text: str | bytes) -> Any:
         raise BankYamlError(f"{where}{problem}") from None
     except yaml.YAMLError as error:
         raise BankYamlError(f"invalid YAML: {error}") from None
+    except RecursionError:
+        raise BankYamlError("the document is nested too deeply") from None

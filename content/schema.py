@@ -10,6 +10,7 @@ import re
 from typing import Annotated, Any
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -26,11 +27,12 @@ MAX_QUESTION_ID_LENGTH = 40
 MIN_OPTIONS, MAX_OPTIONS = 2, 10
 MAX_QUESTIONS = 500
 # Chosen so that a question with ten options, its reveal and explanation fit one message
-# (Telegram: 4096 characters of visible text).
+# (Telegram: 4096 UTF-16 units of visible text); the renderer clips to the same budgets.
 MAX_TITLE_LENGTH = 120
 MAX_QUESTION_LENGTH = 800
 MAX_OPTION_LENGTH = 180
 MAX_EXPLANATION_LENGTH = 1000
+MAX_DESCRIPTION_LENGTH = 1000
 
 SLUG = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}(?:-[a-z0-9]{2,8})?$")
@@ -61,6 +63,9 @@ def _localized_validator(max_length: int) -> Any:
     return check
 
 
+OptionText = Annotated[Any, AfterValidator(_localized_validator(MAX_OPTION_LENGTH))]
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
@@ -78,7 +83,7 @@ class GuideSchema(_Strict):
 class QuestionSchema(_Strict):
     id: QuestionId
     text: Text
-    options: list[Text] = Field(min_length=MIN_OPTIONS, max_length=MAX_OPTIONS)
+    options: list[OptionText] = Field(min_length=MIN_OPTIONS, max_length=MAX_OPTIONS)
     answer: int
     explanation: Text | None = None
 
@@ -89,18 +94,6 @@ class QuestionSchema(_Strict):
     @classmethod
     def _id_as_text(cls, value: Any) -> Any:
         return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
-
-    @field_validator("options")
-    @classmethod
-    def _options(cls, options: list[Any]) -> list[dict[str, str]]:
-        check = _localized_validator(MAX_OPTION_LENGTH)
-        checked = []
-        for number, option in enumerate(options):
-            try:
-                checked.append(check(option))
-            except ValueError as error:
-                raise ValueError(f"option {number}: {error}") from None
-        return checked
 
     @model_validator(mode="after")
     def _answer_in_range(self) -> QuestionSchema:
@@ -120,7 +113,7 @@ class BankSchema(_Strict):
     questions: list[QuestionSchema] = Field(min_length=1, max_length=MAX_QUESTIONS)
 
     _title = field_validator("title")(_localized_validator(MAX_TITLE_LENGTH))
-    _description = field_validator("description")(_localized_validator(1000))
+    _description = field_validator("description")(_localized_validator(MAX_DESCRIPTION_LENGTH))
 
     @model_validator(mode="after")
     def _unique_question_ids(self) -> BankSchema:

@@ -288,10 +288,16 @@ class Repository:
         self, attempt: Attempt, question_id: str, chosen: int, correct: bool, now: float
     ) -> AnswerOutcome:
         """Store one answer and, when it is the attempt's last, finish the attempt: one commit."""
+        if question_id not in attempt.question_ids:
+            raise ValueError(f"question {question_id!r} is not part of attempt {attempt.id}")
         async with self._transaction() as tx:
-            row = await tx.fetchone("SELECT finished_at FROM attempts WHERE id=?", attempt.id)
-            if row is None or row["finished_at"] is not None:
+            row = await tx.fetchone(
+                "SELECT finished_at, score FROM attempts WHERE id=?", attempt.id
+            )
+            if row is None:
                 return AnswerOutcome(recorded=False, finished=True, score=0)
+            if row["finished_at"] is not None:
+                return AnswerOutcome(recorded=False, finished=True, score=row["score"] or 0)
             cursor = await tx.execute(
                 """INSERT INTO answers (attempt_id, user_id, quiz_id, question_id, chosen,
                                         correct, answered_at)
