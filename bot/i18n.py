@@ -52,7 +52,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "guide": '📖 Guide: <a href="{url}">{title}</a>',
         "progress_title": "📈 <b>Your progress</b>",
         "progress_none": "You have not answered any question yet. Start with /quizzes.",
-        "progress_line": "<b>{title}</b>: {parts}",
         "progress_attempts": "{n} finished",
         "progress_last": "last {score}/{total}",
         "progress_weak": "to review: {questions}",
@@ -138,6 +137,33 @@ STRINGS: dict[str, dict[str, str]] = {
         "unknown_command": "Mi ò mọ àṣẹ yẹn. /help máa fi ohun tí mo lè ṣe hàn.",
         "plain_text": "Mo ń dáhùn sí àwọn àṣẹ àti bọ́tìnì. Ẹ gbìyànjú /quizzes tàbí /help.",
         "storage_error": "Ẹ pẹ̀lẹ́, mi ò lè fi pamọ́ báyìí. Ẹ tún gbìyànjú láìpẹ́.",
+        "button_start": "▶️ {title}",
+        "button_continue": "⏯ {title} ({answered}/{total})",
+        "usage_quiz": (
+            "Ìdánwò wo? Ẹ fi <code>/quiz &lt;id&gt;</code> ránṣẹ́, fún àpẹẹrẹ "
+            "<code>/quiz {example}</code>, tàbí ẹ yan ọ̀kan láti /quizzes."
+        ),
+        "usage_preview": (
+            "Ìdánwò wo? Ẹ fi <code>/preview &lt;id&gt;</code> ránṣẹ́, fún àpẹẹrẹ "
+            "<code>/preview {example}</code>."
+        ),
+        "private_only": (
+            "Ìdánwò ẹnìkan ń lọ ní ìbánisọ̀rọ̀ àdáni: ẹ ṣí {link} kí ẹ sì fi /quizzes ránṣẹ́."
+        ),
+        "help": (
+            "<b>Quiz Tutor</b> ń bi yín ní ìbéèrè kan lẹ́ẹ̀kan, ó ń fi ìdáhùn tó tọ̀nà àti "
+            "àlàyé hàn lẹ́yìn tí ẹ bá tẹ̀ ẹ́, ó sì ń rántí ìlọsíwájú yín.\n\n"
+            "/quizzes: àwọn ìdánwò àti ìlọsíwájú yín\n"
+            "/quiz &lt;id&gt;: bẹ̀rẹ̀ tàbí tẹ̀síwájú ìdánwò kan\n"
+            "/preview &lt;id&gt;: gbogbo ìbéèrè ìdánwò kan, láìsí ìdáhùn\n"
+            "/progress: àmì yín àti ohun tí ẹ ó tún wò\n"
+            "/language: yan èdè yín\n"
+            "/help: ọ̀rọ̀ yìí"
+        ),
+        "help_group": (
+            "<b>Quiz Tutor</b> ń kọ́ni nípasẹ̀ ìdánwò. Ẹ ṣí ìbánisọ̀rọ̀ àdáni pẹ̀lú mi láti "
+            "ṣe ọ̀kan: {link}"
+        ),
         "cmd_start": "Káàbọ̀ àti àwọn ìdánwò",
         "cmd_quizzes": "Àwọn ìdánwò àti ìlọsíwájú yín",
         "cmd_quiz": "Bẹ̀rẹ̀ tàbí tẹ̀síwájú ìdánwò kan",

@@ -476,3 +476,17 @@ def test_preview_never_shows_the_answers() -> None:
 def test_preview_of_emoji_content_fits() -> None:
     for message in preview_messages(big_quiz(char="😀"), EN):
         assert telegram_length(visible(message)) <= MAX_MESSAGE_LENGTH
+
+
+def test_every_interface_string_has_a_yoruba_translation_with_the_same_placeholders() -> None:
+    import string
+
+    from bot.i18n import STRINGS
+
+    def fields(template: str) -> set[str]:
+        return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+    assert set(STRINGS["yo"]) == set(STRINGS["en"])
+    for key, english in STRINGS["en"].items():
+        assert fields(STRINGS["yo"][key]) == fields(english), key
+        visible(Rendered(STRINGS["yo"][key].format(**dict.fromkeys(fields(english), "x"))))
