@@ -89,3 +89,30 @@ async def test_updates_without_a_person_are_ignored_quietly(
         await learner.send("/help", "/progress")
         assert api.bot_messages(channel.id) == []
         assert [m.text for m in learner.messages() if "Quizzes" in m.text] == []
+
+
+async def test_read_only_database_gets_a_polite_answer_and_records_nothing(
+    api: FakeBotApi, settings: Settings, db_path: Path
+) -> None:
+    from bot.context import SERVICES_KEY
+
+    learner = Learner(api, FakeUser(3004, "Lade", "en"))
+    async with running_bot(settings) as application:
+        question = await learner.send("/quiz model-pipeline-parallelism", "Question 1 of 8")
+        # as if the file had turned read-only under the running bot: every write now fails
+        db = application.bot_data[SERVICES_KEY].repo._db
+        await db.execute("PRAGMA query_only=ON")
+        sent = len(learner.messages())
+        toast = await learner.tap(question, question.button_data()[0])
+        assert toast == {
+            "text": "Sorry, I could not save that just now. Please try again in a moment.",
+            "show_alert": True,
+        }
+        assert len(learner.messages()) == sent
+        assert api.messages[(learner.chat_id, question.message_id)].edits == 0
+
+        await db.execute("PRAGMA query_only=OFF")
+        toast, _ = await learner.choose(question, 0, "Question 2 of 8")
+        assert toast["text"] == "✅ Correct!"
+    with sqlite3.connect(db_path) as check:
+        assert check.execute("SELECT COUNT(*) FROM answers").fetchone() == (1,)
