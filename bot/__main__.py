@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from urllib.parse import urlsplit
 
 from telegram import Update
 
@@ -50,6 +51,7 @@ def main() -> int:
         application.run_webhook(
             listen=settings.webhook_listen,
             port=settings.webhook_port,
+            url_path=urlsplit(settings.webhook_url).path.lstrip("/"),
             webhook_url=settings.webhook_url,
             secret_token=settings.webhook_secret,
             allowed_updates=Update.ALL_TYPES,

@@ -130,3 +130,59 @@ async def test_kill_9_loses_no_acknowledged_answer(api: FakeBotApi, tmp_path: Pa
         running.process.send_signal(signal.SIGTERM)
         code, log = await running.finish()
     assert code == 0, log
+
+
+async def test_webhook_mode_checks_the_secret_and_serves(api: FakeBotApi, tmp_path: Path) -> None:
+    import json
+    import socket
+    import urllib.error
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = _env(api, tmp_path / "quiz.sqlite3")
+    env.update(
+        QUIZ_WEBHOOK_URL=f"http://127.0.0.1:{port}/telegram/hook",
+        QUIZ_WEBHOOK_SECRET="s3cret-token",
+        QUIZ_WEBHOOK_LISTEN="127.0.0.1",
+        QUIZ_WEBHOOK_PORT=str(port),
+    )
+    user = FakeUser(2003, "Mide", "en")
+    chat = api.private_chat(user)
+    update = {
+        "update_id": 1,
+        "message": {
+            "message_id": 1, "date": 0, "chat": chat.to_dict(), "from": user.to_dict(),
+            "text": "/help", "entities": [{"type": "bot_command", "offset": 0, "length": 5}],
+        },
+    }  # fmt: skip
+
+    def post(secret: str | None) -> int:
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/telegram/hook",
+            data=json.dumps(update).encode(),
+            headers={"Content-Type": "application/json"}
+            | ({"X-Telegram-Bot-Api-Secret-Token": secret} if secret else {}),
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return int(response.status)
+        except urllib.error.HTTPError as error:
+            return error.code
+
+    async with bot_process(env, tmp_path) as running:
+        # the webhook server listens before the bot registers its URL
+        await api.wait_for(lambda: api.webhook)
+        assert api.webhook is not None
+        assert api.webhook["url"] == f"http://127.0.0.1:{port}/telegram/hook"
+        assert api.webhook["secret_token"] == "s3cret-token"
+        assert await asyncio.to_thread(post, "wrong") == 403
+        assert await asyncio.to_thread(post, None) == 403
+        assert api.bot_messages(user.id) == []
+        assert await asyncio.to_thread(post, "s3cret-token") == 200
+        await api.wait_for_bot_message(user.id, "/progress")
+        running.process.send_signal(signal.SIGTERM)
+        code, log = await running.finish()
+    assert code == 0, log
+    assert "s3cret-token" not in log

@@ -351,6 +351,15 @@ class FakeBotApi:
         return self.bot_user
 
     async def _api_deleteWebhook(self, params: dict[str, Any]) -> Any:
+        self.webhook = None
+        return True
+
+    webhook: dict[str, Any] | None = None
+
+    async def _api_setWebhook(self, params: dict[str, Any]) -> Any:
+        if not str(params.get("url", "")).startswith(("http://", "https://")):
+            raise ApiError(400, "Bad Request: bad webhook: an HTTPS URL must be provided")
+        self.webhook = params
         return True
 
     async def _api_setMyCommands(self, params: dict[str, Any]) -> Any:
