@@ -7,33 +7,30 @@ import sys
 from urllib.parse import urlsplit
 
 from telegram import Update
+from telegram.error import InvalidToken
 
-from bot.app import build_application
+from bot.app import QuizApplication, build_application
 from bot.config import ConfigError, Settings
 
 
-class _RedactToken(logging.Filter):
-    def __init__(self, token: str) -> None:
-        super().__init__()
-        self._token = token
+class _RedactingFormatter(logging.Formatter):
+    """Formats records, tracebacks included, with every secret replaced."""
 
-    def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        if self._token in message:
-            record.msg = message.replace(self._token, "<token>")
-            record.args = None
-        return True
+    def __init__(self, secrets: list[str]) -> None:
+        super().__init__("%(asctime)s %(levelname)s %(name)s: %(message)s")
+        self._secrets = [secret for secret in secrets if secret]
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        for secret in self._secrets:
+            text = text.replace(secret, "<secret>")
+        return text
 
 
 def _configure_logging(settings: Settings) -> None:
-    logging.basicConfig(
-        level=settings.log_level,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
-    redact = _RedactToken(settings.token)
-    for handler in logging.getLogger().handlers:
-        handler.addFilter(redact)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_RedactingFormatter([settings.token, settings.webhook_secret or ""]))
+    logging.basicConfig(level=settings.log_level, handlers=[handler])
     # httpx logs every request URL, and the URL carries the token.
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
@@ -47,6 +44,18 @@ def main() -> int:
         return 2
     _configure_logging(settings)
     application = build_application(settings)
+    try:
+        _run(application, settings)
+    except InvalidToken:
+        print(
+            "quiz-tutor: Telegram rejected TELEGRAM_BOT_TOKEN; check it with @BotFather",
+            file=sys.stderr,
+        )
+        return 2
+    return 0
+
+
+def _run(application: QuizApplication, settings: Settings) -> None:
     if settings.webhook_url:
         application.run_webhook(
             listen=settings.webhook_listen,
@@ -58,7 +67,6 @@ def main() -> int:
         )
     else:
         application.run_polling(allowed_updates=Update.ALL_TYPES, timeout=settings.poll_timeout)
-    return 0
 
 
 if __name__ == "__main__":

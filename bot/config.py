@@ -98,5 +98,7 @@ def read_dotenv(path: Path) -> dict[str, str]:
         value = value.strip()
         if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
             value = value[1:-1]
+        else:
+            value = value.split(" #", 1)[0].strip()  # an inline comment, as Compose reads it
         values[key.strip()] = value
     return values

@@ -9,14 +9,14 @@ import logging
 from dataclasses import dataclass
 
 from telegram import Bot, CallbackQuery
-from telegram.error import BadRequest
+from telegram.error import BadRequest, TelegramError
 
 from bot import render
 from bot.callbacks import AnswerTap
 from bot.context import Services
 from bot.render import Locale
-from content.model import Quiz
-from content.rules import attempt_order, next_position, summarize
+from content.model import Question, Quiz
+from content.rules import attempt_order, next_position, retired, summarize
 from storage import Attempt
 
 log = logging.getLogger(__name__)
@@ -32,7 +32,9 @@ async def open_quiz(
     if attempt is None:
         attempt = await repo.start_attempt(user_id, quiz.id, attempt_order(quiz), services.clock())
     answered = await repo.answers(attempt.id)
-    position = next_position(attempt.question_ids, answered.keys())
+    position = next_position(
+        attempt.question_ids, answered.keys() | retired(attempt.question_ids, quiz)
+    )
     if position is None:
         await send_summary(bot, services, chat_id, quiz, attempt, locale)
         return
@@ -48,7 +50,9 @@ async def send_question(
     if question is None:
         await bot.send_message(chat_id, locale.t("quiz_gone"))
         return
-    message = render.question_message(quiz, question, position, attempt.id, locale)
+    message = render.question_message(
+        quiz, question, position, attempt.id, locale, total=attempt.total
+    )
     await bot.send_message(chat_id, message.text, reply_markup=message.markup)
 
 
@@ -56,9 +60,8 @@ async def send_summary(
     bot: Bot, services: Services, chat_id: int, quiz: Quiz, attempt: Attempt, locale: Locale
 ) -> None:
     answers = await services.repo.answers(attempt.id)
-    summary = summarize(
-        attempt.question_ids, {qid: answer.correct for qid, answer in answers.items()}
-    )
+    asked = [q for q in attempt.question_ids if q not in retired(attempt.question_ids, quiz)]
+    summary = summarize(asked, {qid: answer.correct for qid, answer in answers.items()})
     record = (await services.repo.quiz_records(attempt.user_id)).get(quiz.id)
     best = (
         (record.best_score, record.best_total)
@@ -74,9 +77,15 @@ class _Refusal:
     key: str
 
 
-async def _check_tap(
-    services: Services, tap: AnswerTap, user_id: int
-) -> tuple[Attempt, Quiz, str] | _Refusal:
+@dataclass(frozen=True)
+class _ValidTap:
+    attempt: Attempt
+    quiz: Quiz
+    question: Question
+    following: int | None  # the position asked after this one, None if this is the last
+
+
+async def _check_tap(services: Services, tap: AnswerTap, user_id: int) -> _ValidTap | _Refusal:
     attempt = await services.repo.get_attempt(tap.attempt_id)
     if attempt is None:
         return _Refusal("stale_button")
@@ -96,9 +105,11 @@ async def _check_tap(
     answered = await services.repo.answers(attempt.id)
     if question_id in answered:
         return _Refusal("already_answered")
-    if next_position(attempt.question_ids, answered.keys()) != tap.position:
+    skipped = answered.keys() | retired(attempt.question_ids, quiz)
+    if next_position(attempt.question_ids, skipped) != tap.position:
         return _Refusal("stale_button")
-    return attempt, quiz, question_id
+    following = next_position(attempt.question_ids, skipped | {question_id})
+    return _ValidTap(attempt, quiz, question, following)
 
 
 async def take_answer(
@@ -109,24 +120,35 @@ async def take_answer(
     if isinstance(checked, _Refusal):
         await query.answer(locale.t(checked.key))
         return
-    attempt, quiz, question_id = checked
-    question = quiz.question(question_id)
-    assert question is not None
+    attempt, quiz, question = checked.attempt, checked.quiz, checked.question
     correct = question.is_correct(tap.option)
     outcome = await services.repo.record_answer(
-        attempt, question_id, tap.option, correct, services.clock()
+        attempt,
+        question.id,
+        tap.option,
+        correct,
+        services.clock(),
+        finishes=checked.following is None,
     )
     if not outcome.recorded:
         await query.answer(locale.t("already_answered"))
         return
-    await query.answer(render.answer_toast(question, tap.option, locale))
-    reveal = render.reveal_message(quiz, question, tap.position, tap.option, locale)
-    await edit_quietly(query, reveal)
+    # The answer is committed: a failed acknowledgement or edit must not stop the quiz.
+    try:
+        await query.answer(render.answer_toast(question, tap.option, locale))
+        reveal = render.reveal_message(
+            quiz, question, tap.position, tap.option, locale, total=attempt.total
+        )
+        await edit_quietly(query, reveal)
+    except TelegramError as error:
+        log.warning(
+            "answer %s/%s stored, but its reveal failed: %s", attempt.id, question.id, error
+        )
     chat_id = query.message.chat.id if query.message else query.from_user.id
-    if outcome.finished:
+    if outcome.finished or checked.following is None:
         await send_summary(bot, services, chat_id, quiz, attempt, locale)
     else:
-        await send_question(bot, chat_id, quiz, attempt, tap.position + 1, locale)
+        await send_question(bot, chat_id, quiz, attempt, checked.following, locale)
 
 
 async def edit_quietly(query: CallbackQuery, message: render.Rendered) -> None:

@@ -74,21 +74,26 @@ def letter(option: int) -> str:
     return LETTERS[option]
 
 
-def _header(quiz: Quiz, position: int, locale: Locale) -> str:
+def _header(quiz: Quiz, position: int, total: int | None, locale: Locale) -> str:
     return (
         f"<b>{locale.text(quiz.title, MAX_TITLE_LENGTH)}</b>\n"
-        f"{locale.t('question_header', k=position + 1, n=len(quiz))}"
+        f"{locale.t('question_header', k=position + 1, n=len(quiz) if total is None else total)}"
     )
 
 
 def question_message(
-    quiz: Quiz, question: Question, position: int, attempt_id: int, locale: Locale
+    quiz: Quiz,
+    question: Question,
+    position: int,
+    attempt_id: int,
+    locale: Locale,
+    total: int | None = None,
 ) -> Rendered:
     options = "\n".join(
         f"<b>{letter(i)}.</b> {locale.text(option, MAX_OPTION_LENGTH)}"
         for i, option in enumerate(question.options)
     )
-    text = f"{_header(quiz, position, locale)}\n\n{locale.text(question.text, MAX_QUESTION_LENGTH)}\n\n{options}"
+    text = f"{_header(quiz, position, total, locale)}\n\n{locale.text(question.text, MAX_QUESTION_LENGTH)}\n\n{options}"
     buttons = [
         [
             InlineKeyboardButton(
@@ -102,7 +107,12 @@ def question_message(
 
 
 def reveal_message(
-    quiz: Quiz, question: Question, position: int, chosen: int, locale: Locale
+    quiz: Quiz,
+    question: Question,
+    position: int,
+    chosen: int,
+    locale: Locale,
+    total: int | None = None,
 ) -> Rendered:
     lines = []
     for i, option in enumerate(question.options):
@@ -115,7 +125,7 @@ def reveal_message(
         else locale.t("reveal_wrong", letter=letter(question.answer))
     )
     parts = [
-        _header(quiz, position, locale),
+        _header(quiz, position, total, locale),
         locale.text(question.text, MAX_QUESTION_LENGTH),
         "\n".join(lines),
         verdict,

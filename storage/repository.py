@@ -285,9 +285,19 @@ class Repository:
         }
 
     async def record_answer(
-        self, attempt: Attempt, question_id: str, chosen: int, correct: bool, now: float
+        self,
+        attempt: Attempt,
+        question_id: str,
+        chosen: int,
+        correct: bool,
+        now: float,
+        finishes: bool | None = None,
     ) -> AnswerOutcome:
-        """Store one answer and, when it is the attempt's last, finish the attempt: one commit."""
+        """Store one answer and, when it is the attempt's last, finish the attempt: one commit.
+
+        `finishes` says whether this answer ends the attempt (the caller knows which questions
+        were retired); by default the attempt ends once every one of its questions has an answer.
+        """
         if question_id not in attempt.question_ids:
             raise ValueError(f"question {question_id!r} is not part of attempt {attempt.id}")
         async with self._transaction() as tx:
@@ -317,7 +327,7 @@ class Repository:
                    FROM answers WHERE attempt_id=?""",
                 attempt.id,
             )
-            finished = counts["answered"] >= attempt.total
+            finished = counts["answered"] >= attempt.total if finishes is None else finishes
             if recorded and finished:
                 await tx.execute(
                     "UPDATE attempts SET finished_at=?, score=? WHERE id=?",

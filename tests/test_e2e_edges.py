@@ -116,3 +116,46 @@ async def test_read_only_database_gets_a_polite_answer_and_records_nothing(
         assert toast["text"] == "✅ Correct!"
     with sqlite3.connect(db_path) as check:
         assert check.execute("SELECT COUNT(*) FROM answers").fetchone() == (1,)
+
+
+async def test_a_failed_acknowledgement_does_not_stop_the_quiz(
+    api: FakeBotApi, settings: Settings
+) -> None:
+    learner = Learner(api, FakeUser(3005, "Niyi", "en"))
+    async with running_bot(settings):
+        question = await learner.send("/quiz model-pipeline-parallelism", "Question 1 of 8")
+        api.fail("answerCallbackQuery", 400, "Bad Request: query is too old")
+        api.fail("editMessageText", 502, "Bad Gateway")
+        seen = len(learner.messages())
+        api.tap(learner.user, question, question.button_data()[0])
+        following = await api.wait_for_bot_message(learner.chat_id, "Question 2 of 8", after=seen)
+        assert following.button_data()
+
+
+RETIRING_BANK = """
+id: shrinking
+title: Shrinking
+level: easy
+questions:
+  - {id: s1, text: "One?", options: ["yes", "no"], answer: 0}
+  - {id: s2, text: "Two?", options: ["yes", "no"], answer: 0}
+  - {id: s3, text: "Three?", options: ["yes", "no"], answer: 0}
+"""
+
+
+async def test_a_question_retired_mid_attempt_is_skipped(api: FakeBotApi, tmp_path: Path) -> None:
+    banks = tmp_path / "banks"
+    banks.mkdir()
+    bank = banks / "shrinking.yaml"
+    bank.write_text(RETIRING_BANK, encoding="utf-8")
+    settings = make_settings(api, tmp_path / "quiz.sqlite3", content_dir=banks)
+    learner = Learner(api, FakeUser(3006, "Ola", "en"))
+    async with running_bot(settings):
+        question = await learner.send("/quiz shrinking", "Question 1 of 3")
+        await learner.choose(question, 0, "Question 2 of 3")
+    bank.write_text("\n".join(line for line in RETIRING_BANK.splitlines() if "s2" not in line))
+    async with running_bot(settings):
+        question = await learner.send("/quiz shrinking", "Three?")
+        assert "Question 3 of 3" in question.text
+        _, summary = await learner.choose(question, 1, "Score: 1/2")
+        assert "Three?" in summary.text

@@ -147,6 +147,7 @@ async def test_webhook_mode_checks_the_secret_and_serves(api: FakeBotApi, tmp_pa
         QUIZ_WEBHOOK_SECRET="s3cret-token",
         QUIZ_WEBHOOK_LISTEN="127.0.0.1",
         QUIZ_WEBHOOK_PORT=str(port),
+        LOG_LEVEL="DEBUG",
     )
     user = FakeUser(2003, "Mide", "en")
     chat = api.private_chat(user)
@@ -172,8 +173,7 @@ async def test_webhook_mode_checks_the_secret_and_serves(api: FakeBotApi, tmp_pa
             return error.code
 
     async with bot_process(env, tmp_path) as running:
-        # the webhook server listens before the bot registers its URL
-        await api.wait_for(lambda: api.webhook)
+        await running.read_until("Webhook Server started")
         assert api.webhook is not None
         assert api.webhook["url"] == f"http://127.0.0.1:{port}/telegram/hook"
         assert api.webhook["secret_token"] == "s3cret-token"
@@ -186,3 +186,21 @@ async def test_webhook_mode_checks_the_secret_and_serves(api: FakeBotApi, tmp_pa
         code, log = await running.finish()
     assert code == 0, log
     assert "s3cret-token" not in log
+
+
+async def test_rejected_token_is_one_line_exit_2_and_never_logged(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    env = _env(api, tmp_path / "quiz.sqlite3")
+    env["TELEGRAM_BOT_TOKEN"] = "999:WRONG-secret-value"
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", env=env, cwd=tmp_path,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    out, err = await asyncio.wait_for(process.communicate(), 60)
+    log = out.decode() + err.decode()
+    assert process.returncode == 2, log
+    assert "WRONG-secret-value" not in log
+    assert log.strip().splitlines()[-1] == (
+        "quiz-tutor: Telegram rejected TELEGRAM_BOT_TOKEN; check it with @BotFather"
+    )
