@@ -16,6 +16,7 @@ from telegram import (
 from telegram.constants import ParseMode
 from telegram.ext import AIORateLimiter, Application, ContextTypes, Defaults
 
+from bot import reminders
 from bot.config import Settings
 from bot.context import SERVICES_KEY, QuizContext, Services
 from bot.handlers import common, learner
@@ -25,7 +26,18 @@ from storage import Repository
 
 log = logging.getLogger(__name__)
 
-PRIVATE_COMMANDS = ("start", "quizzes", "quiz", "preview", "progress", "language", "help")
+PRIVATE_COMMANDS = (
+    "start",
+    "quizzes",
+    "quiz",
+    "review",
+    "progress",
+    "preview",
+    "remind",
+    "timezone",
+    "language",
+    "help",
+)
 GROUP_COMMANDS = ("help",)
 
 QuizApplication = Application[Any, QuizContext, Any, Any, Any, Any]
@@ -41,6 +53,13 @@ def build_application(
         catalog = Catalog.from_folder(settings.content_dir, settings.default_language)
         application.bot_data[SERVICES_KEY] = Services(settings, repo, catalog, clock)
         await _set_commands(application)
+        assert application.job_queue is not None
+        application.job_queue.run_repeating(
+            reminders.send_due_reminders,
+            interval=reminders.SWEEP_SECONDS,
+            first=reminders.SWEEP_SECONDS,
+            name=reminders.JOB_NAME,
+        )
         log.info(
             "Quiz Tutor ready as @%s: %d quiz(zes), database %s",
             application.bot.username,

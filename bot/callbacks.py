@@ -56,12 +56,20 @@ class ChooseLanguage:
 
 
 @dataclass(frozen=True)
+class StartReview:
+    """Start or continue a review session of the questions due now."""
+
+    def encode(self) -> str:
+        return _checked(f"{VERSION}:rv")
+
+
+@dataclass(frozen=True)
 class ListQuizzes:
     def encode(self) -> str:
         return _checked(f"{VERSION}:ls")
 
 
-Callback = AnswerTap | OpenQuiz | PreviewQuiz | ChooseLanguage | ListQuizzes
+Callback = AnswerTap | OpenQuiz | PreviewQuiz | ChooseLanguage | ListQuizzes | StartReview
 
 _PATTERNS: tuple[tuple[re.Pattern[str], type], ...] = (
     (re.compile(rf"{VERSION}:a:{_INT}:{_INT}:{_INT}"), AnswerTap),
@@ -69,6 +77,7 @@ _PATTERNS: tuple[tuple[re.Pattern[str], type], ...] = (
     (re.compile(rf"{VERSION}:p:{_SLUG}"), PreviewQuiz),
     (re.compile(rf"{VERSION}:l:{_LANGUAGE}"), ChooseLanguage),
     (re.compile(rf"{VERSION}:ls"), ListQuizzes),
+    (re.compile(rf"{VERSION}:rv"), StartReview),
 )
 
 

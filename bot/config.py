@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from content.rules import parse_timezone
+
 DEFAULT_API_BASE_URL = "https://api.telegram.org/bot"
 DEFAULT_CONTENT_DIR = Path(__file__).resolve().parent.parent / "content" / "banks"
 
@@ -24,6 +26,7 @@ class Settings:
     content_dir: Path = DEFAULT_CONTENT_DIR
     admin_ids: frozenset[int] = frozenset()
     default_language: str = "en"
+    default_timezone: str = "UTC"
     webhook_url: str | None = None
     webhook_secret: str | None = field(default=None, repr=False)
     webhook_listen: str = "0.0.0.0"
@@ -76,6 +79,7 @@ class Settings:
             content_dir=Path(get("QUIZ_CONTENT_DIR") or DEFAULT_CONTENT_DIR),
             admin_ids=admin_ids,
             default_language=(get("QUIZ_DEFAULT_LANGUAGE") or "en").lower(),
+            default_timezone=_timezone(get("QUIZ_DEFAULT_TIMEZONE") or "UTC"),
             webhook_url=webhook_url,
             webhook_secret=webhook_secret,
             webhook_listen=get("QUIZ_WEBHOOK_LISTEN") or "0.0.0.0",
@@ -83,6 +87,13 @@ class Settings:
             log_level=(get("LOG_LEVEL") or "INFO").upper(),
             poll_timeout=poll_timeout,
         )
+
+
+def _timezone(text: str) -> str:
+    parsed = parse_timezone(text)
+    if parsed is None:
+        raise ConfigError(f"QUIZ_DEFAULT_TIMEZONE {text!r} is not a time zone such as Africa/Lagos")
+    return parsed
 
 
 def read_dotenv(path: Path) -> dict[str, str]:

@@ -72,7 +72,9 @@ STRINGS: dict[str, dict[str, str]] = {
             "/quizzes: the quizzes, with your progress\n"
             "/quiz &lt;id&gt;: start or continue a quiz\n"
             "/preview &lt;id&gt;: all questions of a quiz, without answers\n"
-            "/progress: your scores and what to review\n"
+            "/progress: your scores, mastery and what to review\n"
+            "/review: the questions due for review now\n"
+            "/remind HH:MM: a daily reminder when reviews are due (/timezone sets yours)\n"
             "/language: choose your language\n"
             "/help: this message"
         ),
@@ -87,6 +89,28 @@ STRINGS: dict[str, dict[str, str]] = {
         "cmd_progress": "Your scores and what to review",
         "cmd_language": "Choose your language",
         "cmd_help": "What I can do",
+        "review_header": "🔁 Review {k} of {n}",
+        "progress_overview": "🔥 Days in a row: {streak} · 🔁 due now: {due_now}, by tonight: {due_today}",
+        "progress_mastery": "{bar} {percent}% mastered ({mastered}/{total})",
+        "button_review": "🔁 Review now ({n})",
+        "in_minutes": "in {n} min",
+        "in_hours": "in {n} h",
+        "in_days": "in {n} days",
+        "review_none_yet": "Nothing to review yet. Answer some questions first (/quizzes): the ones you miss come back here, and the ones you know return just before you would forget them.",
+        "review_nothing_due": "Nothing is due for review right now. The next review is {wait}.",
+        "review_done": "🏁 <b>Review finished</b>",
+        "review_next": "Next review {wait}.",
+        "reminder": "⏰ {n} question(s) are due for review. A few minutes now keeps them fresh.",
+        "timezone_usage": "Send <code>/timezone Area/City</code> (for example <code>/timezone Africa/Lagos</code>) or an offset such as <code>/timezone +01:00</code>. Yours now: {timezone}.",
+        "timezone_set": "Time zone set: {timezone}.",
+        "timezone_unknown": "I don't know the time zone <code>{timezone}</code>. Try for example <code>Africa/Lagos</code> or <code>+01:00</code>.",
+        "remind_usage": "Send <code>/remind HH:MM</code> (24-hour clock, time zone {timezone}) for a daily reminder on days when reviews are due, or <code>/remind off</code>. Now: {current}.",
+        "remind_set": "Every day at {time} ({timezone}) I will remind you if reviews are due.",
+        "remind_off": "Reminders are off.",
+        "remind_none": "off",
+        "cmd_review": "Review the questions due now",
+        "cmd_timezone": "Set your time zone",
+        "cmd_remind": "Daily reminder: /remind HH:MM or off",
     },
     "yo": {
         "welcome": (
@@ -157,6 +181,8 @@ STRINGS: dict[str, dict[str, str]] = {
             "/quiz &lt;id&gt;: bẹ̀rẹ̀ tàbí tẹ̀síwájú ìdánwò kan\n"
             "/preview &lt;id&gt;: gbogbo ìbéèrè ìdánwò kan, láìsí ìdáhùn\n"
             "/progress: àmì yín àti ohun tí ẹ ó tún wò\n"
+            "/review: àwọn ìbéèrè tó yẹ fún àtúnyẹ̀wò báyìí\n"
+            "/remind HH:MM: ìránnilétí ojoojúmọ́ (/timezone fún agbègbè àkókò yín)\n"
             "/language: yan èdè yín\n"
             "/help: ọ̀rọ̀ yìí"
         ),
@@ -171,6 +197,28 @@ STRINGS: dict[str, dict[str, str]] = {
         "cmd_progress": "Àmì yín àti ohun tí ẹ ó tún wò",
         "cmd_language": "Yan èdè yín",
         "cmd_help": "Ohun tí mo lè ṣe",
+        "review_header": "🔁 Àtúnyẹ̀wò {k} ti {n}",
+        "progress_overview": "🔥 Ọjọ́ léraléra: {streak} · 🔁 tó yẹ báyìí: {due_now}, kí alẹ́ tó lẹ́: {due_today}",
+        "progress_mastery": "{bar} {percent}% ti mọ̀ ({mastered}/{total})",
+        "button_review": "🔁 Tún wò báyìí ({n})",
+        "in_minutes": "ní ìṣẹ́jú {n}",
+        "in_hours": "ní wákàtí {n}",
+        "in_days": "ní ọjọ́ {n}",
+        "review_none_yet": "Kò sí nǹkan láti tún wò síbẹ̀. Ẹ kọ́kọ́ dáhùn àwọn ìbéèrè (/quizzes): àwọn tí ẹ bá ṣì yóò padà wá síbí.",
+        "review_nothing_due": "Kò sí ìbéèrè tó yẹ fún àtúnyẹ̀wò báyìí. Àtúnyẹ̀wò tó kàn yóò wà {wait}.",
+        "review_done": "🏁 <b>Àtúnyẹ̀wò ti parí</b>",
+        "review_next": "Àtúnyẹ̀wò tó kàn: {wait}.",
+        "reminder": "⏰ Ìbéèrè {n} ló yẹ fún àtúnyẹ̀wò. Ìṣẹ́jú díẹ̀ báyìí yóò jẹ́ kí ẹ rántí wọn.",
+        "timezone_usage": "Ẹ fi <code>/timezone Area/City</code> ránṣẹ́ (fún àpẹẹrẹ <code>/timezone Africa/Lagos</code>) tàbí <code>/timezone +01:00</code>. Tiyín báyìí: {timezone}.",
+        "timezone_set": "Agbègbè àkókò: {timezone}.",
+        "timezone_unknown": "Mi ò mọ agbègbè àkókò <code>{timezone}</code>. Ẹ gbìyànjú <code>Africa/Lagos</code> tàbí <code>+01:00</code>.",
+        "remind_usage": "Ẹ fi <code>/remind HH:MM</code> ránṣẹ́ (agbègbè àkókò {timezone}) fún ìránnilétí ojoojúmọ́, tàbí <code>/remind off</code>. Báyìí: {current}.",
+        "remind_set": "Lójoojúmọ́ ní {time} ({timezone}) màá rán yín létí tí àtúnyẹ̀wò bá wà.",
+        "remind_off": "Ìránnilétí ti dúró.",
+        "remind_none": "kò sí",
+        "cmd_review": "Tún àwọn ìbéèrè tó yẹ wò",
+        "cmd_timezone": "Yan agbègbè àkókò yín",
+        "cmd_remind": "Ìránnilétí ojoojúmọ́: /remind HH:MM tàbí off",
     },
 }
 

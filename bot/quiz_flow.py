@@ -1,4 +1,5 @@
-"""A learner's quiz attempt in a private chat: open it, ask the next question, take an answer.
+"""A learner's attempt in a private chat, a quiz or a review session: open it, ask the next
+question, take an answer.
 
 Every decision is made against stored state; callback data only names what was tapped.
 """
@@ -15,11 +16,49 @@ from bot import render
 from bot.callbacks import AnswerTap
 from bot.context import Services
 from bot.render import Locale
+from content import spacing
+from content.catalog import Catalog
 from content.model import Question, Quiz
-from content.rules import attempt_order, next_position, retired, summarize
-from storage import Attempt
+from content.rules import attempt_order, next_position, option_order, summarize
+from storage import (
+    REVIEW,
+    REVIEW_QUIZ_ID,
+    Attempt,
+    CardUpdate,
+    attempt_item_parts,
+    review_item,
+)
 
 log = logging.getLogger(__name__)
+
+REVIEW_SESSION_SIZE = 20
+
+
+@dataclass(frozen=True)
+class Item:
+    """One question of an attempt, resolved against the catalog."""
+
+    key: str
+    quiz: Quiz
+    question: Question
+
+
+def resolve(catalog: Catalog, attempt: Attempt, key: str) -> Item | None:
+    """The quiz and question behind an attempt's item; None once retired from the catalog."""
+    quiz_id, question_id = attempt_item_parts(attempt, key)
+    quiz = catalog.get(quiz_id)
+    question = quiz.question(question_id) if quiz is not None else None
+    return None if quiz is None or question is None else Item(key, quiz, question)
+
+
+def _retired(catalog: Catalog, attempt: Attempt) -> frozenset[str]:
+    return frozenset(k for k in attempt.question_ids if resolve(catalog, attempt, k) is None)
+
+
+def _order(attempt: Attempt, item: Item) -> tuple[int, ...]:
+    return option_order(
+        attempt.id, item.key, len(item.question.options), shuffle=item.quiz.shuffle_options
+    )
 
 
 async def open_quiz(
@@ -31,37 +70,83 @@ async def open_quiz(
     resuming = attempt is not None
     if attempt is None:
         attempt = await repo.start_attempt(user_id, quiz.id, attempt_order(quiz), services.clock())
-    answered = await repo.answers(attempt.id)
-    position = next_position(
-        attempt.question_ids, answered.keys() | retired(attempt.question_ids, quiz)
-    )
+    await _continue(bot, services, chat_id, attempt, locale, resuming)
+
+
+async def open_review(
+    bot: Bot, services: Services, chat_id: int, user_id: int, locale: Locale
+) -> None:
+    """Continue the running review session, or start one of the questions due now."""
+    repo = services.repo
+    now = services.clock()
+    attempt = await repo.running_attempt(user_id, REVIEW_QUIZ_ID)
+    resuming = attempt is not None
+    if attempt is None:
+        due = [
+            review_item(card.quiz_id, card.question_id)
+            for card in await repo.due_cards(user_id, now)
+            if (quiz := services.catalog.get(card.quiz_id)) is not None
+            and quiz.question(card.question_id) is not None
+        ][:REVIEW_SESSION_SIZE]
+        if not due:
+            message = render.nothing_due(await repo.next_due(user_id, now), now, locale)
+            await bot.send_message(chat_id, message.text, reply_markup=message.markup)
+            return
+        attempt = await repo.start_attempt(user_id, REVIEW_QUIZ_ID, tuple(due), now, kind=REVIEW)
+    await _continue(bot, services, chat_id, attempt, locale, resuming)
+
+
+async def _continue(
+    bot: Bot, services: Services, chat_id: int, attempt: Attempt, locale: Locale, resuming: bool
+) -> None:
+    answered = await services.repo.answers(attempt.id)
+    skipped = answered.keys() | _retired(services.catalog, attempt)
+    position = next_position(attempt.question_ids, skipped)
     if position is None:
-        await send_summary(bot, services, chat_id, quiz, attempt, locale)
+        await send_summary(bot, services, chat_id, attempt, locale)
         return
     if resuming and answered:
         await bot.send_message(chat_id, locale.t("resuming", k=position + 1, n=attempt.total))
-    await send_question(bot, chat_id, quiz, attempt, position, locale)
+    await send_question(bot, services, chat_id, attempt, position, locale)
 
 
 async def send_question(
-    bot: Bot, chat_id: int, quiz: Quiz, attempt: Attempt, position: int, locale: Locale
+    bot: Bot, services: Services, chat_id: int, attempt: Attempt, position: int, locale: Locale
 ) -> None:
-    question = quiz.question(attempt.question_ids[position])
-    if question is None:
+    item = resolve(services.catalog, attempt, attempt.question_ids[position])
+    if item is None:
         await bot.send_message(chat_id, locale.t("quiz_gone"))
         return
     message = render.question_message(
-        quiz, question, position, attempt.id, locale, total=attempt.total
+        item.quiz,
+        item.question,
+        position,
+        attempt.id,
+        locale,
+        total=attempt.total,
+        order=_order(attempt, item),
+        review=attempt.kind == REVIEW,
     )
     await bot.send_message(chat_id, message.text, reply_markup=message.markup)
 
 
 async def send_summary(
-    bot: Bot, services: Services, chat_id: int, quiz: Quiz, attempt: Attempt, locale: Locale
+    bot: Bot, services: Services, chat_id: int, attempt: Attempt, locale: Locale
 ) -> None:
     answers = await services.repo.answers(attempt.id)
-    asked = [q for q in attempt.question_ids if q not in retired(attempt.question_ids, quiz)]
-    summary = summarize(asked, {qid: answer.correct for qid, answer in answers.items()})
+    retired = _retired(services.catalog, attempt)
+    asked = [key for key in attempt.question_ids if key not in retired]
+    summary = summarize(asked, {key: answer.correct for key, answer in answers.items()})
+    if attempt.kind == REVIEW:
+        now = services.clock()
+        next_due = await services.repo.next_due(attempt.user_id, now)
+        message = render.review_summary(summary, next_due, now, locale)
+        await bot.send_message(chat_id, message.text, reply_markup=message.markup)
+        return
+    quiz = services.catalog.get(attempt.quiz_id)
+    if quiz is None:
+        await bot.send_message(chat_id, locale.t("quiz_gone"))
+        return
     record = (await services.repo.quiz_records(attempt.user_id)).get(quiz.id)
     best = (
         (record.best_score, record.best_total)
@@ -80,8 +165,8 @@ class _Refusal:
 @dataclass(frozen=True)
 class _ValidTap:
     attempt: Attempt
-    quiz: Quiz
-    question: Question
+    item: Item
+    order: tuple[int, ...]
     following: int | None  # the position asked after this one, None if this is the last
 
 
@@ -93,62 +178,76 @@ async def _check_tap(services: Services, tap: AnswerTap, user_id: int) -> _Valid
         return _Refusal("not_your_quiz")
     if attempt.finished:
         return _Refusal("quiz_finished_already")
-    quiz = services.catalog.get(attempt.quiz_id)
-    if quiz is None:
-        return _Refusal("quiz_gone")
     if tap.position >= attempt.total:
         return _Refusal("stale_button")
-    question_id = attempt.question_ids[tap.position]
-    question = quiz.question(question_id)
-    if question is None or tap.option >= len(question.options):
+    item = resolve(services.catalog, attempt, attempt.question_ids[tap.position])
+    if item is None:
+        return _Refusal("quiz_gone")
+    if tap.option >= len(item.question.options):
         return _Refusal("stale_button")
     answered = await services.repo.answers(attempt.id)
-    if question_id in answered:
+    if item.key in answered:
         return _Refusal("already_answered")
-    skipped = answered.keys() | retired(attempt.question_ids, quiz)
+    skipped = answered.keys() | _retired(services.catalog, attempt)
     if next_position(attempt.question_ids, skipped) != tap.position:
         return _Refusal("stale_button")
-    following = next_position(attempt.question_ids, skipped | {question_id})
-    return _ValidTap(attempt, quiz, question, following)
+    following = next_position(attempt.question_ids, skipped | {item.key})
+    return _ValidTap(attempt, item, _order(attempt, item), following)
 
 
 async def take_answer(
     bot: Bot, services: Services, query: CallbackQuery, tap: AnswerTap, locale: Locale
 ) -> None:
-    """Record the tap (committed first), then acknowledge, reveal, and move on."""
+    """Record the tap and its card update (committed first), then acknowledge, reveal, move on."""
     checked = await _check_tap(services, tap, query.from_user.id)
     if isinstance(checked, _Refusal):
         await query.answer(locale.t(checked.key))
         return
-    attempt, quiz, question = checked.attempt, checked.quiz, checked.question
-    correct = question.is_correct(tap.option)
+    attempt, item, order = checked.attempt, checked.item, checked.order
+    chosen = order[tap.option]
+    correct = item.question.is_correct(chosen)
+    now = services.clock()
+    card = await services.repo.card(attempt.user_id, item.quiz.id, item.question.id)
+    asked_at = query.message.date.timestamp() if query.message is not None else None
+    reviewed = spacing.review(
+        card.card_json if card is not None else None,
+        correct,
+        now - asked_at if asked_at is not None else None,
+        now,
+    )
     outcome = await services.repo.record_answer(
         attempt,
-        question.id,
-        tap.option,
+        item.key,
+        chosen,
         correct,
-        services.clock(),
+        now,
         finishes=checked.following is None,
+        card=CardUpdate(reviewed.card_json, reviewed.due, int(reviewed.rating)),
     )
     if not outcome.recorded:
         await query.answer(locale.t("already_answered"))
         return
-    # The answer is committed: a failed acknowledgement or edit must not stop the quiz.
+    # The answer is committed: a failed acknowledgement or edit must not stop the session.
     try:
-        await query.answer(render.answer_toast(question, tap.option, locale))
+        await query.answer(render.answer_toast(item.question, tap.option, locale, order))
         reveal = render.reveal_message(
-            quiz, question, tap.position, tap.option, locale, total=attempt.total
+            item.quiz,
+            item.question,
+            tap.position,
+            tap.option,
+            locale,
+            total=attempt.total,
+            order=order,
+            review=attempt.kind == REVIEW,
         )
         await edit_quietly(query, reveal)
     except TelegramError as error:
-        log.warning(
-            "answer %s/%s stored, but its reveal failed: %s", attempt.id, question.id, error
-        )
+        log.warning("answer %s/%s stored, but its reveal failed: %s", attempt.id, item.key, error)
     chat_id = query.message.chat.id if query.message else query.from_user.id
     if outcome.finished or checked.following is None:
-        await send_summary(bot, services, chat_id, quiz, attempt, locale)
+        await send_summary(bot, services, chat_id, attempt, locale)
     else:
-        await send_question(bot, chat_id, quiz, attempt, checked.following, locale)
+        await send_question(bot, services, chat_id, attempt, checked.following, locale)
 
 
 async def edit_quietly(query: CallbackQuery, message: render.Rendered) -> None:

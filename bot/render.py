@@ -14,6 +14,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import callbacks
 from bot.i18n import language_name, translate
 from content.model import LocalizedText, Question, Quiz, clip, utf16_length
+from content.progress import Mastery, bar
 from content.rules import Summary
 from content.schema import (
     MAX_DESCRIPTION_LENGTH,
@@ -22,7 +23,7 @@ from content.schema import (
     MAX_QUESTION_LENGTH,
     MAX_TITLE_LENGTH,
 )
-from storage import Answer, QuizRecord
+from storage import QuizRecord
 
 MAX_MESSAGE_LENGTH = 4096
 MAX_BUTTON_LABEL = 48
@@ -74,11 +75,16 @@ def letter(option: int) -> str:
     return LETTERS[option]
 
 
-def _header(quiz: Quiz, position: int, total: int | None, locale: Locale) -> str:
-    return (
-        f"<b>{locale.text(quiz.title, MAX_TITLE_LENGTH)}</b>\n"
-        f"{locale.t('question_header', k=position + 1, n=len(quiz) if total is None else total)}"
-    )
+def _header(quiz: Quiz, position: int, total: int | None, locale: Locale, review: bool) -> str:
+    n = len(quiz) if total is None else total
+    title = f"<b>{locale.text(quiz.title, MAX_TITLE_LENGTH)}</b>"
+    if review:
+        return f"{locale.t('review_header', k=position + 1, n=n)}\n{title}"
+    return f"{title}\n{locale.t('question_header', k=position + 1, n=n)}"
+
+
+def _order(question: Question, order: Sequence[int] | None) -> Sequence[int]:
+    return range(len(question.options)) if order is None else order
 
 
 def question_message(
@@ -88,12 +94,20 @@ def question_message(
     attempt_id: int,
     locale: Locale,
     total: int | None = None,
+    *,
+    order: Sequence[int] | None = None,
+    review: bool = False,
 ) -> Rendered:
+    """The question with its options in `order` (screen place i shows option order[i])."""
+    shown = [question.options[original] for original in _order(question, order)]
     options = "\n".join(
         f"<b>{letter(i)}.</b> {locale.text(option, MAX_OPTION_LENGTH)}"
-        for i, option in enumerate(question.options)
+        for i, option in enumerate(shown)
     )
-    text = f"{_header(quiz, position, total, locale)}\n\n{locale.text(question.text, MAX_QUESTION_LENGTH)}\n\n{options}"
+    text = (
+        f"{_header(quiz, position, total, locale, review)}\n\n"
+        f"{locale.text(question.text, MAX_QUESTION_LENGTH)}\n\n{options}"
+    )
     buttons = [
         [
             InlineKeyboardButton(
@@ -101,7 +115,7 @@ def question_message(
                 callback_data=callbacks.AnswerTap(attempt_id, position, i).encode(),
             )
         ]
-        for i, option in enumerate(question.options)
+        for i, option in enumerate(shown)
     ]
     return Rendered(text, InlineKeyboardMarkup(buttons))
 
@@ -113,19 +127,26 @@ def reveal_message(
     chosen: int,
     locale: Locale,
     total: int | None = None,
+    *,
+    order: Sequence[int] | None = None,
+    review: bool = False,
 ) -> Rendered:
+    """The answered question: `chosen` is the place on screen the learner tapped."""
+    places = list(_order(question, order))
+    right = places.index(question.answer)
     lines = []
-    for i, option in enumerate(question.options):
-        mark = "✅" if i == question.answer else ("❌" if i == chosen else "▫️")
+    for i, original in enumerate(places):
+        mark = "✅" if i == right else ("❌" if i == chosen else "▫️")
         mine = f" ← <i>{locale.t('your_answer')}</i>" if i == chosen else ""
-        lines.append(f"{mark} <b>{letter(i)}.</b> {locale.text(option, MAX_OPTION_LENGTH)}{mine}")
+        option = locale.text(question.options[original], MAX_OPTION_LENGTH)
+        lines.append(f"{mark} <b>{letter(i)}.</b> {option}{mine}")
     verdict = (
         locale.t("reveal_correct")
-        if question.is_correct(chosen)
-        else locale.t("reveal_wrong", letter=letter(question.answer))
+        if chosen == right
+        else locale.t("reveal_wrong", letter=letter(right))
     )
     parts = [
-        _header(quiz, position, total, locale),
+        _header(quiz, position, total, locale, review),
         locale.text(question.text, MAX_QUESTION_LENGTH),
         "\n".join(lines),
         verdict,
@@ -137,10 +158,13 @@ def reveal_message(
     return Rendered("\n\n".join(parts))
 
 
-def answer_toast(question: Question, chosen: int, locale: Locale) -> str:
-    if question.is_correct(chosen):
+def answer_toast(
+    question: Question, chosen: int, locale: Locale, order: Sequence[int] | None = None
+) -> str:
+    right = list(_order(question, order)).index(question.answer)
+    if chosen == right:
         return locale.t("correct_toast")
-    return locale.t("wrong_toast", letter=letter(question.answer))
+    return locale.t("wrong_toast", letter=letter(right))
 
 
 def summary_message(
@@ -305,36 +329,126 @@ def preview_messages(quiz: Quiz, locale: Locale) -> list[Rendered]:
     return messages
 
 
+@dataclass(frozen=True)
+class Overview:
+    """The learner's whole standing: days in a row, and reviews due now and by tonight."""
+
+    streak: int
+    due_now: int
+    due_today: int
+
+
 def progress_message(
     quizzes: Sequence[Quiz],
     records: Mapping[str, QuizRecord],
-    latest: Mapping[str, Mapping[str, Answer]],
+    mastery: Mapping[str, Mastery],
+    overview: Overview,
     locale: Locale,
 ) -> Rendered:
-    touched = [quiz for quiz in quizzes if quiz.id in records]
+    touched = [quiz for quiz in quizzes if quiz.id in records or quiz.id in mastery]
     if not touched:
         return Rendered(locale.t("progress_none"))
-    blocks = [locale.t("progress_title")]
+    blocks = [
+        locale.t("progress_title")
+        + "\n"
+        + locale.t(
+            "progress_overview",
+            streak=overview.streak,
+            due_now=overview.due_now,
+            due_today=overview.due_today,
+        )
+    ]
     rows = []
+    if overview.due_now:
+        rows.append(
+            [
+                InlineKeyboardButton(
+                    locale.t("button_review", n=overview.due_now),
+                    callback_data=callbacks.StartReview().encode(),
+                )
+            ]
+        )
     for quiz in touched:
-        record = records[quiz.id]
+        record = records.get(quiz.id)
         parts = [_record_line(record, locale)]
-        if record.last_score is not None:
+        if record is not None and record.last_score is not None:
             parts.append(
                 locale.t("progress_last", score=record.last_score, total=record.last_total)
             )
-        if record.attempts_finished:
+        if record is not None and record.attempts_finished:
             parts.append(locale.t("progress_attempts", n=record.attempts_finished))
-        weak = sorted(
-            position + 1
-            for question_id, answer in latest.get(quiz.id, {}).items()
-            if not answer.correct and (position := quiz.position(question_id)) is not None
-        )
-        if weak:
-            parts.append(locale.t("progress_weak", questions=", ".join(f"#{n}" for n in weak)))
-        blocks.append(f"<b>{locale.text(quiz.title, MAX_TITLE_LENGTH)}</b>\n" + " · ".join(parts))
+        lines = [f"<b>{locale.text(quiz.title, MAX_TITLE_LENGTH)}</b>"]
+        standing = mastery.get(quiz.id)
+        if standing is not None:
+            lines.append(
+                locale.t(
+                    "progress_mastery",
+                    bar=bar(standing.mastered / standing.total if standing.total else 0),
+                    percent=standing.percent,
+                    mastered=standing.mastered,
+                    total=standing.total,
+                )
+            )
+            if standing.weak_positions:
+                weak = ", ".join(f"#{n}" for n in standing.weak_positions)
+                parts.append(locale.t("progress_weak", questions=weak))
+        lines.append(" · ".join(parts))
+        blocks.append("\n".join(lines))
         rows.append([_quiz_button(quiz, record, locale)])
     return Rendered("\n\n".join(blocks), InlineKeyboardMarkup(rows))
+
+
+def wait_text(seconds: float, locale: Locale) -> str:
+    """A wait in words: minutes under two hours, hours under two days, then days."""
+    minutes = max(1, round(seconds / 60))
+    if minutes < 120:
+        return locale.t("in_minutes", n=minutes)
+    hours = round(minutes / 60)
+    if hours < 48:
+        return locale.t("in_hours", n=hours)
+    return locale.t("in_days", n=round(hours / 24))
+
+
+def nothing_due(next_due: float | None, now: float, locale: Locale) -> Rendered:
+    if next_due is None:
+        return Rendered(locale.t("review_none_yet"))
+    return Rendered(locale.t("review_nothing_due", wait=wait_text(next_due - now, locale)))
+
+
+def review_summary(
+    summary: Summary, next_due: float | None, now: float, locale: Locale
+) -> Rendered:
+    parts = [
+        locale.t("review_done"),
+        locale.t(
+            "summary_score", score=summary.score, total=summary.total, percent=summary.percent
+        ),
+    ]
+    if next_due is not None:
+        parts.append(locale.t("review_next", wait=wait_text(max(0.0, next_due - now), locale)))
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    locale.t("button_all_quizzes"), callback_data=callbacks.ListQuizzes().encode()
+                )
+            ]
+        ]
+    )
+    return Rendered("\n\n".join(parts), markup)
+
+
+def reminder_message(due: int, locale: Locale) -> Rendered:
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    locale.t("button_review", n=due), callback_data=callbacks.StartReview().encode()
+                )
+            ]
+        ]
+    )
+    return Rendered(locale.t("reminder", n=due), markup)
 
 
 def language_menu(languages: Sequence[str], current: str, locale: Locale) -> Rendered:

@@ -78,6 +78,7 @@ class Quiz:
     questions: tuple[Question, ...]
     description: LocalizedText | None = None
     guide: Guide | None = None
+    shuffle_options: bool = True
     _by_id: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import random
+import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from datetime import timezone as dt_timezone
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from content.model import Quiz
 
@@ -50,3 +55,80 @@ def resolve_language(chosen: str | None, telegram_code: str | None, default: str
     if telegram_code:
         return telegram_code.split("-")[0].lower()
     return default
+
+
+def option_order(
+    attempt_id: int, question_id: str, count: int, shuffle: bool = True
+) -> tuple[int, ...]:
+    """The order a learner sees the options in: shuffled per attempt, stable within it.
+
+    Position i on screen shows option `order[i]` of the bank. Derived, never stored: the same
+    attempt and question always give the same order.
+    """
+    order = list(range(count))
+    if shuffle:
+        random.Random(f"{attempt_id}:{question_id}").shuffle(order)
+    return tuple(order)
+
+
+def streak(study_days: Collection[int], today: int) -> int:
+    """Consecutive days studied (day numbers), ending today or, before today's first answer,
+    yesterday."""
+    day = today if today in study_days else today - 1
+    count = 0
+    while day in study_days:
+        count += 1
+        day -= 1
+    return count
+
+
+def reminder_is_due(local_now: datetime, remind_at: time, last_reminded: date | None) -> bool:
+    """A daily reminder is due once its time has passed today and today's was not sent."""
+    if last_reminded is not None and last_reminded >= local_now.date():
+        return False
+    return local_now.time() >= remind_at
+
+
+def parse_clock_time(text: str) -> time | None:
+    """`HH:MM` (24-hour) as a time, or None."""
+    hours, sep, minutes = text.strip().partition(":")
+    if not sep or not hours.isdigit() or not minutes.isdigit() or len(minutes) != 2:
+        return None
+    if not (0 <= int(hours) <= 23 and 0 <= int(minutes) <= 59):
+        return None
+    return time(int(hours), int(minutes))
+
+
+_OFFSET = re.compile(r"(?:UTC|GMT)?\s*([+-])(\d{1,2})(?::?(\d{2}))?", re.IGNORECASE)
+
+
+def parse_timezone(text: str) -> str | None:
+    """A time zone as stored: an IANA name (`Africa/Lagos`), `UTC`, or `UTC+01:00`; else None."""
+    text = text.strip()
+    if text.upper() in {"UTC", "GMT", "Z"}:
+        return "UTC"
+    match = _OFFSET.fullmatch(text)
+    if match:
+        sign, hours, minutes = match.group(1), int(match.group(2)), int(match.group(3) or 0)
+        if hours > 14 or minutes > 59:
+            return None
+        return f"UTC{sign}{hours:02d}:{minutes:02d}"
+    if "/" not in text or ".." in text:
+        return None
+    try:
+        return ZoneInfo(text).key
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def zone(name: str | None) -> tzinfo:
+    """The tzinfo of a stored time zone; UTC for None or anything unreadable."""
+    if name and name.startswith("UTC") and len(name) == 9:
+        sign = -1 if name[3] == "-" else 1
+        return dt_timezone(sign * timedelta(hours=int(name[4:6]), minutes=int(name[7:9])))
+    if name and name != "UTC":
+        try:
+            return ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            pass
+    return UTC

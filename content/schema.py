@@ -110,6 +110,7 @@ class BankSchema(_Strict):
     description: Text | None = None
     level: Level = Field(strict=False)
     guide: GuideSchema | None = None
+    shuffle_options: bool = True
     questions: list[QuestionSchema] = Field(min_length=1, max_length=MAX_QUESTIONS)
 
     _title = field_validator("title")(_localized_validator(MAX_TITLE_LENGTH))
@@ -147,6 +148,7 @@ def to_quiz(bank: BankSchema, default_language: str) -> Quiz:
             if bank.guide
             else None
         ),
+        shuffle_options=bank.shuffle_options,
         questions=tuple(
             Question(
                 id=q.id,

@@ -40,6 +40,50 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX answers_by_user_question ON answers(user_id, quiz_id, question_id, answered_at);
     """,
+    # 2: the tutor: spaced-repetition cards and their log, review sessions, time zones, reminders
+    """
+    ALTER TABLE attempts ADD COLUMN kind TEXT NOT NULL DEFAULT 'quiz';
+    ALTER TABLE users ADD COLUMN timezone TEXT;
+    ALTER TABLE users ADD COLUMN remind_at TEXT;
+    ALTER TABLE users ADD COLUMN last_reminded TEXT;
+    CREATE INDEX users_with_reminders ON users(remind_at) WHERE remind_at IS NOT NULL;
+    CREATE TABLE cards (
+        user_id INTEGER NOT NULL REFERENCES users(user_id),
+        quiz_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        card TEXT NOT NULL,
+        due REAL NOT NULL,
+        last_review REAL,
+        PRIMARY KEY (user_id, quiz_id, question_id)
+    );
+    CREATE INDEX cards_due ON cards(user_id, due);
+    CREATE TABLE answers_v2 (
+        id INTEGER PRIMARY KEY,
+        attempt_id INTEGER NOT NULL REFERENCES attempts(id),
+        user_id INTEGER NOT NULL,
+        quiz_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        chosen INTEGER NOT NULL,
+        correct INTEGER NOT NULL,
+        answered_at REAL NOT NULL,
+        UNIQUE (attempt_id, quiz_id, question_id)
+    );
+    INSERT INTO answers_v2 SELECT id, attempt_id, user_id, quiz_id, question_id, chosen,
+        correct, answered_at FROM answers;
+    DROP TABLE answers;
+    ALTER TABLE answers_v2 RENAME TO answers;
+    CREATE INDEX answers_by_user_question ON answers(user_id, quiz_id, question_id, answered_at);
+    CREATE TABLE review_log (
+        id INTEGER PRIMARY KEY,
+        user_id INTEGER NOT NULL,
+        quiz_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        rating INTEGER NOT NULL,
+        reviewed_at REAL NOT NULL,
+        answer_id INTEGER NOT NULL REFERENCES answers(id)
+    );
+    CREATE INDEX answers_by_user_time ON answers(user_id, answered_at);
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -35,6 +35,9 @@ class User:
     telegram_language: str | None
     language: str | None
     active: bool
+    timezone: str | None = None
+    remind_at: str | None = None
+    last_reminded: str | None = None
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,7 @@ class Attempt:
     started_at: float
     finished_at: float | None
     score: int | None
+    kind: str = "quiz"
 
     @property
     def total(self) -> int:
@@ -96,7 +100,51 @@ def _attempt(row: Any) -> Attempt:
         started_at=row["started_at"],
         finished_at=row["finished_at"],
         score=row["score"],
+        kind=row["kind"],
     )
+
+
+@dataclass(frozen=True)
+class StoredCard:
+    """A learner's spaced-repetition card for one question (FSRS state as JSON)."""
+
+    quiz_id: str
+    question_id: str
+    card_json: str
+    due: float
+    last_review: float | None
+
+
+@dataclass(frozen=True)
+class CardUpdate:
+    """The card as an answer leaves it, and the rating that answer gave (FSRS's 1-4)."""
+
+    card_json: str
+    due: float
+    rating: int
+
+
+def _card(row: Any) -> StoredCard:
+    return StoredCard(
+        row["quiz_id"], row["question_id"], row["card"], row["due"], row["last_review"]
+    )
+
+
+REVIEW = "review"
+REVIEW_QUIZ_ID = ":review"  # never a quiz id: one running review session per learner
+
+
+def review_item(quiz_id: str, question_id: str) -> str:
+    """How a review session names one question: its quiz and its id ('/' is in neither)."""
+    return f"{quiz_id}/{question_id}"
+
+
+def attempt_item_parts(attempt: Attempt, item: str) -> tuple[str, str]:
+    """(quiz id, question id) of one item of an attempt."""
+    if attempt.kind == REVIEW:
+        quiz_id, _, question_id = item.partition("/")
+        return quiz_id, question_id
+    return attempt.quiz_id, item
 
 
 class Repository:
@@ -224,6 +272,9 @@ class Repository:
             telegram_language=row["telegram_language"],
             language=row["language"],
             active=bool(row["active"]),
+            timezone=row["timezone"],
+            remind_at=row["remind_at"],
+            last_reminded=row["last_reminded"],
         )
 
     async def set_language(self, user_id: int, language: str, now: float) -> None:
@@ -253,36 +304,47 @@ class Repository:
         return None if row is None else _attempt(row)
 
     async def start_attempt(
-        self, user_id: int, quiz_id: str, question_ids: tuple[str, ...], now: float
+        self,
+        user_id: int,
+        quiz_id: str,
+        question_ids: tuple[str, ...],
+        now: float,
+        kind: str = "quiz",
     ) -> Attempt:
         """Start an attempt, or return the one already running for this learner and quiz."""
         async with self._transaction() as tx:
             await tx.execute(
-                """INSERT INTO attempts (user_id, quiz_id, question_ids, total, started_at)
-                   VALUES (?, ?, ?, ?, ?)
+                """INSERT INTO attempts (user_id, quiz_id, question_ids, total, started_at, kind)
+                   VALUES (?, ?, ?, ?, ?, ?)
                    ON CONFLICT(user_id, quiz_id) WHERE finished_at IS NULL DO NOTHING""",
                 user_id,
                 quiz_id,
                 json.dumps(list(question_ids)),
                 len(question_ids),
                 now,
+                kind,
             )
         attempt = await self.running_attempt(user_id, quiz_id)
         assert attempt is not None
         return attempt
 
     async def answers(self, attempt_id: int) -> dict[str, Answer]:
+        """The attempt's answers, keyed by attempt item (see `attempt_item`)."""
         rows = await self._fetchall(
-            """SELECT question_id, chosen, correct, answered_at FROM answers
-               WHERE attempt_id=? ORDER BY id""",
+            """SELECT a.quiz_id, a.question_id, a.chosen, a.correct, a.answered_at, t.kind
+               FROM answers a JOIN attempts t ON t.id = a.attempt_id
+               WHERE a.attempt_id=? ORDER BY a.id""",
             attempt_id,
         )
-        return {
-            row["question_id"]: Answer(
-                row["question_id"], row["chosen"], bool(row["correct"]), row["answered_at"]
+        answers = {}
+        for row in rows:
+            item = (
+                review_item(row["quiz_id"], row["question_id"])
+                if row["kind"] == REVIEW
+                else row["question_id"]
             )
-            for row in rows
-        }
+            answers[item] = Answer(item, row["chosen"], bool(row["correct"]), row["answered_at"])
+        return answers
 
     async def record_answer(
         self,
@@ -292,14 +354,18 @@ class Repository:
         correct: bool,
         now: float,
         finishes: bool | None = None,
+        card: CardUpdate | None = None,
     ) -> AnswerOutcome:
         """Store one answer and, when it is the attempt's last, finish the attempt: one commit.
 
-        `finishes` says whether this answer ends the attempt (the caller knows which questions
-        were retired); by default the attempt ends once every one of its questions has an answer.
+        `question_id` is the attempt's item. `finishes` says whether this answer ends the
+        attempt (the caller knows which questions were retired); by default the attempt ends
+        once every one of its items has an answer. `card` is the learner's spaced-repetition
+        card for the question as this answer leaves it: stored, and logged, in the same commit.
         """
         if question_id not in attempt.question_ids:
             raise ValueError(f"question {question_id!r} is not part of attempt {attempt.id}")
+        quiz_id, plain_id = attempt_item_parts(attempt, question_id)
         async with self._transaction() as tx:
             row = await tx.fetchone(
                 "SELECT finished_at, score FROM attempts WHERE id=?", attempt.id
@@ -312,16 +378,40 @@ class Repository:
                 """INSERT INTO answers (attempt_id, user_id, quiz_id, question_id, chosen,
                                         correct, answered_at)
                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                   ON CONFLICT(attempt_id, question_id) DO NOTHING""",
+                   ON CONFLICT(attempt_id, quiz_id, question_id) DO NOTHING""",
                 attempt.id,
                 attempt.user_id,
-                attempt.quiz_id,
-                question_id,
+                quiz_id,
+                plain_id,
                 chosen,
                 int(correct),
                 now,
             )
             recorded = cursor.rowcount == 1
+            if recorded and card is not None:
+                await tx.execute(
+                    """INSERT INTO cards (user_id, quiz_id, question_id, card, due, last_review)
+                       VALUES (?, ?, ?, ?, ?, ?)
+                       ON CONFLICT(user_id, quiz_id, question_id) DO UPDATE SET
+                           card=excluded.card, due=excluded.due,
+                           last_review=excluded.last_review""",
+                    attempt.user_id,
+                    quiz_id,
+                    plain_id,
+                    card.card_json,
+                    card.due,
+                    now,
+                )
+                await tx.execute(
+                    """INSERT INTO review_log (user_id, quiz_id, question_id, rating, reviewed_at,
+                                               answer_id) VALUES (?, ?, ?, ?, ?, ?)""",
+                    attempt.user_id,
+                    quiz_id,
+                    plain_id,
+                    card.rating,
+                    now,
+                    cursor.lastrowid,
+                )
             counts = await tx.fetchone(
                 """SELECT COUNT(*) AS answered, COALESCE(SUM(correct), 0) AS score
                    FROM answers WHERE attempt_id=?""",
@@ -343,7 +433,7 @@ class Repository:
             """
             WITH finished AS (
                 SELECT quiz_id, score, total, finished_at, id FROM attempts
-                WHERE user_id=? AND finished_at IS NOT NULL
+                WHERE user_id=? AND finished_at IS NOT NULL AND kind='quiz'
             ),
             best AS (
                 SELECT quiz_id, score, total,
@@ -356,7 +446,7 @@ class Repository:
             running AS (
                 SELECT a.quiz_id, a.total,
                        (SELECT COUNT(*) FROM answers WHERE attempt_id=a.id) AS answered
-                FROM attempts a WHERE a.user_id=? AND a.finished_at IS NULL
+                FROM attempts a WHERE a.user_id=? AND a.finished_at IS NULL AND a.kind='quiz'
             ),
             quizzes AS (
                 SELECT quiz_id FROM finished UNION SELECT quiz_id FROM running
@@ -405,6 +495,88 @@ class Repository:
             )
             for row in rows
         }
+
+    # spaced repetition
+
+    async def card(self, user_id: int, quiz_id: str, question_id: str) -> StoredCard | None:
+        row = await self._fetchone(
+            "SELECT * FROM cards WHERE user_id=? AND quiz_id=? AND question_id=?",
+            user_id,
+            quiz_id,
+            question_id,
+        )
+        return None if row is None else _card(row)
+
+    async def cards(self, user_id: int) -> list[StoredCard]:
+        rows = await self._fetchall("SELECT * FROM cards WHERE user_id=?", user_id)
+        return [_card(row) for row in rows]
+
+    async def due_cards(self, user_id: int, now: float) -> list[StoredCard]:
+        """Cards due now, most overdue first."""
+        rows = await self._fetchall(
+            "SELECT * FROM cards WHERE user_id=? AND due<=? ORDER BY due, quiz_id, question_id",
+            user_id,
+            now,
+        )
+        return [_card(row) for row in rows]
+
+    async def count_due(self, user_id: int, before: float) -> int:
+        row = await self._fetchone(
+            "SELECT COUNT(*) FROM cards WHERE user_id=? AND due<=?", user_id, before
+        )
+        return int(row[0])
+
+    async def next_due(self, user_id: int, after: float) -> float | None:
+        row = await self._fetchone(
+            "SELECT MIN(due) FROM cards WHERE user_id=? AND due>?", user_id, after
+        )
+        return None if row is None or row[0] is None else float(row[0])
+
+    async def study_days(self, user_id: int, utc_offset_seconds: int) -> set[int]:
+        """Days (counted from 1970-01-01 in the learner's time zone) with at least one answer."""
+        rows = await self._fetchall(
+            """SELECT DISTINCT CAST((answered_at + ?) / 86400 AS INTEGER) AS day
+               FROM answers WHERE user_id=? ORDER BY day DESC LIMIT 1000""",
+            utc_offset_seconds,
+            user_id,
+        )
+        return {int(row["day"]) for row in rows}
+
+    # time zones and reminders
+
+    async def set_timezone(self, user_id: int, timezone: str, now: float) -> None:
+        async with self._transaction() as tx:
+            await tx.execute(
+                "UPDATE users SET timezone=?, updated_at=? WHERE user_id=?", timezone, now, user_id
+            )
+
+    async def set_reminder(self, user_id: int, remind_at: str | None, now: float) -> None:
+        """Set (`HH:MM`) or clear (None) the learner's daily reminder."""
+        async with self._transaction() as tx:
+            await tx.execute(
+                """UPDATE users SET remind_at=?, last_reminded=NULL, updated_at=?
+                   WHERE user_id=?""",
+                remind_at,
+                now,
+                user_id,
+            )
+
+    async def mark_reminded(self, user_id: int, local_date: str, now: float) -> None:
+        async with self._transaction() as tx:
+            await tx.execute(
+                "UPDATE users SET last_reminded=?, updated_at=? WHERE user_id=?",
+                local_date,
+                now,
+                user_id,
+            )
+
+    async def users_with_reminders(self) -> list[User]:
+        """Active learners who asked for a daily reminder."""
+        rows = await self._fetchall(
+            "SELECT user_id FROM users WHERE remind_at IS NOT NULL AND active=1 ORDER BY user_id"
+        )
+        users = [await self.get_user(row["user_id"]) for row in rows]
+        return [user for user in users if user is not None]
 
     async def count_answers(self) -> int:
         row = await self._fetchone("SELECT COUNT(*) FROM answers")

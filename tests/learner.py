@@ -32,10 +32,30 @@ class Learner:
         return await self.api.wait_for_answer(query_id)
 
     async def choose(
-        self, question: Message, option: int, expect_next: str
+        self, question: Message, option: int | str, expect_next: str
     ) -> tuple[dict[str, Any], Message]:
         """Tap option `option` of a question; wait for the next bot message containing `expect_next`."""
         seen = len(self.messages())
-        answer = await self.tap(question, question.button_data()[option])
+        data = (
+            button_for(question, option)
+            if isinstance(option, str)
+            else question.button_data()[option]
+        )
+        answer = await self.tap(question, data)
         following = await self.api.wait_for_bot_message(self.chat_id, expect_next, after=seen)
         return answer, following
+
+
+def button_for(message: Message, text: str) -> str:
+    """The callback data of the button that shows option `text` (options may be shuffled)."""
+    wanted = " ".join(text.split())
+    for button in message.buttons:
+        label = button["text"].split(". ", 1)[-1]
+        if label == wanted or (label.endswith("…") and wanted.startswith(label[:-1])):
+            return str(button["callback_data"])
+    raise AssertionError(f"no button for {text!r} in {[b['text'] for b in message.buttons]}")
+
+
+def place_of(message: Message, text: str) -> int:
+    """0-based place on screen of the option `text`."""
+    return message.button_data().index(button_for(message, text))

@@ -8,13 +8,16 @@ from pathlib import Path
 from bot.config import Settings
 from tests.fakebot.server import FakeBotApi, FakeUser
 from tests.harness import make_settings, running_bot
-from tests.learner import Learner
+from tests.learner import Learner, button_for
+
+RIGHT_FIRST = "A model too large to fit in one GPU's memory"
 
 LONG_OPTION = "An option whose wording goes on and on " * 4
 TRICKY_BANK = f"""
 id: tricky
 title: "Tags <b>are</b> text & so are ampersands"
 level: easy
+shuffle_options: false
 questions:
   - id: t1
     text: "Is 1 < 2 && 3 > 2 in <code>C</code>?"
@@ -103,7 +106,7 @@ async def test_read_only_database_gets_a_polite_answer_and_records_nothing(
         db = application.bot_data[SERVICES_KEY].repo._db
         await db.execute("PRAGMA query_only=ON")
         sent = len(learner.messages())
-        toast = await learner.tap(question, question.button_data()[0])
+        toast = await learner.tap(question, button_for(question, RIGHT_FIRST))
         assert toast == {
             "text": "Sorry, I could not save that just now. Please try again in a moment.",
             "show_alert": True,
@@ -112,7 +115,7 @@ async def test_read_only_database_gets_a_polite_answer_and_records_nothing(
         assert api.messages[(learner.chat_id, question.message_id)].edits == 0
 
         await db.execute("PRAGMA query_only=OFF")
-        toast, _ = await learner.choose(question, 0, "Question 2 of 8")
+        toast, _ = await learner.choose(question, RIGHT_FIRST, "Question 2 of 8")
         assert toast["text"] == "✅ Correct!"
     with sqlite3.connect(db_path) as check:
         assert check.execute("SELECT COUNT(*) FROM answers").fetchone() == (1,)
@@ -152,10 +155,10 @@ async def test_a_question_retired_mid_attempt_is_skipped(api: FakeBotApi, tmp_pa
     learner = Learner(api, FakeUser(3006, "Ola", "en"))
     async with running_bot(settings):
         question = await learner.send("/quiz shrinking", "Question 1 of 3")
-        await learner.choose(question, 0, "Question 2 of 3")
+        await learner.choose(question, "yes", "Question 2 of 3")
     bank.write_text("\n".join(line for line in RETIRING_BANK.splitlines() if "s2" not in line))
     async with running_bot(settings):
         question = await learner.send("/quiz shrinking", "Three?")
         assert "Question 3 of 3" in question.text
-        _, summary = await learner.choose(question, 1, "Score: 1/2")
+        _, summary = await learner.choose(question, "no", "Score: 1/2")
         assert "Three?" in summary.text

@@ -9,9 +9,18 @@ import pytest
 from bot.app import QuizApplication
 from bot.config import DEFAULT_CONTENT_DIR, Settings
 from content.loader import load_bank_file
-from content.model import Quiz
+from content.model import Question, Quiz
 from tests.fakebot.server import FakeBotApi, FakeUser
-from tests.learner import Learner
+from tests.learner import Learner, button_for, place_of
+
+
+def text(question: Question, option: int, language: str = "en") -> str:
+    return question.options[option].get(language, "en")
+
+
+def right(question: Question, language: str = "en") -> str:
+    return text(question, question.answer, language)
+
 
 QUIZ_ID = "model-pipeline-parallelism"
 
@@ -34,8 +43,9 @@ async def test_whole_seed_quiz_in_english(
         assert item.text.get("en", "en") in question.text
         assert len(question.button_data()) == len(item.options)
         option = (item.answer + 1) % len(item.options) if position in wrong_on else item.answer
+        right_place = place_of(question, right(item))
         expect = f"Question {position + 2} of 8" if position < 7 else "Score: 6/8"
-        toast, following = await learner.choose(question, option, expect)
+        toast, following = await learner.choose(question, text(item, option), expect)
         revealed = api.messages[(learner.chat_id, question.message_id)]
         assert revealed.reply_markup is None
         assert item.explanation is not None
@@ -43,7 +53,8 @@ async def test_whole_seed_quiz_in_english(
         if position in wrong_on:
             assert toast["text"].startswith("❌")
             assert "Not quite" in revealed.text
-            assert f"The right answer is {'ABCD'[item.answer]}" in revealed.text
+            assert f"The right answer is {'ABCD'[right_place]}" in revealed.text
+            assert f"The right answer is {'ABCD'[right_place]}" in toast["text"]
         else:
             assert toast["text"] == "✅ Correct!"
             assert "Correct!" in revealed.text
@@ -70,7 +81,7 @@ async def test_whole_seed_quiz_in_yoruba_falls_back_per_field(
             assert not item.text.has("yo")
             assert item.text.get("en", "en") in question.text
         expect = f"Ìbéèrè {position + 2} ti 8" if position < 7 else "8/8"
-        toast, question = await learner.choose(question, item.answer, expect)
+        toast, question = await learner.choose(question, right(item, "yo"), expect)
         assert toast["text"] == "✅ Ó tọ̀nà!"
     assert "Gbogbo ìdáhùn yín ló tọ̀nà" in question.text
 
@@ -97,14 +108,14 @@ async def test_resume_after_graceful_restart(
         question = await learner.send(f"/quiz {QUIZ_ID}", "Question 1 of 8")
         for position in range(3):
             _, question = await learner.choose(
-                question, seed.questions[position].answer, f"Question {position + 2} of 8"
+                question, right(seed.questions[position]), f"Question {position + 2} of 8"
             )
     async with running_bot(settings):
         resumed = await learner.send(f"/quiz {QUIZ_ID}", "Question 4 of 8")
         assert "Welcome back" in learner.messages()[-2].text
         progress = await learner.send("/progress", "Your progress")
         assert "in progress: 3/8" in progress.text
-        _, question = await learner.choose(resumed, seed.questions[3].answer, "Question 5 of 8")
+        _, question = await learner.choose(resumed, right(seed.questions[3]), "Question 5 of 8")
 
 
 async def test_stale_forged_doubled_and_foreign_taps_change_nothing(
@@ -113,7 +124,7 @@ async def test_stale_forged_doubled_and_foreign_taps_change_nothing(
     ada = Learner(api, FakeUser(1005, "Ada", "en"))
     eve = Learner(api, FakeUser(1006, "Eve", "en"))
     question = await ada.send(f"/quiz {QUIZ_ID}", "Question 1 of 8")
-    data = question.button_data()[seed.questions[0].answer]
+    data = button_for(question, right(seed.questions[0]))
 
     foreign = await eve.tap(question, data)
     assert "someone else's quiz" in foreign["text"]
@@ -122,7 +133,7 @@ async def test_stale_forged_doubled_and_foreign_taps_change_nothing(
         answer = await ada.tap(question, forged, forge=True)
         assert answer["text"] == "This button is no longer active.", forged
 
-    _, second = await ada.choose(question, seed.questions[0].answer, "Question 2 of 8")
+    _, second = await ada.choose(question, right(seed.questions[0]), "Question 2 of 8")
     sent_before = len(ada.messages())
     # a second tap that left the phone before the reveal arrived: the old keyboard's data
     doubled = await ada.tap(question, data, forge=True)
@@ -147,7 +158,7 @@ async def test_finished_quiz_buttons_are_stale_and_retake_starts_anew(
     for position, item in enumerate(seed.questions):
         old_keyboard = question.button_data()
         expect = f"Question {position + 2} of 8" if position < 7 else "Score: 8/8"
-        _, question = await learner.choose(question, item.answer, expect)
+        _, question = await learner.choose(question, right(item), expect)
     summary = question
     late = await learner.tap(question, old_keyboard[0], forge=True)
     assert late["text"] == "This quiz attempt is finished. Take it again from /quizzes."
@@ -182,7 +193,10 @@ async def test_command_menus_are_set_per_scope_and_language(
     private = '{"type": "all_private_chats"}'
     english = {c["command"]: c["description"] for c in api.commands[f"{private}|"]}
     yoruba = {c["command"]: c["description"] for c in api.commands[f"{private}|yo"]}
-    assert set(english) == {"start", "quizzes", "quiz", "preview", "progress", "language", "help"}
+    assert set(english) == {
+        "start", "quizzes", "quiz", "review", "progress", "preview", "remind", "timezone",
+        "language", "help",
+    }  # fmt: skip
     assert set(yoruba) == set(english)
     assert yoruba["quiz"] != english["quiz"]
     assert [c["command"] for c in api.commands['{"type": "all_group_chats"}|']] == ["help"]

@@ -15,6 +15,7 @@ from bot.config import DEFAULT_CONTENT_DIR
 from content.loader import load_bank_file
 from tests.fakebot.server import FakeBotApi, FakeUser
 from tests.learner import Learner
+from tests.test_e2e_learner import right
 
 QUIZ_ID = "model-pipeline-parallelism"
 
@@ -113,7 +114,7 @@ async def test_kill_9_loses_no_acknowledged_answer(api: FakeBotApi, tmp_path: Pa
         question = await learner.send(f"/quiz {QUIZ_ID}", "Question 1 of 8")
         for position in range(3):
             toast, question = await learner.choose(
-                question, quiz.questions[position].answer, f"Question {position + 2} of 8"
+                question, right(quiz.questions[position]), f"Question {position + 2} of 8"
             )
             assert toast["text"] == "✅ Correct!"
         running.process.kill()

@@ -10,6 +10,7 @@ from bot.render import (
     MAX_BUTTON_LABEL,
     MAX_MESSAGE_LENGTH,
     Locale,
+    Overview,
     Rendered,
     language_menu,
     preview_messages,
@@ -21,6 +22,7 @@ from bot.render import (
     summary_message,
 )
 from content.model import Guide, Level, LocalizedText, Question, Quiz
+from content.progress import Mastery, mastery
 from content.rules import Summary
 from content.schema import (
     MAX_EXPLANATION_LENGTH,
@@ -104,6 +106,11 @@ def worst_case_quiz(char: str = "w") -> tuple[Quiz, Question]:
     return make_quiz([question], title=char * MAX_TITLE_LENGTH, quiz_id=LONGEST_QUIZ_ID), question
 
 
+def mastery_of(quiz: Quiz, latest: dict[str, dict[str, Answer]]) -> dict[str, Mastery]:
+    correct = {qid: answer.correct for qid, answer in latest.get(quiz.id, {}).items()}
+    return {quiz.id: mastery(quiz, {}, correct, 0.0)}
+
+
 def visible(rendered: Rendered) -> str:
     """What the learner sees; fails the test where Telegram would refuse the HTML."""
     return visible_text(rendered.text, "HTML")
@@ -144,7 +151,7 @@ def every_rendering(quiz: Quiz, locale: Locale) -> list[Rendered]:
         quiz_list([quiz], records, locale),
         quiz_list([quiz], {}, locale),
         *preview_messages(quiz, locale),
-        progress_message([quiz], records, latest, locale),
+        progress_message([quiz], records, mastery_of(quiz, latest), Overview(2, 1, 3), locale),
         language_menu(["en", "yo"], locale.language, locale),
     ]
 
@@ -247,7 +254,13 @@ def test_progress_shows_title_verbatim_and_weak_questions() -> None:
     quiz = nasty_quiz()
     latest = {quiz.id: {"n1": Answer("n1", 0, False, 1.0), "n0": Answer("n0", 1, True, 1.0)}}
     shown = visible(
-        progress_message([quiz], {quiz.id: record(best_score=1, best_total=2)}, latest, EN)
+        progress_message(
+            [quiz],
+            {quiz.id: record(best_score=1, best_total=2)},
+            mastery_of(quiz, latest),
+            Overview(0, 0, 0),
+            EN,
+        )
     )
     assert f"T {NASTY}" in shown
     assert "#2" in shown

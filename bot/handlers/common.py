@@ -52,7 +52,17 @@ async def plain_text(update: Update, context: QuizContext) -> None:
     await context.bot.send_message(update.effective_chat.id, locale.t("plain_text"))
 
 
-LEARNER_COMMANDS = ("start", "quizzes", "quiz", "preview", "progress", "language")
+LEARNER_COMMANDS = (
+    "start",
+    "quizzes",
+    "quiz",
+    "preview",
+    "progress",
+    "language",
+    "review",
+    "timezone",
+    "remind",
+)
 
 
 def handlers() -> list[BaseHandler[Update, QuizContext, None]]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime, time, timedelta
+
 from telegram import Update
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
@@ -10,6 +12,9 @@ from bot.context import QuizContext
 from bot.handlers import PRIVATE_MESSAGE
 from bot.i18n import ui_languages
 from bot.render import Locale
+from content.progress import mastery
+from content.rules import parse_clock_time, parse_timezone, zone
+from content.rules import streak as streak_of_days
 
 DEEP_LINK_PREFIX = "quiz-"
 
@@ -104,16 +109,90 @@ async def _send_preview(update: Update, context: QuizContext, quiz_id: str, loca
 
 
 async def progress(update: Update, context: QuizContext) -> None:
-    """Scores per quiz and the questions to look at again."""
+    """Per quiz: mastery bar, scores, weak spots; overall: streak and reviews due."""
     assert update.effective_user and update.effective_chat
     services = context.services
-    _, locale = await services.learner(update.effective_user)
-    user_id = update.effective_user.id
-    records = await services.repo.quiz_records(user_id)
-    latest = {quiz_id: await services.repo.latest_answers(user_id, quiz_id) for quiz_id in records}
-    message = render.progress_message(list(services.catalog), records, latest, locale)
+    user, locale = await services.learner(update.effective_user)
+    repo, now = services.repo, services.clock()
+    tz = zone(user.timezone or services.settings.default_timezone)
+    local_now = datetime.fromtimestamp(now, tz)
+    end_of_day = datetime.combine(local_now.date() + timedelta(days=1), time(), tz).timestamp()
+    utc_offset = local_now.utcoffset()
+    offset = int(utc_offset.total_seconds()) if utc_offset is not None else 0
+    days = await repo.study_days(user.user_id, offset)
+    today = int((now + offset) // 86400)
+    overview = render.Overview(
+        streak=streak_of_days(days, today),
+        due_now=await repo.count_due(user.user_id, now),
+        due_today=await repo.count_due(user.user_id, end_of_day),
+    )
+    records = await repo.quiz_records(user.user_id)
+    cards_by_quiz: dict[str, dict[str, str]] = {}
+    for card in await repo.cards(user.user_id):
+        cards_by_quiz.setdefault(card.quiz_id, {})[card.question_id] = card.card_json
+    standing = {}
+    for quiz in services.catalog:
+        if quiz.id in cards_by_quiz or quiz.id in records:
+            latest = await repo.latest_answers(user.user_id, quiz.id)
+            correct = {qid: answer.correct for qid, answer in latest.items()}
+            standing[quiz.id] = mastery(quiz, cards_by_quiz.get(quiz.id, {}), correct, now)
+    message = render.progress_message(list(services.catalog), records, standing, overview, locale)
     await context.bot.send_message(
         update.effective_chat.id, message.text, reply_markup=message.markup
+    )
+
+
+async def review(update: Update, context: QuizContext) -> None:
+    """A session of the questions due now, across quizzes, most overdue first."""
+    assert update.effective_user and update.effective_chat
+    _, locale = await context.services.learner(update.effective_user)
+    await quiz_flow.open_review(
+        context.bot, context.services, update.effective_chat.id, update.effective_user.id, locale
+    )
+
+
+async def timezone(update: Update, context: QuizContext) -> None:
+    """`/timezone Area/City` or `/timezone +01:00`: the zone reminders and streaks use."""
+    assert update.effective_user and update.effective_chat
+    services = context.services
+    user, locale = await services.learner(update.effective_user)
+    chat_id = update.effective_chat.id
+    current = user.timezone or services.settings.default_timezone
+    if not context.args:
+        await context.bot.send_message(chat_id, locale.t("timezone_usage", timezone=current))
+        return
+    wanted = " ".join(context.args)
+    parsed = parse_timezone(wanted)
+    if parsed is None:
+        shown = render.html.escape(render.shorten(wanted, 40))
+        await context.bot.send_message(chat_id, locale.t("timezone_unknown", timezone=shown))
+        return
+    await services.repo.set_timezone(user.user_id, parsed, services.clock())
+    await context.bot.send_message(chat_id, locale.t("timezone_set", timezone=parsed))
+
+
+async def remind(update: Update, context: QuizContext) -> None:
+    """`/remind HH:MM` for a daily reminder when reviews are due; `/remind off` to stop."""
+    assert update.effective_user and update.effective_chat
+    services = context.services
+    user, locale = await services.learner(update.effective_user)
+    chat_id = update.effective_chat.id
+    tz = user.timezone or services.settings.default_timezone
+    argument = context.args[0].lower() if context.args else ""
+    if argument in {"off", "stop", "no"}:
+        await services.repo.set_reminder(user.user_id, None, services.clock())
+        await context.bot.send_message(chat_id, locale.t("remind_off"))
+        return
+    at = parse_clock_time(argument)
+    if at is None:
+        current = user.remind_at or locale.t("remind_none")
+        await context.bot.send_message(
+            chat_id, locale.t("remind_usage", timezone=tz, current=current)
+        )
+        return
+    await services.repo.set_reminder(user.user_id, at.strftime("%H:%M"), services.clock())
+    await context.bot.send_message(
+        chat_id, locale.t("remind_set", time=at.strftime("%H:%M"), timezone=tz)
     )
 
 
@@ -161,6 +240,11 @@ async def on_button(update: Update, context: QuizContext) -> None:
         await _send_preview(update, context, tap.quiz_id, locale)
     elif isinstance(tap, callbacks.OpenQuiz):
         await _open(update, context, tap.quiz_id, locale)
+    elif isinstance(tap, callbacks.StartReview):
+        assert update.effective_chat
+        await quiz_flow.open_review(
+            context.bot, services, update.effective_chat.id, user.user_id, locale
+        )
 
 
 def handlers() -> list[BaseHandler[Update, QuizContext, None]]:
@@ -172,5 +256,8 @@ def handlers() -> list[BaseHandler[Update, QuizContext, None]]:
         CommandHandler("preview", preview, filters=private),
         CommandHandler("progress", progress, filters=private),
         CommandHandler("language", language, filters=private),
+        CommandHandler("review", review, filters=private),
+        CommandHandler("timezone", timezone, filters=private),
+        CommandHandler("remind", remind, filters=private),
         CallbackQueryHandler(on_button),
     ]

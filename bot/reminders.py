@@ -1,0 +1,55 @@
+"""Daily review reminders: one sweep a minute over the learners who asked for one.
+
+State lives in SQLite (`remind_at`, `last_reminded`), so a restart loses nothing and a sweep
+after downtime still sends today's reminder. A learner who blocked the bot is marked inactive
+and is not asked again.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import date, datetime
+
+from telegram.error import Forbidden, TelegramError
+
+from bot import render
+from bot.context import QuizContext, Services
+from content.rules import parse_clock_time, reminder_is_due, zone
+
+log = logging.getLogger(__name__)
+
+SWEEP_SECONDS = 60
+JOB_NAME = "review-reminders"
+
+
+async def send_due_reminders(context: QuizContext) -> None:
+    """JobQueue callback: remind every learner whose time has come and who has reviews due."""
+    services: Services = context.services
+    repo = services.repo
+    now = services.clock()
+    for user in await repo.users_with_reminders():
+        remind_at = parse_clock_time(user.remind_at or "")
+        if remind_at is None:
+            continue
+        local_now = datetime.fromtimestamp(
+            now, zone(user.timezone or services.settings.default_timezone)
+        )
+        last = date.fromisoformat(user.last_reminded) if user.last_reminded else None
+        if not reminder_is_due(local_now, remind_at, last):
+            continue
+        due = await repo.count_due(user.user_id, now)
+        if due:
+            locale = services.locale_of(user)
+            message = render.reminder_message(due, locale)
+            try:
+                await context.bot.send_message(
+                    user.user_id, message.text, reply_markup=message.markup
+                )
+            except Forbidden:
+                log.info("user %s blocked the bot; reminders stop", user.user_id)
+                await repo.set_active(user.user_id, False, now)
+                continue
+            except TelegramError as error:
+                log.warning("reminder to %s failed, next sweep retries: %s", user.user_id, error)
+                continue
+        await repo.mark_reminded(user.user_id, local_now.date().isoformat(), now)
