@@ -209,12 +209,8 @@ async def take_answer(
     now = services.clock()
     card = await services.repo.card(attempt.user_id, item.quiz.id, item.question.id)
     asked_at = query.message.date.timestamp() if query.message is not None else None
-    reviewed = spacing.review(
-        card.card_json if card is not None else None,
-        correct,
-        now - asked_at if asked_at is not None else None,
-        now,
-    )
+    seconds = now - asked_at if asked_at is not None and asked_at <= now else None
+    reviewed = spacing.review(card.card_json if card else None, correct, seconds, now)
     outcome = await services.repo.record_answer(
         attempt,
         item.key,
