@@ -21,6 +21,7 @@ from bot.config import Settings
 from bot.context import SERVICES_KEY, QuizContext, Services
 from bot.handlers import common, learner
 from bot.i18n import STRINGS, translate
+from bot.update_processor import PerChatUpdateProcessor
 from content.catalog import Catalog
 from storage import Repository
 
@@ -85,7 +86,8 @@ def build_application(
             )
         )
         .context_types(ContextTypes(context=QuizContext))
-        .rate_limiter(AIORateLimiter(max_retries=5))
+        .rate_limiter(_rate_limiter(settings))
+        .concurrent_updates(PerChatUpdateProcessor())
         .post_init(post_init)
         .post_shutdown(post_shutdown)
         .build()
@@ -96,6 +98,16 @@ def build_application(
         application.add_handler(handler)
     application.add_error_handler(common.on_error)
     return application
+
+
+def _rate_limiter(settings: Settings) -> AIORateLimiter:
+    """Telegram's limits, kept by the client: 20 messages a minute into one group always, and
+    `QUIZ_MAX_MESSAGES_PER_SECOND` overall (0 turns the overall limit off, for a local Bot API
+    server or a benchmark). A 429 is waited out and retried."""
+    overall = settings.max_messages_per_second
+    if overall > 0:
+        return AIORateLimiter(overall_max_rate=overall, overall_time_period=1, max_retries=5)
+    return AIORateLimiter(overall_max_rate=0, max_retries=5)
 
 
 def _commands(names: tuple[str, ...], language: str) -> list[BotCommand]:

@@ -33,6 +33,7 @@ class Settings:
     webhook_port: int = 8443
     log_level: str = "INFO"
     poll_timeout: int = 30
+    max_messages_per_second: float = 30.0
 
     @property
     def file_base_url(self) -> str:
@@ -65,8 +66,11 @@ class Settings:
         try:
             port = int(get("QUIZ_WEBHOOK_PORT") or 8443)
             poll_timeout = int(get("QUIZ_POLL_TIMEOUT") or 30)
+            max_rate = float(get("QUIZ_MAX_MESSAGES_PER_SECOND") or 30)
         except ValueError:
-            raise ConfigError("QUIZ_WEBHOOK_PORT and QUIZ_POLL_TIMEOUT must be numbers") from None
+            raise ConfigError(
+                "QUIZ_WEBHOOK_PORT, QUIZ_POLL_TIMEOUT and QUIZ_MAX_MESSAGES_PER_SECOND must be numbers"
+            ) from None
         webhook_url = get("QUIZ_WEBHOOK_URL")
         webhook_secret = get("QUIZ_WEBHOOK_SECRET")
         if webhook_url and not webhook_secret:
@@ -86,6 +90,7 @@ class Settings:
             webhook_port=port,
             log_level=(get("LOG_LEVEL") or "INFO").upper(),
             poll_timeout=poll_timeout,
+            max_messages_per_second=max_rate,
         )
 
 

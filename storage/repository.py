@@ -11,6 +11,7 @@ import asyncio
 import json
 import logging
 import sqlite3
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -22,6 +23,8 @@ import aiosqlite
 from storage.migrations import MIGRATIONS, SCHEMA_VERSION
 
 log = logging.getLogger(__name__)
+
+USER_CACHE_SIZE = 10_000
 
 
 class StorageError(RuntimeError):
@@ -74,7 +77,7 @@ class AnswerOutcome:
 
     recorded: bool
     finished: bool
-    score: int
+    score: int  # the attempt's score when it finished; 0 while it runs
 
 
 @dataclass(frozen=True)
@@ -151,6 +154,9 @@ class Repository:
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._db = connection
         self._write_lock = asyncio.Lock()
+        # Learners are read on every update and written rarely: a read-through cache, kept
+        # coherent because every write to `users` goes through `_user_write`.
+        self._users: OrderedDict[int, User] = OrderedDict()
 
     @classmethod
     async def open(cls, path: Path | str) -> Repository:
@@ -216,6 +222,14 @@ class Repository:
                     raise StorageError(str(error)) from error
                 raise
 
+    @asynccontextmanager
+    async def _user_write(self, user_id: int) -> AsyncIterator[_Tx]:
+        try:
+            async with self._transaction() as tx:
+                yield tx
+        finally:
+            self._users.pop(user_id, None)
+
     async def _fetchone(self, sql: str, *params: Any) -> Any:
         try:
             async with self._db.execute(sql, params) as cursor:
@@ -244,7 +258,7 @@ class Repository:
             and existing.active
         ):
             return existing
-        async with self._transaction() as tx:
+        async with self._user_write(user_id) as tx:
             await tx.execute(
                 """INSERT INTO users (user_id, first_name, telegram_language, created_at,
                                       updated_at)
@@ -263,10 +277,14 @@ class Repository:
         return user
 
     async def get_user(self, user_id: int) -> User | None:
+        cached = self._users.get(user_id)
+        if cached is not None:
+            self._users.move_to_end(user_id)
+            return cached
         row = await self._fetchone("SELECT * FROM users WHERE user_id=?", user_id)
         if row is None:
             return None
-        return User(
+        user = User(
             user_id=row["user_id"],
             first_name=row["first_name"],
             telegram_language=row["telegram_language"],
@@ -276,15 +294,19 @@ class Repository:
             remind_at=row["remind_at"],
             last_reminded=row["last_reminded"],
         )
+        self._users[user_id] = user
+        if len(self._users) > USER_CACHE_SIZE:
+            self._users.popitem(last=False)
+        return user
 
     async def set_language(self, user_id: int, language: str, now: float) -> None:
-        async with self._transaction() as tx:
+        async with self._user_write(user_id) as tx:
             await tx.execute(
                 "UPDATE users SET language=?, updated_at=? WHERE user_id=?", language, now, user_id
             )
 
     async def set_active(self, user_id: int, active: bool, now: float) -> None:
-        async with self._transaction() as tx:
+        async with self._user_write(user_id) as tx:
             await tx.execute(
                 "UPDATE users SET active=?, updated_at=? WHERE user_id=?", int(active), now, user_id
             )
@@ -412,6 +434,8 @@ class Repository:
                     now,
                     cursor.lastrowid,
                 )
+            if finishes is False:  # the caller knows more questions follow: no need to count
+                return AnswerOutcome(recorded=recorded, finished=False, score=0)
             counts = await tx.fetchone(
                 """SELECT COUNT(*) AS answered, COALESCE(SUM(correct), 0) AS score
                    FROM answers WHERE attempt_id=?""",
@@ -545,14 +569,14 @@ class Repository:
     # time zones and reminders
 
     async def set_timezone(self, user_id: int, timezone: str, now: float) -> None:
-        async with self._transaction() as tx:
+        async with self._user_write(user_id) as tx:
             await tx.execute(
                 "UPDATE users SET timezone=?, updated_at=? WHERE user_id=?", timezone, now, user_id
             )
 
     async def set_reminder(self, user_id: int, remind_at: str | None, now: float) -> None:
         """Set (`HH:MM`) or clear (None) the learner's daily reminder."""
-        async with self._transaction() as tx:
+        async with self._user_write(user_id) as tx:
             await tx.execute(
                 """UPDATE users SET remind_at=?, last_reminded=NULL, updated_at=?
                    WHERE user_id=?""",
@@ -562,7 +586,7 @@ class Repository:
             )
 
     async def mark_reminded(self, user_id: int, local_date: str, now: float) -> None:
-        async with self._transaction() as tx:
+        async with self._user_write(user_id) as tx:
             await tx.execute(
                 "UPDATE users SET last_reminded=?, updated_at=? WHERE user_id=?",
                 local_date,

@@ -147,6 +147,9 @@ class FakeBotApi:
         self._faults: deque[tuple[str, ApiError]] = deque()
         self._group_sends: dict[int, deque[float]] = defaultdict(deque)
         self.enforce_group_rate = True
+        # hooks for load generators that cannot afford a predicate per call
+        self.on_bot_message: Callable[[Message], None] | None = None
+        self.on_callback_answer: Callable[[str], None] | None = None
         self.clock: Callable[[], float] = time.monotonic
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
@@ -461,6 +464,8 @@ class FakeBotApi:
             date=int(time.time()),
         )
         self.messages[(chat.id, message.message_id)] = message
+        if self.on_bot_message is not None:
+            self.on_bot_message(message)
         return message.to_dict(self.bot_user)
 
     def _message(self, params: dict[str, Any]) -> Message:
@@ -485,6 +490,8 @@ class FakeBotApi:
         self._check_group_rate(message.chat)
         message.text, message.html, message.reply_markup = text, raw, markup
         message.edits += 1
+        if self.on_bot_message is not None:
+            self.on_bot_message(message)
         return message.to_dict(self.bot_user)
 
     async def _api_editMessageReplyMarkup(self, params: dict[str, Any]) -> Any:
@@ -511,6 +518,8 @@ class FakeBotApi:
             "text": params.get("text"),
             "show_alert": bool(params.get("show_alert")),
         }
+        if self.on_callback_answer is not None:
+            self.on_callback_answer(query_id)
         return True
 
     async def _api_getChatMember(self, params: dict[str, Any]) -> Any:

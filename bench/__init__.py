@@ -1,0 +1,1 @@
+"""Benchmarks: load against the tests' Bot API stand-in, figures printed, nothing asserted."""

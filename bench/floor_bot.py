@@ -1,0 +1,65 @@
+"""The floor: a bare python-telegram-bot bot that only answers the callback and edits the message.
+
+`/quiz` sends one message with four buttons; each tap is answered and the same message is
+edited into the next "question" (eight, like the seed quiz), then into a last line. No
+storage, no content: what PTB and the HTTP round trips cost on their own.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
+
+QUESTIONS = 8
+
+
+def _keyboard(number: int) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton(f"option {i}", callback_data=f"f:{number}:{i}")] for i in range(4)]
+    )
+
+
+async def quiz(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.effective_chat
+    await context.bot.send_message(
+        update.effective_chat.id, "Question 1 of 8", reply_markup=_keyboard(1)
+    )
+
+
+async def tap(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    assert query is not None and query.data
+    number = int(query.data.split(":")[1])
+    await query.answer("noted")
+    if number < QUESTIONS:
+        await query.edit_message_text(
+            f"Question {number + 1} of 8", reply_markup=_keyboard(number + 1)
+        )
+    else:
+        await query.edit_message_text("Score: done")
+
+
+def main() -> None:
+    logging.basicConfig(level=logging.WARNING)
+    application = (
+        Application.builder()
+        .token(os.environ["TELEGRAM_BOT_TOKEN"])
+        .base_url(os.environ["TELEGRAM_API_BASE_URL"])
+        .build()
+    )
+    application.add_handler(CommandHandler("quiz", quiz))
+    application.add_handler(CallbackQueryHandler(tap))
+
+    async def ready(_: Application) -> None:  # type: ignore[type-arg]
+        print("floor bot ready", file=sys.stderr, flush=True)
+
+    application.post_init = ready
+    application.run_polling(allowed_updates=Update.ALL_TYPES, timeout=1)
+
+
+if __name__ == "__main__":
+    main()

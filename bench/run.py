@@ -1,0 +1,233 @@
+"""Load benchmark: simulated learners answer quizzes against the Bot API stand-in.
+
+    python -m bench.run                      # 100 and 1,000 learners
+    python -m bench.run --learners 100,1000,10000 --repeat 3
+
+For each size, in one run: Quiz Tutor (`python -m bot`, real SQLite in a temp folder) and the
+floor (`bench/floor_bot.py`, bare PTB that only answers and edits) serve the same load of N
+learners, each answering every question of an 8-question quiz as fast as replies come. Printed:
+answers/s, p50/p99 latency from the tap's update to its callback answer, Bot API calls per
+answer, the bot process's peak memory, the database size, and our throughput as a ratio of the
+floor's (median over --repeat runs). At the end the database is checked: every acknowledged
+answer stored once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import signal
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tests.fakebot.server import FakeBotApi, FakeUser, Message
+
+QUIZ_ID = "model-pipeline-parallelism"
+REPO = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Run:
+    name: str
+    learners: int
+    answers: int = 0
+    seconds: float = 0.0
+    latencies: list[float] = field(default_factory=list)
+    api_calls: int = 0
+    peak_kib: int = 0
+    db_bytes: int = 0
+    cpu_seconds: float = 0.0
+    stored: int | None = None
+    distinct: int | None = None
+
+    @property
+    def rate(self) -> float:
+        return self.answers / self.seconds if self.seconds else 0.0
+
+    def percentile(self, q: float) -> float:
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000 if ordered else 0.0
+
+
+class Driver:
+    """Routes the stand-in's events to the simulated learners without scanning per call."""
+
+    def __init__(self, api: FakeBotApi) -> None:
+        self.api = api
+        self.questions: dict[int, asyncio.Queue[Message]] = {}
+        self.acks: dict[str, asyncio.Future[float]] = {}
+        api.on_bot_message = self._message
+        api.on_callback_answer = self._ack
+
+    def _message(self, message: Message) -> None:
+        queue = self.questions.get(message.chat.id)
+        if queue is not None and (message.button_data() or "Score" in message.text):
+            queue.put_nowait(message)
+
+    def _ack(self, query_id: str) -> None:
+        future = self.acks.pop(query_id, None)
+        if future is not None and not future.done():
+            future.set_result(time.perf_counter())
+
+    async def learner(self, user: FakeUser, run: Run, answers_each: int) -> None:
+        queue: asyncio.Queue[Message] = asyncio.Queue()
+        self.questions[user.id] = queue
+        self.api.send_text(user, f"/quiz {QUIZ_ID}")
+        rng = random.Random(user.id)
+        for _ in range(answers_each):
+            message = await asyncio.wait_for(queue.get(), 120)
+            data = message.button_data()
+            if not data:
+                break
+            tapped = time.perf_counter()
+            query_id = self.api.tap(user, message, rng.choice(data))
+            future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+            self.acks[query_id] = future
+            acked = await asyncio.wait_for(future, 120)
+            run.latencies.append(acked - tapped)
+            run.answers += 1
+
+
+async def _start(command: list[str], env: dict[str, str], ready: str) -> asyncio.subprocess.Process:
+    process = await asyncio.create_subprocess_exec(
+        *command, env=env, cwd=REPO, stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert process.stderr is not None
+    while True:
+        line = await asyncio.wait_for(process.stderr.readline(), 60)
+        if not line:
+            raise RuntimeError(f"{command} exited before it was ready")
+        if ready.encode() in line:
+            break
+
+    async def drain() -> None:
+        assert process.stderr is not None
+        while await process.stderr.readline():
+            pass
+
+    asyncio.get_running_loop().create_task(drain())
+    return process
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _peak_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return 0
+
+
+async def measure(name: str, learners: int, answers_each: int, workdir: Path) -> Run:
+    api = FakeBotApi()
+    await api.start()
+    driver = Driver(api)
+    db_path = workdir / f"{name}-{learners}.sqlite3"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "QUIZ_"))}
+    env.update(
+        TELEGRAM_BOT_TOKEN=api.token, TELEGRAM_API_BASE_URL=api.base_url,
+        QUIZ_DB_PATH=str(db_path), QUIZ_POLL_TIMEOUT="1", LOG_LEVEL="WARNING",
+        NO_PROXY="127.0.0.1,localhost", PYTHONUNBUFFERED="1",
+    )  # fmt: skip
+    if name == "floor":
+        command, ready = [sys.executable, "-m", "bench.floor_bot"], "floor bot ready"
+    else:
+        command, ready = [sys.executable, "-m", "bot"], "ready"
+        if os.environ.get("BENCH_PROFILE"):  # a file: the bot runs under cProfile
+            command = [
+                sys.executable,
+                "-m",
+                "cProfile",
+                "-o",
+                os.environ["BENCH_PROFILE"],
+                "-m",
+                "bot",
+            ]
+        env["LOG_LEVEL"] = "INFO"
+        # "quiz" measures the code; "quiz-30" keeps Telegram's 30 messages/s overall limit
+        env["QUIZ_MAX_MESSAGES_PER_SECOND"] = "30" if name == "quiz-30" else "0"
+    process = await _start(command, env, ready)
+    run = Run(name, learners)
+    try:
+        calls_before = len(api.calls)
+        cpu_before = _cpu_seconds(process.pid)
+        started = time.perf_counter()
+        users = [FakeUser(100_000 + i, f"learner{i}", "en") for i in range(learners)]
+        await asyncio.gather(*(driver.learner(user, run, answers_each) for user in users))
+        run.seconds = time.perf_counter() - started
+        run.api_calls = len(api.calls) - calls_before
+        run.peak_kib = _peak_kib(process.pid)
+        run.cpu_seconds = _cpu_seconds(process.pid) - cpu_before
+    finally:
+        process.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(process.wait(), 60)
+        await api.stop()
+    if name.startswith("quiz"):
+        run.db_bytes = sum(p.stat().st_size for p in workdir.glob(f"{db_path.name}*"))
+        with sqlite3.connect(db_path) as db:
+            run.stored, run.distinct = db.execute(
+                "SELECT COUNT(*), COUNT(DISTINCT attempt_id || '/' || question_id) FROM answers"
+            ).fetchone()
+    return run
+
+
+def _print(run: Run) -> None:
+    check = ""
+    if run.stored is not None:
+        verdict = "ok" if run.stored == run.distinct == run.answers else "MISMATCH"
+        check = f"  stored {run.stored} (distinct {run.distinct}) of {run.answers} acked: {verdict}"
+    print(
+        f"  {run.name:<7} {run.learners:>6} learners  {run.answers:>6} answers  "
+        f"{run.rate:8.1f} answers/s  p50 {run.percentile(0.5):7.1f} ms  "
+        f"p99 {run.percentile(0.99):7.1f} ms  {run.api_calls / max(run.answers, 1):4.2f} calls/answer  "
+        f"cpu {100 * run.cpu_seconds / run.seconds:3.0f}%  peak {run.peak_kib / 1024:6.1f} MiB"
+        + (f"  db {run.db_bytes / 1024:7.1f} KiB" if run.db_bytes else "")
+        + check,
+        flush=True,
+    )
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.run")
+    parser.add_argument("--learners", default="100,1000", help="comma-separated sizes")
+    parser.add_argument("--answers", type=int, default=8, help="answers per learner (max 8)")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per size; medians printed")
+    parser.add_argument(
+        "--with-limit", action="store_true", help="also run the bot with the 30 messages/s limit"
+    )
+    args = parser.parse_args()
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores", flush=True)
+    with tempfile.TemporaryDirectory() as folder:
+        workdir = Path(folder)
+        for learners in (int(n) for n in args.learners.split(",")):
+            ratios = []
+            for attempt in range(args.repeat):
+                print(f"{learners} learners, run {attempt + 1}:", flush=True)
+                (workdir / str(attempt)).mkdir(exist_ok=True)
+                ours = await measure("quiz", learners, args.answers, workdir / str(attempt))
+                _print(ours)
+                floor = await measure("floor", learners, args.answers, workdir / str(attempt))
+                _print(floor)
+                if args.with_limit:
+                    _print(await measure("quiz-30", learners, args.answers, workdir / str(attempt)))
+                ratios.append(ours.rate / floor.rate if floor.rate else 0.0)
+            print(
+                f"== {learners} learners: throughput {statistics.median(ratios):.2f} of the floor "
+                f"(median of {len(ratios)}: {', '.join(f'{r:.2f}' for r in ratios)})",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
