@@ -234,26 +234,19 @@ class ContentStore:
         row = await self._repo._fetchone("SELECT * FROM posts WHERE id=?", post_id)
         return None if row is None else _post(row)
 
-    async def add_post(
-        self,
-        chat_id: int,
-        quiz_id: str,
-        question_id: str,
-        message_id: int,
-        admin_id: int | None,
-        now: float,
+    async def reserve_post(
+        self, chat_id: int, quiz_id: str, question_id: str, admin_id: int | None, now: float
     ) -> Post | None:
-        """Record a question posted as `message_id`; None if it was already posted there."""
+        """Record that the question is being posted into the chat (the message id follows with
+        `set_post_message`); None if it was posted there already."""
         async with self._repo._transaction() as tx:
             cursor = await tx.execute(
-                """INSERT INTO posts (chat_id, quiz_id, question_id, message_id, posted_at,
-                                      posted_by)
-                   VALUES (?, ?, ?, ?, ?, ?)
+                """INSERT INTO posts (chat_id, quiz_id, question_id, posted_at, posted_by)
+                   VALUES (?, ?, ?, ?, ?)
                    ON CONFLICT(chat_id, quiz_id, question_id) DO NOTHING""",
                 chat_id,
                 quiz_id,
                 question_id,
-                message_id,
                 now,
                 admin_id or 0,
             )
@@ -274,6 +267,15 @@ class ContentStore:
             question_id,
         )
         return _post(row)
+
+    async def set_post_message(self, post_id: int, message_id: int) -> None:
+        async with self._repo._transaction() as tx:
+            await tx.execute("UPDATE posts SET message_id=? WHERE id=?", message_id, post_id)
+
+    async def drop_post(self, post_id: int) -> None:
+        """Forget a post whose message could not be sent (it has no answers)."""
+        async with self._repo._transaction() as tx:
+            await tx.execute("DELETE FROM posts WHERE id=? AND message_id IS NULL", post_id)
 
     async def reveal_post(self, post_id: int, now: float) -> bool:
         """Close the post to answers; False if it was revealed already."""

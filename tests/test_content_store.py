@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -50,9 +51,14 @@ async def test_bank_saved_with_retired_questions_and_audit(
 
 async def test_posts_take_one_answer_per_member_until_revealed(repo: Repository) -> None:
     store = repo.content
-    post = await store.add_post(-100, "q", "q1", 7, ADMIN, T0)
-    assert post is not None and not post.revealed
-    assert await store.add_post(-100, "q", "q1", 8, ADMIN, T0) is None
+    post = await store.reserve_post(-100, "q", "q1", ADMIN, T0)
+    assert post is not None and not post.revealed and post.message_id is None
+    await store.set_post_message(post.id, 7)
+    assert await store.reserve_post(-100, "q", "q1", ADMIN, T0) is None
+    assert (await store.get_post(post.id)) == dataclasses.replace(post, message_id=7)
+    dropped = await store.reserve_post(-100, "q", "q2", ADMIN, T0)
+    assert dropped is not None
+    await store.drop_post(dropped.id)
     assert await store.posted_question_ids(-100, "q") == {"q1"}
     assert await store.answer_post(post.id, 1, 0, True, T0)
     assert not await store.answer_post(post.id, 1, 1, False, T0)
@@ -72,7 +78,7 @@ async def test_stats_count_private_and_posted_answers(repo: Repository) -> None:
     attempt = await repo.start_attempt(1, "q", ("q1", "q2"), T0)
     await repo.record_answer(attempt, "q1", 0, True, T0)
     await repo.record_answer(attempt, "q2", 1, False, T0)
-    post = await repo.content.add_post(-5, "q", "q2", 1, ADMIN, T0)
+    post = await repo.content.reserve_post(-5, "q", "q2", ADMIN, T0)
     assert post is not None
     await repo.content.answer_post(post.id, 2, 1, False, T0)
     stats = {s.question_id: (s.answers, s.correct) for s in await repo.content.question_stats()}
