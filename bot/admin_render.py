@@ -72,8 +72,9 @@ def _explanation(question: Question, locale: Locale) -> str | None:
 
 def draft_preview(
     quiz: Quiz, question: Question, nonce: int, translation: str | None, locale: Locale
-) -> Rendered:
-    """The new question as learners will see its reveal, with Confirm and Cancel."""
+) -> list[Rendered]:
+    """The new question as learners will see its reveal (and its translation, in a second
+    message when both would not fit one), with Confirm and Cancel on the last message."""
     own = Locale(locale.default, locale.default)
     parts = [
         locale.t(
@@ -87,6 +88,7 @@ def draft_preview(
     ]
     if (why := _explanation(question, own)) is not None:
         parts.append(why)
+    blocks = ["\n\n".join(parts)]
     if translation is not None:
         other = Locale(translation, locale.default)
         block = [
@@ -96,7 +98,7 @@ def draft_preview(
         ]
         if (why := _explanation(question, other)) is not None:
             block.append(why)
-        parts.append("\n\n".join(block))
+        blocks.append("\n\n".join(block))
     markup = InlineKeyboardMarkup(
         [
             [
@@ -109,7 +111,9 @@ def draft_preview(
             ]
         ]
     )
-    return Rendered("\n\n".join(parts), markup)
+    messages = [Rendered(text) for text in split_blocks(blocks)]
+    messages[-1] = Rendered(messages[-1].text, markup)
+    return messages
 
 
 def _post_header(quiz: Quiz, question: Question, locale: Locale) -> str:

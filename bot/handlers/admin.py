@@ -310,13 +310,13 @@ async def _preview(update: Update, context: QuizContext, draft: Draft, locale: L
         for text in render.split_blocks([f"• {html.escape(e)}" for e in result.errors]):
             await _say(update, context, text)
         return END
-    preview = admin_render.draft_preview(
-        result.quiz, result.quiz.questions[-1], draft.nonce, draft.language, locale
-    )
     assert update.effective_chat
-    await context.bot.send_message(
-        update.effective_chat.id, preview.text, reply_markup=preview.markup
-    )
+    for message in admin_render.draft_preview(
+        result.quiz, result.quiz.questions[-1], draft.nonce, draft.language, locale
+    ):
+        await context.bot.send_message(
+            update.effective_chat.id, message.text, reply_markup=message.markup
+        )
     return CONFIRM
 
 
