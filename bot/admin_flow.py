@@ -427,12 +427,16 @@ def _job_name(schedule: Schedule) -> str:
 
 def arm(job_queue: JobQueue[Any], schedule: Schedule) -> Job[Any]:
     """A daily job for the schedule, replacing the one it had."""
-    for old in job_queue.get_jobs_by_name(_job_name(schedule)):
-        old.schedule_removal()
+    disarm(job_queue, schedule)
     at = datetime.time(
         schedule.minute_of_day // 60, schedule.minute_of_day % 60, tzinfo=datetime.UTC
     )
     return job_queue.run_daily(scheduled_push, time=at, name=_job_name(schedule), data=schedule.id)
+
+
+def disarm(job_queue: JobQueue[Any], schedule: Schedule) -> None:
+    for job in job_queue.get_jobs_by_name(_job_name(schedule)):
+        job.schedule_removal()
 
 
 async def arm_schedules(job_queue: JobQueue[Any], services: Services) -> None:

@@ -345,6 +345,27 @@ class ContentStore:
         )
         return Schedule(row["id"], row["quiz_id"], row["chat"], row["minute_of_day"])
 
+    async def delete_schedule(
+        self, quiz_id: str, chat: str, admin_id: int, now: float
+    ) -> Schedule | None:
+        """Remove the schedule (audited); the one removed, or None if there was none."""
+        async with self._repo._transaction() as tx:
+            row = await tx.fetchone(
+                "SELECT * FROM push_schedules WHERE quiz_id=? AND chat=?", quiz_id, chat
+            )
+            if row is None:
+                return None
+            await tx.execute("DELETE FROM push_schedules WHERE id=?", row["id"])
+            await tx.execute(
+                """INSERT INTO audit_log (at, admin_id, action, quiz_id, detail)
+                   VALUES (?, ?, 'unschedule', ?, ?)""",
+                now,
+                admin_id,
+                quiz_id,
+                json.dumps({"chat": chat}),
+            )
+        return Schedule(row["id"], row["quiz_id"], row["chat"], row["minute_of_day"])
+
     async def schedules(self) -> list[Schedule]:
         rows = await self._repo._fetchall("SELECT * FROM push_schedules ORDER BY id")
         return [

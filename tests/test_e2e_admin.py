@@ -395,4 +395,14 @@ async def test_schedule_is_stored_and_rearmed_after_a_restart(
         await jobs[0].run(application)  # what the clock would do at 07:30
         posted = await api.wait_for(lambda: api.bot_messages(channel.id))
         assert "question 1 of 8" in posted[0].text
-    assert rows(db_path, "SELECT action FROM audit_log ORDER BY id") == [("schedule",), ("push",)]
+        await admin.send(f"/schedule {SEED} @daily off", "No more daily questions")
+        await api.wait_for(lambda: not application.job_queue.get_jobs_by_name("push-schedule-1"))  # type: ignore[union-attr]
+        await admin.send(f"/schedule {SEED} @daily off", "There is no schedule")
+    async with running_bot(settings) as application:
+        assert application.job_queue is not None
+        assert application.job_queue.jobs() == ()
+    assert rows(db_path, "SELECT action FROM audit_log ORDER BY id") == [
+        ("schedule",),
+        ("push",),
+        ("unschedule",),
+    ]

@@ -145,25 +145,38 @@ async def push(update: Update, context: QuizContext) -> None:
 
 
 async def schedule(update: Update, context: QuizContext) -> None:
-    """`/schedule <quiz id> <chat> <HH:MM>`: `/push` every day at that time (UTC)."""
+    """`/schedule <quiz id> <chat> <HH:MM>`: `/push` every day at that time (UTC);
+    `off` instead of the time ends it."""
     locale = await _admin_locale(update, context)
     if locale is None or update.effective_user is None:
         return
     args = context.args or []
     target = admin_flow.chat_target(args[1]) if len(args) == 3 else None
+    off = len(args) == 3 and args[2].lower() == "off"
     minute = admin_flow.parse_time(args[2]) if len(args) == 3 else None
-    if target is None or minute is None:
+    if target is None or (minute is None and not off):
         await _say(update, context, locale.t("usage_schedule"))
         return
-    quiz = context.services.catalog.get(args[0].lower())
-    if quiz is None:
-        await _say(update, context, locale.t("unknown_quiz", quiz_id=html.escape(args[0])))
-        return
     services = context.services
+    assert context.job_queue is not None
+    shown = {"quiz_id": html.escape(args[0].lower()), "chat": html.escape(str(target))}
+    if off:
+        removed = await services.repo.content.delete_schedule(
+            args[0].lower(), str(target), update.effective_user.id, services.clock()
+        )
+        if removed is not None:
+            admin_flow.disarm(context.job_queue, removed)
+        await _say(
+            update, context, locale.t("schedule_off" if removed else "schedule_none", **shown)
+        )
+        return
+    quiz = services.catalog.get(args[0].lower())
+    if quiz is None or minute is None:
+        await _say(update, context, locale.t("unknown_quiz", quiz_id=shown["quiz_id"]))
+        return
     saved = await services.repo.content.save_schedule(
         quiz.id, str(target), minute, update.effective_user.id, services.clock()
     )
-    assert context.job_queue is not None
     admin_flow.arm(context.job_queue, saved)
     await _say(
         update,
