@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from telegram import Bot, CallbackQuery, Document
-from telegram.error import BadRequest, TelegramError
+from telegram.error import TelegramError
 from telegram.ext import Job, JobQueue
 
 from bot import admin_render, render
@@ -298,7 +298,12 @@ def chat_target(argument: str) -> int | str | None:
 
 
 async def push_next(
-    bot: Bot, services: Services, quiz: Quiz, chat: int | str, admin_id: int | None
+    bot: Bot,
+    services: Services,
+    job_queue: JobQueue[Any] | None,
+    quiz: Quiz,
+    chat: int | str,
+    admin_id: int | None,
 ) -> Reply:
     """Reveal the chat's open posted questions, then post the quiz's next unposted one."""
     shown = html.escape(str(chat))
@@ -308,7 +313,7 @@ async def push_next(
         log.warning("push to %s: %s", chat, error)
         return Reply("push_no_chat", {"chat": shown})
     locale = channel_locale(services)
-    await reveal_open_posts(bot, services, chat_id, locale)
+    await reveal_open_posts(bot, services, job_queue, chat_id, locale)
     store = services.repo.content
     posted = await store.posted_question_ids(chat_id, quiz.id)
     for position, question in enumerate(quiz.questions):
@@ -331,11 +336,16 @@ async def push_next(
     return Reply("push_all_posted", {"quiz_id": quiz.id, "chat": shown})
 
 
-async def reveal_open_posts(bot: Bot, services: Services, chat_id: int, locale: Locale) -> None:
+async def reveal_open_posts(
+    bot: Bot, services: Services, job_queue: JobQueue[Any] | None, chat_id: int, locale: Locale
+) -> None:
     store = services.repo.content
     for post in await store.open_posts(chat_id):
         if not await store.reveal_post(post.id, services.clock()) or post.message_id is None:
             continue
+        if job_queue is not None:
+            for pending in job_queue.get_jobs_by_name(_count_job_name(post.id)):
+                pending.schedule_removal()
         quiz = services.catalog.get(post.quiz_id)
         question = quiz.question(post.question_id) if quiz is not None else None
         if quiz is None or question is None:
@@ -353,9 +363,15 @@ async def reveal_open_posts(bot: Bot, services: Services, chat_id: int, locale: 
 
 
 async def answer_post(
-    bot: Bot, services: Services, query: CallbackQuery, tap: PostAnswer, locale: Locale
+    services: Services,
+    job_queue: JobQueue[Any] | None,
+    query: CallbackQuery,
+    tap: PostAnswer,
+    locale: Locale,
 ) -> None:
-    """A member's one answer to a posted question: stored, then a toast, then the count."""
+    """A member's one answer to a posted question: stored, then a toast; the count on the
+    message follows within `POST_COUNT_DELAY` (one edit for all answers in that time, which
+    keeps a busy channel under Telegram's edit limits and never holds up other updates)."""
     store = services.repo.content
     post = await store.get_post(tap.post_id)
     message = query.message
@@ -383,18 +399,46 @@ async def answer_post(
         return
     try:
         await query.answer(render.answer_toast(question, tap.option, locale))
-        tally = await store.post_tally(post.id)
-        rendered = admin_render.post_message(
-            quiz, question, post.id, tally, channel_locale(services)
+    except TelegramError as error:  # stored already: the answer counts without the toast
+        log.warning("post %s: answer stored, toast failed: %s", post.id, error)
+    if job_queue is None:
+        return
+    if not job_queue.get_jobs_by_name(_count_job_name(post.id)):
+        job_queue.run_once(
+            refresh_post_count, POST_COUNT_DELAY, name=_count_job_name(post.id), data=post.id
         )
-        await bot.edit_message_text(
+
+
+POST_COUNT_DELAY = 3.0  # seconds: at most 20 edits a minute, Telegram's limit in a group
+
+
+def _count_job_name(post_id: int) -> str:
+    return f"post-count-{post_id}"
+
+
+async def refresh_post_count(context: QuizContext) -> None:
+    """Show the current number of answers on a posted question that is still open."""
+    assert context.job is not None
+    services = context.services
+    post_id = context.job.data
+    post = await services.repo.content.get_post(post_id) if isinstance(post_id, int) else None
+    if post is None or post.revealed or post.message_id is None:
+        return
+    quiz = services.catalog.get(post.quiz_id)
+    question = quiz.question(post.question_id) if quiz is not None else None
+    if quiz is None or question is None:
+        return
+    tally = await services.repo.content.post_tally(post.id)
+    rendered = admin_render.post_message(quiz, question, post.id, tally, channel_locale(services))
+    try:
+        await context.bot.edit_message_text(
             rendered.text,
             chat_id=post.chat_id,
             message_id=post.message_id,
             reply_markup=rendered.markup,
         )
-    except BadRequest as error:
-        log.debug("post %s: count not updated: %s", post.id, error)
+    except TelegramError as error:
+        log.info("post %s: count not updated: %s", post.id, error)
 
 
 # statistics
@@ -460,5 +504,5 @@ async def scheduled_push(context: QuizContext) -> None:
     target = chat_target(schedule.chat)
     if target is None:
         return
-    outcome = await push_next(context.bot, services, quiz, target, None)
+    outcome = await push_next(context.bot, services, context.job_queue, quiz, target, None)
     log.info("schedule %s: %s", schedule.id, outcome.key)

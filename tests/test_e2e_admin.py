@@ -357,11 +357,12 @@ async def test_push_to_a_channel_members_answer_once_next_push_reveals(
     wrong = api.tap(tunde, post_message, post_message.button_data()[1])
     assert "Ìdáhùn tó tọ̀nà ni A" in (await api.wait_for_answer(wrong))["text"]
     await api.wait_for(lambda: "Answers so far: 2" in post_message.text)
+    assert post_message.edits == 1  # both answers shown by one edit, not one edit each
     again = api.tap(ola, post_message, post_message.button_data()[1])
     assert (await api.wait_for_answer(again))["text"] == "You already answered this question."
 
     await admin.send("/push small-bank @news", "Question 2 of 3")
-    assert post_message.reply_markup is None
+    assert post_message.reply_markup is None and post_message.edits == 2
     assert "2 answered, 1 right" in post_message.text
     assert "✅ A. Two" in post_message.text and "Count them." in post_message.text
     late = api.tap(ola, post_message, "1:adp:1:0", forge=True)

@@ -139,7 +139,7 @@ async def push(update: Update, context: QuizContext) -> None:
         await _say(update, context, locale.t("unknown_quiz", quiz_id=html.escape(args[0])))
         return
     outcome = await admin_flow.push_next(
-        context.bot, context.services, quiz, target, update.effective_user.id
+        context.bot, context.services, context.job_queue, quiz, target, update.effective_user.id
     )
     await _say(update, context, outcome.text(locale))
 
@@ -432,7 +432,7 @@ async def on_admin_button(update: Update, context: QuizContext) -> None:
     _, locale = await services.learner(query.from_user)
     tap = callbacks.decode(query.data)
     if isinstance(tap, callbacks.PostAnswer):
-        await admin_flow.answer_post(context.bot, services, query, tap, locale)
+        await admin_flow.answer_post(services, context.job_queue, query, tap, locale)
         return
     await query.answer(locale.t("stale_button"))
 
