@@ -483,6 +483,31 @@ def disarm(job_queue: JobQueue[Any], schedule: Schedule) -> None:
         job.schedule_removal()
 
 
+async def set_schedule(
+    services: Services,
+    job_queue: JobQueue[Any],
+    quiz_id: str,
+    chat: int | str,
+    minute_of_day: int | None,
+    admin_id: int,
+) -> Reply:
+    """Store and arm a daily push at `minute_of_day` (UTC), or end it when that is None."""
+    shown = {"quiz_id": html.escape(quiz_id), "chat": html.escape(str(chat))}
+    store = services.repo.content
+    if minute_of_day is None:
+        removed = await store.delete_schedule(quiz_id, str(chat), admin_id, services.clock())
+        if removed is None:
+            return Reply("schedule_none", shown)
+        disarm(job_queue, removed)
+        return Reply("schedule_off", shown)
+    if services.catalog.get(quiz_id) is None:
+        return Reply("unknown_quiz", {"quiz_id": shown["quiz_id"]})
+    saved = await store.save_schedule(quiz_id, str(chat), minute_of_day, admin_id, services.clock())
+    arm(job_queue, saved)
+    at = f"{minute_of_day // 60:02d}:{minute_of_day % 60:02d}"
+    return Reply("schedule_done", {**shown, "time": at})
+
+
 async def arm_schedules(job_queue: JobQueue[Any], services: Services) -> None:
     for schedule in await services.repo.content.schedules():
         arm(job_queue, schedule)

@@ -157,37 +157,16 @@ async def schedule(update: Update, context: QuizContext) -> None:
     if target is None or (minute is None and not off):
         await _say(update, context, locale.t("usage_schedule"))
         return
-    services = context.services
     assert context.job_queue is not None
-    shown = {"quiz_id": html.escape(args[0].lower()), "chat": html.escape(str(target))}
-    if off:
-        removed = await services.repo.content.delete_schedule(
-            args[0].lower(), str(target), update.effective_user.id, services.clock()
-        )
-        if removed is not None:
-            admin_flow.disarm(context.job_queue, removed)
-        await _say(
-            update, context, locale.t("schedule_off" if removed else "schedule_none", **shown)
-        )
-        return
-    quiz = services.catalog.get(args[0].lower())
-    if quiz is None or minute is None:
-        await _say(update, context, locale.t("unknown_quiz", quiz_id=shown["quiz_id"]))
-        return
-    saved = await services.repo.content.save_schedule(
-        quiz.id, str(target), minute, update.effective_user.id, services.clock()
+    outcome = await admin_flow.set_schedule(
+        context.services,
+        context.job_queue,
+        args[0].lower(),
+        target,
+        None if off else minute,
+        update.effective_user.id,
     )
-    admin_flow.arm(context.job_queue, saved)
-    await _say(
-        update,
-        context,
-        locale.t(
-            "schedule_done",
-            time=f"{minute // 60:02d}:{minute % 60:02d}",
-            quiz_id=quiz.id,
-            chat=html.escape(str(target)),
-        ),
-    )
+    await _say(update, context, outcome.text(locale))
 
 
 async def stats(update: Update, context: QuizContext) -> None:
