@@ -407,3 +407,21 @@ async def test_schedule_is_stored_and_rearmed_after_a_restart(
         ("push",),
         ("unschedule",),
     ]
+
+
+async def test_reimporting_a_retired_question_brings_it_back_with_its_answers(
+    api: FakeBotApi, bot: QuizApplication, db_path: Path
+) -> None:
+    admin = Learner(api, ADMIN)
+    await upload(api, ADMIN, SMALL, "imported")
+    ada = Learner(api, FakeUser(912, "Ada", "en"))
+    question = await ada.send("/quiz small-bank", "Question 1 of 3")
+    await ada.choose(question, 0, "Question 2 of 3")
+    await admin.send("/delquestion small-bank s1", "is retired")
+    assert rows(db_path, "SELECT question_id FROM retired_questions") == [("s1",)]
+    report = await upload(api, ADMIN, SMALL, "imported")
+    assert "Added 1, updated 0, unchanged 2, retired 0." in report.text
+    assert rows(db_path, "SELECT question_id FROM retired_questions") == []
+    stats = await admin.send("/stats", "Statistics")
+    assert "[retired]" not in stats.text and "Retired:" not in stats.text
+    assert rows(db_path, "SELECT question_id, correct FROM answers") == [("s1", 1)]
