@@ -11,15 +11,17 @@ from telegram import (
     BotCommand,
     BotCommandScopeAllGroupChats,
     BotCommandScopeAllPrivateChats,
+    BotCommandScopeChat,
     LinkPreviewOptions,
 )
 from telegram.constants import ParseMode
+from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, ContextTypes, Defaults
 
-from bot import reminders
+from bot import admin_flow, reminders
 from bot.config import Settings
 from bot.context import SERVICES_KEY, QuizContext, Services
-from bot.handlers import common, learner
+from bot.handlers import admin, common, learner
 from bot.i18n import STRINGS, translate
 from bot.update_processor import PerChatUpdateProcessor
 from content.catalog import Catalog
@@ -52,8 +54,12 @@ def build_application(
     async def post_init(application: QuizApplication) -> None:
         repo = await Repository.open(settings.db_path)
         catalog = Catalog.from_folder(settings.content_dir, settings.default_language)
-        application.bot_data[SERVICES_KEY] = Services(settings, repo, catalog, clock)
-        await _set_commands(application)
+        services = Services(settings, repo, catalog, clock)
+        application.bot_data[SERVICES_KEY] = services
+        await admin_flow.load_stored_banks(services)
+        if application.job_queue is not None:
+            await admin_flow.arm_schedules(application.job_queue, services)
+        await _set_commands(application, settings)
         assert application.job_queue is not None
         application.job_queue.run_repeating(
             reminders.send_due_reminders,
@@ -92,6 +98,8 @@ def build_application(
         .post_shutdown(post_shutdown)
         .build()
     )
+    for handler in admin.handlers():
+        application.add_handler(handler)
     for handler in learner.handlers():
         application.add_handler(handler)
     for handler in common.handlers():
@@ -114,8 +122,9 @@ def _commands(names: tuple[str, ...], language: str) -> list[BotCommand]:
     return [BotCommand(name, translate(language, f"cmd_{name}")) for name in names]
 
 
-async def _set_commands(application: QuizApplication) -> None:
-    """The command menu per scope, in every interface language."""
+async def _set_commands(application: QuizApplication, settings: Settings) -> None:
+    """The command menu per scope, in every interface language; admins get theirs in their
+    own chat (a chat scope), so nobody else sees the admin commands."""
     bot = application.bot
     for language in STRINGS:
         code = None if language == "en" else language
@@ -129,3 +138,12 @@ async def _set_commands(application: QuizApplication) -> None:
             scope=BotCommandScopeAllGroupChats(),
             language_code=code,
         )
+        for admin_id in sorted(settings.admin_ids):
+            try:
+                await bot.set_my_commands(
+                    _commands(PRIVATE_COMMANDS + admin.ADMIN_COMMANDS, language),
+                    scope=BotCommandScopeChat(admin_id),
+                    language_code=code,
+                )
+            except TelegramError as error:  # e.g. the admin has not opened a chat with the bot
+                log.warning("admin %s: command menu not set: %s", admin_id, error)

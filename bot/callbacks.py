@@ -69,7 +69,50 @@ class ListQuizzes:
         return _checked(f"{VERSION}:ls")
 
 
-Callback = AnswerTap | OpenQuiz | PreviewQuiz | ChooseLanguage | ListQuizzes | StartReview
+@dataclass(frozen=True)
+class PostAnswer:
+    """A chat member chose `option` of the question posted as post `post_id` (admin push)."""
+
+    post_id: int
+    option: int
+
+    def encode(self) -> str:
+        return _checked(f"{VERSION}:adp:{self.post_id}:{self.option}")
+
+
+@dataclass(frozen=True)
+class ConfirmDraft:
+    """An admin confirms the previewed question draft `nonce` (`/addquestion`)."""
+
+    nonce: int
+
+    def encode(self) -> str:
+        return _checked(f"{VERSION}:adc:{self.nonce}")
+
+
+@dataclass(frozen=True)
+class CancelDraft:
+    nonce: int
+
+    def encode(self) -> str:
+        return _checked(f"{VERSION}:adx:{self.nonce}")
+
+
+Callback = (
+    AnswerTap
+    | OpenQuiz
+    | PreviewQuiz
+    | ChooseLanguage
+    | ListQuizzes
+    | StartReview
+    | PostAnswer
+    | ConfirmDraft
+    | CancelDraft
+)
+
+# Patterns for handlers that take only the admin feature's buttons (`ad…` kinds).
+ADMIN_PATTERN = rf"^{VERSION}:ad"
+DRAFT_PATTERN = rf"^{VERSION}:ad[cx]:"
 
 _PATTERNS: tuple[tuple[re.Pattern[str], type], ...] = (
     (re.compile(rf"{VERSION}:a:{_INT}:{_INT}:{_INT}"), AnswerTap),
@@ -78,7 +121,11 @@ _PATTERNS: tuple[tuple[re.Pattern[str], type], ...] = (
     (re.compile(rf"{VERSION}:l:{_LANGUAGE}"), ChooseLanguage),
     (re.compile(rf"{VERSION}:ls"), ListQuizzes),
     (re.compile(rf"{VERSION}:rv"), StartReview),
+    (re.compile(rf"{VERSION}:adp:{_INT}:{_INT}"), PostAnswer),
+    (re.compile(rf"{VERSION}:adc:{_INT}"), ConfirmDraft),
+    (re.compile(rf"{VERSION}:adx:{_INT}"), CancelDraft),
 )
+_INT_KINDS: tuple[type, ...] = (AnswerTap, PostAnswer, ConfirmDraft, CancelDraft)
 
 
 def _checked(data: str) -> str:
@@ -94,7 +141,7 @@ def decode(data: str | None) -> Callback | None:
     for pattern, kind in _PATTERNS:
         match = pattern.fullmatch(data)
         if match:
-            if kind is AnswerTap:
-                return AnswerTap(*(int(group) for group in match.groups()))
+            if kind in _INT_KINDS:
+                return kind(*(int(group) for group in match.groups()))
             return kind(*match.groups())
     return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,6 +24,9 @@ class Services:
     repo: Repository
     catalog: Catalog
     clock: Callable[[], float] = field(default=time.time)
+    # Updates of different chats run concurrently: changes to a bank (read the quiz, plan,
+    # store, put into the catalog) take this lock so two admins cannot overwrite each other.
+    bank_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     async def learner(self, who: TelegramUser) -> tuple[User, Locale]:
         """The stored learner behind a Telegram user, refreshed, and their locale."""

@@ -1,4 +1,5 @@
-"""The quizzes the bot serves, parsed once at start."""
+"""The quizzes the bot serves: parsed once at start, then changed a whole quiz at a time
+(an admin's import or edit replaces one quiz; nothing is parsed per update)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,12 @@ class Catalog:
             quizzes.append(result.quiz)
         log.info("loaded %d quiz(zes) from %s", len(quizzes), folder)
         return cls(quizzes, default_language)
+
+    def put(self, quiz: Quiz) -> Quiz | None:
+        """Add the quiz, or replace the one with its id (keeping its place); returns that one."""
+        previous = self._quizzes.get(quiz.id)
+        self._quizzes[quiz.id] = quiz
+        return previous
 
     def get(self, quiz_id: str) -> Quiz | None:
         return self._quizzes.get(quiz_id)

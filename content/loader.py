@@ -81,6 +81,11 @@ def parse_bank(text: str | bytes, source: str, default_language: str) -> BankRes
         raw = load_bank_yaml(text)
     except BankYamlError as error:
         return BankResult(source, None, (str(error),))
+    return check_bank(raw, source, default_language)
+
+
+def check_bank(raw: Any, source: str, default_language: str) -> BankResult:
+    """Validate a bank already in plain data (as YAML gives it); never raises for bad content."""
     if not isinstance(raw, dict):
         return BankResult(source, None, ("a bank must be a mapping with id, title and questions",))
     try:

@@ -84,6 +84,60 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX answers_by_user_time ON answers(user_id, answered_at);
     """,
+    # admin content: banks changed through the bot, retired questions, posted questions and
+    # their answers, push schedules, and the audit log (storage/content_store.py)
+    """
+    CREATE TABLE content_banks (
+        quiz_id TEXT PRIMARY KEY,
+        yaml TEXT NOT NULL,
+        updated_at REAL NOT NULL,
+        updated_by INTEGER NOT NULL
+    );
+    CREATE TABLE retired_questions (
+        quiz_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        text TEXT NOT NULL,
+        retired_at REAL NOT NULL,
+        retired_by INTEGER NOT NULL,
+        PRIMARY KEY (quiz_id, question_id)
+    );
+    CREATE TABLE posts (
+        id INTEGER PRIMARY KEY,
+        chat_id INTEGER NOT NULL,
+        quiz_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        message_id INTEGER,
+        posted_at REAL NOT NULL,
+        posted_by INTEGER NOT NULL,
+        revealed_at REAL,
+        UNIQUE (chat_id, quiz_id, question_id)
+    );
+    CREATE TABLE post_answers (
+        post_id INTEGER NOT NULL REFERENCES posts(id),
+        user_id INTEGER NOT NULL,
+        chosen INTEGER NOT NULL,
+        correct INTEGER NOT NULL,
+        answered_at REAL NOT NULL,
+        PRIMARY KEY (post_id, user_id)
+    );
+    CREATE TABLE push_schedules (
+        id INTEGER PRIMARY KEY,
+        quiz_id TEXT NOT NULL,
+        chat TEXT NOT NULL,
+        minute_of_day INTEGER NOT NULL,
+        created_at REAL NOT NULL,
+        created_by INTEGER NOT NULL,
+        UNIQUE (quiz_id, chat)
+    );
+    CREATE TABLE audit_log (
+        id INTEGER PRIMARY KEY,
+        at REAL NOT NULL,
+        admin_id INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        quiz_id TEXT,
+        detail TEXT NOT NULL DEFAULT ''
+    );
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

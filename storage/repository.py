@@ -20,6 +20,7 @@ from typing import Any
 
 import aiosqlite
 
+from storage.content_store import ContentStore
 from storage.migrations import MIGRATIONS, SCHEMA_VERSION
 
 log = logging.getLogger(__name__)
@@ -157,6 +158,7 @@ class Repository:
         # Learners are read on every update and written rarely: a read-through cache, kept
         # coherent because every write to `users` goes through `_user_write`.
         self._users: OrderedDict[int, User] = OrderedDict()
+        self.content = ContentStore(self)
 
     @classmethod
     async def open(cls, path: Path | str) -> Repository:

@@ -86,3 +86,26 @@ async def test_group_gets_429_past_20_messages_a_minute(api: FakeBotApi, client:
         await client.send_message(group.id, "one too many")
     now[0] += 61
     await client.send_message(group.id, "after a minute")
+
+
+async def test_documents_go_both_ways(user: FakeUser, api: FakeBotApi) -> None:
+    base_file_url = api.base_url.replace("/bot", "/file/bot")
+    async with Bot(api.token, base_url=api.base_url, base_file_url=base_file_url) as client:
+        await _documents_go_both_ways(client, user, api)
+
+
+async def _documents_go_both_ways(client: Bot, user: FakeUser, api: FakeBotApi) -> None:
+    uploaded = api.upload(user, b"id: x\n", "x.yaml", caption="/import")
+    assert uploaded.document is not None
+    file = await client.get_file(uploaded.document["file_id"])
+    assert bytes(await file.download_as_bytearray()) == b"id: x\n"
+    assert len(api.downloads) == 1
+    with pytest.raises(BadRequest, match="(?i)invalid file_id"):
+        await client.get_file("no-such-file")
+    sent = await client.send_document(
+        user.id, b"a: 1\n", filename="a.yaml", caption="<b>c</b>", parse_mode=ParseMode.HTML
+    )
+    assert sent.document is not None and sent.document.file_name == "a.yaml"
+    kept = api.messages[(user.id, sent.message_id)]
+    assert kept.document is not None and api.file_content(kept.document) == b"a: 1\n"
+    assert kept.caption == "c"

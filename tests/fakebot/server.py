@@ -6,7 +6,9 @@ refuses: callback data over 64 bytes, text over 4096 characters after entity par
 malformed HTML, edits that change nothing, a callback query answered twice, messages to
 people who blocked the bot, and more than 20 messages a minute into one group (429).
 
-Tests drive it as the people in the chats: `send_text`, `tap`, then `wait_for` a condition.
+Tests drive it as the people in the chats: `send_text`, `upload`, `tap`, then `wait_for` a
+condition. Files go both ways: `upload` makes a document the bot can fetch with `getFile` and
+download from `/file/bot<token>/<file_path>`; `sendDocument` (multipart) keeps what the bot sent.
 """
 
 from __future__ import annotations
@@ -86,6 +88,8 @@ class Message:
     date: int
     sender: dict[str, Any] | None = None
     document: dict[str, Any] | None = None
+    caption: str | None = None
+    reply_to: Message | None = None
     edits: int = 0
 
     @property
@@ -111,6 +115,15 @@ class Message:
             data["reply_markup"] = self.reply_markup
         if self.document:
             data["document"] = self.document
+        if self.caption:
+            data["caption"] = self.caption
+            if self.caption.startswith("/"):
+                command = self.caption.split()[0]
+                data["caption_entities"] = [
+                    {"type": "bot_command", "offset": 0, "length": len(command)}
+                ]
+        if self.reply_to is not None:
+            data["reply_to_message"] = self.reply_to.to_dict(bot_user)
         return data
 
 
@@ -139,6 +152,9 @@ class FakeBotApi:
         self.calls: list[Call] = []
         self.commands: dict[str, list[dict[str, Any]]] = {}
         self.callback_answers: dict[str, dict[str, Any]] = {}
+        self.files: dict[str, tuple[str, bytes]] = {}  # file_id -> (file_path, content)
+        self.downloads: list[str] = []  # file_paths the bot downloaded
+        self._file_ids = itertools.count(1)
         self._open_queries: set[str] = set()
         self._updates: list[dict[str, Any]] = []
         self._update_ids = itertools.count(1)
@@ -160,6 +176,7 @@ class FakeBotApi:
     async def start(self) -> None:
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        app.router.add_get("/file/bot{token}/{path:.+}", self._download)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -188,7 +205,13 @@ class FakeBotApi:
         self.chats[chat_id] = chat
         return chat
 
-    def send_text(self, user: FakeUser, text: str, chat: Chat | None = None) -> Message:
+    def send_text(
+        self,
+        user: FakeUser,
+        text: str,
+        chat: Chat | None = None,
+        reply_to: Message | None = None,
+    ) -> Message:
         """`user` sends `text` (a command if it starts with '/') into `chat` (default: private)."""
         chat = chat or self.private_chat(user)
         message = Message(
@@ -200,6 +223,7 @@ class FakeBotApi:
             reply_markup=None,
             date=int(time.time()),
             sender=user.to_dict(),
+            reply_to=reply_to,
         )
         self.messages[(chat.id, message.message_id)] = message
         data = message.to_dict(self.bot_user)
@@ -208,6 +232,53 @@ class FakeBotApi:
             data["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]
         self._push({"message": data})
         return message
+
+    def add_file(self, content: bytes, file_name: str) -> dict[str, Any]:
+        """Keep a file the bot can fetch; returns its `document` object."""
+        number = next(self._file_ids)
+        file_id = f"file-{number}"
+        self.files[file_id] = (f"documents/file_{number}_{file_name}", bytes(content))
+        return {
+            "file_id": file_id,
+            "file_unique_id": f"unique-{number}",
+            "file_name": file_name,
+            "mime_type": "application/x-yaml",
+            "file_size": len(content),
+        }
+
+    def upload(
+        self,
+        user: FakeUser,
+        content: bytes,
+        file_name: str,
+        caption: str | None = None,
+        chat: Chat | None = None,
+        declared_size: int | None = None,
+    ) -> Message:
+        """`user` sends a document (with an optional caption); `declared_size` overrides the
+        `file_size` Telegram announces (as a client may leave it out or get it wrong)."""
+        chat = chat or self.private_chat(user)
+        document = self.add_file(content, file_name)
+        if declared_size is not None:
+            document["file_size"] = declared_size
+        message = Message(
+            chat=chat,
+            message_id=next(self._message_ids[chat.id]),
+            from_bot=False,
+            text="",
+            html="",
+            reply_markup=None,
+            date=int(time.time()),
+            sender=user.to_dict(),
+            document=document,
+            caption=caption,
+        )
+        self.messages[(chat.id, message.message_id)] = message
+        self._push({"message": message.to_dict(self.bot_user)})
+        return message
+
+    def file_content(self, document: dict[str, Any]) -> bytes:
+        return self.files[document["file_id"]][1]
 
     def push_update(self, update: dict[str, Any]) -> int:
         """Queue a raw update (for shapes the helpers don't build); returns its update_id."""
@@ -315,6 +386,17 @@ class FakeBotApi:
         asyncio.get_running_loop().create_task(notify())
 
     _polled = False
+
+    async def _download(self, request: web.Request) -> web.StreamResponse:
+        if request.match_info["token"] != self.token:
+            return web.Response(status=401, text="Unauthorized")
+        path = request.match_info["path"]
+        for file_path, content in self.files.values():
+            if file_path == path:
+                self.downloads.append(path)
+                self._notify()
+                return web.Response(body=content, content_type="application/octet-stream")
+        return web.Response(status=404, text="Not Found")
 
     async def _handle(self, request: web.Request) -> web.Response:
         if request.match_info["token"] != self.token:
@@ -504,6 +586,56 @@ class FakeBotApi:
         message.edits += 1
         return message.to_dict(self.bot_user)
 
+    async def _api_getFile(self, params: dict[str, Any]) -> Any:
+        file_id = str(params.get("file_id") or "")
+        if file_id not in self.files:
+            raise ApiError(400, "Bad Request: invalid file_id")
+        file_path, content = self.files[file_id]
+        number = file_id.removeprefix("file-")
+        return {
+            "file_id": file_id,
+            "file_unique_id": f"unique-{number}",
+            "file_size": len(content),
+            "file_path": file_path,
+        }
+
+    async def _api_sendDocument(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params)
+        document = params.get("document")
+        if isinstance(document, dict):
+            content = document["content"]
+            if not content:
+                raise ApiError(400, "Bad Request: file must be non-empty")
+            sent = self.add_file(content, document["filename"] or "document")
+        elif isinstance(document, str) and document in self.files:
+            file_path, content = self.files[document]
+            sent = self.add_file(content, file_path.rsplit("_", 1)[-1])
+        else:
+            raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+        caption = params.get("caption")
+        caption_text = None
+        if caption:
+            try:
+                caption_text = visible_text(str(caption), params.get("parse_mode"))
+            except EntityParseError as error:
+                raise ApiError(400, f"Bad Request: can't parse entities: {error}") from None
+            if telegram_length(caption_text) > 1024:
+                raise ApiError(400, "Bad Request: message caption is too long")
+        self._check_group_rate(chat)
+        message = Message(
+            chat=chat,
+            message_id=next(self._message_ids[chat.id]),
+            from_bot=True,
+            text="",
+            html="",
+            reply_markup=self._markup(params),
+            date=int(time.time()),
+            document=sent,
+            caption=caption_text,
+        )
+        self.messages[(chat.id, message.message_id)] = message
+        return message.to_dict(self.bot_user)
+
     async def _api_answerCallbackQuery(self, params: dict[str, Any]) -> Any:
         query_id = str(params.get("callback_query_id"))
         if query_id not in self._open_queries:
@@ -521,6 +653,20 @@ class FakeBotApi:
         if self.on_callback_answer is not None:
             self.on_callback_answer(query_id)
         return True
+
+    async def _api_getChat(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params)
+        gifts = dict.fromkeys(
+            ("unlimited_gifts", "limited_gifts", "unique_gifts", "premium_subscription",
+             "gifts_from_channels"),
+            False,
+        )  # fmt: skip
+        return {
+            **chat.to_dict(),
+            "accent_color_id": 0,
+            "max_reaction_count": 11,
+            "accepted_gift_types": gifts,
+        }
 
     async def _api_getChatMember(self, params: dict[str, Any]) -> Any:
         chat = self._chat(params)

@@ -1,0 +1,551 @@
+"""What admins do to content and chats: import a bank, add or retire a question, push a
+question into a chat (and take its answers), statistics, daily schedules.
+
+Every change is validated like a bank on disk, stored in SQLite (one transaction with its
+audit entry), and only then put into the running catalog. Telegram-facing, but the rules
+live in `content.editing` and the SQL in `storage.content_store`.
+
+Posted questions are a small module of their own for now (one message, any member answers
+once, the next push reveals it); they are to be unified with group quizzes.
+"""
+
+from __future__ import annotations
+
+import datetime
+import html
+import logging
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram import Bot, CallbackQuery, Document
+from telegram.error import TelegramError
+from telegram.ext import Job, JobQueue
+
+from bot import admin_render, render
+from bot.callbacks import PostAnswer
+from bot.context import QuizContext, Services
+from bot.render import Locale, Rendered
+from content.editing import add_question, plan_import, retire_question
+from content.export import dump_bank
+from content.loader import MAX_BANK_BYTES, BankResult, parse_bank
+from content.model import Quiz
+from content.schema import (
+    LANGUAGE_CODE,
+    MAX_EXPLANATION_LENGTH,
+    MAX_OPTION_LENGTH,
+    MAX_OPTIONS,
+    MAX_QUESTION_LENGTH,
+    MIN_OPTIONS,
+)
+from storage.content_store import PostTally, Schedule
+
+log = logging.getLogger(__name__)
+
+CHAT_ARGUMENT = re.compile(r"^(@[A-Za-z][A-Za-z0-9_]{3,31}|-?[1-9][0-9]{0,15})$")
+TIME_ARGUMENT = re.compile(r"^([01]?[0-9]|2[0-3]):([0-5][0-9])$")
+
+
+@dataclass(frozen=True)
+class Reply:
+    """An interface string (key and already-escaped values) to send back."""
+
+    key: str
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def text(self, locale: Locale) -> str:
+        return locale.t(self.key, **self.values)
+
+
+def is_admin(services: Services, user_id: int | None) -> bool:
+    return user_id is not None and user_id in services.settings.admin_ids
+
+
+def _default(services: Services) -> str:
+    return services.settings.default_language
+
+
+def channel_locale(services: Services) -> Locale:
+    """Posts in a chat are read by many: the content's default language."""
+    return Locale(_default(services), _default(services))
+
+
+# banks stored in SQLite
+
+
+async def load_stored_banks(services: Services) -> None:
+    """At start: banks changed through the bot, parsed once; each overrides a file's bank."""
+    for stored in await services.repo.content.banks():
+        result = parse_bank(stored.yaml, f"stored bank {stored.quiz_id}", _default(services))
+        if result.quiz is None:
+            for error in result.errors:
+                log.error("stored bank %s refused: %s", stored.quiz_id, error)
+            continue
+        if services.catalog.put(result.quiz) is not None:
+            log.info("quiz %s: the copy changed through the bot overrides the file", stored.quiz_id)
+
+
+# import
+
+
+async def import_document(
+    bot: Bot, services: Services, chat_id: int, admin_id: int, document: Document, locale: Locale
+) -> None:
+    """Download, validate with the bank validator, and store: all of it, or nothing."""
+    name = document.file_name or "document"
+    if document.file_size is not None and document.file_size > MAX_BANK_BYTES:
+        await bot.send_message(
+            chat_id, locale.t("import_too_large", size=document.file_size, limit=MAX_BANK_BYTES)
+        )
+        return
+    try:
+        file = await bot.get_file(document.file_id)
+        data = bytes(await file.download_as_bytearray())
+    except TelegramError as error:
+        log.warning("import of %s: download failed: %s", name, error)
+        await bot.send_message(chat_id, locale.t("import_download_failed"))
+        return
+    if len(data) > MAX_BANK_BYTES:
+        await bot.send_message(
+            chat_id, locale.t("import_too_large", size=len(data), limit=MAX_BANK_BYTES)
+        )
+        return
+    result = parse_bank(data, name, _default(services))
+    if result.quiz is None:
+        for text in admin_render.import_errors(name, result.errors, locale):
+            await bot.send_message(chat_id, text)
+        return
+    await bot.send_message(
+        chat_id, await apply_import(services, result.quiz, admin_id, name, locale)
+    )
+
+
+async def apply_import(
+    services: Services, quiz: Quiz, admin_id: int, source: str, locale: Locale
+) -> str:
+    """Store a valid bank over the quiz of its id; the report to send."""
+    async with services.bank_lock:
+        return await _apply_import(services, quiz, admin_id, source, locale)
+
+
+async def _apply_import(
+    services: Services, quiz: Quiz, admin_id: int, source: str, locale: Locale
+) -> str:
+    store = services.repo.content
+    existing = services.catalog.get(quiz.id)
+    plan = plan_import(existing, quiz)
+    if not plan.changes_anything:
+        return locale.t("import_unchanged", quiz_id=quiz.id)
+    default = _default(services)
+    retired = []
+    if existing is not None:
+        for question_id in plan.retired:
+            gone = existing.question(question_id)
+            assert gone is not None
+            retired.append((question_id, gone.text.get(default, default)))
+    was_retired = {r.question_id for r in await store.retired(quiz.id)}
+    stored = {bank.quiz_id for bank in await store.banks()}
+    await store.save_bank(
+        quiz.id,
+        dump_bank(quiz),
+        admin_id,
+        services.clock(),
+        "import",
+        {
+            "file": source,
+            "added": list(plan.added),
+            "updated": list(plan.updated),
+            "retired": list(plan.retired),
+        },
+        retired=retired,
+        restored=[q.id for q in quiz.questions if q.id in was_retired],
+    )
+    services.catalog.put(quiz)
+    return admin_render.import_report(
+        plan, overrides_disk=existing is not None and quiz.id not in stored, locale=locale
+    )
+
+
+# a question added step by step
+
+
+@dataclass
+class Draft:
+    """An admin's question in the making; lives in the conversation, never half-stored."""
+
+    quiz_id: str
+    nonce: int
+    text: str = ""
+    options: list[str] = field(default_factory=list)
+    answer: int = 0
+    explanation: str | None = None
+    language: str | None = None
+    translated: list[str] = field(default_factory=list)  # text, options..., [explanation]
+
+    def question_data(self, default_language: str) -> dict[str, Any]:
+        """The question as bank data (without an id), translation included."""
+        n = len(self.options)
+
+        def localized(base: str, index: int) -> dict[str, str]:
+            value = {default_language: base}
+            if self.language and index < len(self.translated):
+                value[self.language] = self.translated[index]
+            return value
+
+        data: dict[str, Any] = {
+            "text": localized(self.text, 0),
+            "options": [localized(option, 1 + i) for i, option in enumerate(self.options)],
+            "answer": self.answer,
+        }
+        if self.explanation is not None:
+            data["explanation"] = localized(self.explanation, 1 + n)
+        return data
+
+
+def check_text(text: str | None, limit: int) -> str | Reply:
+    value = (text or "").strip()
+    if not value:
+        return Reply("draft_empty")
+    if len(value) > limit:
+        return Reply("draft_too_long", {"length": len(value), "limit": limit})
+    return value
+
+
+def parse_options(text: str | None) -> list[str] | Reply:
+    lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
+    if not MIN_OPTIONS <= len(lines) <= MAX_OPTIONS:
+        return Reply("draft_options_count", {"n": len(lines)})
+    for line in lines:
+        if len(line) > MAX_OPTION_LENGTH:
+            return Reply("draft_too_long", {"length": len(line), "limit": MAX_OPTION_LENGTH})
+    return lines
+
+
+def parse_answer(text: str | None, options: int) -> int | Reply:
+    value = (text or "").strip().upper().rstrip(".")
+    last = render.letter(options - 1)
+    if len(value) == 1 and value in render.LETTERS[:options]:
+        return render.LETTERS.index(value)
+    if value.isdigit() and 1 <= int(value) <= options:
+        return int(value) - 1
+    return Reply("draft_bad_answer", {"last": last})
+
+
+def parse_translation(text: str | None, draft: Draft) -> tuple[str, list[str]] | Reply:
+    """`code`, question, the options, optionally the explanation: one per line."""
+    lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
+    n = len(draft.options)
+    wanted = {1 + 1 + n} | ({2 + 1 + n} if draft.explanation is not None else set())
+    if len(lines) not in wanted:
+        return Reply("draft_bad_translation", {"n": n})
+    code = lines[0].lower()
+    if not LANGUAGE_CODE.match(code):
+        return Reply("draft_bad_language", {"code": html.escape(lines[0])})
+    limits = [MAX_QUESTION_LENGTH] + [MAX_OPTION_LENGTH] * n + [MAX_EXPLANATION_LENGTH]
+    for line, limit in zip(lines[1:], limits, strict=False):
+        if len(line) > limit:
+            return Reply("draft_too_long", {"length": len(line), "limit": limit})
+    return code, lines[1:]
+
+
+async def draft_result(services: Services, draft: Draft) -> BankResult:
+    """The quiz with the draft added, validated like a bank on disk (nothing stored)."""
+    quiz = services.catalog.get(draft.quiz_id)
+    if quiz is None:
+        return BankResult(draft.quiz_id, None, (f"quiz {draft.quiz_id} no longer exists",))
+    taken = await services.repo.content.known_question_ids(quiz.id)
+    return add_question(quiz, draft.question_data(_default(services)), taken, _default(services))
+
+
+async def save_draft(services: Services, draft: Draft, admin_id: int) -> BankResult:
+    """Validate against the quiz as it is now, store, and put it into the catalog."""
+    async with services.bank_lock:
+        return await _save_draft(services, draft, admin_id)
+
+
+async def _save_draft(services: Services, draft: Draft, admin_id: int) -> BankResult:
+    result = await draft_result(services, draft)
+    if result.quiz is None:
+        return result
+    added = result.quiz.questions[-1]
+    await services.repo.content.save_bank(
+        result.quiz.id,
+        dump_bank(result.quiz),
+        admin_id,
+        services.clock(),
+        "add_question",
+        {"question": added.id},
+    )
+    services.catalog.put(result.quiz)
+    return result
+
+
+# retiring
+
+
+async def retire(services: Services, quiz: Quiz, question_id: str, admin_id: int) -> Quiz:
+    """Retire a question: stored, audited, out of the catalog; answers stay where they are."""
+    async with services.bank_lock:
+        current = services.catalog.get(quiz.id) or quiz
+        return await _retire(services, current, question_id, admin_id)
+
+
+async def _retire(services: Services, quiz: Quiz, question_id: str, admin_id: int) -> Quiz:
+    smaller, gone = retire_question(quiz, question_id)
+    default = _default(services)
+    await services.repo.content.save_bank(
+        quiz.id,
+        dump_bank(smaller),
+        admin_id,
+        services.clock(),
+        "retire",
+        {"question": question_id},
+        retired=[(question_id, gone.text.get(default, default))],
+    )
+    services.catalog.put(smaller)
+    return smaller
+
+
+# questions posted into a chat
+
+
+def chat_target(argument: str) -> int | str | None:
+    if not CHAT_ARGUMENT.match(argument):
+        return None
+    return argument if argument.startswith("@") else int(argument)
+
+
+async def push_next(
+    bot: Bot,
+    services: Services,
+    job_queue: JobQueue[Any] | None,
+    quiz: Quiz,
+    chat: int | str,
+    admin_id: int | None,
+) -> Reply:
+    """Reveal the chat's open posted questions, then post the quiz's next unposted one."""
+    shown = html.escape(str(chat))
+    try:
+        chat_id = (await bot.get_chat(chat)).id
+    except TelegramError as error:
+        log.warning("push to %s: %s", chat, error)
+        return Reply("push_no_chat", {"chat": shown})
+    locale = channel_locale(services)
+    await reveal_open_posts(bot, services, job_queue, chat_id, locale)
+    store = services.repo.content
+    posted = await store.posted_question_ids(chat_id, quiz.id)
+    for position, question in enumerate(quiz.questions):
+        if question.id in posted:
+            continue
+        post = await store.reserve_post(chat_id, quiz.id, question.id, admin_id, services.clock())
+        if post is None:
+            continue
+        message = admin_render.post_message(quiz, question, post.id, PostTally(0, 0), locale)
+        try:
+            sent = await bot.send_message(chat_id, message.text, reply_markup=message.markup)
+        except TelegramError as error:
+            log.warning("push to %s: %s", chat, error)
+            await store.drop_post(post.id)
+            return Reply("push_no_chat", {"chat": shown})
+        await store.set_post_message(post.id, sent.message_id)
+        return Reply(
+            "push_done", {"k": position + 1, "n": len(quiz), "quiz_id": quiz.id, "chat": shown}
+        )
+    return Reply("push_all_posted", {"quiz_id": quiz.id, "chat": shown})
+
+
+async def reveal_open_posts(
+    bot: Bot, services: Services, job_queue: JobQueue[Any] | None, chat_id: int, locale: Locale
+) -> None:
+    store = services.repo.content
+    for post in await store.open_posts(chat_id):
+        if not await store.reveal_post(post.id, services.clock()) or post.message_id is None:
+            continue
+        if job_queue is not None:
+            for pending in job_queue.get_jobs_by_name(_count_job_name(post.id)):
+                pending.schedule_removal()
+        quiz = services.catalog.get(post.quiz_id)
+        question = quiz.question(post.question_id) if quiz is not None else None
+        if quiz is None or question is None:
+            rendered = Rendered(locale.t("post_retired"))
+        else:
+            rendered = admin_render.post_reveal(
+                quiz, question, await store.post_tally(post.id), locale
+            )
+        try:
+            await bot.edit_message_text(
+                rendered.text, chat_id=chat_id, message_id=post.message_id, reply_markup=None
+            )
+        except TelegramError as error:
+            log.warning("reveal of post %s failed: %s", post.id, error)
+
+
+async def answer_post(
+    services: Services,
+    job_queue: JobQueue[Any] | None,
+    query: CallbackQuery,
+    tap: PostAnswer,
+    locale: Locale,
+) -> None:
+    """A member's one answer to a posted question: stored, then a toast; the count on the
+    message follows within `POST_COUNT_DELAY` (one edit for all answers in that time, which
+    keeps a busy channel under Telegram's edit limits and never holds up other updates)."""
+    store = services.repo.content
+    post = await store.get_post(tap.post_id)
+    message = query.message
+    if (
+        post is None
+        or message is None
+        or message.chat.id != post.chat_id
+        or message.message_id != post.message_id
+    ):
+        await query.answer(locale.t("stale_button"))
+        return
+    quiz = services.catalog.get(post.quiz_id)
+    question = quiz.question(post.question_id) if quiz is not None else None
+    if quiz is None or question is None or tap.option >= len(question.options):
+        await query.answer(locale.t("stale_button"))
+        return
+    if post.revealed:
+        await query.answer(locale.t("post_closed"))
+        return
+    correct = question.is_correct(tap.option)
+    if not await store.answer_post(
+        post.id, query.from_user.id, tap.option, correct, services.clock()
+    ):
+        await query.answer(locale.t("already_answered"))
+        return
+    try:
+        await query.answer(render.answer_toast(question, tap.option, locale))
+    except TelegramError as error:  # stored already: the answer counts without the toast
+        log.warning("post %s: answer stored, toast failed: %s", post.id, error)
+    if job_queue is None:
+        return
+    if not job_queue.get_jobs_by_name(_count_job_name(post.id)):
+        job_queue.run_once(
+            refresh_post_count, POST_COUNT_DELAY, name=_count_job_name(post.id), data=post.id
+        )
+
+
+POST_COUNT_DELAY = 3.0  # seconds: at most 20 edits a minute, Telegram's limit in a group
+
+
+def _count_job_name(post_id: int) -> str:
+    return f"post-count-{post_id}"
+
+
+async def refresh_post_count(context: QuizContext) -> None:
+    """Show the current number of answers on a posted question that is still open."""
+    assert context.job is not None
+    services = context.services
+    post_id = context.job.data
+    post = await services.repo.content.get_post(post_id) if isinstance(post_id, int) else None
+    if post is None or post.revealed or post.message_id is None:
+        return
+    quiz = services.catalog.get(post.quiz_id)
+    question = quiz.question(post.question_id) if quiz is not None else None
+    if quiz is None or question is None:
+        return
+    tally = await services.repo.content.post_tally(post.id)
+    rendered = admin_render.post_message(quiz, question, post.id, tally, channel_locale(services))
+    try:
+        await context.bot.edit_message_text(
+            rendered.text,
+            chat_id=post.chat_id,
+            message_id=post.message_id,
+            reply_markup=rendered.markup,
+        )
+    except TelegramError as error:
+        log.info("post %s: count not updated: %s", post.id, error)
+
+
+# statistics
+
+
+async def stats(services: Services, locale: Locale) -> list[str]:
+    store = services.repo.content
+    return admin_render.stats_messages(
+        list(services.catalog),
+        await store.learner_count(),
+        await store.quiz_totals(),
+        await store.question_stats(),
+        await store.retired(),
+        locale,
+    )
+
+
+# daily schedules
+
+
+def parse_time(argument: str) -> int | None:
+    """`HH:MM` (UTC) as minutes after midnight."""
+    match = TIME_ARGUMENT.match(argument)
+    return None if match is None else int(match.group(1)) * 60 + int(match.group(2))
+
+
+def _job_name(schedule: Schedule) -> str:
+    return f"push-schedule-{schedule.id}"
+
+
+def arm(job_queue: JobQueue[Any], schedule: Schedule) -> Job[Any]:
+    """A daily job for the schedule, replacing the one it had."""
+    disarm(job_queue, schedule)
+    at = datetime.time(
+        schedule.minute_of_day // 60, schedule.minute_of_day % 60, tzinfo=datetime.UTC
+    )
+    return job_queue.run_daily(scheduled_push, time=at, name=_job_name(schedule), data=schedule.id)
+
+
+def disarm(job_queue: JobQueue[Any], schedule: Schedule) -> None:
+    for job in job_queue.get_jobs_by_name(_job_name(schedule)):
+        job.schedule_removal()
+
+
+async def set_schedule(
+    services: Services,
+    job_queue: JobQueue[Any],
+    quiz_id: str,
+    chat: int | str,
+    minute_of_day: int | None,
+    admin_id: int,
+) -> Reply:
+    """Store and arm a daily push at `minute_of_day` (UTC), or end it when that is None."""
+    shown = {"quiz_id": html.escape(quiz_id), "chat": html.escape(str(chat))}
+    store = services.repo.content
+    if minute_of_day is None:
+        removed = await store.delete_schedule(quiz_id, str(chat), admin_id, services.clock())
+        if removed is None:
+            return Reply("schedule_none", shown)
+        disarm(job_queue, removed)
+        return Reply("schedule_off", shown)
+    if services.catalog.get(quiz_id) is None:
+        return Reply("unknown_quiz", {"quiz_id": shown["quiz_id"]})
+    saved = await store.save_schedule(quiz_id, str(chat), minute_of_day, admin_id, services.clock())
+    arm(job_queue, saved)
+    at = f"{minute_of_day // 60:02d}:{minute_of_day % 60:02d}"
+    return Reply("schedule_done", {**shown, "time": at})
+
+
+async def arm_schedules(job_queue: JobQueue[Any], services: Services) -> None:
+    for schedule in await services.repo.content.schedules():
+        arm(job_queue, schedule)
+
+
+async def scheduled_push(context: QuizContext) -> None:
+    """The job of a schedule: push the next question, as an admin's `/push` would."""
+    assert context.job is not None
+    services = context.services
+    schedule = next(
+        (s for s in await services.repo.content.schedules() if s.id == context.job.data), None
+    )
+    if schedule is None:
+        return
+    quiz = services.catalog.get(schedule.quiz_id)
+    if quiz is None:
+        log.warning("schedule %s: quiz %s is gone", schedule.id, schedule.quiz_id)
+        return
+    target = chat_target(schedule.chat)
+    if target is None:
+        return
+    outcome = await push_next(context.bot, services, context.job_queue, quiz, target, None)
+    log.info("schedule %s: %s", schedule.id, outcome.key)

@@ -1,0 +1,223 @@
+"""Pure rendering for the admin feature: import reports, question drafts, posted questions,
+statistics. Data in, `Rendered` (HTML text and keyboard) out; content is escaped here."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import callbacks
+from bot.render import MAX_BUTTON_LABEL, Locale, Rendered, letter, shorten, split_blocks
+from content.editing import ImportPlan
+from content.model import Question, Quiz
+from content.schema import MAX_EXPLANATION_LENGTH, MAX_OPTION_LENGTH, MAX_QUESTION_LENGTH
+from storage.content_store import PostTally, QuestionStat, QuizTotals, RetiredQuestion
+
+MAX_IDS_SHOWN = 30
+HARDEST_SHOWN = 3
+
+
+def _ids(ids: Sequence[str]) -> str:
+    shown = ", ".join(f"<code>{html.escape(i)}</code>" for i in ids[:MAX_IDS_SHOWN])
+    return shown + (f" … (+{len(ids) - MAX_IDS_SHOWN})" if len(ids) > MAX_IDS_SHOWN else "")
+
+
+def import_errors(file_name: str, errors: Sequence[str], locale: Locale) -> list[str]:
+    """Every error with its place, over as many messages as they need."""
+    head = locale.t("import_refused", file=html.escape(file_name), n=len(errors))
+    blocks = [head] + [f"• {html.escape(error)}" for error in errors]
+    return split_blocks(blocks)
+
+
+def import_report(plan: ImportPlan, overrides_disk: bool, locale: Locale) -> str:
+    quiz = plan.quiz
+    lines = [
+        locale.t(
+            "import_done", title=html.escape(locale.plain(quiz.title)), quiz_id=quiz.id, n=len(quiz)
+        ),
+        locale.t(
+            "import_counts",
+            added=len(plan.added),
+            updated=len(plan.updated),
+            unchanged=len(plan.unchanged),
+            retired=len(plan.retired),
+        ),
+    ]
+    if plan.replaces and plan.added:
+        lines.append(locale.t("import_added", ids=_ids(plan.added)))
+    if plan.updated:
+        lines.append(locale.t("import_updated", ids=_ids(plan.updated)))
+    if plan.retired:
+        lines.append(locale.t("import_retired", ids=_ids(plan.retired)))
+    if overrides_disk:
+        lines.append(locale.t("import_overrides"))
+    return "\n".join(lines)
+
+
+def _options_block(question: Question, locale: Locale, reveal: bool) -> str:
+    lines = []
+    for i, option in enumerate(question.options):
+        mark = ("✅ " if i == question.answer else "▫️ ") if reveal else ""
+        lines.append(f"{mark}<b>{letter(i)}.</b> {locale.text(option, MAX_OPTION_LENGTH)}")
+    return "\n".join(lines)
+
+
+def _explanation(question: Question, locale: Locale) -> str | None:
+    if question.explanation is None:
+        return None
+    return locale.t("explanation", text=locale.text(question.explanation, MAX_EXPLANATION_LENGTH))
+
+
+def draft_preview(
+    quiz: Quiz, question: Question, nonce: int, translation: str | None, locale: Locale
+) -> list[Rendered]:
+    """The new question as learners will see its reveal (and its translation, in a second
+    message when both would not fit one), with Confirm and Cancel on the last message."""
+    own = Locale(locale.default, locale.default)
+    parts = [
+        locale.t(
+            "draft_preview",
+            k=len(quiz),
+            title=html.escape(locale.plain(quiz.title)),
+            question_id=html.escape(question.id),
+        ),
+        own.text(question.text, MAX_QUESTION_LENGTH),
+        _options_block(question, own, reveal=True),
+    ]
+    if (why := _explanation(question, own)) is not None:
+        parts.append(why)
+    blocks = ["\n\n".join(parts)]
+    if translation is not None:
+        other = Locale(translation, locale.default)
+        block = [
+            locale.t("draft_translation_title", language=html.escape(translation)),
+            other.text(question.text, MAX_QUESTION_LENGTH),
+            _options_block(question, other, reveal=True),
+        ]
+        if (why := _explanation(question, other)) is not None:
+            block.append(why)
+        blocks.append("\n\n".join(block))
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    locale.t("button_confirm"), callback_data=callbacks.ConfirmDraft(nonce).encode()
+                ),
+                InlineKeyboardButton(
+                    locale.t("button_cancel"), callback_data=callbacks.CancelDraft(nonce).encode()
+                ),
+            ]
+        ]
+    )
+    messages = [Rendered(text) for text in split_blocks(blocks)]
+    messages[-1] = Rendered(messages[-1].text, markup)
+    return messages
+
+
+def _post_header(quiz: Quiz, question: Question, locale: Locale) -> str:
+    position = quiz.position(question.id)
+    return locale.t(
+        "post_header",
+        title=html.escape(locale.plain(quiz.title)),
+        k=(position or 0) + 1,
+        n=len(quiz),
+    )
+
+
+def post_message(
+    quiz: Quiz, question: Question, post_id: int, tally: PostTally, locale: Locale
+) -> Rendered:
+    """A question posted into a chat: anyone answers once with the buttons."""
+    text = "\n\n".join(
+        [
+            _post_header(quiz, question, locale),
+            locale.text(question.text, MAX_QUESTION_LENGTH),
+            _options_block(question, locale, reveal=False),
+            locale.t("post_count", n=tally.answers),
+        ]
+    )
+    buttons = [
+        [
+            InlineKeyboardButton(
+                f"{letter(i)}. {shorten(locale.plain(option), MAX_BUTTON_LABEL)}",
+                callback_data=callbacks.PostAnswer(post_id, i).encode(),
+            )
+        ]
+        for i, option in enumerate(question.options)
+    ]
+    return Rendered(text, InlineKeyboardMarkup(buttons))
+
+
+def post_reveal(quiz: Quiz, question: Question, tally: PostTally, locale: Locale) -> Rendered:
+    parts = [
+        _post_header(quiz, question, locale),
+        locale.text(question.text, MAX_QUESTION_LENGTH),
+        _options_block(question, locale, reveal=True),
+        locale.t("post_revealed", n=tally.answers, right=tally.correct),
+    ]
+    if (why := _explanation(question, locale)) is not None:
+        parts.append(why)
+    return Rendered("\n\n".join(parts))
+
+
+def _percent(correct: int, total: int) -> int:
+    return round(100 * correct / total) if total else 0
+
+
+def stats_messages(
+    quizzes: Sequence[Quiz],
+    learners: int,
+    totals: Mapping[str, QuizTotals],
+    questions: Sequence[QuestionStat],
+    retired: Sequence[RetiredQuestion],
+    locale: Locale,
+) -> list[str]:
+    """Learners and answers overall and per quiz, the hardest questions (lowest share of right
+    answers), retired ones marked."""
+    answers = sum(total.answers for total in totals.values())
+    blocks = [locale.t("stats_title", learners=learners, answers=answers)]
+    for quiz in quizzes:
+        title = html.escape(locale.plain(quiz.title))
+        total = totals.get(quiz.id)
+        gone = {r.question_id: r for r in retired if r.quiz_id == quiz.id}
+        if total is None:
+            lines = [locale.t("stats_quiz_none", title=title, quiz_id=quiz.id)]
+        else:
+            lines = [
+                locale.t(
+                    "stats_quiz",
+                    title=title,
+                    quiz_id=quiz.id,
+                    learners=total.learners,
+                    answers=total.answers,
+                    percent=_percent(total.correct, total.answers),
+                )
+            ]
+            mine = [s for s in questions if s.quiz_id == quiz.id and s.answers]
+            hardest = sorted(mine, key=lambda s: (s.correct / s.answers, -s.answers, s.question_id))
+            if hardest:
+                lines.append(locale.t("stats_hardest"))
+            for stat in hardest[:HARDEST_SHOWN]:
+                question = quiz.question(stat.question_id)
+                if question is not None:
+                    text = html.escape(shorten(locale.plain(question.text), 80))
+                else:
+                    old = gone.get(stat.question_id)
+                    text = locale.t("stats_retired_mark") + (
+                        " " + html.escape(shorten(old.text, 80)) if old else ""
+                    )
+                lines.append(
+                    locale.t(
+                        "stats_question",
+                        question_id=html.escape(stat.question_id),
+                        percent=_percent(stat.correct, stat.answers),
+                        n=stat.answers,
+                        text=text,
+                    )
+                )
+        if gone:
+            lines.append(locale.t("stats_retired", ids=_ids(list(gone))))
+        blocks.append("\n".join(lines))
+    return split_blocks(blocks)
