@@ -100,6 +100,11 @@ async def import_document(
         return
     try:
         file = await bot.get_file(document.file_id)
+        if file.file_size is not None and file.file_size > MAX_BANK_BYTES:
+            await bot.send_message(
+                chat_id, locale.t("import_too_large", size=file.file_size, limit=MAX_BANK_BYTES)
+            )
+            return
         data = bytes(await file.download_as_bytearray())
     except TelegramError as error:
         log.warning("import of %s: download failed: %s", name, error)
@@ -114,6 +119,12 @@ async def import_document(
     if result.quiz is None:
         for text in admin_render.import_errors(name, result.errors, locale):
             await bot.send_message(chat_id, text)
+        return
+    stored_size = len(dump_bank(result.quiz).encode())
+    if stored_size > MAX_BANK_BYTES:  # stored as canonical YAML, which may be longer
+        await bot.send_message(
+            chat_id, locale.t("import_too_large", size=stored_size, limit=MAX_BANK_BYTES)
+        )
         return
     await bot.send_message(
         chat_id, await apply_import(services, result.quiz, admin_id, name, locale)

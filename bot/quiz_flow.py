@@ -160,6 +160,7 @@ async def send_summary(
 @dataclass(frozen=True)
 class _Refusal:
     key: str
+    resume: Attempt | None = None  # after the notice, ask this attempt's next question
 
 
 @dataclass(frozen=True)
@@ -182,6 +183,8 @@ async def _check_tap(services: Services, tap: AnswerTap, user_id: int) -> _Valid
         return _Refusal("stale_button")
     item = resolve(services.catalog, attempt, attempt.question_ids[tap.position])
     if item is None:
+        if attempt.kind == REVIEW or services.catalog.get(attempt.quiz_id) is not None:
+            return _Refusal("tap_on_retired", resume=attempt)
         return _Refusal("quiz_gone")
     if tap.option >= len(item.question.options):
         return _Refusal("stale_button")
@@ -202,6 +205,9 @@ async def take_answer(
     checked = await _check_tap(services, tap, query.from_user.id)
     if isinstance(checked, _Refusal):
         await query.answer(locale.t(checked.key))
+        if checked.resume is not None:
+            chat_id = query.message.chat.id if query.message else query.from_user.id
+            await _continue(bot, services, chat_id, checked.resume, locale, resuming=False)
         return
     attempt, item, order = checked.attempt, checked.item, checked.order
     chosen = order[tap.option]

@@ -275,13 +275,15 @@ def quiz_list(
 
 
 def split_blocks(blocks: Sequence[str], limit: int = MAX_MESSAGE_LENGTH) -> list[str]:
-    """Join blocks with blank lines into as few messages as fit `limit`; never splits a block.
+    """Join blocks with blank lines into as few messages as fit `limit`.
 
     Measures the HTML source in UTF-16 units, never less than the visible text Telegram counts.
+    A block is never split, unless it alone is over the limit: then it is cut at line ends
+    (so a tag never spans two messages, as long as tags close on their line).
     """
     messages: list[str] = []
     current = ""
-    for block in blocks:
+    for block in _fit_blocks(blocks, limit):
         candidate = f"{current}\n\n{block}" if current else block
         if utf16_length(candidate) <= limit:
             current = candidate
@@ -292,6 +294,26 @@ def split_blocks(blocks: Sequence[str], limit: int = MAX_MESSAGE_LENGTH) -> list
     if current:
         messages.append(current)
     return messages
+
+
+def _fit_blocks(blocks: Sequence[str], limit: int) -> list[str]:
+    fitted: list[str] = []
+    for block in blocks:
+        if utf16_length(block) <= limit:
+            fitted.append(block)
+            continue
+        piece = ""
+        for line in block.split("\n"):
+            line = line if utf16_length(line) <= limit else clip(line, limit)
+            candidate = f"{piece}\n{line}" if piece else line
+            if utf16_length(candidate) <= limit:
+                piece = candidate
+            else:
+                fitted.append(piece)
+                piece = line
+        if piece:
+            fitted.append(piece)
+    return fitted
 
 
 def preview_messages(quiz: Quiz, locale: Locale) -> list[Rendered]:

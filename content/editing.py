@@ -44,7 +44,7 @@ class ImportPlan:
 
 
 def _details(quiz: Quiz) -> tuple[Any, ...]:
-    return (quiz.title, quiz.description, quiz.level, quiz.guide)
+    return (quiz.title, quiz.description, quiz.level, quiz.guide, quiz.shuffle_options)
 
 
 def plan_import(existing: Quiz | None, incoming: Quiz) -> ImportPlan:

@@ -47,6 +47,8 @@ def bank_data(quiz: Quiz) -> dict[str, Any]:
     data["level"] = quiz.level.value
     if quiz.guide is not None:
         data["guide"] = {"title": _text(quiz.guide.title), "url": quiz.guide.url}
+    if not quiz.shuffle_options:
+        data["shuffle_options"] = False
     data["questions"] = [question_data(question) for question in quiz.questions]
     return data
 

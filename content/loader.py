@@ -37,7 +37,9 @@ def _question_label(raw: Any, index: int) -> str:
     if isinstance(questions, list) and index < len(questions):
         item = questions[index]
         if isinstance(item, dict) and isinstance(item.get("id"), str | int):
-            return f"question {item['id']} (#{index + 1})"
+            label = str(item["id"])
+            label = label if len(label) <= 40 else label[:39] + "…"
+            return f"question {label} (#{index + 1})"
     return f"question #{index + 1}"
 
 

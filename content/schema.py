@@ -51,7 +51,8 @@ def _localized_validator(max_length: int) -> Any:
             raise ValueError("must be text or a map of language code to text")
         for code, text in value.items():
             if code != "" and (not isinstance(code, str) or not LANGUAGE_CODE.match(code)):
-                raise ValueError(f"{code!r} is not a language code such as 'en' or 'yo'")
+                shown = repr(code)[:20]
+                raise ValueError(f"{shown} is not a language code such as 'en' or 'yo'")
             if not isinstance(text, str) or not text.strip():
                 raise ValueError(f"the {code or 'default'} text must be non-empty text")
             if len(text) > max_length:
@@ -93,7 +94,10 @@ class QuestionSchema(_Strict):
     @field_validator("id", mode="before")
     @classmethod
     def _id_as_text(cls, value: Any) -> Any:
-        return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+        # YAML reads 007, 0x10 or 1_0 as numbers: only a plain number keeps its spelling
+        if isinstance(value, int) and not isinstance(value, bool):
+            raise ValueError(f'write the id as text in quotes, e.g. id: "q{value}"')
+        return value
 
     @model_validator(mode="after")
     def _answer_in_range(self) -> QuestionSchema:

@@ -110,11 +110,18 @@ def test_plain_string_fields_become_the_default_language() -> None:
     assert dict(quiz.questions[0].options[1].translations) == {"yo": "four"}
 
 
-def test_integer_question_ids_become_text() -> None:
-    quiz = parse(bank_yaml(question_yaml(qid="7"))).quiz
+@pytest.mark.parametrize("qid", ["7", "007", "0x10", "1_0"])
+def test_numeric_question_ids_must_be_quoted(qid: str) -> None:
+    # YAML reads these as numbers and loses their spelling (007 -> 7): ask for quotes
+    error = only_error(bank_yaml(question_yaml(qid=qid)))
+    assert "field id:" in error
+    assert "in quotes" in error
+
+
+def test_quoted_numeric_question_ids_keep_their_spelling() -> None:
+    quiz = parse(bank_yaml(question_yaml(qid='"007"'))).quiz
     assert quiz is not None
-    assert quiz.questions[0].id == "7"
-    assert quiz.question("7") is quiz.questions[0]
+    assert quiz.question("007") is quiz.questions[0]
 
 
 @pytest.mark.parametrize("qid", ['"has space"', "true", '"a/b"'])

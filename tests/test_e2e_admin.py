@@ -208,9 +208,9 @@ async def test_oversized_documents_are_refused(
     report = await upload(api, ADMIN, big, "a bank may have at most")
     assert "nothing" in report.text.lower()
     assert api.downloads == []  # refused on the announced size, before downloading
-    # an announced size that lies: checked again after the download
+    # a document whose announced size lies: getFile's size refuses it, still before downloading
     await upload(api, ADMIN, big, "a bank may have at most", declared_size=1000)
-    assert len(api.downloads) == 1
+    assert api.downloads == []
     assert rows(db_path, "SELECT COUNT(*) FROM content_banks") == [(0,)]
 
 
@@ -425,3 +425,35 @@ async def test_reimporting_a_retired_question_brings_it_back_with_its_answers(
     stats = await admin.send("/stats", "Statistics")
     assert "[retired]" not in stats.text and "Retired:" not in stats.text
     assert rows(db_path, "SELECT question_id, correct FROM answers") == [("s1", 1)]
+
+
+async def test_a_tap_on_a_question_retired_meanwhile_moves_on(
+    api: FakeBotApi, bot: QuizApplication
+) -> None:
+    admin = Learner(api, ADMIN)
+    await upload(api, ADMIN, SMALL, "imported")
+    ada = Learner(api, FakeUser(913, "Ada", "en"))
+    question = await ada.send("/quiz small-bank", "Question 1 of 3")
+    await admin.send("/delquestion small-bank s1", "is retired")
+    seen = len(ada.messages())
+    toast = await ada.tap(question, question.button_data()[0])
+    assert toast["text"] == "This question was retired. Here is the next one."
+    following = await api.wait_for_bot_message(ada.chat_id, "Question 2 of 3", after=seen)
+    assert "Colour of a clear sky?" in following.text
+
+
+async def test_shuffle_off_survives_import_and_export(
+    api: FakeBotApi, bot: QuizApplication
+) -> None:
+    fixed = SMALL.replace("level: easy\n", "level: easy\nshuffle_options: false\n")
+    await upload(api, ADMIN, fixed, "imported")
+    admin = Learner(api, ADMIN)
+    seen = len(admin.messages())
+    api.send_text(ADMIN, "/export small-bank")
+    sent = await api.wait_for(
+        lambda: next((m for m in admin.messages()[seen:] if m.document), None)
+    )
+    exported = parse_bank(api.file_content(sent.document), "export", "en").quiz
+    assert exported is not None and exported.shuffle_options is False
+    # turning shuffling back on is a change an import reports, not "nothing changed"
+    await upload(api, ADMIN, SMALL, "imported")

@@ -503,3 +503,14 @@ def test_every_interface_string_has_a_yoruba_translation_with_the_same_placehold
     for key, english in STRINGS["en"].items():
         assert fields(STRINGS["yo"][key]) == fields(english), key
         visible(Rendered(STRINGS["yo"][key].format(**dict.fromkeys(fields(english), "x"))))
+
+
+def test_a_block_over_the_limit_is_cut_at_line_ends() -> None:
+    from bot.render import split_blocks
+
+    lines = [f"line {n}: " + "x" * 90 for n in range(100)]
+    messages = split_blocks(["intro", "\n".join(lines), "outro"])
+    assert all(telegram_length(m) <= MAX_MESSAGE_LENGTH for m in messages)
+    joined = "\n".join(messages)
+    assert all(line in joined for line in lines)
+    assert messages[0].startswith("intro") and messages[-1].endswith("outro")

@@ -26,6 +26,7 @@ from bot.admin_flow import Draft, Reply
 from bot.context import QuizContext
 from bot.handlers import PRIVATE_MESSAGE
 from bot.render import Locale
+from content.editing import EditError
 from content.export import dump_bank
 from content.schema import MAX_EXPLANATION_LENGTH, MAX_QUESTION_LENGTH
 
@@ -118,9 +119,13 @@ async def delquestion(update: Update, context: QuizContext) -> None:
     elif len(quiz) == 1:
         await _say(update, context, locale.t("last_question", **shown))
     else:
-        smaller = await admin_flow.retire(
-            context.services, quiz, question_id, update.effective_user.id
-        )
+        try:
+            smaller = await admin_flow.retire(
+                context.services, quiz, question_id, update.effective_user.id
+            )
+        except EditError as error:  # another admin changed the quiz in the meantime
+            await _say(update, context, html.escape(str(error)))
+            return
         await _say(update, context, locale.t("question_retired", **shown, n=len(smaller)))
 
 
