@@ -19,6 +19,7 @@ from typing import Any
 
 import aiosqlite
 
+from storage.group_store import GroupStore
 from storage.migrations import MIGRATIONS, SCHEMA_VERSION
 
 log = logging.getLogger(__name__)
@@ -103,6 +104,7 @@ class Repository:
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._db = connection
         self._write_lock = asyncio.Lock()
+        self.groups = GroupStore(self._transaction, self._fetchone, self._fetchall)
 
     @classmethod
     async def open(cls, path: Path | str) -> Repository:
