@@ -16,17 +16,19 @@ from telegram import (
 from telegram.constants import ParseMode
 from telegram.ext import AIORateLimiter, Application, ContextTypes, Defaults
 
+from bot import group_flow
 from bot.config import Settings
 from bot.context import SERVICES_KEY, QuizContext, Services
-from bot.handlers import common, learner
+from bot.handlers import common, group, learner
 from bot.i18n import STRINGS, translate
 from content.catalog import Catalog
+from content.group_rules import SendPace
 from storage import Repository
 
 log = logging.getLogger(__name__)
 
 PRIVATE_COMMANDS = ("start", "quizzes", "quiz", "preview", "progress", "language", "help")
-GROUP_COMMANDS = ("help",)
+GROUP_COMMANDS = ("groupquiz", "stopquiz", "skip", "leaderboard", "help")
 
 QuizApplication = Application[Any, QuizContext, Any, Any, Any, Any]
 
@@ -39,8 +41,12 @@ def build_application(
     async def post_init(application: QuizApplication) -> None:
         repo = await Repository.open(settings.db_path)
         catalog = Catalog.from_folder(settings.content_dir, settings.default_language)
-        application.bot_data[SERVICES_KEY] = Services(settings, repo, catalog, clock)
+        pace = SendPace(interval=settings.group_count_interval)
+        application.bot_data[SERVICES_KEY] = Services(settings, repo, catalog, clock, pace)
         await _set_commands(application)
+        # running group quizzes continue: timers re-armed, unasked questions asked
+        assert application.job_queue is not None
+        application.job_queue.run_once(group_flow.resume_job, when=0, name="group-resume")
         log.info(
             "Quiz Tutor ready as @%s: %d quiz(zes), database %s",
             application.bot.username,
@@ -71,6 +77,8 @@ def build_application(
         .post_shutdown(post_shutdown)
         .build()
     )
+    for handler in group.handlers():  # before the learner's catch-all button handler
+        application.add_handler(handler)
     for handler in learner.handlers():
         application.add_handler(handler)
     for handler in common.handlers():

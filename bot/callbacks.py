@@ -61,7 +61,33 @@ class ListQuizzes:
         return _checked(f"{VERSION}:ls")
 
 
-Callback = AnswerTap | OpenQuiz | PreviewQuiz | ChooseLanguage | ListQuizzes
+@dataclass(frozen=True)
+class GroupAnswer:
+    """A member of a chat chose `option` for the question at `position` of a group session."""
+
+    session_id: int
+    position: int
+    option: int
+
+    def encode(self) -> str:
+        return _checked(f"{VERSION}:ga:{self.session_id}:{self.position}:{self.option}")
+
+
+@dataclass(frozen=True)
+class GroupReveal:
+    """A chat admin asks to reveal the question at `position` of a group session now."""
+
+    session_id: int
+    position: int
+
+    def encode(self) -> str:
+        return _checked(f"{VERSION}:gr:{self.session_id}:{self.position}")
+
+
+Callback = (
+    AnswerTap | OpenQuiz | PreviewQuiz | ChooseLanguage | ListQuizzes | GroupAnswer | GroupReveal
+)
+GROUP_KINDS = (GroupAnswer, GroupReveal)
 
 _PATTERNS: tuple[tuple[re.Pattern[str], type], ...] = (
     (re.compile(rf"{VERSION}:a:{_INT}:{_INT}:{_INT}"), AnswerTap),
@@ -69,7 +95,10 @@ _PATTERNS: tuple[tuple[re.Pattern[str], type], ...] = (
     (re.compile(rf"{VERSION}:p:{_SLUG}"), PreviewQuiz),
     (re.compile(rf"{VERSION}:l:{_LANGUAGE}"), ChooseLanguage),
     (re.compile(rf"{VERSION}:ls"), ListQuizzes),
+    (re.compile(rf"{VERSION}:ga:{_INT}:{_INT}:{_INT}"), GroupAnswer),
+    (re.compile(rf"{VERSION}:gr:{_INT}:{_INT}"), GroupReveal),
 )
+_NUMERIC = (AnswerTap, GroupAnswer, GroupReveal)
 
 
 def _checked(data: str) -> str:
@@ -85,7 +114,12 @@ def decode(data: str | None) -> Callback | None:
     for pattern, kind in _PATTERNS:
         match = pattern.fullmatch(data)
         if match:
-            if kind is AnswerTap:
-                return AnswerTap(*(int(group) for group in match.groups()))
+            if kind in _NUMERIC:
+                return kind(*(int(group) for group in match.groups()))
             return kind(*match.groups())
     return None
+
+
+def is_group_callback(data: object) -> bool:
+    """For the group feature's CallbackQueryHandler: a tap on a group quiz's button."""
+    return isinstance(data, str) and isinstance(decode(data), GROUP_KINDS)

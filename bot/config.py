@@ -30,6 +30,10 @@ class Settings:
     webhook_port: int = 8443
     log_level: str = "INFO"
     poll_timeout: int = 30
+    group_seconds: int = 30  # a group question's time when /groupquiz names none
+    group_min_seconds: int = 5
+    group_max_seconds: int = 600
+    group_count_interval: float = 3.0  # least seconds between two redraws of a live count
 
     @property
     def file_base_url(self) -> str:

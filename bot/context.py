@@ -13,6 +13,7 @@ from telegram.ext import Application, CallbackContext, ExtBot
 from bot.config import Settings
 from bot.render import Locale
 from content.catalog import Catalog
+from content.group_rules import SendPace
 from content.rules import resolve_language
 from storage import Repository, User
 
@@ -23,6 +24,7 @@ class Services:
     repo: Repository
     catalog: Catalog
     clock: Callable[[], float] = field(default=time.time)
+    pace: SendPace = field(default_factory=SendPace)  # sends per group, to pace live counts
 
     async def learner(self, who: TelegramUser) -> tuple[User, Locale]:
         """The stored learner behind a Telegram user, refreshed, and their locale."""

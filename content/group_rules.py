@@ -94,6 +94,7 @@ class SendPace:
     interval: float = COUNT_EDIT_INTERVAL
     _sends: dict[int, deque[float]] = field(default_factory=dict)
     _last_count_edit: dict[int, float] = field(default_factory=dict)
+    shown_counts: dict[tuple[int, int], int] = field(default_factory=dict)  # (session, position)
 
     def _window(self, chat_id: int, now: float) -> deque[float]:
         sends = self._sends.setdefault(chat_id, deque())
