@@ -31,7 +31,7 @@ class Settings:
     log_level: str = "INFO"
     poll_timeout: int = 30
     group_seconds: int = 30  # a group question's time when /groupquiz names none
-    group_min_seconds: int = 5
+    group_min_seconds: int = 10  # shorter would need more than 20 sends a minute
     group_max_seconds: int = 600
     group_count_interval: float = 3.0  # least seconds between two redraws of a live count
 

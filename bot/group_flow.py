@@ -19,7 +19,7 @@ from bot import render_group
 from bot.callbacks import GroupAnswer
 from bot.context import SERVICES_KEY, Services
 from bot.render import Locale, letter
-from content.group_rules import points, rank
+from content.group_rules import points, rank, upcoming_sends
 from content.model import Question, Quiz
 from storage.group_store import AnswerStatus, GroupSession
 
@@ -270,17 +270,21 @@ async def refresh_count(
         return
     if session.mode != BUTTONS:
         return  # a poll shows its own count
-    wait = services.pace.count_edit_wait(session.chat_id, services.clock())
+    asked = await groups.asked(session_id, position)
+    if asked is None or asked.revealed_at is not None:
+        return
+    now = services.clock()
+    upcoming = upcoming_sends(asked.deadline, session.seconds, now)
+    wait = services.pace.count_edit_wait(session.chat_id, now, upcoming)
     if wait > 0:
         if not jobs.get_jobs_by_name(_count_job(session_id)):
             jobs.run_once(
                 _on_count, when=wait, data=(session_id, position), name=_count_job(session_id)
             )
         return
-    asked = await groups.asked(session_id, position)
     quiz = services.catalog.get(session.quiz_id)
-    question = quiz.question(asked.question_id) if asked is not None and quiz else None
-    if asked is None or asked.revealed_at is not None or quiz is None or question is None:
+    question = quiz.question(asked.question_id) if quiz is not None else None
+    if quiz is None or question is None:
         return
     count = sum((await groups.answer_counts(session_id, position)).values())
     key = (session_id, position)

@@ -15,8 +15,10 @@ MAX_POINTS = 1000
 MIN_SHARE = 0.5  # a right answer at the very deadline still earns half
 
 GROUP_SENDS_PER_MINUTE = 20  # Telegram's limit for one group: messages and edits together
-RESERVED_SENDS = 5  # kept free for what cannot wait: the reveal, the next question, replies
-COUNT_EDIT_INTERVAL = 3.0  # seconds between two redraws of the live answer count
+SPARE_SENDS = 3  # kept free for the unforeseen: a reply to a command, an explanation follow-up
+COUNT_EDIT_INTERVAL = 3.0  # least seconds between two redraws of the live answer count
+COUNT_EDIT_RETRY = 3.0  # when the budget says no, look again this much later
+SENDS_PER_QUESTION = 2  # at each deadline: the reveal, then the next question
 
 ADMIN_STATUSES = frozenset({"creator", "administrator"})
 
@@ -76,6 +78,26 @@ def may_control(
     return member_status in ADMIN_STATUSES
 
 
+def upcoming_sends(deadline: float, seconds: float, now: float) -> list[float]:
+    """When the sends that cannot wait will happen in the next minute: at each deadline, the
+    reveal and the next question (assuming the quiz goes on at this pace)."""
+    times: list[float] = []
+    moment = max(deadline, now)
+    while moment < now + 60:
+        times.extend([moment] * SENDS_PER_QUESTION)
+        moment += max(seconds, 1)
+    return times
+
+
+def peak_per_minute(times: Sequence[float]) -> int:
+    """The most sends any 60-second window holds."""
+    ordered = sorted(times)
+    peak = 0
+    for i, start in enumerate(ordered):
+        peak = max(peak, len([t for t in ordered[i:] if t < start + 60]))
+    return peak
+
+
 def answer_open(now: float, deadline: float, revealed: bool) -> bool:
     """An answer counts while the question is not revealed and its time has not run out."""
     return not revealed and now <= deadline
@@ -90,7 +112,6 @@ class SendPace:
     """
 
     per_minute: int = GROUP_SENDS_PER_MINUTE
-    reserved: int = RESERVED_SENDS
     interval: float = COUNT_EDIT_INTERVAL
     _sends: dict[int, deque[float]] = field(default_factory=dict)
     _last_count_edit: dict[int, float] = field(default_factory=dict)
@@ -110,14 +131,14 @@ class SendPace:
     def sent_last_minute(self, chat_id: int, now: float) -> int:
         return len(self._window(chat_id, now))
 
-    def count_edit_wait(self, chat_id: int, now: float) -> float:
+    def count_edit_wait(self, chat_id: int, now: float, upcoming: Sequence[float] = ()) -> float:
         """Seconds until a redraw of the live count may go out (0: now)."""
         return count_edit_wait(
             list(self._window(chat_id, now)),
             self._last_count_edit.get(chat_id),
             now,
+            upcoming=upcoming,
             per_minute=self.per_minute,
-            reserved=self.reserved,
             interval=self.interval,
         )
 
@@ -127,22 +148,22 @@ def count_edit_wait(
     last_count_edit: float | None,
     now: float,
     *,
+    upcoming: Sequence[float] = (),
     per_minute: int = GROUP_SENDS_PER_MINUTE,
-    reserved: int = RESERVED_SENDS,
+    spare: int = SPARE_SENDS,
     interval: float = COUNT_EDIT_INTERVAL,
+    retry: float = COUNT_EDIT_RETRY,
 ) -> float:
-    """Seconds to wait before a live-count edit, given the sends of the last 60 s (sorted).
+    """Seconds to wait before a live-count redraw, given the last minute's sends (`recent`)
+    and the sends that cannot wait (`upcoming`, see `upcoming_sends`).
 
-    A redraw may use the chat's budget only down to `reserved` free sends, and never comes
-    sooner than `interval` after the previous one.
+    A redraw goes out only if, with it, no 60-second window (past sends, this one, the ones
+    to come) holds more than `per_minute - spare`; and never sooner than `interval` after
+    the previous redraw. A redraw is never what pushes a chat past its limit.
     """
-    wait = 0.0
-    if last_count_edit is not None:
-        wait = max(wait, last_count_edit + interval - now)
+    if last_count_edit is not None and last_count_edit + interval > now:
+        return last_count_edit + interval - now
     in_window = [t for t in recent if now - t < 60]
-    allowed = per_minute - reserved
-    if len(in_window) >= allowed:
-        # the oldest sends must leave the window until only allowed - 1 remain
-        oldest_to_expire = in_window[len(in_window) - allowed]
-        wait = max(wait, oldest_to_expire + 60 - now)
-    return max(wait, 0.0)
+    if peak_per_minute([*in_window, now, *upcoming]) > per_minute - spare:
+        return retry
+    return 0.0

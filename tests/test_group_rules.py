@@ -11,8 +11,10 @@ from content.group_rules import (
     answer_open,
     count_edit_wait,
     may_control,
+    peak_per_minute,
     points,
     rank,
+    upcoming_sends,
 )
 
 
@@ -89,26 +91,45 @@ def test_count_edits_keep_an_interval() -> None:
     assert count_edit_wait([90.0], 90.0, 100.0) == 0
 
 
-def test_count_edits_leave_the_reserve_free() -> None:
-    # 15 sends in the window (20 - 5 reserved): the next redraw waits for the oldest to age out
-    recent = [float(t) for t in range(40, 55)]
-    assert count_edit_wait(recent, None, 60.0) == pytest.approx(40.0)
-    assert count_edit_wait(recent[1:], None, 60.0) == 0
+def test_count_edits_leave_room_for_what_cannot_wait() -> None:
+    recent = [float(t) for t in range(40, 54)]  # 14 sends in the last minute
+    assert count_edit_wait(recent, None, 60.0) == 0  # 14 + 1 <= 17
+    assert count_edit_wait(recent, None, 60.0, upcoming=[70.0, 70.0]) == 0  # 17
+    assert count_edit_wait(recent, None, 60.0, upcoming=[70.0, 70.0, 80.0]) > 0  # 18
+    # far enough ahead, the old sends have left the window
+    assert count_edit_wait(recent, None, 60.0, upcoming=[115.0] * 6) == 0
 
 
-def test_send_pace_never_lets_redraws_push_a_chat_past_20_a_minute() -> None:
-    """Simulate a busy chat: a question and a reveal every 10 s, redraws whenever allowed."""
+def test_upcoming_sends_and_peaks() -> None:
+    assert upcoming_sends(10.0, 30, 0.0) == [10.0, 10.0, 40.0, 40.0]
+    assert upcoming_sends(-5.0, 60, 0.0) == [0.0, 0.0]
+    assert len(upcoming_sends(5.0, 10, 0.0)) == 12
+    assert peak_per_minute([0, 10, 59.9, 60, 61]) == 4
+    assert peak_per_minute([]) == 0
+
+
+@pytest.mark.parametrize("seconds", [5, 10, 15, 30, 60])
+def test_send_pace_never_lets_redraws_push_a_chat_past_20_a_minute(seconds: int) -> None:
+    """A busy chat: a reveal and the next question every `seconds`, an answer every 0.5 s."""
     pace = SendPace()
     sends: list[float] = []
+    edits = 0
     now = 0.0
+    deadline = float(seconds)
     while now < 600:
-        if now % 10 == 0:  # the essential sends: question and reveal
-            pace.record(-1, now)
-            sends.append(now)
-        if pace.count_edit_wait(-1, now) == 0:
+        if now >= deadline:  # what cannot wait: the reveal, then the next question
+            for _ in range(2):
+                pace.record(-1, now)
+                sends.append(now)
+            deadline += seconds
+        if pace.count_edit_wait(-1, now, upcoming_sends(deadline, seconds, now)) == 0:
             pace.record(-1, now, count_edit=True)
             sends.append(now)
+            edits += 1
         now += 0.5
-    for start in sends:
-        assert len([t for t in sends if start <= t < start + 60]) <= 20
-    assert len(sends) > 60  # the count was still redrawn, just paced
+    peak = max(len([t for t in sends if start <= t < start + 60]) for start in sends)
+    if seconds >= 10:  # the shortest a /groupquiz question may be
+        assert peak <= 20
+        assert edits >= 40  # the count was still redrawn, just paced
+    else:  # 24 questions and reveals a minute: over the limit on their own, and no redraw
+        assert edits == 0
