@@ -51,7 +51,9 @@ async def _chat_locale(update: Update, context: QuizContext) -> Locale:
 async def _may_control(update: Update, context: QuizContext) -> bool:
     chat = update.effective_chat
     assert chat is not None
-    message = update.effective_message
+    # only a command's own message can speak as a chat; a tap's message is the bot's post
+    # (which, in a channel, is itself signed by the channel)
+    message = update.message or update.channel_post
     user = update.effective_user
     sender_chat_id = message.sender_chat.id if message and message.sender_chat else None
     if update.channel_post is not None and sender_chat_id is None:

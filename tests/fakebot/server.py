@@ -117,6 +117,8 @@ class Message:
             data["poll"] = self.poll
         if self.sender_chat:
             data["sender_chat"] = self.sender_chat
+        elif self.from_bot and self.chat.type == "channel":
+            data["sender_chat"] = self.chat.to_dict()  # a channel's posts are signed by it
         return data
 
 
