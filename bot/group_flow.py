@@ -29,6 +29,7 @@ Jobs = JobQueue[Any]
 
 BUTTONS = "buttons"
 POLL = "poll"
+ASK_RETRY_SECONDS = 5.0  # a question whose post failed is tried again this much later
 
 
 def _locale(services: Services, session: GroupSession) -> Locale:
@@ -98,8 +99,20 @@ async def start(
         return None
     locale = _locale(services, session)
     await send(bot, services, chat_id, render_group.intro(quiz, session.total, seconds, locale))
-    await ask(bot, services, jobs, session, 0)
+    await _ask_or_retry(bot, services, jobs, session, 0)
     return session
+
+
+async def _ask_or_retry(
+    bot: Bot, services: Services, jobs: Jobs, session: GroupSession, position: int
+) -> None:
+    """Ask; if Telegram refuses the post (beyond the rate limiter's retries), try again soon
+    through `resume`, which asks whatever is due and was never posted."""
+    try:
+        await ask(bot, services, jobs, session, position)
+    except TelegramError as error:
+        log.warning("question %s/%s not posted, retrying: %s", session.id, position, error)
+        jobs.run_once(resume_job, when=ASK_RETRY_SECONDS, name=f"group-retry:{session.id}")
 
 
 async def ask(
@@ -334,7 +347,7 @@ async def reveal(bot: Bot, services: Services, jobs: Jobs, session_id: int, posi
     if step.next_position is None:
         await _post_final(bot, services, session)
     else:
-        await ask(bot, services, jobs, session, step.next_position)
+        await _ask_or_retry(bot, services, jobs, session, step.next_position)
     return True
 
 
@@ -399,7 +412,7 @@ async def resume(bot: Bot, services: Services, jobs: Jobs) -> None:
         asked = await services.repo.groups.asked(session.id, session.position)
         try:
             if asked is None:
-                await ask(bot, services, jobs, session, session.position)
+                await _ask_or_retry(bot, services, jobs, session, session.position)
             elif asked.revealed_at is None:
                 services.pace.shown_counts[(session.id, session.position)] = -1
                 arm_timer(jobs, session.id, session.position, asked.deadline - services.clock())

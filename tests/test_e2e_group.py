@@ -312,3 +312,20 @@ async def test_poll_mode_maps_votes_to_people_and_continues_long_explanations(
     assert [(p, u, c) for p, u, c, _ in group_answers(settings.db_path)] == [
         (0, 2, 1), (0, 3, 0), (1, 4, 0),
     ]  # fmt: skip
+
+
+async def test_a_question_telegram_refused_to_post_is_posted_again(
+    api: FakeBotApi, settings: Settings
+) -> None:
+    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
+    async with running_bot(settings):
+        q1 = await room.say(ADA, "/groupquiz tiny 60", "Question 1 of 3")
+        assert (await room.tap(BO, q1, 1)).startswith("✅")
+        api.fail("sendMessage", 502, "Bad Gateway")  # not a 429: no rate-limiter retry
+        seen = len(room.messages())
+        await room.tap(ADA, q1, len(room.keyboards[q1.message_id]) - 1)
+        await room.revealed(q1)
+        q2 = await api.wait_for_bot_message(GROUP_ID, "Question 2 of 3", after=seen)
+        assert (await room.tap(CY, q2, 0)).startswith("✅")
+    assert [call.description for call in api.calls if not call.ok] == ["Bad Gateway"]
+    assert len([m for m in room.messages() if "Question 2 of 3" in m.text]) == 1
