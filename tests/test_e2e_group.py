@@ -167,7 +167,7 @@ async def test_the_timer_reveals_and_the_quiz_runs_to_its_final_ranking(
 ) -> None:
     room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     async with running_bot(settings):
-        question = await room.say(ADA, "/groupquiz tiny 2", "Question 1 of 3")
+        question = await room.say(ADA, "/groupquiz tiny 4", "Question 1 of 3")
         picks = {BO: [1, 0, 1], CY: [1, 1, 0], DI: [0, 0, 1]}  # Bo 3 right, Cy 1, Di 2
         for position in range(3):
             for user, options in picks.items():
@@ -192,7 +192,7 @@ async def test_a_restart_mid_question_resumes_the_session_and_its_timer(
 ) -> None:
     room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     async with running_bot(settings):
-        q1 = await room.say(ADA, "/groupquiz tiny 4", "Question 1 of 3")
+        q1 = await room.say(ADA, "/groupquiz tiny 8", "Question 1 of 3")
         assert (await room.tap(BO, q1, 1)).startswith("✅")
     assert "chose it" not in room.current(q1).text  # stopped before the timer fired
     async with running_bot(settings):
