@@ -25,6 +25,8 @@ class Services:
     catalog: Catalog
     clock: Callable[[], float] = field(default=time.time)
     pace: SendPace = field(default_factory=SendPace)  # sends per group, to pace live counts
+    # (chat, user) -> (when looked up, chat member status): ephemeral, see handlers/group.py
+    member_status: dict[tuple[int, int], tuple[float, str]] = field(default_factory=dict)
 
     async def learner(self, who: TelegramUser) -> tuple[User, Locale]:
         """The stored learner behind a Telegram user, refreshed, and their locale."""

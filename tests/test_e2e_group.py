@@ -155,6 +155,10 @@ async def test_a_group_quiz_with_answers_twice_late_and_a_non_admin(
         board = await room.say(CY, "/leaderboard", "Last quiz")
         assert "All-time in this chat" in board.text and "<Cy & Co>" in board.text
         await room.say(ADA, "/stopquiz", "No quiz is running here")
+    assert [call for call in api.calls if not call.ok] == []
+    # one status look-up per person, not per command or tap: PTB's rate limiter counts
+    # getChatMember against the group's 20 a minute
+    assert len(api.calls_to("getChatMember")) == 2
     answers = group_answers(settings.db_path)
     assert [(p, u, c) for p, u, c, _ in answers] == [
         (0, 2, 1), (0, 3, 0), (0, 4, 1), (1, 5, 1), (2, 3, 1),

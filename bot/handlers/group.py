@@ -30,6 +30,7 @@ CHAT_COMMAND = (filters.UpdateType.MESSAGE & filters.ChatType.GROUPS) | (
     filters.UpdateType.CHANNEL_POST & filters.ChatType.CHANNEL
 )
 POLL_WORD = "poll"
+STATUS_TTL = 120.0  # seconds a chat member status is trusted
 
 
 def _jobs(context: QuizContext) -> JobQueue[Any]:
@@ -61,7 +62,7 @@ async def _may_control(update: Update, context: QuizContext) -> bool:
     admins = context.services.settings.admin_ids
     status = None
     if user is not None and sender_chat_id is None and user.id not in admins:
-        status = (await context.bot.get_chat_member(chat.id, user.id)).status
+        status = await _member_status(context, chat.id, user.id)
     return may_control(
         chat_type=chat.type,
         user_id=user.id if user is not None else None,
@@ -70,6 +71,23 @@ async def _may_control(update: Update, context: QuizContext) -> bool:
         chat_id=chat.id,
         configured_admins=admins,
     )
+
+
+async def _member_status(context: QuizContext, chat_id: int, user_id: int) -> str:
+    """The person's status in the chat, looked up at most once per `STATUS_TTL` seconds.
+
+    PTB's rate limiter counts getChatMember against the group's 20 requests a minute, so a
+    non-admin repeating /stopquiz, or an admin revealing every question, must not cost a
+    look-up each time. A promotion or demotion takes effect within `STATUS_TTL`.
+    """
+    services = context.services
+    now = services.clock()
+    cached = services.member_status.get((chat_id, user_id))
+    if cached is not None and now - cached[0] < STATUS_TTL:
+        return cached[1]
+    status = str((await context.bot.get_chat_member(chat_id, user_id)).status)
+    services.member_status[(chat_id, user_id)] = (now, status)
+    return status
 
 
 async def _say(update: Update, context: QuizContext, text: str) -> None:
