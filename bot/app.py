@@ -18,13 +18,14 @@ from telegram.constants import ParseMode
 from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, ContextTypes, Defaults
 
-from bot import admin_flow, reminders
+from bot import admin_flow, group_flow, reminders
 from bot.config import Settings
 from bot.context import SERVICES_KEY, QuizContext, Services
-from bot.handlers import admin, common, learner
+from bot.handlers import admin, common, group, learner
 from bot.i18n import STRINGS, translate
 from bot.update_processor import PerChatUpdateProcessor
 from content.catalog import Catalog
+from content.group_rules import SendPace
 from storage import Repository
 
 log = logging.getLogger(__name__)
@@ -41,7 +42,7 @@ PRIVATE_COMMANDS = (
     "language",
     "help",
 )
-GROUP_COMMANDS = ("help",)
+GROUP_COMMANDS = ("groupquiz", "stopquiz", "skip", "leaderboard", "help")
 
 QuizApplication = Application[Any, QuizContext, Any, Any, Any, Any]
 
@@ -54,19 +55,21 @@ def build_application(
     async def post_init(application: QuizApplication) -> None:
         repo = await Repository.open(settings.db_path)
         catalog = Catalog.from_folder(settings.content_dir, settings.default_language)
-        services = Services(settings, repo, catalog, clock)
+        pace = SendPace(interval=settings.group_count_interval)
+        services = Services(settings, repo, catalog, clock, pace=pace)
         application.bot_data[SERVICES_KEY] = services
         await admin_flow.load_stored_banks(services)
-        if application.job_queue is not None:
-            await admin_flow.arm_schedules(application.job_queue, services)
-        await _set_commands(application, settings)
         assert application.job_queue is not None
+        await admin_flow.arm_schedules(application.job_queue, services)
+        await _set_commands(application, settings)
         application.job_queue.run_repeating(
             reminders.send_due_reminders,
             interval=reminders.SWEEP_SECONDS,
             first=reminders.SWEEP_SECONDS,
             name=reminders.JOB_NAME,
         )
+        # running group quizzes continue: timers re-armed, unasked questions asked
+        application.job_queue.run_once(group_flow.resume_job, when=0, name="group-resume")
         log.info(
             "Quiz Tutor ready as @%s: %d quiz(zes), database %s",
             application.bot.username,
@@ -98,7 +101,8 @@ def build_application(
         .post_shutdown(post_shutdown)
         .build()
     )
-    for handler in admin.handlers():
+    # feature buttons first: the learner's button handler takes every other callback
+    for handler in [*admin.handlers(), *group.handlers()]:
         application.add_handler(handler)
     for handler in learner.handlers():
         application.add_handler(handler)

@@ -98,6 +98,29 @@ class CancelDraft:
         return _checked(f"{VERSION}:adx:{self.nonce}")
 
 
+@dataclass(frozen=True)
+class GroupAnswer:
+    """A member of a chat chose `option` for the question at `position` of a group session."""
+
+    session_id: int
+    position: int
+    option: int
+
+    def encode(self) -> str:
+        return _checked(f"{VERSION}:ga:{self.session_id}:{self.position}:{self.option}")
+
+
+@dataclass(frozen=True)
+class GroupReveal:
+    """A chat admin asks to reveal the question at `position` of a group session now."""
+
+    session_id: int
+    position: int
+
+    def encode(self) -> str:
+        return _checked(f"{VERSION}:gr:{self.session_id}:{self.position}")
+
+
 Callback = (
     AnswerTap
     | OpenQuiz
@@ -108,11 +131,14 @@ Callback = (
     | PostAnswer
     | ConfirmDraft
     | CancelDraft
+    | GroupAnswer
+    | GroupReveal
 )
 
 # Patterns for handlers that take only the admin feature's buttons (`ad…` kinds).
 ADMIN_PATTERN = rf"^{VERSION}:ad"
 DRAFT_PATTERN = rf"^{VERSION}:ad[cx]:"
+GROUP_KINDS = (GroupAnswer, GroupReveal)
 
 _PATTERNS: tuple[tuple[re.Pattern[str], type], ...] = (
     (re.compile(rf"{VERSION}:a:{_INT}:{_INT}:{_INT}"), AnswerTap),
@@ -124,8 +150,17 @@ _PATTERNS: tuple[tuple[re.Pattern[str], type], ...] = (
     (re.compile(rf"{VERSION}:adp:{_INT}:{_INT}"), PostAnswer),
     (re.compile(rf"{VERSION}:adc:{_INT}"), ConfirmDraft),
     (re.compile(rf"{VERSION}:adx:{_INT}"), CancelDraft),
+    (re.compile(rf"{VERSION}:ga:{_INT}:{_INT}:{_INT}"), GroupAnswer),
+    (re.compile(rf"{VERSION}:gr:{_INT}:{_INT}"), GroupReveal),
 )
-_INT_KINDS: tuple[type, ...] = (AnswerTap, PostAnswer, ConfirmDraft, CancelDraft)
+_INT_KINDS: tuple[type, ...] = (
+    AnswerTap,
+    PostAnswer,
+    ConfirmDraft,
+    CancelDraft,
+    GroupAnswer,
+    GroupReveal,
+)
 
 
 def _checked(data: str) -> str:
@@ -145,3 +180,8 @@ def decode(data: str | None) -> Callback | None:
                 return kind(*(int(group) for group in match.groups()))
             return kind(*match.groups())
     return None
+
+
+def is_group_callback(data: object) -> bool:
+    """For the group feature's CallbackQueryHandler: a tap on a group quiz's button."""
+    return isinstance(data, str) and isinstance(decode(data), GROUP_KINDS)

@@ -34,6 +34,10 @@ class Settings:
     log_level: str = "INFO"
     poll_timeout: int = 30
     max_messages_per_second: float = 30.0
+    group_seconds: int = 30  # a group question's time when /groupquiz names none
+    group_min_seconds: int = 10  # shorter would need more than 20 sends a minute
+    group_max_seconds: int = 600
+    group_count_interval: float = 3.0  # least seconds between two redraws of a live count
 
     @property
     def file_base_url(self) -> str:

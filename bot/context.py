@@ -14,6 +14,7 @@ from telegram.ext import Application, CallbackContext, ExtBot
 from bot.config import Settings
 from bot.render import Locale
 from content.catalog import Catalog
+from content.group_rules import SendPace
 from content.rules import resolve_language
 from storage import Repository, User
 
@@ -27,6 +28,9 @@ class Services:
     # Updates of different chats run concurrently: changes to a bank (read the quiz, plan,
     # store, put into the catalog) take this lock so two admins cannot overwrite each other.
     bank_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    pace: SendPace = field(default_factory=SendPace)  # sends per group, to pace live counts
+    # (chat, user) -> (when looked up, chat member status): ephemeral, see handlers/group.py
+    member_status: dict[tuple[int, int], tuple[float, str]] = field(default_factory=dict)
 
     async def learner(self, who: TelegramUser) -> tuple[User, Locale]:
         """The stored learner behind a Telegram user, refreshed, and their locale."""

@@ -147,7 +147,8 @@ STRINGS: dict[str, dict[str, str]] = {
         ),
         "help_group": (
             "<b>Quiz Tutor</b> teaches through quizzes. Open a private chat with me to take "
-            "one: {link}"
+            "one: {link}\n\nIn this chat, an admin can run a quiz for everyone: "
+            "/groupquiz &lt;id&gt; [seconds]; /leaderboard shows the scores."
         ),
         "cmd_start": "Welcome and the list of quizzes",
         "cmd_quizzes": "Quizzes and your progress",
@@ -178,6 +179,45 @@ STRINGS: dict[str, dict[str, str]] = {
         "cmd_review": "Review the questions due now",
         "cmd_timezone": "Set your time zone",
         "cmd_remind": "Daily reminder: /remind HH:MM or off",
+        "group_usage": (
+            "Which quiz? Send <code>/groupquiz &lt;id&gt; [seconds] [poll]</code>, for example "
+            "<code>/groupquiz {example} 30</code>. Seconds per question: {low} to {high}; "
+            "<code>poll</code> uses Telegram's quiz polls."
+        ),
+        "group_intro": (
+            "🎯 <b>{title}</b>: a quiz for the whole chat. {n} questions, {seconds} s each. "
+            "Tap your answer: only your first tap counts, and faster right answers earn more."
+        ),
+        "group_status": "⏱ {seconds} s · 👥 {count} answered",
+        "group_answered": "👥 {count} answered",
+        "group_option_count": "{n} chose it",
+        "button_reveal": "👁 Reveal (admins)",
+        "group_toast_right": "✅ Right! +{points} points. Your answer stands.",
+        "group_toast_wrong": "❌ Not quite. Your answer stands; the reveal shows the right one.",
+        "group_toast_stands": "Your answer {letter} stands: one answer per question.",
+        "group_toast_closed": "Time is up for this question.",
+        "group_toast_over": "This quiz is over. /leaderboard shows the results.",
+        "group_admins_only": "Only the chat's admins can do that.",
+        "group_running_already": "A quiz is already running here. An admin can end it with /stopquiz.",
+        "group_none_running": "No quiz is running here. An admin can start one with /groupquiz.",
+        "group_stopped": "⏹ The quiz was stopped.",
+        "group_poll_not_in_channel": (
+            "Channels allow only anonymous polls, so a poll quiz could not tell who answered. "
+            "Leave out <code>poll</code> to quiz with buttons."
+        ),
+        "group_only_here": "Group quizzes run in a group or a channel. Here, use /quiz {example}.",
+        "group_explanation_more": "💡 <b>Why</b> (question {k}): {text}",
+        "board_final": "🏆 <b>{title}</b>: final results",
+        "board_current": "📊 <b>This quiz</b>: {title}",
+        "board_last": "📊 <b>Last quiz</b>: {title}",
+        "board_all_time": "🏆 <b>All-time in this chat</b>",
+        "board_empty": "No answers yet.",
+        "board_line": "{place} {name}: <b>{points}</b> points · {correct}/{answered} right · {seconds} s",
+        "board_nothing": "No quiz has run in this chat yet. An admin can start one with /groupquiz.",
+        "cmd_groupquiz": "Start a quiz for this chat (admins)",
+        "cmd_stopquiz": "Stop the running quiz (admins)",
+        "cmd_skip": "Reveal this question now and go on (admins)",
+        "cmd_leaderboard": "The chat's scores",
     },
     "yo": {
         "welcome": (
@@ -322,7 +362,8 @@ STRINGS: dict[str, dict[str, str]] = {
         ),
         "help_group": (
             "<b>Quiz Tutor</b> ń kọ́ni nípasẹ̀ ìdánwò. Ẹ ṣí ìbánisọ̀rọ̀ àdáni pẹ̀lú mi láti "
-            "ṣe ọ̀kan: {link}"
+            "ṣe ọ̀kan: {link}\n\nNínú ẹgbẹ́ yìí, alábòójútó lè ṣe ìdánwò fún gbogbo ènìyàn: "
+            "/groupquiz &lt;id&gt; [seconds]; /leaderboard ń fi àmì hàn."
         ),
         "cmd_start": "Káàbọ̀ àti àwọn ìdánwò",
         "cmd_quizzes": "Àwọn ìdánwò àti ìlọsíwájú yín",
@@ -353,6 +394,46 @@ STRINGS: dict[str, dict[str, str]] = {
         "cmd_review": "Tún àwọn ìbéèrè tó yẹ wò",
         "cmd_timezone": "Yan agbègbè àkókò yín",
         "cmd_remind": "Ìránnilétí ojoojúmọ́: /remind HH:MM tàbí off",
+        "group_usage": (
+            "Ìdánwò wo? Ẹ fi <code>/groupquiz &lt;id&gt; [seconds] [poll]</code> ránṣẹ́, fún "
+            "àpẹẹrẹ <code>/groupquiz {example} 30</code>. Ìṣẹ́jú-àáyá fún ìbéèrè kọ̀ọ̀kan: "
+            "{low} sí {high}; <code>poll</code> ń lo quiz poll ti Telegram."
+        ),
+        "group_intro": (
+            "🎯 <b>{title}</b>: ìdánwò fún gbogbo ẹgbẹ́. Ìbéèrè {n}, ìṣẹ́jú-àáyá {seconds} "
+            "fún ọ̀kọ̀ọ̀kan. Ẹ tẹ ìdáhùn yín: ìtẹ̀ àkọ́kọ́ nìkan ló kà, ìdáhùn tó tọ̀nà tó "
+            "yára ló ń gba àmì púpọ̀ jù."
+        ),
+        "group_status": "⏱ {seconds} s · 👥 {count} ti dáhùn",
+        "group_answered": "👥 {count} ti dáhùn",
+        "group_option_count": "{n} ló yàn án",
+        "button_reveal": "👁 Fi hàn (alábòójútó)",
+        "group_toast_right": "✅ Ó tọ̀nà! +{points} àmì. Ìdáhùn yín dúró.",
+        "group_toast_wrong": "❌ Kò tọ̀nà. Ìdáhùn yín dúró; ìfihàn yóò fi èyí tó tọ̀nà hàn.",
+        "group_toast_stands": "Ìdáhùn yín {letter} dúró: ìdáhùn kan fún ìbéèrè kan.",
+        "group_toast_closed": "Àkókò ìbéèrè yìí ti tán.",
+        "group_toast_over": "Ìdánwò yìí ti parí. /leaderboard ń fi èsì hàn.",
+        "group_admins_only": "Àwọn alábòójútó ẹgbẹ́ nìkan ló lè ṣe èyí.",
+        "group_running_already": "Ìdánwò kan ń lọ lọ́wọ́ níbí. Alábòójútó lè parí rẹ̀ pẹ̀lú /stopquiz.",
+        "group_none_running": "Kò sí ìdánwò tó ń lọ níbí. Alábòójútó lè bẹ̀rẹ̀ ọ̀kan pẹ̀lú /groupquiz.",
+        "group_stopped": "⏹ A ti dá ìdánwò náà dúró.",
+        "group_poll_not_in_channel": (
+            "Àwọn ikanni gba poll aláìlórúkọ nìkan, nítorí náà quiz poll kò ní mọ ẹni tó "
+            "dáhùn. Ẹ yọ <code>poll</code> kúrò láti lo bọ́tìnì."
+        ),
+        "group_only_here": "Ìdánwò ẹgbẹ́ ń lọ nínú ẹgbẹ́ tàbí ikanni. Níbí, ẹ lo /quiz {example}.",
+        "group_explanation_more": "💡 <b>Àlàyé</b> (ìbéèrè {k}): {text}",
+        "board_final": "🏆 <b>{title}</b>: èsì ìkẹyìn",
+        "board_current": "📊 <b>Ìdánwò yìí</b>: {title}",
+        "board_last": "📊 <b>Ìdánwò tó kẹ́yìn</b>: {title}",
+        "board_all_time": "🏆 <b>Láti ìbẹ̀rẹ̀ nínú ẹgbẹ́ yìí</b>",
+        "board_empty": "Kò sí ìdáhùn kankan síbẹ̀.",
+        "board_line": "{place} {name}: <b>{points}</b> àmì · {correct}/{answered} tọ̀nà · {seconds} s",
+        "board_nothing": "Kò sí ìdánwò kankan tó tíì wáyé nínú ẹgbẹ́ yìí. Alábòójútó lè bẹ̀rẹ̀ ọ̀kan pẹ̀lú /groupquiz.",
+        "cmd_groupquiz": "Bẹ̀rẹ̀ ìdánwò fún ẹgbẹ́ yìí (alábòójútó)",
+        "cmd_stopquiz": "Dá ìdánwò tó ń lọ dúró (alábòójútó)",
+        "cmd_skip": "Fi ìbéèrè yìí hàn báyìí kí ẹ tẹ̀síwájú (alábòójútó)",
+        "cmd_leaderboard": "Àmì ẹgbẹ́ yìí",
     },
 }
 

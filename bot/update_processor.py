@@ -2,6 +2,7 @@
 
 A learner's taps must be handled in the order they were made (an answer, then the next), and a
 group's answers must not race each other; different chats share nothing that needs ordering.
+Updates of no chat (poll answers) run after every update that came before them.
 """
 
 from __future__ import annotations
@@ -17,13 +18,9 @@ MAX_CONCURRENT_UPDATES = 256
 
 
 def chat_key(update: object) -> int | None:
-    """The chat whose order an update belongs to (the sender for chat-less updates)."""
-    if not isinstance(update, Update):
-        return None
-    if update.effective_chat is not None:
+    """The chat whose order an update belongs to; None for updates of no chat (poll answers)."""
+    if isinstance(update, Update) and update.effective_chat is not None:
         return update.effective_chat.id
-    if update.effective_user is not None:
-        return update.effective_user.id
     return None
 
 
@@ -35,6 +32,12 @@ class PerChatUpdateProcessor(BaseUpdateProcessor):
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
         key = chat_key(update)
+        if key is None:
+            # A poll answer names no chat, but it may refer to a poll that an earlier update
+            # of some chat is still posting: it waits until every update before it is done.
+            for earlier in list(self._locks.values()):
+                async with earlier:
+                    pass
         lock = self._locks.setdefault(key, asyncio.Lock())
         self._waiting[key] = self._waiting.get(key, 0) + 1
         try:

@@ -138,6 +138,51 @@ MIGRATIONS: tuple[str, ...] = (
         detail TEXT NOT NULL DEFAULT ''
     );
     """,
+    # group and channel quizzes: one running session per chat, its questions, its answers
+    """
+    CREATE TABLE group_sessions (
+        id INTEGER PRIMARY KEY,
+        chat_id INTEGER NOT NULL,
+        chat_type TEXT NOT NULL,
+        quiz_id TEXT NOT NULL,
+        question_ids TEXT NOT NULL,
+        seconds INTEGER NOT NULL,
+        mode TEXT NOT NULL CHECK (mode IN ('buttons', 'poll')),
+        language TEXT NOT NULL,
+        started_by INTEGER,
+        started_at REAL NOT NULL,
+        position INTEGER NOT NULL DEFAULT 0,
+        finished_at REAL,
+        outcome TEXT
+    );
+    CREATE UNIQUE INDEX group_sessions_one_running ON group_sessions(chat_id)
+        WHERE finished_at IS NULL;
+    CREATE INDEX group_sessions_by_chat ON group_sessions(chat_id, started_at);
+    CREATE TABLE group_questions (
+        session_id INTEGER NOT NULL REFERENCES group_sessions(id),
+        position INTEGER NOT NULL,
+        question_id TEXT NOT NULL,
+        message_id INTEGER NOT NULL,
+        poll_id TEXT UNIQUE,
+        asked_at REAL NOT NULL,
+        deadline REAL NOT NULL,
+        revealed_at REAL,
+        PRIMARY KEY (session_id, position)
+    );
+    CREATE TABLE group_answers (
+        session_id INTEGER NOT NULL REFERENCES group_sessions(id),
+        position INTEGER NOT NULL,
+        question_id TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        chosen INTEGER NOT NULL,
+        correct INTEGER NOT NULL,
+        elapsed REAL NOT NULL,
+        points INTEGER NOT NULL,
+        answered_at REAL NOT NULL,
+        PRIMARY KEY (session_id, position, user_id)
+    );
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -21,6 +21,7 @@ from typing import Any
 import aiosqlite
 
 from storage.content_store import ContentStore
+from storage.group_store import GroupStore
 from storage.migrations import MIGRATIONS, SCHEMA_VERSION
 
 log = logging.getLogger(__name__)
@@ -159,6 +160,7 @@ class Repository:
         # coherent because every write to `users` goes through `_user_write`.
         self._users: OrderedDict[int, User] = OrderedDict()
         self.content = ContentStore(self)
+        self.groups = GroupStore(self._transaction, self._fetchone, self._fetchall)
 
     @classmethod
     async def open(cls, path: Path | str) -> Repository:

@@ -199,4 +199,6 @@ async def test_command_menus_are_set_per_scope_and_language(
     }  # fmt: skip
     assert set(yoruba) == set(english)
     assert yoruba["quiz"] != english["quiz"]
-    assert [c["command"] for c in api.commands['{"type": "all_group_chats"}|']] == ["help"]
+    group = [c["command"] for c in api.commands['{"type": "all_group_chats"}|']]
+    assert group == ["groupquiz", "stopquiz", "skip", "leaderboard", "help"]
+    assert len(api.commands['{"type": "all_group_chats"}|yo']) == 5

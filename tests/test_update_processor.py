@@ -38,6 +38,26 @@ async def test_one_chat_in_order_other_chats_alongside() -> None:
     assert processor._locks == {}  # nothing kept for chats that are idle
 
 
-def test_chat_key_falls_back_to_the_sender_then_none() -> None:
+def test_chat_key_is_the_chat_or_none() -> None:
     assert chat_key(_update(1, 42)) == 42
     assert chat_key("not an update") is None
+
+
+async def test_an_update_of_no_chat_waits_for_the_updates_before_it() -> None:
+    processor = PerChatUpdateProcessor(max_concurrent_updates=16)
+    release = asyncio.Event()
+    order: list[str] = []
+
+    async def handle(name: str, wait: asyncio.Event | None = None) -> None:
+        if wait is not None:
+            await wait.wait()
+        order.append(name)
+
+    posting = asyncio.create_task(processor.process_update(_update(1, 10), handle("post", release)))
+    await asyncio.sleep(0)  # let the first update take its chat's lock
+    vote = asyncio.create_task(processor.process_update("poll answer", handle("vote")))
+    await asyncio.sleep(0)
+    assert order == []
+    release.set()
+    await asyncio.gather(posting, vote)
+    assert order == ["post", "vote"]

@@ -90,6 +90,8 @@ class Message:
     document: dict[str, Any] | None = None
     caption: str | None = None
     reply_to: Message | None = None
+    poll: dict[str, Any] | None = None
+    sender_chat: dict[str, Any] | None = None
     edits: int = 0
 
     @property
@@ -124,6 +126,12 @@ class Message:
                 ]
         if self.reply_to is not None:
             data["reply_to_message"] = self.reply_to.to_dict(bot_user)
+        if self.poll:
+            data["poll"] = self.poll
+        if self.sender_chat:
+            data["sender_chat"] = self.sender_chat
+        elif self.from_bot and self.chat.type == "channel":
+            data["sender_chat"] = self.chat.to_dict()  # a channel's posts are signed by it
         return data
 
 
@@ -162,6 +170,8 @@ class FakeBotApi:
         self._query_ids = itertools.count(1)
         self._faults: deque[tuple[str, ApiError]] = deque()
         self._group_sends: dict[int, deque[float]] = defaultdict(deque)
+        self._poll_voters: dict[str, set[int]] = {}
+        self._poll_ids = itertools.count(5000)
         self.enforce_group_rate = True
         # hooks for load generators that cannot afford a predicate per call
         self.on_bot_message: Callable[[Message], None] | None = None
@@ -279,6 +289,41 @@ class FakeBotApi:
 
     def file_content(self, document: dict[str, Any]) -> bytes:
         return self.files[document["file_id"]][1]
+
+    def post_in_channel(self, channel: Chat, text: str) -> Message:
+        """An admin posts `text` into `channel`: a channel post, sent as the channel itself."""
+        message = Message(
+            chat=channel,
+            message_id=next(self._message_ids[channel.id]),
+            from_bot=False,
+            text=text,
+            html=text,
+            reply_markup=None,
+            date=int(time.time()),
+            sender_chat=channel.to_dict(),
+        )
+        self.messages[(channel.id, message.message_id)] = message
+        data = message.to_dict(self.bot_user)
+        if text.startswith("/"):
+            command = text.split()[0]
+            data["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]
+        self._push({"channel_post": data})
+        return message
+
+    def vote(self, user: FakeUser, message: Message, option: int) -> int:
+        """`user` votes `option` in the poll of `message`; Telegram then sends a poll_answer."""
+        poll = message.poll
+        if poll is None:
+            raise AssertionError(f"message {message.message_id} has no poll")
+        if poll["is_closed"]:
+            raise AssertionError("the poll is closed")
+        voters = self._poll_voters.setdefault(poll["id"], set())
+        if poll["type"] == "quiz" and user.id in voters:
+            raise AssertionError("a quiz poll takes one vote per person")
+        voters.add(user.id)
+        poll["options"][option]["voter_count"] += 1
+        poll["total_voter_count"] += 1
+        return self._push({"poll_answer": poll_answer(poll["id"], user, option)})
 
     def push_update(self, update: dict[str, Any]) -> int:
         """Queue a raw update (for shapes the helpers don't build); returns its update_id."""
@@ -636,6 +681,73 @@ class FakeBotApi:
         self.messages[(chat.id, message.message_id)] = message
         return message.to_dict(self.bot_user)
 
+    async def _api_sendPoll(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params)
+        question = str(params.get("question") or "")
+        options = params.get("options") or []
+        texts = [o["text"] if isinstance(o, dict) else str(o) for o in options]
+        anonymous = str(params.get("is_anonymous", "true")).lower() != "false"
+        kind = str(params.get("type") or "regular")
+        explanation = params.get("explanation")
+        if not 1 <= len(question) <= 300:
+            raise ApiError(400, "Bad Request: poll question length must not exceed 300")
+        if not 2 <= len(texts) <= 10 or any(not 1 <= len(t) <= 100 for t in texts):
+            raise ApiError(400, "Bad Request: POLL_OPTION_INVALID")
+        if explanation is not None and len(str(explanation)) > 200:
+            raise ApiError(400, "Bad Request: explanation is too long")
+        if chat.type == "channel" and not anonymous:
+            raise ApiError(400, "Bad Request: non-anonymous polls can't be sent to channel chats")
+        # Bot API 9.6: `correct_option_ids` (a list); `correct_option_id` before it
+        raw_ids = params.get("correct_option_ids")
+        ids = json.loads(raw_ids) if isinstance(raw_ids, str) else raw_ids
+        correct = ids[0] if ids else params.get("correct_option_id")
+        if kind == "quiz" and (correct is None or not 0 <= int(correct) < len(texts)):
+            raise ApiError(400, "Bad Request: wrong correct option ID specified")
+        markup = self._markup(params)
+        self._check_group_rate(chat)
+        poll: dict[str, Any] = {
+            "id": str(next(self._poll_ids)),
+            "question": question,
+            "options": [
+                {"text": t, "voter_count": 0, "persistent_id": str(n)} for n, t in enumerate(texts)
+            ],
+            "total_voter_count": 0,
+            "is_closed": False,
+            "is_anonymous": anonymous,
+            "type": kind,
+            "allows_multiple_answers": False,
+            "allows_revoting": False,  # a quiz poll's vote is final
+            "members_only": False,
+        }
+        if correct is not None:
+            poll["correct_option_ids"] = [int(correct)]
+        if explanation:
+            poll["explanation"] = str(explanation)
+        message = Message(
+            chat=chat,
+            message_id=next(self._message_ids[chat.id]),
+            from_bot=True,
+            text="",
+            html="",
+            reply_markup=markup,
+            date=int(time.time()),
+            poll=poll,
+        )
+        self.messages[(chat.id, message.message_id)] = message
+        return message.to_dict(self.bot_user)
+
+    async def _api_stopPoll(self, params: dict[str, Any]) -> Any:
+        message = self._message(params)
+        if message.poll is None:
+            raise ApiError(400, "Bad Request: message with poll to stop not found")
+        if message.poll["is_closed"]:
+            raise ApiError(400, "Bad Request: poll has already been closed")
+        self._check_group_rate(message.chat)
+        message.poll["is_closed"] = True
+        message.reply_markup = self._markup(params)
+        message.edits += 1
+        return message.poll
+
     async def _api_answerCallbackQuery(self, params: dict[str, Any]) -> Any:
         query_id = str(params.get("callback_query_id"))
         if query_id not in self._open_queries:
@@ -683,6 +795,16 @@ class FakeBotApi:
                 can_delete_stories=False,
             )  # fmt: skip
         return member
+
+
+def poll_answer(poll_id: str, user: FakeUser, option: int) -> dict[str, Any]:
+    """The `poll_answer` Telegram sends for a vote (Bot API 9.6 shape)."""
+    return {
+        "poll_id": poll_id,
+        "user": user.to_dict(),
+        "option_ids": [option],
+        "option_persistent_ids": [str(option)],
+    }
 
 
 async def _read_params(request: web.Request) -> dict[str, Any]:

@@ -1,0 +1,426 @@
+"""A quiz run for a whole chat (group, supergroup or channel): ask, take answers, reveal.
+
+State lives in SQLite (`Repository.groups`); timers are JobQueue jobs re-armed from it at
+start, so a restart mid-question resumes the session. Every decision is made against stored
+state; callback data and poll ids only name what was tapped or voted.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, cast
+
+from telegram import Bot, CallbackQuery, InlineKeyboardMarkup, InputPollOption, PollAnswer
+from telegram.constants import PollType
+from telegram.error import BadRequest, TelegramError
+from telegram.ext import CallbackContext, JobQueue
+
+from bot import render_group
+from bot.callbacks import GroupAnswer
+from bot.context import SERVICES_KEY, Services
+from bot.render import Locale, letter
+from content.group_rules import points, rank, upcoming_sends
+from content.model import Question, Quiz
+from storage.group_store import AnswerStatus, GroupSession
+
+log = logging.getLogger(__name__)
+
+Jobs = JobQueue[Any]
+
+BUTTONS = "buttons"
+POLL = "poll"
+ASK_RETRY_SECONDS = 5.0  # a question whose post failed is tried again this much later
+
+
+def _locale(services: Services, session: GroupSession) -> Locale:
+    return Locale(session.language, services.settings.default_language)
+
+
+def _reveal_job(session_id: int) -> str:
+    return f"group-reveal:{session_id}"
+
+
+def _count_job(session_id: int) -> str:
+    return f"group-count:{session_id}"
+
+
+def _cancel(jobs: Jobs, name: str) -> None:
+    for job in jobs.get_jobs_by_name(name):
+        job.schedule_removal()
+
+
+def _services(context: CallbackContext[Any, Any, Any, Any]) -> Services:
+    services: Services = context.application.bot_data[SERVICES_KEY]
+    return services
+
+
+async def send(
+    bot: Bot,
+    services: Services,
+    chat_id: int,
+    text: str,
+    markup: InlineKeyboardMarkup | None = None,
+) -> int:
+    """Send into a chat, counted against its per-minute budget; returns the message id."""
+    message = await bot.send_message(chat_id, text, reply_markup=markup)
+    services.pace.record(chat_id, services.clock())
+    return message.message_id
+
+
+# starting and asking
+
+
+async def start(
+    bot: Bot,
+    services: Services,
+    jobs: Jobs,
+    *,
+    chat_id: int,
+    chat_type: str,
+    quiz: Quiz,
+    seconds: int,
+    mode: str,
+    language: str,
+    started_by: int | None,
+) -> GroupSession | None:
+    """Start the chat's session and ask its first question; None if one is running there."""
+    session = await services.repo.groups.start_session(
+        chat_id=chat_id,
+        chat_type=chat_type,
+        quiz_id=quiz.id,
+        question_ids=tuple(question.id for question in quiz.questions),
+        seconds=seconds,
+        mode=mode,
+        language=language,
+        started_by=started_by,
+        now=services.clock(),
+    )
+    if session is None:
+        return None
+    locale = _locale(services, session)
+    await send(bot, services, chat_id, render_group.intro(quiz, session.total, seconds, locale))
+    await _ask_or_retry(bot, services, jobs, session, 0)
+    return session
+
+
+async def _ask_or_retry(
+    bot: Bot, services: Services, jobs: Jobs, session: GroupSession, position: int
+) -> None:
+    """Ask; if Telegram refuses the post (beyond the rate limiter's retries), try again soon
+    through `resume`, which asks whatever is due and was never posted."""
+    try:
+        await ask(bot, services, jobs, session, position)
+    except TelegramError as error:
+        log.warning("question %s/%s not posted, retrying: %s", session.id, position, error)
+        jobs.run_once(resume_job, when=ASK_RETRY_SECONDS, name=f"group-retry:{session.id}")
+
+
+async def ask(
+    bot: Bot, services: Services, jobs: Jobs, session: GroupSession, position: int
+) -> None:
+    """Post the question at `position`, record it (with its deadline), arm its timer."""
+    groups = services.repo.groups
+    quiz = services.catalog.get(session.quiz_id)
+    question = quiz.question(session.question_ids[position]) if quiz is not None else None
+    locale = _locale(services, session)
+    poll_id: str | None = None
+    if quiz is None or question is None:
+        # the quiz or this question was removed since the start: pass over it
+        now = services.clock()
+        await groups.question_asked(
+            session.id, position, session.question_ids[position], 0, None, now, now
+        )
+        await reveal(bot, services, jobs, session.id, position)
+        return
+    if session.mode == POLL:
+        message_id, poll_id = await _send_poll(bot, services, session, quiz, question, position)
+    else:
+        rendered = render_group.question_message(
+            quiz, question, position, session.total, session.id, session.seconds, 0, locale
+        )
+        message_id = await send(bot, services, session.chat_id, rendered.text, rendered.markup)
+    now = services.clock()
+    await groups.question_asked(
+        session.id, position, question.id, message_id, poll_id, now, now + session.seconds
+    )
+    services.pace.shown_counts[(session.id, position)] = 0
+    arm_timer(jobs, session.id, position, session.seconds)
+
+
+async def _send_poll(
+    bot: Bot, services: Services, session: GroupSession, quiz: Quiz, question: Question,
+    position: int,
+) -> tuple[int, str]:  # fmt: skip
+    locale = _locale(services, session)
+    spec = render_group.poll_spec(quiz, question, position, session.total, locale)
+    message = await bot.send_poll(
+        session.chat_id,
+        spec.question,
+        [InputPollOption(option, text_parse_mode=None) for option in spec.options],
+        is_anonymous=False,
+        type=PollType.QUIZ,
+        correct_option_ids=[cast(Any, spec.correct)],
+        explanation=spec.explanation,
+        explanation_parse_mode=None,
+        question_parse_mode=None,
+        reply_markup=InlineKeyboardMarkup(
+            [[render_group.reveal_button(session.id, position, locale)]]
+        ),
+    )
+    services.pace.record(session.chat_id, services.clock())
+    assert message.poll is not None
+    return message.message_id, message.poll.id
+
+
+def arm_timer(jobs: Jobs, session_id: int, position: int, delay: float) -> None:
+    _cancel(jobs, _reveal_job(session_id))
+    jobs.run_once(
+        _on_timer, when=max(delay, 0.0), data=(session_id, position), name=_reveal_job(session_id)
+    )
+
+
+async def _on_timer(context: CallbackContext[Any, Any, Any, Any]) -> None:
+    assert context.job is not None and context.job_queue is not None
+    session_id, position = cast(tuple[int, int], context.job.data)
+    await reveal(context.bot, _services(context), context.job_queue, session_id, position)
+
+
+# answers
+
+
+async def take_answer(
+    bot: Bot, services: Services, jobs: Jobs, query: CallbackQuery, tap: GroupAnswer,
+    locale: Locale,
+) -> None:  # fmt: skip
+    """Record a member's first answer (committed first), then tell them alone; pace the count."""
+    groups = services.repo.groups
+    session = await groups.get_session(tap.session_id)
+    message = query.message
+    if session is None or message is None or session.chat_id != message.chat.id:
+        await query.answer(locale.t("stale_button"))
+        return
+    if not session.running:
+        await query.answer(locale.t("group_toast_over"))
+        return
+    asked = await groups.asked(session.id, tap.position)
+    quiz = services.catalog.get(session.quiz_id)
+    question = quiz.question(asked.question_id) if asked is not None and quiz else None
+    if asked is None or question is None or asked.message_id != message.message_id:
+        await query.answer(locale.t("stale_button"))
+        return
+    if tap.option >= len(question.options):
+        await query.answer(locale.t("stale_button"))
+        return
+    now = services.clock()
+    correct = question.is_correct(tap.option)
+    elapsed = max(now - asked.asked_at, 0.0)
+    outcome = await groups.record_answer(
+        session_id=session.id,
+        position=tap.position,
+        question_id=question.id,
+        user_id=query.from_user.id,
+        name=query.from_user.full_name,
+        chosen=tap.option,
+        correct=correct,
+        elapsed=elapsed,
+        points=points(correct, elapsed, session.seconds),
+        now=now,
+    )
+    if outcome.status is AnswerStatus.ALREADY:
+        assert outcome.chosen is not None
+        await query.answer(locale.t("group_toast_stands", letter=letter(outcome.chosen)))
+        return
+    if outcome.status is AnswerStatus.CLOSED:
+        await query.answer(locale.t("group_toast_closed"))
+        return
+    # committed: a failed acknowledgement must not stop the live count
+    try:
+        await query.answer(render_group.answer_toast(question, tap.option, outcome.points, locale))
+    except TelegramError as error:
+        log.warning("group answer stored, its toast failed: %s", error)
+    await refresh_count(bot, services, jobs, session.id, tap.position)
+
+
+async def take_poll_answer(bot: Bot, services: Services, answer: PollAnswer) -> None:
+    """A vote in a quiz poll: stored like a tap (no toast exists for polls)."""
+    groups = services.repo.groups
+    asked = await groups.asked_by_poll(answer.poll_id)
+    if asked is None or not answer.option_ids or answer.user is None:
+        return
+    session = await groups.get_session(asked.session_id)
+    quiz = services.catalog.get(session.quiz_id) if session is not None else None
+    question = quiz.question(asked.question_id) if quiz is not None else None
+    if session is None or question is None:
+        return
+    chosen = answer.option_ids[0]
+    if chosen >= len(question.options):
+        return
+    now = services.clock()
+    correct = question.is_correct(chosen)
+    elapsed = max(now - asked.asked_at, 0.0)
+    outcome = await groups.record_answer(
+        session_id=session.id,
+        position=asked.position,
+        question_id=question.id,
+        user_id=answer.user.id,
+        name=answer.user.full_name,
+        chosen=chosen,
+        correct=correct,
+        elapsed=elapsed,
+        points=points(correct, elapsed, session.seconds),
+        now=now,
+    )
+    log.debug("poll answer %s: %s", answer.poll_id, outcome.status.value)
+
+
+async def refresh_count(
+    bot: Bot, services: Services, jobs: Jobs, session_id: int, position: int
+) -> None:
+    """Redraw the live answer count now if the chat's budget allows, else schedule it."""
+    groups = services.repo.groups
+    session = await groups.get_session(session_id)
+    if session is None or not session.running or session.position != position:
+        return
+    if session.mode != BUTTONS:
+        return  # a poll shows its own count
+    asked = await groups.asked(session_id, position)
+    if asked is None or asked.revealed_at is not None:
+        return
+    now = services.clock()
+    upcoming = upcoming_sends(asked.deadline, session.seconds, now)
+    wait = services.pace.count_edit_wait(session.chat_id, now, upcoming)
+    if wait > 0:
+        if not jobs.get_jobs_by_name(_count_job(session_id)):
+            jobs.run_once(
+                _on_count, when=wait, data=(session_id, position), name=_count_job(session_id)
+            )
+        return
+    quiz = services.catalog.get(session.quiz_id)
+    question = quiz.question(asked.question_id) if quiz is not None else None
+    if quiz is None or question is None:
+        return
+    count = sum((await groups.answer_counts(session_id, position)).values())
+    key = (session_id, position)
+    if services.pace.shown_counts.get(key) == count:
+        return
+    rendered = render_group.question_message(
+        quiz, question, position, session.total, session.id, session.seconds, count,
+        _locale(services, session),
+    )  # fmt: skip
+    try:
+        await bot.edit_message_text(
+            rendered.text, session.chat_id, asked.message_id, reply_markup=rendered.markup
+        )
+    except BadRequest as error:
+        log.debug("live count not redrawn: %s", error)
+        return
+    services.pace.record(session.chat_id, services.clock(), count_edit=True)
+    services.pace.shown_counts[key] = count
+
+
+async def _on_count(context: CallbackContext[Any, Any, Any, Any]) -> None:
+    assert context.job is not None and context.job_queue is not None
+    session_id, position = cast(tuple[int, int], context.job.data)
+    await refresh_count(context.bot, _services(context), context.job_queue, session_id, position)
+
+
+# revealing, finishing, stopping
+
+
+async def reveal(bot: Bot, services: Services, jobs: Jobs, session_id: int, position: int) -> bool:
+    """Close the question (once, whoever asks first: timer or admin), show it, move on."""
+    groups = services.repo.groups
+    session = await groups.get_session(session_id)
+    asked = await groups.asked(session_id, position)
+    if session is None or asked is None:
+        return False
+    step = await groups.reveal(session_id, position, services.clock())
+    if not step.revealed:
+        return False
+    _cancel(jobs, _reveal_job(session_id))
+    _cancel(jobs, _count_job(session_id))
+    services.pace.shown_counts.pop((session_id, position), None)
+    try:
+        await _show_reveal(bot, services, session, position, asked.message_id)
+    except TelegramError as error:
+        log.warning("question %s/%s closed, but its reveal failed: %s", session_id, position, error)
+    if step.next_position is None:
+        await _post_final(bot, services, session)
+    else:
+        await _ask_or_retry(bot, services, jobs, session, step.next_position)
+    return True
+
+
+async def _show_reveal(
+    bot: Bot, services: Services, session: GroupSession, position: int, message_id: int
+) -> None:
+    quiz = services.catalog.get(session.quiz_id)
+    question = quiz.question(session.question_ids[position]) if quiz is not None else None
+    if quiz is None or question is None or not message_id:
+        return
+    locale = _locale(services, session)
+    if session.mode == POLL:
+        await bot.stop_poll(session.chat_id, message_id)
+        services.pace.record(session.chat_id, services.clock())
+        spec = render_group.poll_spec(quiz, question, position, session.total, locale)
+        if spec.followup is not None:
+            await send(bot, services, session.chat_id, spec.followup)
+        return
+    counts = await services.repo.groups.answer_counts(session.id, position)
+    rendered = render_group.reveal_message(quiz, question, position, session.total, counts, locale)
+    await bot.edit_message_text(rendered.text, session.chat_id, message_id)
+    services.pace.record(session.chat_id, services.clock())
+
+
+async def _post_final(bot: Bot, services: Services, session: GroupSession) -> None:
+    quiz = services.catalog.get(session.quiz_id)
+    if quiz is None:
+        return
+    rows = rank(await services.repo.groups.session_scores(session.id))
+    await send(
+        bot,
+        services,
+        session.chat_id,
+        render_group.final_board(quiz, rows, _locale(services, session)),
+    )
+
+
+async def stop(bot: Bot, services: Services, jobs: Jobs, session: GroupSession) -> bool:
+    """End the chat's running session now; its current question's buttons stop working."""
+    if not await services.repo.groups.stop_session(session.id, services.clock()):
+        return False
+    _cancel(jobs, _reveal_job(session.id))
+    _cancel(jobs, _count_job(session.id))
+    asked = await services.repo.groups.asked(session.id, session.position)
+    try:
+        if asked is not None and asked.revealed_at is None and asked.message_id:
+            if session.mode == POLL:
+                await bot.stop_poll(session.chat_id, asked.message_id)
+            else:
+                await bot.edit_message_reply_markup(session.chat_id, asked.message_id)
+            services.pace.record(session.chat_id, services.clock())
+    except TelegramError as error:
+        log.warning("session %s stopped, its last question kept its buttons: %s", session.id, error)
+    await send(bot, services, session.chat_id, _locale(services, session).t("group_stopped"))
+    await _post_final(bot, services, session)
+    return True
+
+
+async def resume(bot: Bot, services: Services, jobs: Jobs) -> None:
+    """After a start: re-arm every running session's timer, or ask what was never asked."""
+    for session in await services.repo.groups.running_sessions():
+        asked = await services.repo.groups.asked(session.id, session.position)
+        try:
+            if asked is None:
+                await _ask_or_retry(bot, services, jobs, session, session.position)
+            elif asked.revealed_at is None:
+                services.pace.shown_counts[(session.id, session.position)] = -1
+                arm_timer(jobs, session.id, session.position, asked.deadline - services.clock())
+            log.info("group session %s in chat %s resumed", session.id, session.chat_id)
+        except TelegramError:
+            log.exception("could not resume group session %s", session.id)
+
+
+async def resume_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
+    assert context.job_queue is not None
+    await resume(context.bot, _services(context), context.job_queue)

@@ -1,0 +1,255 @@
+"""Quizzes for a whole chat: /groupquiz, /stopquiz, /skip, /leaderboard, taps and poll votes.
+
+Works in groups, supergroups and channels. In a channel a command arrives as a channel post
+with no person behind it (the channel itself is the sender); only a channel's admins can
+post there, so such a command is treated as an admin's.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from telegram import Update
+from telegram.ext import (
+    BaseHandler,
+    CallbackQueryHandler,
+    CommandHandler,
+    JobQueue,
+    PollAnswerHandler,
+    filters,
+)
+
+from bot import callbacks, group_flow, render_group
+from bot.context import QuizContext
+from bot.handlers import PRIVATE_MESSAGE
+from bot.render import Locale
+from content.group_rules import may_control, rank
+
+CHAT_COMMAND = (filters.UpdateType.MESSAGE & filters.ChatType.GROUPS) | (
+    filters.UpdateType.CHANNEL_POST & filters.ChatType.CHANNEL
+)
+POLL_WORD = "poll"
+STATUS_TTL = 120.0  # seconds a chat member status is trusted
+
+
+def _jobs(context: QuizContext) -> JobQueue[Any]:
+    assert context.job_queue is not None
+    return context.job_queue
+
+
+async def _chat_locale(update: Update, context: QuizContext) -> Locale:
+    """The sender's language in a group; the bot's default for a channel post."""
+    services = context.services
+    user = update.effective_user
+    message = update.effective_message
+    if user is None or (message is not None and message.sender_chat is not None):
+        return Locale(services.settings.default_language, services.settings.default_language)
+    _, locale = await services.learner(user)
+    return locale
+
+
+async def _may_control(update: Update, context: QuizContext) -> bool:
+    chat = update.effective_chat
+    assert chat is not None
+    # only a command's own message can speak as a chat; a tap's message is the bot's post
+    # (which, in a channel, is itself signed by the channel)
+    message = update.message or update.channel_post
+    user = update.effective_user
+    sender_chat_id = message.sender_chat.id if message and message.sender_chat else None
+    if update.channel_post is not None and sender_chat_id is None:
+        sender_chat_id = chat.id  # a channel post is the channel speaking
+    admins = context.services.settings.admin_ids
+    status = None
+    if user is not None and sender_chat_id is None and user.id not in admins:
+        status = await _member_status(context, chat.id, user.id)
+    return may_control(
+        chat_type=chat.type,
+        user_id=user.id if user is not None else None,
+        member_status=status,
+        sender_chat_id=sender_chat_id,
+        chat_id=chat.id,
+        configured_admins=admins,
+    )
+
+
+async def _member_status(context: QuizContext, chat_id: int, user_id: int) -> str:
+    """The person's status in the chat, looked up at most once per `STATUS_TTL` seconds.
+
+    PTB's rate limiter counts getChatMember against the group's 20 requests a minute, so a
+    non-admin repeating /stopquiz, or an admin revealing every question, must not cost a
+    look-up each time. A promotion or demotion takes effect within `STATUS_TTL`.
+    """
+    services = context.services
+    now = services.clock()
+    cached = services.member_status.get((chat_id, user_id))
+    if cached is not None and now - cached[0] < STATUS_TTL:
+        return cached[1]
+    status = str((await context.bot.get_chat_member(chat_id, user_id)).status)
+    services.member_status[(chat_id, user_id)] = (now, status)
+    return status
+
+
+async def _say(update: Update, context: QuizContext, text: str) -> None:
+    assert update.effective_chat is not None
+    await group_flow.send(context.bot, context.services, update.effective_chat.id, text)
+
+
+def _example(context: QuizContext) -> str:
+    return next((quiz.id for quiz in context.services.catalog), "my-quiz")
+
+
+async def groupquiz(update: Update, context: QuizContext) -> None:
+    """`/groupquiz <id> [seconds] [poll]`: start a quiz for the chat (admins only)."""
+    chat = update.effective_chat
+    assert chat is not None
+    settings = context.services.settings
+    locale = await _chat_locale(update, context)
+    if not await _may_control(update, context):
+        await _say(update, context, locale.t("group_admins_only"))
+        return
+    args = [arg.lower() for arg in context.args or []]
+    mode = group_flow.POLL if POLL_WORD in args else group_flow.BUTTONS
+    args = [arg for arg in args if arg != POLL_WORD]
+    seconds = settings.group_seconds
+    usage = locale.t(
+        "group_usage",
+        example=_example(context),
+        low=settings.group_min_seconds,
+        high=settings.group_max_seconds,
+    )
+    if not args or len(args) > 2:
+        await _say(update, context, usage)
+        return
+    if len(args) == 2:
+        if not args[1].isdigit():
+            await _say(update, context, usage)
+            return
+        seconds = int(args[1])
+    if not settings.group_min_seconds <= seconds <= settings.group_max_seconds:
+        await _say(update, context, usage)
+        return
+    quiz = context.services.catalog.get(args[0])
+    if quiz is None:
+        await _say(update, context, locale.t("unknown_quiz", quiz_id=html.escape(args[0])))
+        return
+    if mode == group_flow.POLL and chat.type == "channel":
+        await _say(update, context, locale.t("group_poll_not_in_channel"))
+        return
+    user = update.effective_user
+    started = await group_flow.start(
+        context.bot,
+        context.services,
+        _jobs(context),
+        chat_id=chat.id,
+        chat_type=chat.type,
+        quiz=quiz,
+        seconds=seconds,
+        mode=mode,
+        language=locale.language,
+        started_by=user.id if user is not None else None,
+    )
+    if started is None:
+        await _say(update, context, locale.t("group_running_already"))
+
+
+async def stopquiz(update: Update, context: QuizContext) -> None:
+    """`/stopquiz`: end the running quiz now and post its results (admins only)."""
+    assert update.effective_chat is not None
+    locale = await _chat_locale(update, context)
+    if not await _may_control(update, context):
+        await _say(update, context, locale.t("group_admins_only"))
+        return
+    session = await context.services.repo.groups.running_session(update.effective_chat.id)
+    if session is None or not await group_flow.stop(
+        context.bot, context.services, _jobs(context), session
+    ):
+        await _say(update, context, locale.t("group_none_running"))
+
+
+async def skip(update: Update, context: QuizContext) -> None:
+    """`/skip`: reveal the current question now and go on (admins only)."""
+    assert update.effective_chat is not None
+    locale = await _chat_locale(update, context)
+    if not await _may_control(update, context):
+        await _say(update, context, locale.t("group_admins_only"))
+        return
+    session = await context.services.repo.groups.running_session(update.effective_chat.id)
+    if session is None or not await group_flow.reveal(
+        context.bot, context.services, _jobs(context), session.id, session.position
+    ):
+        await _say(update, context, locale.t("group_none_running"))
+
+
+async def leaderboard(update: Update, context: QuizContext) -> None:
+    """`/leaderboard`: the current or last quiz's ranking, and the chat's all-time one."""
+    assert update.effective_chat is not None
+    services = context.services
+    locale = await _chat_locale(update, context)
+    chat_id = update.effective_chat.id
+    session = await services.repo.groups.latest_session(chat_id)
+    if session is None:
+        await _say(update, context, locale.t("board_nothing"))
+        return
+    quiz = services.catalog.get(session.quiz_id)
+    title = locale.plain(quiz.title) if quiz is not None else session.quiz_id
+    text = render_group.leaderboard(
+        title,
+        session.running,
+        rank(await services.repo.groups.session_scores(session.id)),
+        rank(await services.repo.groups.chat_scores(chat_id)),
+        locale,
+    )
+    await _say(update, context, text)
+
+
+async def on_button(update: Update, context: QuizContext) -> None:
+    """An answer or a Reveal tap on a group quiz's question."""
+    query = update.callback_query
+    assert query is not None
+    services = context.services
+    _, locale = await services.learner(query.from_user)
+    tap = callbacks.decode(query.data)
+    if isinstance(tap, callbacks.GroupAnswer):
+        await group_flow.take_answer(context.bot, services, _jobs(context), query, tap, locale)
+        return
+    assert isinstance(tap, callbacks.GroupReveal)
+    session = await services.repo.groups.get_session(tap.session_id)
+    if session is None or query.message is None or session.chat_id != query.message.chat.id:
+        await query.answer(locale.t("stale_button"))
+        return
+    if not await _may_control(update, context):
+        await query.answer(locale.t("group_admins_only"))
+        return
+    await query.answer()
+    await group_flow.reveal(context.bot, services, _jobs(context), session.id, tap.position)
+
+
+async def on_poll_answer(update: Update, context: QuizContext) -> None:
+    assert update.poll_answer is not None
+    await group_flow.take_poll_answer(context.bot, context.services, update.poll_answer)
+
+
+async def private_groupquiz(update: Update, context: QuizContext) -> None:
+    """`/groupquiz` in a private chat: point to /quiz."""
+    assert update.effective_user and update.effective_chat
+    _, locale = await context.services.learner(update.effective_user)
+    await context.bot.send_message(
+        update.effective_chat.id, locale.t("group_only_here", example=_example(context))
+    )
+
+
+def handlers() -> list[BaseHandler[Update, QuizContext, None]]:
+    return [
+        CommandHandler("groupquiz", groupquiz, filters=CHAT_COMMAND),
+        CommandHandler("stopquiz", stopquiz, filters=CHAT_COMMAND),
+        CommandHandler("skip", skip, filters=CHAT_COMMAND),
+        CommandHandler("leaderboard", leaderboard, filters=CHAT_COMMAND),
+        CommandHandler(
+            ["groupquiz", "stopquiz", "skip", "leaderboard"],
+            private_groupquiz,
+            filters=PRIVATE_MESSAGE,
+        ),
+        CallbackQueryHandler(on_button, pattern=callbacks.is_group_callback),
+        PollAnswerHandler(on_poll_answer),
+    ]

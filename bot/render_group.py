@@ -1,0 +1,189 @@
+"""Pure rendering of group and channel quizzes: data in, `(HTML text, keyboard)` out."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import callbacks
+from bot.render import MAX_BUTTON_LABEL, Locale, Rendered, letter, shorten
+from content.model import Question, Quiz, clip
+from content.schema import (
+    MAX_EXPLANATION_LENGTH,
+    MAX_OPTION_LENGTH,
+    MAX_QUESTION_LENGTH,
+    MAX_TITLE_LENGTH,
+)
+from storage.group_store import ScoreRow
+
+BOARD_SIZE = 10
+MAX_NAME = 40
+MEDALS = ("🥇", "🥈", "🥉")
+
+# Telegram's limits for quiz polls, in characters after entity parsing
+MAX_POLL_QUESTION = 300
+MAX_POLL_OPTION = 100
+MAX_POLL_EXPLANATION = 200
+
+
+def _header(quiz: Quiz, position: int, total: int, locale: Locale) -> str:
+    return (
+        f"<b>{locale.text(quiz.title, MAX_TITLE_LENGTH)}</b>\n"
+        f"{locale.t('question_header', k=position + 1, n=total)}"
+    )
+
+
+def intro(quiz: Quiz, total: int, seconds: int, locale: Locale) -> str:
+    return locale.t(
+        "group_intro", title=locale.text(quiz.title, MAX_TITLE_LENGTH), n=total, seconds=seconds
+    )
+
+
+def question_message(
+    quiz: Quiz,
+    question: Question,
+    position: int,
+    total: int,
+    session_id: int,
+    seconds: int,
+    answered: int,
+    locale: Locale,
+) -> Rendered:
+    """A question for the whole chat: options, the live count, a button per option, Reveal."""
+    options = "\n".join(
+        f"<b>{letter(i)}.</b> {locale.text(option, MAX_OPTION_LENGTH)}"
+        for i, option in enumerate(question.options)
+    )
+    status = locale.t("group_status", seconds=seconds, count=answered)
+    text = (
+        f"{_header(quiz, position, total, locale)}\n\n"
+        f"{locale.text(question.text, MAX_QUESTION_LENGTH)}\n\n{options}\n\n{status}"
+    )
+    rows = [
+        [
+            InlineKeyboardButton(
+                f"{letter(i)}. {shorten(locale.plain(option), MAX_BUTTON_LABEL)}",
+                callback_data=callbacks.GroupAnswer(session_id, position, i).encode(),
+            )
+        ]
+        for i, option in enumerate(question.options)
+    ]
+    rows.append([reveal_button(session_id, position, locale)])
+    return Rendered(text, InlineKeyboardMarkup(rows))
+
+
+def reveal_button(session_id: int, position: int, locale: Locale) -> InlineKeyboardButton:
+    return InlineKeyboardButton(
+        locale.t("button_reveal"),
+        callback_data=callbacks.GroupReveal(session_id, position).encode(),
+    )
+
+
+def reveal_message(
+    quiz: Quiz,
+    question: Question,
+    position: int,
+    total: int,
+    counts: Mapping[int, int],
+    locale: Locale,
+) -> Rendered:
+    """The question closed: the right option, how many chose each, the explanation."""
+    lines = []
+    for i, option in enumerate(question.options):
+        mark = "✅" if question.is_correct(i) else "▫️"
+        chose = locale.t("group_option_count", n=counts.get(i, 0))
+        lines.append(
+            f"{mark} <b>{letter(i)}.</b> {locale.text(option, MAX_OPTION_LENGTH)} · <i>{chose}</i>"
+        )
+    parts = [
+        _header(quiz, position, total, locale),
+        locale.text(question.text, MAX_QUESTION_LENGTH),
+        "\n".join(lines),
+        locale.t("group_answered", count=sum(counts.values())),
+    ]
+    if question.explanation is not None:
+        parts.append(
+            locale.t("explanation", text=locale.text(question.explanation, MAX_EXPLANATION_LENGTH))
+        )
+    return Rendered("\n\n".join(parts))
+
+
+def answer_toast(question: Question, chosen: int, points: int, locale: Locale) -> str:
+    """The tapper's own result, shown to them alone: right or wrong, never the right letter."""
+    if question.is_correct(chosen):
+        return locale.t("group_toast_right", points=points)
+    return locale.t("group_toast_wrong")
+
+
+def board_lines(rows: Sequence[ScoreRow], locale: Locale, limit: int = BOARD_SIZE) -> str:
+    """Ranked rows (best first) as lines; names are people's own text, so escaped."""
+    if not rows:
+        return locale.t("board_empty")
+    lines = []
+    for place, row in enumerate(rows[:limit], start=1):
+        medal = MEDALS[place - 1] if place <= len(MEDALS) else f"{place}."
+        lines.append(
+            locale.t(
+                "board_line",
+                place=medal,
+                name=html.escape(shorten(row.name, MAX_NAME) or str(row.user_id)),
+                points=row.points,
+                correct=row.correct,
+                answered=row.answered,
+                seconds=f"{row.total_time:.1f}",
+            )
+        )
+    return "\n".join(lines)
+
+
+def final_board(quiz: Quiz, rows: Sequence[ScoreRow], locale: Locale) -> str:
+    title = locale.text(quiz.title, MAX_TITLE_LENGTH)
+    return f"{locale.t('board_final', title=title)}\n\n{board_lines(rows, locale)}"
+
+
+def leaderboard(
+    title: str,
+    running: bool,
+    session_rows: Sequence[ScoreRow],
+    chat_rows: Sequence[ScoreRow],
+    locale: Locale,
+) -> str:
+    """`/leaderboard`: the current (or last) quiz, then all-time for the chat. `title` plain."""
+    key = "board_current" if running else "board_last"
+    return (
+        f"{locale.t(key, title=html.escape(title))}\n{board_lines(session_rows, locale)}\n\n"
+        f"{locale.t('board_all_time')}\n{board_lines(chat_rows, locale)}"
+    )
+
+
+@dataclass(frozen=True)
+class PollSpec:
+    """A quiz poll's fields, plain text inside Telegram's limits."""
+
+    question: str
+    options: tuple[str, ...]
+    correct: int
+    explanation: str | None
+    followup: str | None  # HTML: the whole explanation, when the poll's 200 cannot hold it
+
+
+def poll_spec(
+    quiz: Quiz, question: Question, position: int, total: int, locale: Locale
+) -> PollSpec:
+    prefix = f"[{position + 1}/{total}] "
+    text = prefix + clip(locale.plain(question.text), MAX_POLL_QUESTION - len(prefix))
+    options = tuple(clip(locale.plain(option), MAX_POLL_OPTION) for option in question.options)
+    explanation = followup = None
+    if question.explanation is not None:
+        full = locale.plain(question.explanation)
+        explanation = clip(full, MAX_POLL_EXPLANATION)
+        if explanation != full:
+            followup = locale.t(
+                "group_explanation_more",
+                k=position + 1,
+                text=locale.text(question.explanation, MAX_EXPLANATION_LENGTH),
+            )
+    return PollSpec(text, options, question.answer, explanation, followup)

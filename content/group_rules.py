@@ -1,0 +1,169 @@
+"""The rules of a quiz run for a whole chat, as pure functions over plain data.
+
+Scoring, ranking, who may control a chat's quiz, and when the live answer count may be
+redrawn without breaking Telegram's limit of 20 messages and edits a minute in one group.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol, TypeVar
+
+MAX_POINTS = 1000
+MIN_SHARE = 0.5  # a right answer at the very deadline still earns half
+
+GROUP_SENDS_PER_MINUTE = 20  # Telegram's limit for one group: messages and edits together
+SPARE_SENDS = 3  # kept free for the unforeseen: a reply to a command, an explanation follow-up
+COUNT_EDIT_INTERVAL = 3.0  # least seconds between two redraws of the live answer count
+COUNT_EDIT_RETRY = 3.0  # when the budget says no, look again this much later
+SENDS_PER_QUESTION = 2  # at each deadline: the reveal, then the next question
+
+ADMIN_STATUSES = frozenset({"creator", "administrator"})
+
+
+def points(correct: bool, elapsed: float, duration: float) -> int:
+    """Points for one answer: 0 when wrong; a right one earns 1000 * (1 - 0.5 * t/T).
+
+    `t` is the time taken (clamped to 0..T), `T` the question's duration: an instant answer
+    earns 1000, one at the deadline 500.
+    """
+    if not correct:
+        return 0
+    if duration <= 0:
+        return MAX_POINTS
+    share = min(max(elapsed, 0.0), duration) / duration
+    return round(MAX_POINTS * (1 - MIN_SHARE * share))
+
+
+class Ranked(Protocol):
+    @property
+    def user_id(self) -> int: ...
+    @property
+    def points(self) -> int: ...
+    @property
+    def total_time(self) -> float: ...
+
+
+R = TypeVar("R", bound=Ranked)
+
+
+def rank(standings: Iterable[R]) -> list[R]:
+    """Most points first; equal points: less total time first; then by user id (stable)."""
+    return sorted(standings, key=lambda s: (-s.points, s.total_time, s.user_id))
+
+
+def may_control(
+    *,
+    chat_type: str,
+    user_id: int | None,
+    member_status: str | None,
+    sender_chat_id: int | None,
+    chat_id: int,
+    configured_admins: frozenset[int],
+) -> bool:
+    """Whether the sender of a command or a tap may start, stop, skip or reveal.
+
+    - a configured admin (`QUIZ_ADMIN_IDS`) may, anywhere;
+    - in a channel, a post comes from the channel itself, and only its admins can post: a
+      command posted into a channel is authorized (taps in a channel still need the status);
+    - in a group, a message sent on behalf of the group itself comes from an anonymous admin;
+    - otherwise the chat member status must be creator or administrator.
+    """
+    if user_id is not None and user_id in configured_admins:
+        return True
+    if sender_chat_id is not None and sender_chat_id == chat_id:
+        return chat_type in {"channel", "group", "supergroup"}
+    return member_status in ADMIN_STATUSES
+
+
+def upcoming_sends(deadline: float, seconds: float, now: float) -> list[float]:
+    """When the sends that cannot wait will happen in the next minute: at each deadline, the
+    reveal and the next question (assuming the quiz goes on at this pace)."""
+    times: list[float] = []
+    moment = max(deadline, now)
+    while moment < now + 60:
+        times.extend([moment] * SENDS_PER_QUESTION)
+        moment += max(seconds, 1)
+    return times
+
+
+def peak_per_minute(times: Sequence[float]) -> int:
+    """The most sends any 60-second window holds."""
+    ordered = sorted(times)
+    peak = 0
+    for i, start in enumerate(ordered):
+        peak = max(peak, len([t for t in ordered[i:] if t < start + 60]))
+    return peak
+
+
+def answer_open(now: float, deadline: float, revealed: bool) -> bool:
+    """An answer counts while the question is not revealed and its time has not run out."""
+    return not revealed and now <= deadline
+
+
+@dataclass
+class SendPace:
+    """What the bot has sent or edited into each group in the last minute, to pace redraws.
+
+    Ephemeral by design: after a restart the window starts empty, and the rate limiter in
+    front of every request waits out a 429 should the chat still be near its limit.
+    """
+
+    per_minute: int = GROUP_SENDS_PER_MINUTE
+    interval: float = COUNT_EDIT_INTERVAL
+    _sends: dict[int, deque[float]] = field(default_factory=dict)
+    _last_count_edit: dict[int, float] = field(default_factory=dict)
+    shown_counts: dict[tuple[int, int], int] = field(default_factory=dict)  # (session, position)
+
+    def _window(self, chat_id: int, now: float) -> deque[float]:
+        sends = self._sends.setdefault(chat_id, deque())
+        while sends and now - sends[0] >= 60:
+            sends.popleft()
+        return sends
+
+    def record(self, chat_id: int, now: float, count_edit: bool = False) -> None:
+        self._window(chat_id, now).append(now)
+        if count_edit:
+            self._last_count_edit[chat_id] = now
+
+    def sent_last_minute(self, chat_id: int, now: float) -> int:
+        return len(self._window(chat_id, now))
+
+    def count_edit_wait(self, chat_id: int, now: float, upcoming: Sequence[float] = ()) -> float:
+        """Seconds until a redraw of the live count may go out (0: now)."""
+        return count_edit_wait(
+            list(self._window(chat_id, now)),
+            self._last_count_edit.get(chat_id),
+            now,
+            upcoming=upcoming,
+            per_minute=self.per_minute,
+            interval=self.interval,
+        )
+
+
+def count_edit_wait(
+    recent: Sequence[float],
+    last_count_edit: float | None,
+    now: float,
+    *,
+    upcoming: Sequence[float] = (),
+    per_minute: int = GROUP_SENDS_PER_MINUTE,
+    spare: int = SPARE_SENDS,
+    interval: float = COUNT_EDIT_INTERVAL,
+    retry: float = COUNT_EDIT_RETRY,
+) -> float:
+    """Seconds to wait before a live-count redraw, given the last minute's sends (`recent`)
+    and the sends that cannot wait (`upcoming`, see `upcoming_sends`).
+
+    A redraw goes out only if, with it, no 60-second window (past sends, this one, the ones
+    to come) holds more than `per_minute - spare`; and never sooner than `interval` after
+    the previous redraw. A redraw is never what pushes a chat past its limit.
+    """
+    if last_count_edit is not None and last_count_edit + interval > now:
+        return last_count_edit + interval - now
+    in_window = [t for t in recent if now - t < 60]
+    if peak_per_minute([*in_window, now, *upcoming]) > per_minute - spare:
+        return retry
+    return 0.0
