@@ -182,13 +182,88 @@ async def measure(name: str, learners: int, answers_each: int, workdir: Path) ->
     return run
 
 
+GROUP_ID = -1_000_000_001
+GROUP_ADMIN = FakeUser(99, "admin", "en")
+
+
+async def measure_group(members: int, workdir: Path) -> Run:
+    """One question posted to a group; `members` people tap it at once."""
+    api = FakeBotApi()
+    await api.start()
+    group = api.group(GROUP_ID, "bench", admins={GROUP_ADMIN.id})
+    db_path = workdir / f"group-{members}.sqlite3"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "QUIZ_"))}
+    env.update(
+        TELEGRAM_BOT_TOKEN=api.token, TELEGRAM_API_BASE_URL=api.base_url,
+        QUIZ_DB_PATH=str(db_path), QUIZ_POLL_TIMEOUT="1", LOG_LEVEL="INFO",
+        NO_PROXY="127.0.0.1,localhost", PYTHONUNBUFFERED="1",
+        QUIZ_MAX_MESSAGES_PER_SECOND="0",
+    )  # fmt: skip
+    process = await _start([sys.executable, "-m", "bot"], env, "ready")
+    run = Run("group", members)
+    acks: dict[str, asyncio.Future[float]] = {}
+
+    def ack(query_id: str) -> None:
+        future = acks.pop(query_id, None)
+        if future is not None:
+            future.set_result(time.perf_counter())
+
+    api.on_callback_answer = ack
+    try:
+        api.send_text(GROUP_ADMIN, f"/groupquiz {QUIZ_ID} 600", group)
+        question = await api.wait_for(
+            lambda: next(
+                (
+                    m
+                    for m in api.bot_messages(GROUP_ID)
+                    if any(":ga:" in d for d in m.button_data())
+                ),
+                None,
+            ),
+            60,
+        )
+        options = [d for d in question.button_data() if ":ga:" in d]
+        calls_before = len(api.calls)
+        cpu_before = _cpu_seconds(process.pid)
+        loop = asyncio.get_running_loop()
+        started = time.perf_counter()
+        pending = []
+        for number in range(members):
+            member = FakeUser(200_000 + number, f"member{number}", "en")
+            query_id = api.tap(member, question, options[number % len(options)])
+            future: asyncio.Future[float] = loop.create_future()
+            acks[query_id] = future
+            pending.append(future)
+        done = await asyncio.wait_for(asyncio.gather(*pending), 600)
+        run.seconds = time.perf_counter() - started
+        run.latencies = [acked - started for acked in done]
+        run.answers = members
+        run.api_calls = len(api.calls) - calls_before
+        run.cpu_seconds = _cpu_seconds(process.pid) - cpu_before
+        run.peak_kib = _peak_kib(process.pid)
+        edits = sum(1 for c in api.calls[calls_before:] if c.method == "editMessageText")
+        refused = sum(1 for c in api.calls[calls_before:] if not c.ok)
+        print(f"  group: {edits} live-count edits, {refused} calls refused by the stand-in")
+    finally:
+        process.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(process.wait(), 60)
+        await api.stop()
+    run.db_bytes = sum(p.stat().st_size for p in workdir.glob(f"{db_path.name}*"))
+    with sqlite3.connect(db_path) as db:
+        run.stored, run.distinct = db.execute(
+            "SELECT COUNT(*), COUNT(DISTINCT user_id) FROM group_answers"
+        ).fetchone()
+    return run
+
+
 def _print(run: Run) -> None:
     check = ""
     if run.stored is not None:
         verdict = "ok" if run.stored == run.distinct == run.answers else "MISMATCH"
         check = f"  stored {run.stored} (distinct {run.distinct}) of {run.answers} acked: {verdict}"
     print(
-        f"  {run.name:<7} {run.learners:>6} learners  {run.answers:>6} answers  "
+        f"  {run.name:<7} {run.learners:>6} {'members ' if run.name == 'group' else 'learners'}  "
+        f"{run.answers:>6} answers  "
         f"{run.rate:8.1f} answers/s  p50 {run.percentile(0.5):7.1f} ms  "
         f"p99 {run.percentile(0.99):7.1f} ms  {run.api_calls / max(run.answers, 1):4.2f} calls/answer  "
         f"cpu {100 * run.cpu_seconds / run.seconds:3.0f}%  peak {run.peak_kib / 1024:6.1f} MiB"
@@ -206,6 +281,7 @@ async def main() -> None:
     parser.add_argument(
         "--with-limit", action="store_true", help="also run the bot with the 30 messages/s limit"
     )
+    parser.add_argument("--group", type=int, default=1000, help="members of the group (0: none)")
     args = parser.parse_args()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores", flush=True)
     with tempfile.TemporaryDirectory() as folder:
@@ -227,6 +303,9 @@ async def main() -> None:
                 f"(median of {len(ratios)}: {', '.join(f'{r:.2f}' for r in ratios)})",
                 flush=True,
             )
+        if args.group:
+            print(f"a group of {args.group} members answering one question:", flush=True)
+            _print(await measure_group(args.group, workdir))
 
 
 if __name__ == "__main__":
