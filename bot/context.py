@@ -31,6 +31,7 @@ class Services:
     pace: SendPace = field(default_factory=SendPace)  # sends per group, to pace live counts
     # (chat, user) -> (when looked up, chat member status): ephemeral, see handlers/group.py
     member_status: dict[tuple[int, int], tuple[float, str]] = field(default_factory=dict)
+    group_locks: dict[int, asyncio.Lock] = field(default_factory=dict)  # see group_flow._lock
 
     async def learner(self, who: TelegramUser) -> tuple[User, Locale]:
         """The stored learner behind a Telegram user, refreshed, and their locale."""

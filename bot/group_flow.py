@@ -7,12 +7,13 @@ state; callback data and poll ids only name what was tapped or voted.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any, cast
 
 from telegram import Bot, CallbackQuery, InlineKeyboardMarkup, InputPollOption, PollAnswer
 from telegram.constants import PollType
-from telegram.error import BadRequest, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 from telegram.ext import CallbackContext, JobQueue
 
 from bot import render_group
@@ -67,6 +68,12 @@ async def send(
     return message.message_id
 
 
+def _lock(services: Services, session_id: int) -> asyncio.Lock:
+    """One session's posting, redrawing, revealing and stopping happen one at a time: a redraw
+    can never land after the reveal, nor a question be posted twice."""
+    return services.group_locks.setdefault(session_id, asyncio.Lock())
+
+
 # starting and asking
 
 
@@ -106,45 +113,75 @@ async def start(
 async def _ask_or_retry(
     bot: Bot, services: Services, jobs: Jobs, session: GroupSession, position: int
 ) -> None:
-    """Ask; if Telegram refuses the post (beyond the rate limiter's retries), try again soon
-    through `resume`, which asks whatever is due and was never posted."""
+    """Ask; if Telegram refuses the post (beyond the rate limiter's retries), try this session
+    again soon; a chat the bot can no longer post in ends the session."""
     try:
         await ask(bot, services, jobs, session, position)
+    except (Forbidden, ChatMigrated) as error:
+        log.warning(
+            "session %s ended: cannot post in chat %s: %s", session.id, session.chat_id, error
+        )
+        await services.repo.groups.stop_session(session.id, services.clock())
     except TelegramError as error:
         log.warning("question %s/%s not posted, retrying: %s", session.id, position, error)
-        jobs.run_once(resume_job, when=ASK_RETRY_SECONDS, name=f"group-retry:{session.id}")
+        name = f"group-retry:{session.id}"
+        if not jobs.get_jobs_by_name(name):
+            jobs.run_once(_retry_job, when=ASK_RETRY_SECONDS, data=session.id, name=name)
+
+
+async def _retry_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
+    assert context.job is not None and context.job_queue is not None
+    services = _services(context)
+    session = await services.repo.groups.get_session(cast(int, context.job.data))
+    if session is not None and session.running:
+        await _ask_or_retry(context.bot, services, context.job_queue, session, session.position)
 
 
 async def ask(
     bot: Bot, services: Services, jobs: Jobs, session: GroupSession, position: int
 ) -> None:
-    """Post the question at `position`, record it (with its deadline), arm its timer."""
+    """Post the question at `position`, record it (with its deadline), arm its timer; nothing
+    if the session has ended or that question was posted already."""
     groups = services.repo.groups
-    quiz = services.catalog.get(session.quiz_id)
-    question = quiz.question(session.question_ids[position]) if quiz is not None else None
-    locale = _locale(services, session)
-    poll_id: str | None = None
-    if quiz is None or question is None:
-        # the quiz or this question was removed since the start: pass over it
-        now = services.clock()
-        await groups.question_asked(
-            session.id, position, session.question_ids[position], 0, None, now, now
-        )
+    async with _lock(services, session.id):
+        current = await groups.get_session(session.id)
+        if current is None or not current.running or current.position != position:
+            return
+        if await groups.asked(session.id, position) is not None:
+            return
+        quiz = services.catalog.get(session.quiz_id)
+        question = quiz.question(session.question_ids[position]) if quiz is not None else None
+        locale = _locale(services, session)
+        poll_id: str | None = None
+        if quiz is None or question is None:
+            # the quiz or this question was removed since the start: pass over it
+            now = services.clock()
+            await groups.question_asked(
+                session.id, position, session.question_ids[position], 0, None, now, now
+            )
+            gone = True
+        else:
+            gone = False
+            if session.mode == POLL:
+                message_id, poll_id = await _send_poll(
+                    bot, services, session, quiz, question, position
+                )
+            else:
+                rendered = render_group.question_message(
+                    quiz, question, position, session.total, session.id, session.seconds, 0,
+                    locale,
+                )  # fmt: skip
+                message_id = await send(
+                    bot, services, session.chat_id, rendered.text, rendered.markup
+                )
+            now = services.clock()
+            await groups.question_asked(
+                session.id, position, question.id, message_id, poll_id, now, now + session.seconds
+            )
+            services.pace.shown_counts[(session.id, position)] = 0
+            arm_timer(jobs, session.id, position, session.seconds)
+    if gone:
         await reveal(bot, services, jobs, session.id, position)
-        return
-    if session.mode == POLL:
-        message_id, poll_id = await _send_poll(bot, services, session, quiz, question, position)
-    else:
-        rendered = render_group.question_message(
-            quiz, question, position, session.total, session.id, session.seconds, 0, locale
-        )
-        message_id = await send(bot, services, session.chat_id, rendered.text, rendered.markup)
-    now = services.clock()
-    await groups.question_asked(
-        session.id, position, question.id, message_id, poll_id, now, now + session.seconds
-    )
-    services.pace.shown_counts[(session.id, position)] = 0
-    arm_timer(jobs, session.id, position, session.seconds)
 
 
 async def _send_poll(
@@ -299,23 +336,27 @@ async def refresh_count(
     question = quiz.question(asked.question_id) if quiz is not None else None
     if quiz is None or question is None:
         return
-    count = sum((await groups.answer_counts(session_id, position)).values())
-    key = (session_id, position)
-    if services.pace.shown_counts.get(key) == count:
-        return
-    rendered = render_group.question_message(
-        quiz, question, position, session.total, session.id, session.seconds, count,
-        _locale(services, session),
-    )  # fmt: skip
-    try:
-        await bot.edit_message_text(
-            rendered.text, session.chat_id, asked.message_id, reply_markup=rendered.markup
-        )
-    except BadRequest as error:
-        log.debug("live count not redrawn: %s", error)
-        return
-    services.pace.record(session.chat_id, services.clock(), count_edit=True)
-    services.pace.shown_counts[key] = count
+    async with _lock(services, session_id):
+        fresh = await groups.asked(session_id, position)
+        if fresh is None or fresh.revealed_at is not None:
+            return  # revealed meanwhile: a redraw now would bring the buttons back
+        count = sum((await groups.answer_counts(session_id, position)).values())
+        key = (session_id, position)
+        if services.pace.shown_counts.get(key) == count:
+            return
+        rendered = render_group.question_message(
+            quiz, question, position, session.total, session.id, session.seconds, count,
+            _locale(services, session),
+        )  # fmt: skip
+        try:
+            await bot.edit_message_text(
+                rendered.text, session.chat_id, asked.message_id, reply_markup=rendered.markup
+            )
+        except BadRequest as error:
+            log.debug("live count not redrawn: %s", error)
+            return
+        services.pace.record(session.chat_id, services.clock(), count_edit=True)
+        services.pace.shown_counts[key] = count
 
 
 async def _on_count(context: CallbackContext[Any, Any, Any, Any]) -> None:
@@ -334,16 +375,19 @@ async def reveal(bot: Bot, services: Services, jobs: Jobs, session_id: int, posi
     asked = await groups.asked(session_id, position)
     if session is None or asked is None:
         return False
-    step = await groups.reveal(session_id, position, services.clock())
-    if not step.revealed:
-        return False
-    _cancel(jobs, _reveal_job(session_id))
-    _cancel(jobs, _count_job(session_id))
-    services.pace.shown_counts.pop((session_id, position), None)
-    try:
-        await _show_reveal(bot, services, session, position, asked.message_id)
-    except TelegramError as error:
-        log.warning("question %s/%s closed, but its reveal failed: %s", session_id, position, error)
+    async with _lock(services, session_id):
+        step = await groups.reveal(session_id, position, services.clock())
+        if not step.revealed:
+            return False
+        _cancel(jobs, _reveal_job(session_id))
+        _cancel(jobs, _count_job(session_id))
+        services.pace.shown_counts.pop((session_id, position), None)
+        try:
+            await _show_reveal(bot, services, session, position, asked.message_id)
+        except TelegramError as error:
+            log.warning(
+                "question %s/%s closed, but its reveal failed: %s", session_id, position, error
+            )
     if step.next_position is None:
         await _post_final(bot, services, session)
     else:
@@ -387,20 +431,25 @@ async def _post_final(bot: Bot, services: Services, session: GroupSession) -> No
 
 async def stop(bot: Bot, services: Services, jobs: Jobs, session: GroupSession) -> bool:
     """End the chat's running session now; its current question's buttons stop working."""
-    if not await services.repo.groups.stop_session(session.id, services.clock()):
-        return False
-    _cancel(jobs, _reveal_job(session.id))
-    _cancel(jobs, _count_job(session.id))
-    asked = await services.repo.groups.asked(session.id, session.position)
-    try:
-        if asked is not None and asked.revealed_at is None and asked.message_id:
-            if session.mode == POLL:
-                await bot.stop_poll(session.chat_id, asked.message_id)
-            else:
-                await bot.edit_message_reply_markup(session.chat_id, asked.message_id)
-            services.pace.record(session.chat_id, services.clock())
-    except TelegramError as error:
-        log.warning("session %s stopped, its last question kept its buttons: %s", session.id, error)
+    async with _lock(services, session.id):
+        if not await services.repo.groups.stop_session(session.id, services.clock()):
+            return False
+        _cancel(jobs, _reveal_job(session.id))
+        _cancel(jobs, _count_job(session.id))
+        current = await services.repo.groups.get_session(session.id)
+        position = current.position if current is not None else session.position
+        asked = await services.repo.groups.asked(session.id, position)
+        try:
+            if asked is not None and asked.revealed_at is None and asked.message_id:
+                if session.mode == POLL:
+                    await bot.stop_poll(session.chat_id, asked.message_id)
+                else:
+                    await bot.edit_message_reply_markup(session.chat_id, asked.message_id)
+                services.pace.record(session.chat_id, services.clock())
+        except TelegramError as error:
+            log.warning(
+                "session %s stopped, its last question kept its buttons: %s", session.id, error
+            )
     await send(bot, services, session.chat_id, _locale(services, session).t("group_stopped"))
     await _post_final(bot, services, session)
     return True

@@ -174,7 +174,12 @@ async def skip(update: Update, context: QuizContext) -> None:
     if not await _may_control(update, context):
         await _say(update, context, locale.t("group_admins_only"))
         return
-    session = await context.services.repo.groups.running_session(update.effective_chat.id)
+    groups = context.services.repo.groups
+    session = await groups.running_session(update.effective_chat.id)
+    asked = await groups.asked(session.id, session.position) if session is not None else None
+    sent_at = update.effective_message.date.timestamp() if update.effective_message else None
+    if asked is not None and sent_at is not None and sent_at < int(asked.asked_at):
+        return  # the command was about the question before, which is revealed already
     if session is None or not await group_flow.reveal(
         context.bot, context.services, _jobs(context), session.id, session.position
     ):
