@@ -11,6 +11,7 @@ once, the next push reveals it); they are to be unified with group quizzes.
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import html
 import logging
@@ -341,6 +342,21 @@ async def push_next(
     except TelegramError as error:
         log.warning("push to %s: %s", chat, error)
         return Reply("push_no_chat", {"chat": shown})
+    # one push at a time per chat (a /push and a scheduled one, or two admins): else both
+    # could reveal nothing and post, leaving two questions open
+    async with services.push_locks.setdefault(chat_id, asyncio.Lock()):
+        return await _push_into(bot, services, job_queue, quiz, chat_id, shown, admin_id)
+
+
+async def _push_into(
+    bot: Bot,
+    services: Services,
+    job_queue: JobQueue[Any] | None,
+    quiz: Quiz,
+    chat_id: int,
+    shown: str,
+    admin_id: int | None,
+) -> Reply:
     locale = channel_locale(services)
     await reveal_open_posts(bot, services, job_queue, chat_id, locale)
     store = services.repo.content
@@ -355,7 +371,7 @@ async def push_next(
         try:
             sent = await bot.send_message(chat_id, message.text, reply_markup=message.markup)
         except TelegramError as error:
-            log.warning("push to %s: %s", chat, error)
+            log.warning("push to %s: %s", chat_id, error)
             await store.drop_post(post.id)
             return Reply("push_no_chat", {"chat": shown})
         await store.set_post_message(post.id, sent.message_id)

@@ -32,6 +32,7 @@ class Services:
     # (chat, user) -> (when looked up, chat member status): ephemeral, see handlers/group.py
     member_status: dict[tuple[int, int], tuple[float, str]] = field(default_factory=dict)
     group_locks: dict[int, asyncio.Lock] = field(default_factory=dict)  # see group_flow._lock
+    push_locks: dict[int, asyncio.Lock] = field(default_factory=dict)  # see admin_flow.push_next
 
     async def learner(self, who: TelegramUser) -> tuple[User, Locale]:
         """The stored learner behind a Telegram user, refreshed, and their locale."""

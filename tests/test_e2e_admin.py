@@ -457,3 +457,23 @@ async def test_shuffle_off_survives_import_and_export(
     assert exported is not None and exported.shuffle_options is False
     # turning shuffling back on is a change an import reports, not "nothing changed"
     await upload(api, ADMIN, SMALL, "imported")
+
+
+async def test_two_admins_pushing_at_once_leave_one_question_open(
+    api: FakeBotApi, db_path: Path, banks: Path
+) -> None:
+    second_admin = FakeUser(901, "Bisi", "en")
+    settings = make_settings(
+        api, db_path, content_dir=banks, admin_ids=frozenset({ADMIN.id, second_admin.id})
+    )
+    channel = api.group(-100700, "both", admins={ADMIN.id, second_admin.id}, type="channel")
+    async with running_bot(settings):
+        await upload(api, ADMIN, SMALL, "imported")
+        seen = {who.id: len(api.bot_messages(who.id)) for who in (ADMIN, second_admin)}
+        api.send_text(ADMIN, "/push small-bank @both")
+        api.send_text(second_admin, "/push small-bank @both")
+        for who in (ADMIN, second_admin):
+            await api.wait_for_bot_message(who.id, "posted to @both", after=seen[who.id])
+        posts = api.bot_messages(channel.id)
+        assert len(posts) == 2
+        assert [bool(post.button_data()) for post in posts] == [False, True]
