@@ -129,17 +129,24 @@ def _peak_kib(pid: int) -> int:
     return 0
 
 
+def _bot_env(api: FakeBotApi, db_path: Path, **extra: str) -> dict[str, str]:
+    """The environment of a bot process pointed at the stand-in, with a database of its own."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "QUIZ_"))}
+    env.update(
+        TELEGRAM_BOT_TOKEN=api.token, TELEGRAM_API_BASE_URL=api.base_url,
+        QUIZ_DB_PATH=str(db_path), QUIZ_POLL_TIMEOUT="1", LOG_LEVEL="INFO",
+        NO_PROXY="127.0.0.1,localhost", PYTHONUNBUFFERED="1",
+    )  # fmt: skip
+    env.update(extra)
+    return env
+
+
 async def measure(name: str, learners: int, answers_each: int, workdir: Path) -> Run:
     api = FakeBotApi()
     await api.start()
     driver = Driver(api)
     db_path = workdir / f"{name}-{learners}.sqlite3"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "QUIZ_"))}
-    env.update(
-        TELEGRAM_BOT_TOKEN=api.token, TELEGRAM_API_BASE_URL=api.base_url,
-        QUIZ_DB_PATH=str(db_path), QUIZ_POLL_TIMEOUT="1", LOG_LEVEL="WARNING",
-        NO_PROXY="127.0.0.1,localhost", PYTHONUNBUFFERED="1",
-    )  # fmt: skip
+    env = _bot_env(api, db_path, LOG_LEVEL="WARNING")
     if name == "floor":
         command, ready = [sys.executable, "-m", "bench.floor_bot"], "floor bot ready"
     else:
@@ -192,13 +199,7 @@ async def measure_group(members: int, workdir: Path) -> Run:
     await api.start()
     group = api.group(GROUP_ID, "bench", admins={GROUP_ADMIN.id})
     db_path = workdir / f"group-{members}.sqlite3"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "QUIZ_"))}
-    env.update(
-        TELEGRAM_BOT_TOKEN=api.token, TELEGRAM_API_BASE_URL=api.base_url,
-        QUIZ_DB_PATH=str(db_path), QUIZ_POLL_TIMEOUT="1", LOG_LEVEL="INFO",
-        NO_PROXY="127.0.0.1,localhost", PYTHONUNBUFFERED="1",
-        QUIZ_MAX_MESSAGES_PER_SECOND="0",
-    )  # fmt: skip
+    env = _bot_env(api, db_path, QUIZ_MAX_MESSAGES_PER_SECOND="0")
     process = await _start([sys.executable, "-m", "bot"], env, "ready")
     run = Run("group", members)
     acks: dict[str, asyncio.Future[float]] = {}
