@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sqlite3
 import sys
 from urllib.parse import urlsplit
 
@@ -11,6 +12,7 @@ from telegram.error import InvalidToken
 
 from bot.app import QuizApplication, build_application
 from bot.config import ConfigError, Settings
+from storage import StorageError
 
 
 class _RedactingFormatter(logging.Formatter):
@@ -51,6 +53,11 @@ def main() -> int:
             "quiz-tutor: Telegram rejected TELEGRAM_BOT_TOKEN; check it with @BotFather",
             file=sys.stderr,
         )
+        return 2
+    except (StorageError, sqlite3.Error, OSError) as error:
+        # a database that cannot be opened or migrated: one line, and no crash loop of
+        # tracebacks under a restart policy
+        print(f"quiz-tutor: cannot use the database {settings.db_path}: {error}", file=sys.stderr)
         return 2
     return 0
 

@@ -205,3 +205,20 @@ async def test_rejected_token_is_one_line_exit_2_and_never_logged(
     assert log.strip().splitlines()[-1] == (
         "quiz-tutor: Telegram rejected TELEGRAM_BOT_TOKEN; check it with @BotFather"
     )
+
+
+async def test_a_database_that_cannot_be_opened_is_one_line_and_exit_2(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the database's folder should be")
+    env = _env(api, blocker / "quiz.sqlite3")
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", env=env, cwd=tmp_path,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    _, err = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 2, err.decode()
+    last = err.decode().strip().splitlines()[-1]
+    assert last.startswith("quiz-tutor: cannot use the database")
+    assert "Traceback" not in err.decode()
