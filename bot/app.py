@@ -51,12 +51,13 @@ def build_application(
     settings: Settings, clock: Callable[[], float] = time.time
 ) -> QuizApplication:
     """The PTB application with every handler; resources open in `post_init`."""
+    poll_chats: dict[str, int] = {}  # quiz polls this process posted -> their chat
 
     async def post_init(application: QuizApplication) -> None:
         repo = await Repository.open(settings.db_path)
         catalog = Catalog.from_folder(settings.content_dir, settings.default_language)
         pace = SendPace(interval=settings.group_count_interval)
-        services = Services(settings, repo, catalog, clock, pace=pace)
+        services = Services(settings, repo, catalog, clock, pace=pace, poll_chats=poll_chats)
         application.bot_data[SERVICES_KEY] = services
         await admin_flow.load_stored_banks(services)
         assert application.job_queue is not None
@@ -96,7 +97,7 @@ def build_application(
         )
         .context_types(ContextTypes(context=QuizContext))
         .rate_limiter(_rate_limiter(settings))
-        .concurrent_updates(PerChatUpdateProcessor())
+        .concurrent_updates(PerChatUpdateProcessor(poll_chats=poll_chats))
         .post_init(post_init)
         .post_shutdown(post_shutdown)
         .build()

@@ -33,6 +33,9 @@ class Services:
     member_status: dict[tuple[int, int], tuple[float, str]] = field(default_factory=dict)
     group_locks: dict[int, asyncio.Lock] = field(default_factory=dict)  # see group_flow._lock
     push_locks: dict[int, asyncio.Lock] = field(default_factory=dict)  # see admin_flow.push_next
+    # quiz polls posted by this process -> their chat, so the update processor orders a vote
+    # after that chat's updates (shared with it; see update_processor.chat_key)
+    poll_chats: dict[str, int] = field(default_factory=dict)
 
     async def learner(self, who: TelegramUser) -> tuple[User, Locale]:
         """The stored learner behind a Telegram user, refreshed, and their locale."""

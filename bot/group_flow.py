@@ -206,6 +206,7 @@ async def _send_poll(
     )
     services.pace.record(session.chat_id, services.clock())
     assert message.poll is not None
+    services.poll_chats[message.poll.id] = session.chat_id
     return message.message_id, message.poll.id
 
 
@@ -282,6 +283,14 @@ async def take_poll_answer(bot: Bot, services: Services, answer: PollAnswer) -> 
     """A vote in a quiz poll: stored like a tap (no toast exists for polls)."""
     groups = services.repo.groups
     asked = await groups.asked_by_poll(answer.poll_id)
+    chat_id = services.poll_chats.get(answer.poll_id)
+    if asked is None and chat_id is not None:
+        # posted by a timer a moment ago and not yet recorded: the post holds its session's
+        # lock until it is, so wait for every session of that chat
+        session = await groups.running_session(chat_id)
+        if session is not None:
+            async with _lock(services, session.id):
+                asked = await groups.asked_by_poll(answer.poll_id)
     if asked is None or not answer.option_ids or answer.user is None:
         return
     session = await groups.get_session(asked.session_id)

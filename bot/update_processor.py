@@ -2,13 +2,14 @@
 
 A learner's taps must be handled in the order they were made (an answer, then the next), and a
 group's answers must not race each other; different chats share nothing that needs ordering.
-Updates of no chat (poll answers) run after every update that came before them.
+A vote on a quiz poll belongs to the poll's chat; other updates of no chat run after every
+update that came before them.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Mapping
 from typing import Any
 
 from telegram import Update
@@ -17,24 +18,34 @@ from telegram.ext import BaseUpdateProcessor
 MAX_CONCURRENT_UPDATES = 256
 
 
-def chat_key(update: object) -> int | None:
-    """The chat whose order an update belongs to; None for updates of no chat (poll answers)."""
-    if isinstance(update, Update) and update.effective_chat is not None:
+def chat_key(update: object, poll_chats: Mapping[str, int] | None = None) -> int | None:
+    """The chat whose order an update belongs to: a poll answer belongs to its poll's chat when
+    the poll was posted by this process; None for other updates of no chat."""
+    if not isinstance(update, Update):
+        return None
+    if update.effective_chat is not None:
         return update.effective_chat.id
+    if update.poll_answer is not None and poll_chats is not None:
+        return poll_chats.get(update.poll_answer.poll_id)
     return None
 
 
 class PerChatUpdateProcessor(BaseUpdateProcessor):
-    def __init__(self, max_concurrent_updates: int = MAX_CONCURRENT_UPDATES) -> None:
+    def __init__(
+        self,
+        max_concurrent_updates: int = MAX_CONCURRENT_UPDATES,
+        poll_chats: Mapping[str, int] | None = None,
+    ) -> None:
         super().__init__(max_concurrent_updates)
+        self._poll_chats = poll_chats
         self._locks: dict[int | None, asyncio.Lock] = {}
         self._waiting: dict[int | None, int] = {}
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
-        key = chat_key(update)
+        key = chat_key(update, self._poll_chats)
         if key is None:
-            # A poll answer names no chat, but it may refer to a poll that an earlier update
-            # of some chat is still posting: it waits until every update before it is done.
+            # An update of no known chat (a vote on a poll posted before a restart) may refer
+            # to something an earlier update is still doing: it waits for every one before it.
             for earlier in list(self._locks.values()):
                 async with earlier:
                     pass

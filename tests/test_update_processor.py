@@ -61,3 +61,14 @@ async def test_an_update_of_no_chat_waits_for_the_updates_before_it() -> None:
     release.set()
     await asyncio.gather(posting, vote)
     assert order == ["post", "vote"]
+
+
+def test_a_vote_on_a_poll_this_process_posted_belongs_to_the_poll_chat() -> None:
+    vote = Update.de_json(
+        {"update_id": 5, "poll_answer": {"poll_id": "poll-1", "option_ids": [0],
+         "option_persistent_ids": ["0"], "user": {"id": 3, "is_bot": False, "first_name": "Bo"}}},
+        None,
+    )  # fmt: skip
+    assert chat_key(vote, {"poll-1": -100}) == -100
+    assert chat_key(vote, {"poll-2": -100}) is None
+    assert chat_key(vote) is None
