@@ -21,11 +21,6 @@ def next_position(question_ids: Sequence[str], answered: Collection[str]) -> int
     return None
 
 
-def retired(question_ids: Sequence[str], quiz: Quiz) -> frozenset[str]:
-    """Questions of an attempt that the quiz no longer has: skipped, never asked again."""
-    return frozenset(q for q in question_ids if quiz.question(q) is None)
-
-
 def attempt_order(quiz: Quiz) -> tuple[str, ...]:
     """The questions an attempt asks, in order."""
     return tuple(question.id for question in quiz.questions)
