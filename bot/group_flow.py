@@ -11,7 +11,14 @@ import asyncio
 import logging
 from typing import Any, cast
 
-from telegram import Bot, CallbackQuery, InlineKeyboardMarkup, InputPollOption, PollAnswer
+from telegram import (
+    Bot,
+    CallbackQuery,
+    InlineKeyboardMarkup,
+    InputPollOption,
+    PollAnswer,
+    User,
+)
 from telegram.constants import PollType
 from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 from telegram.ext import CallbackContext, JobQueue
@@ -22,7 +29,7 @@ from bot.context import SERVICES_KEY, Services
 from bot.render import Locale, letter
 from content.group_rules import points, rank, upcoming_sends
 from content.model import Question, Quiz
-from storage.group_store import AnswerStatus, GroupSession
+from storage.group_store import AnswerStatus, AskedQuestion, GroupAnswerOutcome, GroupSession
 
 log = logging.getLogger(__name__)
 
@@ -226,6 +233,32 @@ async def _on_timer(context: CallbackContext[Any, Any, Any, Any]) -> None:
 # answers
 
 
+async def _record(
+    services: Services,
+    session: GroupSession,
+    asked: AskedQuestion,
+    question: Question,
+    who: User,
+    chosen: int,
+) -> GroupAnswerOutcome:
+    """Store a member's answer with its time and points (a tap or a poll vote alike)."""
+    now = services.clock()
+    correct = question.is_correct(chosen)
+    elapsed = max(now - asked.asked_at, 0.0)
+    return await services.repo.groups.record_answer(
+        session_id=session.id,
+        position=asked.position,
+        question_id=question.id,
+        user_id=who.id,
+        name=who.full_name,
+        chosen=chosen,
+        correct=correct,
+        elapsed=elapsed,
+        points=points(correct, elapsed, session.seconds),
+        now=now,
+    )
+
+
 async def take_answer(
     bot: Bot, services: Services, jobs: Jobs, query: CallbackQuery, tap: GroupAnswer,
     locale: Locale,
@@ -249,21 +282,7 @@ async def take_answer(
     if tap.option >= len(question.options):
         await query.answer(locale.t("stale_button"))
         return
-    now = services.clock()
-    correct = question.is_correct(tap.option)
-    elapsed = max(now - asked.asked_at, 0.0)
-    outcome = await groups.record_answer(
-        session_id=session.id,
-        position=tap.position,
-        question_id=question.id,
-        user_id=query.from_user.id,
-        name=query.from_user.full_name,
-        chosen=tap.option,
-        correct=correct,
-        elapsed=elapsed,
-        points=points(correct, elapsed, session.seconds),
-        now=now,
-    )
+    outcome = await _record(services, session, asked, question, query.from_user, tap.option)
     if outcome.status is AnswerStatus.ALREADY:
         assert outcome.chosen is not None
         await query.answer(locale.t("group_toast_stands", letter=letter(outcome.chosen)))
@@ -301,21 +320,7 @@ async def take_poll_answer(bot: Bot, services: Services, answer: PollAnswer) -> 
     chosen = answer.option_ids[0]
     if chosen >= len(question.options):
         return
-    now = services.clock()
-    correct = question.is_correct(chosen)
-    elapsed = max(now - asked.asked_at, 0.0)
-    outcome = await groups.record_answer(
-        session_id=session.id,
-        position=asked.position,
-        question_id=question.id,
-        user_id=answer.user.id,
-        name=answer.user.full_name,
-        chosen=chosen,
-        correct=correct,
-        elapsed=elapsed,
-        points=points(correct, elapsed, session.seconds),
-        now=now,
-    )
+    outcome = await _record(services, session, asked, question, answer.user, chosen)
     log.debug("poll answer %s: %s", answer.poll_id, outcome.status.value)
 
 
