@@ -23,6 +23,7 @@ from bot.config import Settings
 from bot.context import SERVICES_KEY, QuizContext, Services
 from bot.handlers import admin, common, group, learner
 from bot.i18n import STRINGS, translate
+from bot.transport import AiohttpRequest, QuizBot
 from bot.update_processor import PerChatUpdateProcessor
 from content.catalog import Catalog
 from content.group_rules import SendPace
@@ -86,17 +87,8 @@ def build_application(
 
     application: QuizApplication = (
         Application.builder()
-        .token(settings.token)
-        .base_url(settings.api_base_url)
-        .base_file_url(settings.file_base_url)
-        .defaults(
-            Defaults(
-                parse_mode=ParseMode.HTML,
-                link_preview_options=LinkPreviewOptions(is_disabled=True),
-            )
-        )
+        .bot(_bot(settings))
         .context_types(ContextTypes(context=QuizContext))
-        .rate_limiter(_rate_limiter(settings))
         .concurrent_updates(PerChatUpdateProcessor(poll_chats=poll_chats))
         .post_init(post_init)
         .post_shutdown(post_shutdown)
@@ -111,6 +103,22 @@ def build_application(
         application.add_handler(handler)
     application.add_error_handler(common.on_error)
     return application
+
+
+def _bot(settings: Settings) -> QuizBot:
+    """The bot: HTML by default, no link previews, requests over aiohttp, Telegram's limits
+    kept by the client."""
+    return QuizBot(
+        settings.token,
+        base_url=settings.api_base_url,
+        base_file_url=settings.file_base_url,
+        request=AiohttpRequest(),
+        get_updates_request=AiohttpRequest(connection_pool_size=1),
+        defaults=Defaults(
+            parse_mode=ParseMode.HTML, link_preview_options=LinkPreviewOptions(is_disabled=True)
+        ),
+        rate_limiter=_rate_limiter(settings),
+    )
 
 
 def _rate_limiter(settings: Settings) -> AIORateLimiter:
