@@ -12,7 +12,7 @@ import json
 import logging
 import sqlite3
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +20,7 @@ from typing import Any
 
 import aiosqlite
 
+from storage.answer_batch import AnswerBatcher, AnswerOutcome, CardUpdate, PendingAnswer
 from storage.content_store import ContentStore
 from storage.group_store import GroupStore
 from storage.migrations import MIGRATIONS, SCHEMA_VERSION
@@ -74,15 +75,6 @@ class Answer:
 
 
 @dataclass(frozen=True)
-class AnswerOutcome:
-    """What recording an answer did: `recorded` is False when that question had an answer."""
-
-    recorded: bool
-    finished: bool
-    score: int  # the attempt's score when it finished; 0 while it runs
-
-
-@dataclass(frozen=True)
 class QuizRecord:
     """A learner's record on one quiz."""
 
@@ -120,15 +112,6 @@ class StoredCard:
     last_review: float | None
 
 
-@dataclass(frozen=True)
-class CardUpdate:
-    """The card as an answer leaves it, and the rating that answer gave (FSRS's 1-4)."""
-
-    card_json: str
-    due: float
-    rating: int
-
-
 def _card(row: Any) -> StoredCard:
     return StoredCard(
         row["quiz_id"], row["question_id"], row["card"], row["due"], row["last_review"]
@@ -159,6 +142,7 @@ class Repository:
         # Learners are read on every update and written rarely: a read-through cache, kept
         # coherent because every write to `users` goes through `_user_write`.
         self._users: OrderedDict[int, User] = OrderedDict()
+        self._answers = AnswerBatcher(self._transaction)
         self.content = ContentStore(self)
         self.groups = GroupStore(self._transaction, self._fetchone, self._fetchall)
 
@@ -178,6 +162,7 @@ class Repository:
         return repository
 
     async def close(self) -> None:
+        await self._answers.drain()
         async with self._write_lock:
             await self._db.close()
 
@@ -236,15 +221,14 @@ class Repository:
 
     async def _fetchone(self, sql: str, *params: Any) -> Any:
         try:
-            async with self._db.execute(sql, params) as cursor:
-                return await cursor.fetchone()
+            rows = await self._db.execute_fetchall(sql, params)
         except sqlite3.Error as error:
             raise StorageError(str(error)) from error
+        return next(iter(rows), None)
 
     async def _fetchall(self, sql: str, *params: Any) -> list[Any]:
         try:
-            async with self._db.execute(sql, params) as cursor:
-                return list(await cursor.fetchall())
+            return list(await self._db.execute_fetchall(sql, params))
         except sqlite3.Error as error:
             raise StorageError(str(error)) from error
 
@@ -392,68 +376,20 @@ class Repository:
         if question_id not in attempt.question_ids:
             raise ValueError(f"question {question_id!r} is not part of attempt {attempt.id}")
         quiz_id, plain_id = attempt_item_parts(attempt, question_id)
-        async with self._transaction() as tx:
-            row = await tx.fetchone(
-                "SELECT finished_at, score FROM attempts WHERE id=?", attempt.id
-            )
-            if row is None:
-                return AnswerOutcome(recorded=False, finished=True, score=0)
-            if row["finished_at"] is not None:
-                return AnswerOutcome(recorded=False, finished=True, score=row["score"] or 0)
-            cursor = await tx.execute(
-                """INSERT INTO answers (attempt_id, user_id, quiz_id, question_id, chosen,
-                                        correct, answered_at)
-                   VALUES (?, ?, ?, ?, ?, ?, ?)
-                   ON CONFLICT(attempt_id, quiz_id, question_id) DO NOTHING""",
+        return await self._answers.record(
+            PendingAnswer(
                 attempt.id,
+                attempt.total,
                 attempt.user_id,
                 quiz_id,
                 plain_id,
                 chosen,
-                int(correct),
+                correct,
                 now,
+                finishes,
+                card,
             )
-            recorded = cursor.rowcount == 1
-            if recorded and card is not None:
-                await tx.execute(
-                    """INSERT INTO cards (user_id, quiz_id, question_id, card, due, last_review)
-                       VALUES (?, ?, ?, ?, ?, ?)
-                       ON CONFLICT(user_id, quiz_id, question_id) DO UPDATE SET
-                           card=excluded.card, due=excluded.due,
-                           last_review=excluded.last_review""",
-                    attempt.user_id,
-                    quiz_id,
-                    plain_id,
-                    card.card_json,
-                    card.due,
-                    now,
-                )
-                await tx.execute(
-                    """INSERT INTO review_log (user_id, quiz_id, question_id, rating, reviewed_at,
-                                               answer_id) VALUES (?, ?, ?, ?, ?, ?)""",
-                    attempt.user_id,
-                    quiz_id,
-                    plain_id,
-                    card.rating,
-                    now,
-                    cursor.lastrowid,
-                )
-            if finishes is False:  # the caller knows more questions follow: no need to count
-                return AnswerOutcome(recorded=recorded, finished=False, score=0)
-            counts = await tx.fetchone(
-                """SELECT COUNT(*) AS answered, COALESCE(SUM(correct), 0) AS score
-                   FROM answers WHERE attempt_id=?""",
-                attempt.id,
-            )
-            finished = counts["answered"] >= attempt.total if finishes is None else finishes
-            if recorded and finished:
-                await tx.execute(
-                    "UPDATE attempts SET finished_at=?, score=? WHERE id=?",
-                    now,
-                    counts["score"],
-                    attempt.id,
-                )
-        return AnswerOutcome(recorded=recorded, finished=finished, score=counts["score"])
+        )
 
     async def quiz_records(self, user_id: int) -> dict[str, QuizRecord]:
         """Best, last and running attempt of every quiz the learner has touched."""
@@ -621,8 +557,13 @@ class _Tx:
         return await self._db.execute(sql, params)
 
     async def fetchone(self, sql: str, *params: Any) -> Any:
-        async with self._db.execute(sql, params) as cursor:
-            return await cursor.fetchone()
+        return next(iter(await self._db.execute_fetchall(sql, params)), None)
+
+    async def fetchall(self, sql: str, *params: Any) -> list[Any]:
+        return list(await self._db.execute_fetchall(sql, params))
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        await self._db.executemany(sql, rows)
 
     async def executescript_in_transaction(self, script: str) -> None:
         for statement in script.split(";"):
