@@ -44,6 +44,7 @@ class Run:
     peak_kib: int = 0
     db_bytes: int = 0
     cpu_seconds: float = 0.0
+    driver_cpu_seconds: float = 0.0  # this process: the stand-in and the simulated users
     stored: int | None = None
     distinct: int | None = None
 
@@ -68,7 +69,7 @@ class Driver:
 
     def _message(self, message: Message) -> None:
         queue = self.questions.get(message.chat.id)
-        if queue is not None and (message.button_data() or "Score" in message.text):
+        if queue is not None and any(_is_answer(data) for data in message.button_data()):
             queue.put_nowait(message)
 
     def _ack(self, query_id: str) -> None:
@@ -76,23 +77,28 @@ class Driver:
         if future is not None and not future.done():
             future.set_result(time.perf_counter())
 
-    async def learner(self, user: FakeUser, run: Run, answers_each: int) -> None:
+    async def learner(self, user: FakeUser, run: Run, answers_each: int, rounds: int) -> None:
+        """Take the quiz `rounds` times, answering `answers_each` of its questions each time."""
         queue: asyncio.Queue[Message] = asyncio.Queue()
         self.questions[user.id] = queue
-        self.api.send_text(user, f"/quiz {QUIZ_ID}")
         rng = random.Random(user.id)
-        for _ in range(answers_each):
-            message = await asyncio.wait_for(queue.get(), 120)
-            data = message.button_data()
-            if not data:
-                break
-            tapped = time.perf_counter()
-            query_id = self.api.tap(user, message, rng.choice(data))
-            future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
-            self.acks[query_id] = future
-            acked = await asyncio.wait_for(future, 120)
-            run.latencies.append(acked - tapped)
-            run.answers += 1
+        for _ in range(rounds):
+            self.api.send_text(user, f"/quiz {QUIZ_ID}")
+            for _ in range(answers_each):
+                message = await asyncio.wait_for(queue.get(), 120)
+                options = [data for data in message.button_data() if _is_answer(data)]
+                tapped = time.perf_counter()
+                query_id = self.api.tap(user, message, rng.choice(options))
+                future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+                self.acks[query_id] = future
+                acked = await asyncio.wait_for(future, 120)
+                run.latencies.append(acked - tapped)
+                run.answers += 1
+
+
+def _is_answer(data: str) -> bool:
+    """An option button of Quiz Tutor (`1:a:...`) or of the floor bot (`f:...`)."""
+    return data.startswith(("1:a:", "f:"))
 
 
 async def _start(command: list[str], env: dict[str, str], ready: str) -> asyncio.subprocess.Process:
@@ -141,7 +147,9 @@ def _bot_env(api: FakeBotApi, db_path: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-async def measure(name: str, learners: int, answers_each: int, workdir: Path) -> Run:
+async def measure(
+    name: str, learners: int, answers_each: int, workdir: Path, rounds: int = 1
+) -> Run:
     api = FakeBotApi()
     await api.start()
     driver = Driver(api)
@@ -169,13 +177,15 @@ async def measure(name: str, learners: int, answers_each: int, workdir: Path) ->
     try:
         calls_before = len(api.calls)
         cpu_before = _cpu_seconds(process.pid)
+        driver_before = time.process_time()
         started = time.perf_counter()
         users = [FakeUser(100_000 + i, f"learner{i}", "en") for i in range(learners)]
-        await asyncio.gather(*(driver.learner(user, run, answers_each) for user in users))
+        await asyncio.gather(*(driver.learner(user, run, answers_each, rounds) for user in users))
         run.seconds = time.perf_counter() - started
         run.api_calls = len(api.calls) - calls_before
         run.peak_kib = _peak_kib(process.pid)
         run.cpu_seconds = _cpu_seconds(process.pid) - cpu_before
+        run.driver_cpu_seconds = time.process_time() - driver_before
     finally:
         process.send_signal(signal.SIGTERM)
         await asyncio.wait_for(process.wait(), 60)
@@ -267,7 +277,8 @@ def _print(run: Run) -> None:
         f"{run.answers:>6} answers  "
         f"{run.rate:8.1f} answers/s  p50 {run.percentile(0.5):7.1f} ms  "
         f"p99 {run.percentile(0.99):7.1f} ms  {run.api_calls / max(run.answers, 1):4.2f} calls/answer  "
-        f"cpu {100 * run.cpu_seconds / run.seconds:3.0f}%  peak {run.peak_kib / 1024:6.1f} MiB"
+        f"cpu {100 * run.cpu_seconds / run.seconds:3.0f}% "
+        f"(driver {100 * run.driver_cpu_seconds / run.seconds:3.0f}%)  peak {run.peak_kib / 1024:6.1f} MiB"
         + (f"  db {run.db_bytes / 1024:7.1f} KiB" if run.db_bytes else "")
         + check,
         flush=True,
@@ -278,6 +289,9 @@ async def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.run")
     parser.add_argument("--learners", default="100,1000", help="comma-separated sizes")
     parser.add_argument("--answers", type=int, default=8, help="answers per learner (max 8)")
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="times each learner takes the quiz (default 3)"
+    )
     parser.add_argument("--repeat", type=int, default=1, help="runs per size; medians printed")
     parser.add_argument(
         "--with-limit", action="store_true", help="also run the bot with the 30 messages/s limit"
@@ -292,12 +306,13 @@ async def main() -> None:
             for attempt in range(args.repeat):
                 print(f"{learners} learners, run {attempt + 1}:", flush=True)
                 (workdir / str(attempt)).mkdir(exist_ok=True)
-                ours = await measure("quiz", learners, args.answers, workdir / str(attempt))
+                folder = workdir / str(attempt)
+                ours = await measure("quiz", learners, args.answers, folder, args.rounds)
                 _print(ours)
-                floor = await measure("floor", learners, args.answers, workdir / str(attempt))
+                floor = await measure("floor", learners, args.answers, folder, args.rounds)
                 _print(floor)
                 if args.with_limit:
-                    _print(await measure("quiz-30", learners, args.answers, workdir / str(attempt)))
+                    _print(await measure("quiz-30", learners, args.answers, folder, args.rounds))
                 ratios.append(ours.rate / floor.rate if floor.rate else 0.0)
             print(
                 f"== {learners} learners: throughput {statistics.median(ratios):.2f} of the floor "
