@@ -3,6 +3,9 @@
 It sends HTML of the size of Quiz Tutor's reveals, so the two differ in what the bot does,
 not in what travels.
 
+With `--aiohttp` it talks to the Bot API through Quiz Tutor's own request class
+(bot/transport.py) instead of PTB's default httpx: the floor on the same transport.
+
 `/quiz` sends one message with four buttons; each tap is answered and the same message is
 edited into the next "question" (eight, like the seed quiz), then into a last line. No
 storage, no content: what PTB and the HTTP round trips cost on their own.
@@ -61,12 +64,18 @@ async def tap(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 def main() -> None:
     logging.basicConfig(level=logging.WARNING)
-    application = (
+    builder = (
         Application.builder()
         .token(os.environ["TELEGRAM_BOT_TOKEN"])
         .base_url(os.environ["TELEGRAM_API_BASE_URL"])
-        .build()
     )
+    if "--aiohttp" in sys.argv:
+        from bot.transport import AiohttpRequest
+
+        builder = builder.request(AiohttpRequest()).get_updates_request(
+            AiohttpRequest(connection_pool_size=1)
+        )
+    application = builder.build()
     application.add_handler(CommandHandler("quiz", quiz))
     application.add_handler(CallbackQueryHandler(tap))
 

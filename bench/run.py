@@ -3,13 +3,14 @@
     python -m bench.run                      # 100 and 1,000 learners
     python -m bench.run --learners 100,1000,10000 --repeat 3
 
-For each size, in one run: Quiz Tutor (`python -m bot`, real SQLite in a temp folder) and the
-floor (`bench/floor_bot.py`, bare PTB that only answers and edits) serve the same load of N
-learners, each answering every question of an 8-question quiz as fast as replies come. Printed:
+For each size, in one run: Quiz Tutor (`python -m bot`, real SQLite in a temp folder) and two
+floors serve the same load of N learners, each taking an 8-question quiz --rounds times as fast
+as replies come. The floors are `bench/floor_bot.py`, bare PTB that only answers and edits: once
+with PTB's default transport (httpx), once on Quiz Tutor's own aiohttp transport. Printed:
 answers/s, p50/p99 latency from the tap's update to its callback answer, Bot API calls per
-answer, the bot process's peak memory, the database size, and our throughput as a ratio of the
-floor's (median over --repeat runs). At the end the database is checked: every acknowledged
-answer stored once.
+answer, CPU of the bot and of this driver, the bot process's peak memory, the database size,
+and our throughput as a ratio of each floor's (median over --repeat runs). At the end the
+database is checked: every acknowledged answer stored once.
 """
 
 from __future__ import annotations
@@ -155,8 +156,10 @@ async def measure(
     driver = Driver(api)
     db_path = workdir / f"{name}-{learners}.sqlite3"
     env = _bot_env(api, db_path, LOG_LEVEL="WARNING")
-    if name == "floor":
+    if name.startswith("floor"):
         command, ready = [sys.executable, "-m", "bench.floor_bot"], "floor bot ready"
+        if name == "floor-aio":
+            command.append("--aiohttp")
     else:
         command, ready = [sys.executable, "-m", "bot"], "ready"
         if os.environ.get("BENCH_PROFILE"):  # a file: the bot runs under cProfile
@@ -273,7 +276,7 @@ def _print(run: Run) -> None:
         verdict = "ok" if run.stored == run.distinct == run.answers else "MISMATCH"
         check = f"  stored {run.stored} (distinct {run.distinct}) of {run.answers} acked: {verdict}"
     print(
-        f"  {run.name:<7} {run.learners:>6} {'members ' if run.name == 'group' else 'learners'}  "
+        f"  {run.name:<9} {run.learners:>6} {'members ' if run.name == 'group' else 'learners'}  "
         f"{run.answers:>6} answers  "
         f"{run.rate:8.1f} answers/s  p50 {run.percentile(0.5):7.1f} ms  "
         f"p99 {run.percentile(0.99):7.1f} ms  {run.api_calls / max(run.answers, 1):4.2f} calls/answer  "
@@ -302,23 +305,29 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         workdir = Path(folder)
         for learners in (int(n) for n in args.learners.split(",")):
-            ratios = []
+            ratios: dict[str, list[float]] = {"floor": [], "floor-aio": []}
             for attempt in range(args.repeat):
                 print(f"{learners} learners, run {attempt + 1}:", flush=True)
-                (workdir / str(attempt)).mkdir(exist_ok=True)
                 folder = workdir / str(attempt)
+                folder.mkdir(exist_ok=True)
                 ours = await measure("quiz", learners, args.answers, folder, args.rounds)
                 _print(ours)
-                floor = await measure("floor", learners, args.answers, folder, args.rounds)
-                _print(floor)
+                for floor_name, floor_ratios in ratios.items():
+                    floor = await measure(floor_name, learners, args.answers, folder, args.rounds)
+                    _print(floor)
+                    floor_ratios.append(ours.rate / floor.rate if floor.rate else 0.0)
                 if args.with_limit:
                     _print(await measure("quiz-30", learners, args.answers, folder, args.rounds))
-                ratios.append(ours.rate / floor.rate if floor.rate else 0.0)
-            print(
-                f"== {learners} learners: throughput {statistics.median(ratios):.2f} of the floor "
-                f"(median of {len(ratios)}: {', '.join(f'{r:.2f}' for r in ratios)})",
-                flush=True,
-            )
+            for floor_name, label in (
+                ("floor", "bare PTB (httpx)"),
+                ("floor-aio", "bare PTB on our aiohttp transport"),
+            ):
+                print(
+                    f"== {learners} learners: throughput {statistics.median(ratios[floor_name]):.2f}"
+                    f" of the floor, {label} (median of {args.repeat}: "
+                    f"{', '.join(f'{r:.2f}' for r in ratios[floor_name])})",
+                    flush=True,
+                )
         if args.group:
             print(f"a group of {args.group} members answering one question:", flush=True)
             _print(await measure_group(args.group, workdir))
