@@ -86,13 +86,20 @@ async def on_error(update: object, context: QuizContext) -> None:
         except StorageError:
             log.exception("could not mark user inactive")
         return
-    log.error(
-        "error while handling update %s",
-        update.to_dict() if isinstance(update, Update) else update,
-        exc_info=error,
-    )
     if not isinstance(update, Update) or not isinstance(error, StorageError):
+        log.error(
+            "error while handling update %s",
+            update.to_dict() if isinstance(update, Update) else update,
+            exc_info=error,
+        )
         return
+    # not a bug but the database refusing (full, read-only): one line that names the cause
+    log.error(
+        "storage error, nothing saved for update %s in chat %s: %s",
+        update.update_id,
+        update.effective_chat.id if update.effective_chat else None,
+        error,
+    )
     language = update.effective_user.language_code if update.effective_user else None
     text = translate((language or "en").split("-")[0], "storage_error")
     try:
