@@ -82,9 +82,26 @@ class AnswerBatcher:
         while self._writer is not None and not self._writer.done():
             await asyncio.shield(self._writer)
 
+    def _take_batch(self) -> list[tuple[PendingAnswer, asyncio.Future[AnswerOutcome]]]:
+        """The oldest waiting answers, at most one per attempt: a second answer to the same
+        attempt waits for the next batch, so it sees the first one's effect (an attempt that
+        the first answer finished takes no more) exactly as if they had been written apart."""
+        batch: list[tuple[PendingAnswer, asyncio.Future[AnswerOutcome]]] = []
+        rest: list[tuple[PendingAnswer, asyncio.Future[AnswerOutcome]]] = []
+        attempts: set[int] = set()
+        for waiting in self._waiting:
+            attempt_id = waiting[0].attempt_id
+            if len(batch) < MAX_BATCH and attempt_id not in attempts:
+                attempts.add(attempt_id)
+                batch.append(waiting)
+            else:
+                rest.append(waiting)
+        self._waiting = rest
+        return batch
+
     async def _write_waiting(self) -> None:
         while self._waiting:
-            batch, self._waiting = self._waiting[:MAX_BATCH], self._waiting[MAX_BATCH:]
+            batch = self._take_batch()
             try:
                 async with self._transaction() as tx:
                     outcomes = await write_batch(tx, [answer for answer, _ in batch])
@@ -103,16 +120,14 @@ class AnswerBatcher:
 
 
 async def write_batch(tx: BatchTx, batch: Sequence[PendingAnswer]) -> list[AnswerOutcome]:
-    """Insert the answers (the first of each question; none into a finished attempt), update
-    their cards and the review log, and finish the attempts they complete."""
-    first_of: dict[tuple[int, str, str], int] = {}
-    for index, answer in enumerate(batch):
-        first_of.setdefault(answer.key, index)
-    unique = [batch[index] for index in first_of.values()]
+    """Insert the answers (none into a finished attempt, none twice), update their cards and
+    the review log, and finish the attempts they complete. At most one answer per attempt."""
+    if len({answer.attempt_id for answer in batch}) != len(batch):
+        raise ValueError("a batch takes at most one answer per attempt")
     rows = [
         (seq, a.attempt_id, a.user_id, a.quiz_id, a.question_id, a.chosen, int(a.correct),
          a.answered_at)
-        for seq, a in enumerate(unique)
+        for seq, a in enumerate(batch)
     ]  # fmt: skip
     inserted = {
         (row["attempt_id"], row["quiz_id"], row["question_id"]): row["id"]
@@ -131,10 +146,7 @@ async def write_batch(tx: BatchTx, batch: Sequence[PendingAnswer]) -> list[Answe
             *itertools.chain.from_iterable(rows),
         )
     }
-    recorded = [
-        index == first_of[answer.key] and answer.key in inserted
-        for index, answer in enumerate(batch)
-    ]
+    recorded = [answer.key in inserted for answer in batch]
     carded = [(a, inserted[a.key]) for a, r in zip(batch, recorded, strict=True) if r and a.card]
     if carded:
         await tx.executemany(
