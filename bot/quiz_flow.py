@@ -229,19 +229,23 @@ async def take_answer(
     if not outcome.recorded:
         await query.answer(locale.t("already_answered"))
         return
-    # The answer is committed: a failed acknowledgement or edit must not stop the session.
+    # The answer is committed: a failed acknowledgement or edit must not stop the session,
+    # and a failed acknowledgement must not cost the reveal.
     try:
         await query.answer(render.answer_toast(item.question, tap.option, locale, order))
-        reveal = render.reveal_message(
-            item.quiz,
-            item.question,
-            tap.position,
-            tap.option,
-            locale,
-            total=attempt.total,
-            order=order,
-            review=attempt.kind == REVIEW,
-        )
+    except TelegramError as error:
+        log.warning("answer %s/%s stored, but its toast failed: %s", attempt.id, item.key, error)
+    reveal = render.reveal_message(
+        item.quiz,
+        item.question,
+        tap.position,
+        tap.option,
+        locale,
+        total=attempt.total,
+        order=order,
+        review=attempt.kind == REVIEW,
+    )
+    try:
         await edit_quietly(query, reveal)
     except TelegramError as error:
         log.warning("answer %s/%s stored, but its reveal failed: %s", attempt.id, item.key, error)

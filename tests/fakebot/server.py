@@ -9,6 +9,13 @@ people who blocked the bot, and more than 20 messages a minute into one group (4
 Tests drive it as the people in the chats: `send_text`, `upload`, `tap`, then `wait_for` a
 condition. Files go both ways: `upload` makes a document the bot can fetch with `getFile` and
 download from `/file/bot<token>/<file_path>`; `sendDocument` (multipart) keeps what the bot sent.
+
+Tests inject trouble: `fail(method, status, ...)` makes the next calls of a method fail (500,
+502, 429 with retry_after...); `delay(method, seconds, ...)` makes the next calls of a method (or
+of any method) wait before the stand-in answers, as a slow Telegram does, so the bot's request
+times out. A held call is then carried out all the same, as a call that timed out may have taken
+effect; with `lost=True` it is not. `delayed` lists the holds begun; a call answered after the
+bot stopped waiting is recorded with `abandoned=True`.
 """
 
 from __future__ import annotations
@@ -141,6 +148,7 @@ class Call:
     params: dict[str, Any]
     ok: bool
     description: str = ""
+    abandoned: bool = False  # the bot had stopped waiting (timed out) when the answer went out
 
 
 class FakeBotApi:
@@ -169,6 +177,8 @@ class FakeBotApi:
         self._message_ids: dict[int, itertools.count[int]] = defaultdict(lambda: itertools.count(1))
         self._query_ids = itertools.count(1)
         self._faults: deque[tuple[str, ApiError]] = deque()
+        self._delays: deque[tuple[str | None, float, bool]] = deque()
+        self.delayed: list[str] = []  # methods of the calls held by `delay`, as each hold began
         self._group_sends: dict[int, deque[float]] = defaultdict(deque)
         self._poll_voters: dict[str, set[int]] = {}
         self._poll_ids = itertools.count(5000)
@@ -363,6 +373,13 @@ class FakeBotApi:
         for _ in range(times):
             self._faults.append((method, ApiError(status, description, retry_after)))
 
+    def delay(self, method: str | None, seconds: float, times: int = 1, lost: bool = False) -> None:
+        """The next `times` calls of `method` (None: of any method) wait `seconds` before the
+        stand-in answers. Then the call is carried out, even if the bot has stopped waiting;
+        `lost=True`: it is not, and fails with 504 (seen only by a bot that still waits)."""
+        for _ in range(times):
+            self._delays.append((method, seconds, lost))
+
     # observing
 
     def bot_messages(self, chat_id: int) -> list[Message]:
@@ -392,7 +409,8 @@ class FakeBotApi:
         lines = []
         for call in self.calls[-last:]:
             text = str(call.params.get("text", ""))[:120].replace("\n", " | ")
-            lines.append(f"  {call.method} ok={call.ok} {call.description} {text}")
+            gone = " (abandoned)" if call.abandoned else ""
+            lines.append(f"  {call.method} ok={call.ok}{gone} {call.description} {text}")
         return "last Bot API calls:\n" + "\n".join(lines)
 
     async def wait_for_bot_message(
@@ -451,13 +469,16 @@ class FakeBotApi:
         method = request.match_info["method"]
         params = await _read_params(request)
         try:
+            await self._inject_delay(method)
             self._inject_fault(method)
             handler = getattr(self, f"_api_{method}", None)
             if handler is None:
                 raise ApiError(404, "Not Found: method not found")
             result = await handler(params)
         except ApiError as error:
-            self.calls.append(Call(method, params, False, error.description))
+            self.calls.append(
+                Call(method, params, False, error.description, abandoned=_gone(request))
+            )
             self._notify()
             body: dict[str, Any] = {
                 "ok": False,
@@ -467,9 +488,20 @@ class FakeBotApi:
             if error.retry_after is not None:
                 body["parameters"] = {"retry_after": error.retry_after}
             return web.json_response(body, status=error.status)
-        self.calls.append(Call(method, params, True))
+        self.calls.append(Call(method, params, True, abandoned=_gone(request)))
         self._notify()
         return web.json_response({"ok": True, "result": result})
+
+    async def _inject_delay(self, method: str) -> None:
+        for index, (target, seconds, lost) in enumerate(self._delays):
+            if target is None or target == method:
+                del self._delays[index]
+                self.delayed.append(method)
+                self._notify()
+                await asyncio.sleep(seconds)  # a slow server, not a test waiting
+                if lost:
+                    raise ApiError(504, f"Gateway Timeout: lost after {seconds}s")
+                return
 
     def _inject_fault(self, method: str) -> None:
         for index, (target, error) in enumerate(self._faults):
@@ -795,6 +827,12 @@ class FakeBotApi:
                 can_delete_stories=False,
             )  # fmt: skip
         return member
+
+
+def _gone(request: web.Request) -> bool:
+    """Whether the client closed the connection: it stopped waiting for the answer."""
+    transport = request.transport
+    return transport is None or transport.is_closing()
 
 
 def poll_answer(poll_id: str, user: FakeUser, option: int) -> dict[str, Any]:
