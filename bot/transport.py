@@ -9,6 +9,7 @@ aiohttp request class too, but it is not published on PyPI, so this small one li
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from typing import Any
 from urllib.parse import urlsplit
@@ -41,15 +42,11 @@ class AiohttpRequest(BaseRequest):
         self,
         connection_pool_size: int = 256,
         read_timeout: float | None = 5.0,
-        write_timeout: float | None = 5.0,
         connect_timeout: float | None = 5.0,
-        media_write_timeout: float | None = 20.0,
     ) -> None:
         self._pool_size = connection_pool_size
         self._read_timeout = read_timeout
-        self._write_timeout = write_timeout
         self._connect_timeout = connect_timeout
-        self._media_write_timeout = media_write_timeout
         self._session: aiohttp.ClientSession | None = None
         self._proxies: dict[str, str | None] = {}
 
@@ -95,16 +92,13 @@ class AiohttpRequest(BaseRequest):
     ) -> tuple[int, bytes]:
         if self._session is None or self._session.closed:
             raise RuntimeError("This AiohttpRequest is not initialized!")
-        with_files = request_data is not None and request_data.contains_files
-        default_write = self._media_write_timeout if with_files else self._write_timeout
         read = _given(read_timeout, self._read_timeout)
-        write = _given(write_timeout, default_write)
         connect = _given(connect_timeout, self._connect_timeout)
         pool = _given(pool_timeout, None)
-        # aiohttp has no write timeout of its own: the whole exchange gets read + write
-        total = None if read is None or write is None else read + write + (connect or 0)
+        # aiohttp has no write timeout (write_timeout is not used); sock_read bounds each wait
+        # for the server, as httpx's read timeout does, so a long download is not cut off
         timeout = aiohttp.ClientTimeout(
-            total=total, connect=pool, sock_connect=connect, sock_read=read
+            total=None, connect=pool, sock_connect=connect, sock_read=read
         )
         json_body, form = _body(request_data)
         try:
@@ -115,7 +109,12 @@ class AiohttpRequest(BaseRequest):
         except TimeoutError as error:
             raise TimedOut from error
         except aiohttp.ClientError as error:
-            raise NetworkError(f"aiohttp.{error.__class__.__name__}: {error}") from error
+            # some aiohttp errors quote the URL, and the URL carries the token
+            message = _TOKEN_IN_URL.sub(r"\1<token>/", str(error))
+            raise NetworkError(f"aiohttp.{error.__class__.__name__}: {message}") from None
+
+
+_TOKEN_IN_URL = re.compile(r"(/(?:file/)?bot)[^/\s'\"]+/")
 
 
 def _given(value: ODVInput[float], default: float | None) -> float | None:

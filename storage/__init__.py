@@ -1,5 +1,6 @@
 """SQLite storage behind one interface, `Repository`. No Telegram here."""
 
+from storage.errors import StorageError
 from storage.repository import (
     REVIEW,
     REVIEW_QUIZ_ID,
@@ -9,7 +10,6 @@ from storage.repository import (
     CardUpdate,
     QuizRecord,
     Repository,
-    StorageError,
     StoredCard,
     User,
     attempt_item_parts,

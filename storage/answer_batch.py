@@ -17,6 +17,8 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from storage.errors import StorageError, refused_by_database
+
 MAX_BATCH = 200  # 8 parameters a row: far below SQLite's 32,766 bound variables
 
 
@@ -75,12 +77,17 @@ class AnswerBatcher:
         self._waiting.append((answer, future))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_waiting(), name="answer-batches")
-        return await asyncio.shield(future)
+        try:
+            return await asyncio.shield(future)
+        except asyncio.CancelledError:
+            # the answer is still written; nobody will read how that went
+            future.add_done_callback(_consume)
+            raise
 
     async def drain(self) -> None:
         """Wait until every answer handed in so far is written (or has failed)."""
         while self._writer is not None and not self._writer.done():
-            await asyncio.shield(self._writer)
+            await asyncio.wait({self._writer})
 
     def _take_batch(self) -> list[tuple[PendingAnswer, asyncio.Future[AnswerOutcome]]]:
         """The oldest waiting answers, at most one per attempt: a second answer to the same
@@ -100,23 +107,56 @@ class AnswerBatcher:
         return batch
 
     async def _write_waiting(self) -> None:
-        while self._waiting:
-            batch = self._take_batch()
-            try:
-                async with self._transaction() as tx:
-                    outcomes = await write_batch(tx, [answer for answer, _ in batch])
-            except Exception as error:
-                for _, future in batch:
-                    if not future.done():
-                        future.set_exception(error)
-                continue
-            except BaseException:  # cancelled: the answers were not written
-                for _, future in batch:
-                    future.cancel()
-                raise
-            for (_, future), outcome in zip(batch, outcomes, strict=True):
-                if not future.done():
-                    future.set_result(outcome)
+        try:
+            while self._waiting:
+                batch = self._take_batch()
+                error = await self._write(batch)
+                if (
+                    error is not None
+                    and len(batch) > 1
+                    and not refused_by_database(
+                        error.__cause__ if isinstance(error, StorageError) else error
+                    )
+                ):
+                    # not the database refusing but one answer it cannot take: the others
+                    # must not fail with it, so each is written on its own
+                    for waiting in batch:
+                        await self._write([waiting])
+                elif error is not None:
+                    for _, future in batch:
+                        if not future.done():
+                            future.set_exception(error)
+        except BaseException:  # cancelled: whatever was not written fails
+            for _, future in self._waiting:
+                future.cancel()
+            self._waiting = []
+            raise
+
+    async def _write(
+        self, batch: list[tuple[PendingAnswer, asyncio.Future[AnswerOutcome]]]
+    ) -> Exception | None:
+        """Write one batch and settle its callers; the error if it failed (callers unsettled
+        then, unless the batch held one answer)."""
+        try:
+            async with self._transaction() as tx:
+                outcomes = await write_batch(tx, [answer for answer, _ in batch])
+        except Exception as error:
+            if len(batch) == 1 and not batch[0][1].done():
+                batch[0][1].set_exception(error)
+            return error
+        except BaseException:
+            for _, future in batch:
+                future.cancel()
+            raise
+        for (_, future), outcome in zip(batch, outcomes, strict=True):
+            if not future.done():
+                future.set_result(outcome)
+        return None
+
+
+def _consume(future: asyncio.Future[AnswerOutcome]) -> None:
+    if not future.cancelled():
+        future.exception()
 
 
 async def write_batch(tx: BatchTx, batch: Sequence[PendingAnswer]) -> list[AnswerOutcome]:

@@ -22,16 +22,13 @@ import aiosqlite
 
 from storage.answer_batch import AnswerBatcher, AnswerOutcome, CardUpdate, PendingAnswer
 from storage.content_store import ContentStore
+from storage.errors import StorageError
 from storage.group_store import GroupStore
 from storage.migrations import MIGRATIONS, SCHEMA_VERSION
 
 log = logging.getLogger(__name__)
 
 USER_CACHE_SIZE = 10_000
-
-
-class StorageError(RuntimeError):
-    """The database could not be read or written (disk full, read-only file, corruption)."""
 
 
 @dataclass(frozen=True)

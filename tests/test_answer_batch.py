@@ -491,32 +491,34 @@ async def test_a_failed_batch_fails_every_caller_and_stores_nothing(
     assert count(path, "SELECT COUNT(*) FROM attempts WHERE finished_at IS NULL") == 0
 
 
-async def test_a_batch_that_fails_midway_is_rolled_back_whole(repo: Repository, path: Path) -> None:
+async def test_a_batch_that_fails_midway_is_rolled_back_and_its_answers_written_apart(
+    repo: Repository, path: Path
+) -> None:
     """The answers are inserted, then a card for a learner who does not exist breaks the
-    cards' foreign key: the answers already inserted must not stay."""
+    cards' foreign key: the batch is rolled back whole, then each answer is written on its
+    own, so only the one the database cannot take fails."""
     attempts = await start_learners(repo, n=10)
     poisoned = dataclasses.replace(attempts[0], user_id=999_999)
     statements = await trace(repo)
-    results = await asyncio.gather(
+    *fine, bad = await asyncio.gather(
         *(repo.record_answer(a, "q1", 0, True, T0 + 1) for a in attempts[1:]),
         repo.record_answer(poisoned, "q1", 0, True, T0 + 1, card=card_for(poisoned, "q1")),
         return_exceptions=True,
     )
-    assert all(isinstance(result, StorageError) for result in results), results
-    assert statements.count("INSERT INTO CARDS") == 1  # it failed after the answers' insert
-    assert statements.count("ROLLBACK") == 1
-    assert statements.commits == 0
-    assert count(path, "SELECT COUNT(*) FROM answers") == 0
+    assert isinstance(bad, StorageError) and not bad.refused
+    assert fine == [AnswerOutcome(recorded=True, finished=False, score=1)] * len(fine)
+    assert statements.count("ROLLBACK") == 2  # the batch, then the poisoned answer alone
+    assert statements.commits == len(fine)
+    assert count(path, "SELECT COUNT(*) FROM answers") == len(fine)
+    assert count(path, "SELECT COUNT(*) FROM answers WHERE attempt_id=?", poisoned.id) == 0
     assert count(path, "SELECT COUNT(*) FROM cards") == 0
 
-    outcomes = await asyncio.gather(
-        *(repo.record_answer(a, "q1", 0, True, T0 + 2) for a in attempts)
-    )
-    assert all(o.recorded for o in outcomes)
+    again = await repo.record_answer(attempts[0], "q1", 0, True, T0 + 2)
+    assert again.recorded
     assert count(path, "SELECT COUNT(*) FROM answers") == len(attempts)
 
 
-async def test_answers_that_arrive_while_a_batch_fails_are_written_in_the_next(
+async def test_answers_that_arrive_while_a_batch_fails_are_written_after_it(
     repo: Repository, path: Path
 ) -> None:
     attempts = await start_learners(repo, n=10)
@@ -536,14 +538,16 @@ async def test_answers_that_arrive_while_a_batch_fails_are_written_in_the_next(
         later = [
             asyncio.create_task(repo.record_answer(a, "q1", 0, False, T0 + 2)) for a in attempts[5:]
         ]
-    failed = await asyncio.gather(*failing, return_exceptions=True)
-    assert all(isinstance(result, StorageError) for result in failed), failed
+    bad, *fine = await asyncio.gather(*failing, return_exceptions=True)
+    assert isinstance(bad, StorageError)
+    assert fine == [AnswerOutcome(recorded=True, finished=False, score=1)] * 4
     assert await asyncio.gather(*later) == [
         AnswerOutcome(recorded=True, finished=False, score=0)
     ] * len(attempts[5:])
-    assert (statements.count("ROLLBACK"), statements.commits) == (1, 1)
+    # the failed batch, the poisoned answer alone; four answers apart, then the later batch
+    assert (statements.count("ROLLBACK"), statements.commits) == (2, 5)
     assert sorted(row[0] for row in query(path, "SELECT attempt_id FROM answers")) == [
-        a.id for a in attempts[5:]
+        a.id for a in attempts[1:]
     ]
 
 

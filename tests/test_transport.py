@@ -129,3 +129,25 @@ def test_the_environment_proxy_is_used_unless_the_host_is_excluded(
     assert request._proxy_for("http://127.0.0.1:8081/bot1:x/getMe") is None
     monkeypatch.delenv("HTTPS_PROXY")
     assert AiohttpRequest()._proxy_for("https://api.telegram.org/bot1:x/getMe") is None
+
+
+async def test_a_malformed_answer_is_a_network_error_without_the_token(
+    request_: AiohttpRequest,
+) -> None:
+    async def reply(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: nonsense\r\n\r\n{}")
+        await writer.drain()
+        writer.close()
+
+    broken = await asyncio.start_server(reply, "127.0.0.1", 0)
+    port = broken.sockets[0].getsockname()[1]
+    try:
+        with pytest.raises(NetworkError) as caught:
+            await request_.do_request(f"http://127.0.0.1:{port}/bot123:SECRET/getMe", "POST")
+    finally:
+        broken.close()
+        await broken.wait_closed()
+    assert "aiohttp" in str(caught.value)
+    assert "SECRET" not in str(caught.value)
+    assert caught.value.__cause__ is None

@@ -93,13 +93,15 @@ async def on_error(update: object, context: QuizContext) -> None:
             exc_info=error,
         )
         return
-    # not a bug but the database refusing (full, read-only): one line that names the cause
-    log.error(
-        "storage error, nothing saved for update %s in chat %s: %s",
-        update.update_id,
-        update.effective_chat.id if update.effective_chat else None,
-        error,
-    )
+    if error.refused:  # not a bug but the database refusing (full, read-only): one line
+        log.error(
+            "storage error, the database refused; update %s in chat %s not completed: %s",
+            update.update_id,
+            update.effective_chat.id if update.effective_chat else None,
+            error,
+        )
+    else:
+        log.error("storage error while handling update %s", update.update_id, exc_info=error)
     language = update.effective_user.language_code if update.effective_user else None
     text = translate((language or "en").split("-")[0], "storage_error")
     try:
