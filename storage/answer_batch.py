@@ -5,7 +5,9 @@ Each statement costs a round trip to the database thread, and each round trip wa
 event loop; under load a transaction of six statements held the write lock for about 5 ms, and
 answers queued behind it. A batch costs the same few statements whatever its size. The
 caller's `record` returns only after the batch's COMMIT, so an answer is durable before it is
-acknowledged; if the batch fails, every answer in it fails and none is acknowledged.
+acknowledged. If the database refuses a batch (full, read-only...), every answer in it fails and
+none is acknowledged; if it fails otherwise, its answers are written again one at a time, so
+only an answer the database cannot take fails.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from storage.errors import StorageError, refused_by_database
+from storage.errors import StorageError
 
 MAX_BATCH = 200  # 8 parameters a row: far below SQLite's 32,766 bound variables
 
@@ -58,6 +60,9 @@ class PendingAnswer:
         return (self.attempt_id, self.quiz_id, self.question_id)
 
 
+_Waiting = tuple[PendingAnswer, "asyncio.Future[AnswerOutcome]"]
+
+
 class BatchTx(Protocol):
     async def fetchall(self, sql: str, *params: Any) -> list[Any]: ...
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
@@ -69,7 +74,7 @@ class AnswerBatcher:
 
     def __init__(self, transaction: Callable[[], AbstractAsyncContextManager[BatchTx]]) -> None:
         self._transaction = transaction
-        self._waiting: list[tuple[PendingAnswer, asyncio.Future[AnswerOutcome]]] = []
+        self._waiting: list[_Waiting] = []
         self._writer: asyncio.Task[None] | None = None
 
     async def record(self, answer: PendingAnswer) -> AnswerOutcome:
@@ -89,12 +94,12 @@ class AnswerBatcher:
         while self._writer is not None and not self._writer.done():
             await asyncio.wait({self._writer})
 
-    def _take_batch(self) -> list[tuple[PendingAnswer, asyncio.Future[AnswerOutcome]]]:
+    def _take_batch(self) -> list[_Waiting]:
         """The oldest waiting answers, at most one per attempt: a second answer to the same
         attempt waits for the next batch, so it sees the first one's effect (an attempt that
         the first answer finished takes no more) exactly as if they had been written apart."""
-        batch: list[tuple[PendingAnswer, asyncio.Future[AnswerOutcome]]] = []
-        rest: list[tuple[PendingAnswer, asyncio.Future[AnswerOutcome]]] = []
+        batch: list[_Waiting] = []
+        rest: list[_Waiting] = []
         attempts: set[int] = set()
         for waiting in self._waiting:
             attempt_id = waiting[0].attempt_id
@@ -111,13 +116,8 @@ class AnswerBatcher:
             while self._waiting:
                 batch = self._take_batch()
                 error = await self._write(batch)
-                if (
-                    error is not None
-                    and len(batch) > 1
-                    and not refused_by_database(
-                        error.__cause__ if isinstance(error, StorageError) else error
-                    )
-                ):
+                refused = isinstance(error, StorageError) and error.refused
+                if error is not None and len(batch) > 1 and not refused:
                     # not the database refusing but one answer it cannot take: the others
                     # must not fail with it, so each is written on its own
                     for waiting in batch:
@@ -132,9 +132,7 @@ class AnswerBatcher:
             self._waiting = []
             raise
 
-    async def _write(
-        self, batch: list[tuple[PendingAnswer, asyncio.Future[AnswerOutcome]]]
-    ) -> Exception | None:
+    async def _write(self, batch: list[_Waiting]) -> Exception | None:
         """Write one batch and settle its callers; the error if it failed (callers unsettled
         then, unless the batch held one answer)."""
         try:

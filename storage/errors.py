@@ -23,9 +23,6 @@ class StorageError(RuntimeError):
     def refused(self) -> bool:
         """Whether the database refused (full, read-only, I/O error, busy) rather than a
         statement being wrong: the first is the machine's to fix, the second a bug."""
-        return refused_by_database(self.__cause__)
-
-
-def refused_by_database(error: BaseException | None) -> bool:
-    name = getattr(error, "sqlite_errorname", "") if isinstance(error, sqlite3.Error) else ""
-    return name.startswith(_REFUSALS)
+        cause = self.__cause__
+        name = getattr(cause, "sqlite_errorname", "") if isinstance(cause, sqlite3.Error) else ""
+        return name.startswith(_REFUSALS)
