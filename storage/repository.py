@@ -1,8 +1,9 @@
 """The one interface to the database: an aiosqlite connection per process, writes serialized.
 
-Every write runs in its own `BEGIN IMMEDIATE` transaction under an asyncio lock, and returns
-only after COMMIT, so a caller that acknowledges after the call never acknowledges a write
-that a crash could lose.
+Every write runs in a `BEGIN IMMEDIATE` transaction under an asyncio lock, and returns only
+after COMMIT, so a caller that acknowledges after the call never acknowledges a write that a
+crash could lose. Learners' answers share a transaction with the answers that arrive with them
+(storage/answer_batch.py); every other write has its own.
 """
 
 from __future__ import annotations
@@ -363,7 +364,8 @@ class Repository:
         finishes: bool | None = None,
         card: CardUpdate | None = None,
     ) -> AnswerOutcome:
-        """Store one answer and, when it is the attempt's last, finish the attempt: one commit.
+        """Store one answer and, when it is the attempt's last, finish the attempt, in one
+        commit (shared with the other answers of its batch).
 
         `question_id` is the attempt's item. `finishes` says whether this answer ends the
         attempt (the caller knows which questions were retired); by default the attempt ends
