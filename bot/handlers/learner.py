@@ -58,7 +58,7 @@ async def start(update: Update, context: QuizContext) -> None:
     if context.args and context.args[0].startswith(DEEP_LINK_PREFIX):
         await _open(update, context, context.args[0].removeprefix(DEEP_LINK_PREFIX), locale)
         return
-    name = render.html.escape(update.effective_user.first_name or "")
+    name = render.person(update.effective_user.first_name, locale)
     await context.bot.send_message(update.effective_chat.id, locale.t("welcome", name=name))
     await _send_quiz_list(update, context, locale)
 
