@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -58,6 +59,22 @@ class Locale:
         whatever the content.
         """
         return html.escape(clip(self.plain(value), limit))
+
+
+@dataclass(frozen=True)
+class Reply:
+    """An interface string (key and already-escaped values) to send back; a value that is a
+    Reply itself is put into the same language."""
+
+    key: str
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def text(self, locale: Locale) -> str:
+        values = {
+            name: value.text(locale) if isinstance(value, Reply) else value
+            for name, value in self.values.items()
+        }
+        return locale.t(self.key, **values)
 
 
 def person(name: str, locale: Locale) -> str:
