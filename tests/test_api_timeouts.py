@@ -144,7 +144,7 @@ async def test_get_updates_hanging_twice_loses_no_update(
         toast = await api.wait_for_answer(query_id)
         assert toast["text"]
         second = await api.wait_for_bot_message(learner.chat_id, "Question 2 of 8", after=seen)
-        await other.api.wait_for_bot_message(other.chat_id, "Hello, Tunde")
+        await other.api.wait_for_bot_message(other.chat_id, "Hello, \u2068Tunde")
         # the updates came only after both held polls had timed out on the bot's side
         assert api.delayed == ["getUpdates", "getUpdates"]
         await api.wait_for(lambda: len(abandoned(api, "getUpdates")) == 2)
@@ -152,7 +152,7 @@ async def test_get_updates_hanging_twice_loses_no_update(
         await learner.choose(second, 0, "Question 3 of 8")
         assert len(answers_to(api, query_id)) == 1
         assert questions_numbered(learner, 2) == 1
-        assert [m.text.startswith("Hello, Tunde") for m in other.messages()].count(True) == 1
+        assert [m.text.startswith("Hello, \u2068Tunde") for m in other.messages()].count(True) == 1
         assert not errors(caplog), api.describe()
     assert stored_answers(db_path, learner.user.id) == ["mpp-1", "mpp-2"]
 
