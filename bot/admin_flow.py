@@ -22,7 +22,7 @@ from telegram import Bot, CallbackQuery, Document
 from telegram.error import TelegramError
 from telegram.ext import Job, JobQueue
 
-from bot import admin_render, render
+from bot import admin_render, faults, render
 from bot.arguments import ascii_number, echo, parse_chat
 from bot.callbacks import PostAnswer
 from bot.context import QuizContext, Services
@@ -321,8 +321,7 @@ async def push_next(
     try:
         chat_id = (await bot.get_chat(chat)).id
     except TelegramError as error:
-        log.warning("push to %s: %s", chat, error)
-        return Reply("push_no_chat", {"chat": shown})
+        return _not_posted(error, shown)
     # one push at a time per chat (a /push and a scheduled one, or two admins): else both
     # could reveal nothing and post, leaving two questions open
     async with services.push_locks.setdefault(chat_id, asyncio.Lock()):
@@ -352,14 +351,22 @@ async def _push_into(
         try:
             sent = await bot.send_message(chat_id, message.text, reply_markup=message.markup)
         except TelegramError as error:
-            log.warning("push to %s: %s", chat_id, error)
             await store.drop_post(post.id)
-            return Reply("push_no_chat", {"chat": shown})
+            return _not_posted(error, shown)
         await store.set_post_message(post.id, sent.message_id)
         return Reply(
             "push_done", {"k": position + 1, "n": len(quiz), "quiz_id": quiz.id, "chat": shown}
         )
     return Reply("push_all_posted", {"quiz_id": quiz.id, "chat": shown})
+
+
+def _not_posted(error: TelegramError, shown: str) -> Reply:
+    """A chat that refuses the bot is named as such; a fault of Telegram's (already retried by
+    the bot, or perhaps carried out after all) is to be looked at, and pushed again later."""
+    log.warning("push not posted: %s", faults.describe(error))
+    if faults.classify(error).permanent:
+        return Reply("push_no_chat", {"chat": shown})
+    return Reply("push_try_later", {"chat": shown, "reason": html.escape(error.message)})
 
 
 async def reveal_open_posts(

@@ -226,6 +226,26 @@ STRINGS: dict[str, dict[str, str]] = {
         "args_clock_time": "<code>{value}</code> is not a time: send HH:MM on the 24-hour clock with the digits 0-9, for example 07:30.",
         "args_chat": "<code>{value}</code> is not a chat: send the @name of a channel or group, or a chat id such as -1001234567890.",
         "no_name": "(no name)",
+        # issue 11: Telegram faults
+        "group_ended_admin": (
+            "⚠️ The group quiz <b>{title}</b> in chat <code>{chat}</code> has ended: Telegram "
+            "refused its post ({reason}). Check that I am still in that chat and may send "
+            "messages there, then start it again with /groupquiz."
+        ),
+        "group_gave_up_admin": (
+            "⚠️ The group quiz <b>{title}</b> in chat <code>{chat}</code> has ended: its next "
+            "question could not be posted in {tries} tries ({reason}). Start it again with "
+            "/groupquiz once Telegram answers."
+        ),
+        "group_ended_here": "⚠️ This quiz has ended: Telegram refused its question here ({reason}).",
+        "group_ended_poll": (
+            "⚠️ Quiz polls cannot be posted here ({reason}), so this quiz has ended. "
+            "/groupquiz {quiz_id} without <code>poll</code> asks with buttons."
+        ),
+        "push_try_later": (
+            "Telegram did not take the post into {chat} just now ({reason}). Nothing is recorded "
+            "as posted: check the chat, and /push again in a minute."
+        ),
     },
     "yo": {
         "welcome": (
@@ -450,6 +470,26 @@ STRINGS: dict[str, dict[str, str]] = {
         "args_clock_time": "<code>{value}</code> kì í ṣe àkókò: ẹ fi HH:MM ránṣẹ́ (aago wákàtí 24) pẹ̀lú àwọn díjítì 0-9, fún àpẹẹrẹ 07:30.",  # yo: review
         "args_chat": "<code>{value}</code> kì í ṣe ìjíròrò: ẹ fi @orúkọ ikanni tàbí ẹgbẹ́ ránṣẹ́, tàbí chat id bíi -1001234567890.",  # yo: review
         "no_name": "(kò ní orúkọ)",  # yo: review
+        # issue 11: Telegram faults
+        "group_ended_admin": (
+            "⚠️ Ìdánwò ẹgbẹ́ <b>{title}</b> nínú ìbánisọ̀rọ̀ <code>{chat}</code> ti parí: "  # yo: review
+            "Telegram kọ̀ láti fi ìbéèrè rẹ̀ ránṣẹ́ ({reason}). Ẹ wò ó pé mo ṣì wà nínú "  # yo: review
+            "ìbánisọ̀rọ̀ náà, tí mo sì lè kọ ọ̀rọ̀ síbẹ̀, lẹ́yìn náà ẹ tún bẹ̀rẹ̀ pẹ̀lú /groupquiz."  # yo: review
+        ),
+        "group_gave_up_admin": (
+            "⚠️ Ìdánwò ẹgbẹ́ <b>{title}</b> nínú ìbánisọ̀rọ̀ <code>{chat}</code> ti parí: "  # yo: review
+            "ìbéèrè tó kàn kò ṣeé fi ránṣẹ́ lẹ́yìn ìgbìyànjú {tries} "  # yo: review
+            "({reason}). Ẹ tún bẹ̀rẹ̀ pẹ̀lú /groupquiz nígbà tí Telegram bá dáhùn."  # yo: review
+        ),
+        "group_ended_here": "⚠️ Ìdánwò yìí ti parí: Telegram kọ ìbéèrè rẹ̀ níbí ({reason}).",  # yo: review
+        "group_ended_poll": (
+            "⚠️ A kò lè fi quiz poll ránṣẹ́ níbí ({reason}), nítorí náà ìdánwò yìí ti parí. "  # yo: review
+            "/groupquiz {quiz_id} láìsí <code>poll</code> ń lo bọ́tìnì."  # yo: review
+        ),
+        "push_try_later": (
+            "Telegram kò gba ìfiránṣẹ́ sí {chat} báyìí ({reason}). A kò kà á sí ohun tí a ti "  # yo: review
+            "fi ránṣẹ́: ẹ wo ìbánisọ̀rọ̀ náà, kí ẹ sì tún /push lẹ́yìn ìṣẹ́jú kan."  # yo: review
+        ),
     },
 }
 
