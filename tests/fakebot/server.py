@@ -193,13 +193,14 @@ class FakeBotApi:
 
     # lifecycle
 
-    async def start(self) -> None:
+    async def start(self, port: int = 0) -> None:
+        """Serve on 127.0.0.1 at `port` (0: any free port, read `port` after)."""
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
         app.router.add_get("/file/bot{token}/{path:.+}", self._download)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
         await site.start()
         server = site._server
         assert server is not None and server.sockets
