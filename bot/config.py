@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,6 +13,7 @@ from content.rules import parse_timezone
 
 DEFAULT_API_BASE_URL = "https://api.telegram.org/bot"
 HEALTH_PATH = "/healthz"
+_SECRET_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what Telegram's setWebhook accepts
 DEFAULT_CONTENT_DIR = Path(__file__).resolve().parent.parent / "content" / "banks"
 
 
@@ -85,6 +87,10 @@ class Settings:
         webhook_secret = get("QUIZ_WEBHOOK_SECRET")
         if webhook_url and not webhook_secret:
             raise ConfigError("QUIZ_WEBHOOK_SECRET must be set when QUIZ_WEBHOOK_URL is")
+        if webhook_secret and not _SECRET_TOKEN.fullmatch(webhook_secret):
+            raise ConfigError(
+                "QUIZ_WEBHOOK_SECRET must be 1 to 256 characters of A-Z, a-z, 0-9, _ and -"
+            )
         if webhook_url and webhook_path(webhook_url) == HEALTH_PATH:
             raise ConfigError(
                 f"QUIZ_WEBHOOK_URL cannot end in {HEALTH_PATH}: that path is the health check"

@@ -70,6 +70,8 @@ def test_network_defaults_are_loopback_and_off() -> None:
             {"QUIZ_WEBHOOK_URL": "https://h/healthz", "QUIZ_WEBHOOK_SECRET": "s"},
             "/healthz",
         ),
+        ({"QUIZ_WEBHOOK_URL": "https://h/x", "QUIZ_WEBHOOK_SECRET": "a b"}, "QUIZ_WEBHOOK_SECRET"),
+        ({"QUIZ_WEBHOOK_URL": "https://h/x", "QUIZ_WEBHOOK_SECRET": "x" * 257}, "256"),
     ],
 )
 def test_bad_network_settings_are_one_clear_error(environ: dict[str, str], message: str) -> None:

@@ -72,3 +72,19 @@ async def test_the_bot_comes_up_when_the_bot_api_appears(tmp_path: Path) -> None
     assert code == 0, log
     assert "Traceback" not in log
     assert len(_retry_lines(log)) == 1, log
+
+
+async def test_a_refused_webhook_is_one_line_and_exit_2(api: FakeBotApi, tmp_path: Path) -> None:
+    env = _env(api, tmp_path / "quiz.sqlite3")
+    env.update(
+        QUIZ_WEBHOOK_URL=f"ftp://127.0.0.1:{free_port()}/hook",
+        QUIZ_WEBHOOK_SECRET="s3cret",
+        QUIZ_WEBHOOK_PORT=str(free_port()),
+    )
+    running = await _start(env, tmp_path)
+    code, log = await running.finish(timeout=60)
+    assert code == 2, log
+    assert "Traceback" not in log
+    last = log.strip().splitlines()[-1]
+    assert last.startswith("quiz-tutor: Telegram refused the webhook ftp://"), last
+    assert "https url" in last.lower()

@@ -33,8 +33,8 @@ class Limits:
     head_seconds: float = 10.0  # request line and headers, from connect or the previous request
     body_seconds: float = 10.0  # the whole body, from the end of its head
     # Telegram opens at most 40 connections at once (setWebhook's max_connections), a reverse
-    # proxy a few more; each costs at most ~130 KiB before its secret is checked (the head,
-    # bounded below, and aiohttp's read buffer)
+    # proxy a few more; each costs at most ~256 KiB before its secret is checked (the head,
+    # bounded below, and the body aiohttp buffers before it stops reading)
     connections: int = 100
     log_interval: float = 60.0  # at most one line per kind of refusal in this many seconds
     head_line_bytes: int = 4096  # request line, and each header

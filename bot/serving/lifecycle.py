@@ -24,7 +24,7 @@ from typing import NoReturn
 from urllib.parse import urlsplit
 
 from telegram import Update
-from telegram.error import NetworkError, RetryAfter, TelegramError
+from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 
 from bot.app import QuizApplication
 from bot.config import HEALTH_PATH, Settings, webhook_path
@@ -117,6 +117,11 @@ async def _start_webhook(
     deadline = asyncio.get_running_loop().time() + settings.startup_timeout
     try:
         await _until_reached(set_webhook, "setWebhook", settings, deadline)
+    except TelegramError as error:  # e.g. Telegram takes only HTTPS URLs on a few ports
+        await listener.close()
+        raise StartupError(
+            f"Telegram refused the webhook {settings.webhook_url}: {error}"
+        ) from None
     except BaseException:
         await listener.close()
         raise
@@ -149,7 +154,7 @@ async def _until_reached(
 ) -> None:
     """`call()`, again while the Bot API cannot be reached (a network fault, 5xx, 429): one
     WARNING line, then retries 1 s apart doubling to 30 s, until `deadline`; then StartupError.
-    A rejected token (InvalidToken) or any other refusal is raised at once."""
+    A rejected token (InvalidToken) or any other refusal (400...) is raised at once."""
     loop = asyncio.get_running_loop()
     parts = urlsplit(settings.api_base_url)
     where = f"{parts.scheme}://{parts.netloc}"  # never the path: it may hold the token
@@ -159,6 +164,8 @@ async def _until_reached(
     while True:
         try:
             await call()
+        except BadRequest:  # a NetworkError in PTB, but a refusal that a retry cannot change
+            raise
         except (NetworkError, RetryAfter) as error:
             tries += 1
             remaining = deadline - loop.time()

@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import re
 import time
 from collections import defaultdict, deque
 from collections.abc import Callable
@@ -522,6 +523,9 @@ class FakeBotApi:
     async def _api_setWebhook(self, params: dict[str, Any]) -> Any:
         if not str(params.get("url", "")).startswith(("http://", "https://")):
             raise ApiError(400, "Bad Request: bad webhook: an HTTPS URL must be provided")
+        secret = params.get("secret_token")
+        if secret is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", str(secret)):
+            raise ApiError(400, "Bad Request: secret token contains unallowed characters")
         self.webhook = params
         return True
 
