@@ -5,13 +5,12 @@ from __future__ import annotations
 import logging
 import sqlite3
 import sys
-from urllib.parse import urlsplit
 
-from telegram import Update
 from telegram.error import InvalidToken
 
 from bot.app import QuizApplication, build_application
 from bot.config import ConfigError, Settings
+from bot.serving import lifecycle
 from storage import StorageError
 
 
@@ -54,6 +53,9 @@ def main() -> int:
             file=sys.stderr,
         )
         return 2
+    except lifecycle.StartupError as error:
+        print(f"quiz-tutor: {error}", file=sys.stderr)
+        return 2
     except (StorageError, sqlite3.Error, OSError) as error:
         # a database that cannot be opened or migrated: one line, and no crash loop of
         # tracebacks under a restart policy
@@ -63,17 +65,8 @@ def main() -> int:
 
 
 def _run(application: QuizApplication, settings: Settings) -> None:
-    if settings.webhook_url:
-        application.run_webhook(
-            listen=settings.webhook_listen,
-            port=settings.webhook_port,
-            url_path=urlsplit(settings.webhook_url).path.lstrip("/"),
-            webhook_url=settings.webhook_url,
-            secret_token=settings.webhook_secret,
-            allowed_updates=Update.ALL_TYPES,
-        )
-    else:
-        application.run_polling(allowed_updates=Update.ALL_TYPES, timeout=settings.poll_timeout)
+    """Long polling, or the webhook server; until SIGINT/SIGTERM (bot/serving/lifecycle.py)."""
+    lifecycle.run(application, settings)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from telegram import (
+    Bot,
     BotCommand,
     BotCommandScopeAllGroupChats,
     BotCommandScopeAllPrivateChats,
@@ -134,9 +135,45 @@ def _commands(names: tuple[str, ...], language: str) -> list[BotCommand]:
 
 
 async def _set_commands(application: QuizApplication, settings: Settings) -> None:
+    """The command menus. They are a convenience: a refusal is one WARNING line and the bot
+    serves on, while a JobQueue job tries again, `commands_retry_seconds` later and then
+    twice as long each time (at most 10 minutes), `commands_retries` times."""
+    try:
+        await _send_commands(application.bot, settings)
+    except TelegramError as error:
+        log.warning("command menus not set (%s); will retry in the background", error)
+        _retry_commands(application, settings, tries=1)
+
+
+COMMANDS_MAX_RETRY_SECONDS = 600.0
+
+
+def _retry_commands(application: QuizApplication, settings: Settings, tries: int) -> None:
+    async def again(context: QuizContext) -> None:
+        try:
+            await _send_commands(context.bot, settings)
+        except TelegramError as error:
+            if tries >= settings.commands_retries:
+                log.warning(
+                    "command menus: gave up after %d retries (%s); they are tried again at "
+                    "the next start",
+                    tries,
+                    error,
+                )
+                return
+            log.info("command menus: retry %d failed (%s)", tries, error)
+            _retry_commands(application, settings, tries + 1)
+        else:
+            log.info("command menus set, on retry %d", tries)
+
+    assert application.job_queue is not None
+    delay = min(settings.commands_retry_seconds * 2 ** (tries - 1), COMMANDS_MAX_RETRY_SECONDS)
+    application.job_queue.run_once(again, when=delay, name="command-menus")
+
+
+async def _send_commands(bot: Bot, settings: Settings) -> None:
     """The command menu per scope, in every interface language; admins get theirs in their
     own chat (a chat scope), so nobody else sees the admin commands."""
-    bot = application.bot
     for language in STRINGS:
         code = None if language == "en" else language
         await bot.set_my_commands(

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from content.rules import parse_timezone
 
 DEFAULT_API_BASE_URL = "https://api.telegram.org/bot"
+HEALTH_PATH = "/healthz"
+_SECRET_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what Telegram's setWebhook accepts
 DEFAULT_CONTENT_DIR = Path(__file__).resolve().parent.parent / "content" / "banks"
 
 
@@ -29,8 +33,12 @@ class Settings:
     default_timezone: str = "UTC"
     webhook_url: str | None = None
     webhook_secret: str | None = field(default=None, repr=False)
-    webhook_listen: str = "0.0.0.0"
+    webhook_listen: str = "127.0.0.1"  # behind a reverse proxy; 0.0.0.0 in a container
     webhook_port: int = 8443
+    health_port: int | None = None  # GET /healthz on 127.0.0.1 at this port; None: off
+    startup_timeout: float = 300.0  # seconds to keep trying to reach the Bot API at start
+    commands_retry_seconds: float = 10.0  # first wait before the command menus are tried again
+    commands_retries: int = 8  # then doubling, at most 10 minutes apart, this many times
     log_level: str = "INFO"
     poll_timeout: int = 30
     max_messages_per_second: float = 30.0
@@ -79,6 +87,14 @@ class Settings:
         webhook_secret = get("QUIZ_WEBHOOK_SECRET")
         if webhook_url and not webhook_secret:
             raise ConfigError("QUIZ_WEBHOOK_SECRET must be set when QUIZ_WEBHOOK_URL is")
+        if webhook_secret and not _SECRET_TOKEN.fullmatch(webhook_secret):
+            raise ConfigError(
+                "QUIZ_WEBHOOK_SECRET must be 1 to 256 characters of A-Z, a-z, 0-9, _ and -"
+            )
+        if webhook_url and webhook_path(webhook_url) == HEALTH_PATH:
+            raise ConfigError(
+                f"QUIZ_WEBHOOK_URL cannot end in {HEALTH_PATH}: that path is the health check"
+            )
         return cls(
             token=token,
             api_base_url=get("TELEGRAM_API_BASE_URL") or DEFAULT_API_BASE_URL,
@@ -90,12 +106,39 @@ class Settings:
             default_timezone=_timezone(get("QUIZ_DEFAULT_TIMEZONE") or "UTC"),
             webhook_url=webhook_url,
             webhook_secret=webhook_secret,
-            webhook_listen=get("QUIZ_WEBHOOK_LISTEN") or "0.0.0.0",
+            webhook_listen=get("QUIZ_WEBHOOK_LISTEN") or "127.0.0.1",
             webhook_port=port,
+            health_port=_health_port(get("QUIZ_HEALTH_PORT")),
+            startup_timeout=_startup_timeout(get("QUIZ_STARTUP_TIMEOUT")),
             log_level=(get("LOG_LEVEL") or "INFO").upper(),
             poll_timeout=poll_timeout,
             max_messages_per_second=max_rate,
         )
+
+
+def webhook_path(url: str) -> str:
+    """The path the webhook is served on: the URL's, `/` when it has none."""
+    return urlsplit(url).path or "/"
+
+
+def _health_port(text: str | None) -> int | None:
+    if text is None:
+        return None
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise ConfigError(f"QUIZ_HEALTH_PORT {text!r} must be a port number, 1 to 65535")
+    return int(text)
+
+
+def _startup_timeout(text: str | None) -> float:
+    if text is None:
+        return 300.0
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds < float("inf"):
+        raise ConfigError(f"QUIZ_STARTUP_TIMEOUT {text!r} must be a number of seconds, 0 or more")
+    return seconds
 
 
 def _timezone(text: str) -> str:

@@ -53,6 +53,12 @@ class Services:
         default = self.settings.default_language
         return Locale(resolve_language(None, who.language_code, default), default)
 
+    def health(self) -> str | None:
+        """Why the bot cannot serve now, or None when it can. `GET /healthz` answers 503 while
+        this names a reason (bot/serving/health.py): the one place for checks such as a lost
+        database file. Called on every health request: keep it cheap and free of I/O."""
+        return None
+
     def locale_of(self, user: User) -> Locale:
         default = self.settings.default_language
         return Locale(resolve_language(user.language, user.telegram_language, default), default)

@@ -86,8 +86,7 @@ class QuizBot(ExtBot[Any]):
                         error.message,
                     )
                     return False
-                # getUpdates has its own loop in PTB's updater, which tries again at once
-                delay = None if endpoint == "getUpdates" else faults.retry_delay(tries, error)
+                delay = None if endpoint in OWN_RETRIES else faults.retry_delay(tries, error)
                 if delay is None:
                     raise
                 delay *= random.uniform(0.8, 1.2)  # spread, so many chats do not retry at once
@@ -95,6 +94,12 @@ class QuizBot(ExtBot[Any]):
                     "%s: %s; try %d in %.1f s", faults.where(error), error.message, tries + 1, delay
                 )
                 await asyncio.sleep(delay)
+
+
+# Methods whose callers retry them already: PTB's updater polls again at once, and the
+# start-up loop (bot/serving/lifecycle.py) retries getMe and the webhook calls with its own
+# bound and its one log line.
+OWN_RETRIES = frozenset({"getUpdates", "getMe", "setWebhook", "deleteWebhook"})
 
 
 class AiohttpRequest(BaseRequest):

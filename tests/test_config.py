@@ -46,3 +46,34 @@ def test_settings_from_environment() -> None:
 def test_bad_settings_are_one_clear_error(environ: dict[str, str], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         Settings.from_env(environ)
+
+
+def test_network_defaults_are_loopback_and_off() -> None:
+    settings = Settings.from_env({"TELEGRAM_BOT_TOKEN": "1:x"})
+    assert settings.webhook_listen == "127.0.0.1"
+    assert settings.health_port is None
+    assert settings.startup_timeout == 300
+    settings = Settings.from_env(
+        {"TELEGRAM_BOT_TOKEN": "1:x", "QUIZ_HEALTH_PORT": "8080", "QUIZ_STARTUP_TIMEOUT": "2.5"}
+    )
+    assert settings.health_port == 8080
+    assert settings.startup_timeout == 2.5
+
+
+@pytest.mark.parametrize(
+    ("environ", "message"),
+    [
+        ({"QUIZ_HEALTH_PORT": "http"}, "QUIZ_HEALTH_PORT"),
+        ({"QUIZ_HEALTH_PORT": "70000"}, "QUIZ_HEALTH_PORT"),
+        ({"QUIZ_STARTUP_TIMEOUT": "-1"}, "QUIZ_STARTUP_TIMEOUT"),
+        (
+            {"QUIZ_WEBHOOK_URL": "https://h/healthz", "QUIZ_WEBHOOK_SECRET": "s"},
+            "/healthz",
+        ),
+        ({"QUIZ_WEBHOOK_URL": "https://h/x", "QUIZ_WEBHOOK_SECRET": "a b"}, "QUIZ_WEBHOOK_SECRET"),
+        ({"QUIZ_WEBHOOK_URL": "https://h/x", "QUIZ_WEBHOOK_SECRET": "x" * 257}, "256"),
+    ],
+)
+def test_bad_network_settings_are_one_clear_error(environ: dict[str, str], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        Settings.from_env({"TELEGRAM_BOT_TOKEN": "1:x", **environ})

@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import re
 import time
 from collections import defaultdict, deque
 from collections.abc import Callable
@@ -214,13 +215,14 @@ class FakeBotApi:
 
     # lifecycle
 
-    async def start(self) -> None:
+    async def start(self, port: int = 0) -> None:
+        """Serve on 127.0.0.1 at `port` (0: any free port, read `port` after)."""
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
         app.router.add_get("/file/bot{token}/{path:.+}", self._download)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
         await site.start()
         server = site._server
         assert server is not None and server.sockets
@@ -589,6 +591,9 @@ class FakeBotApi:
     async def _api_setWebhook(self, params: dict[str, Any]) -> Any:
         if not str(params.get("url", "")).startswith(("http://", "https://")):
             raise ApiError(400, "Bad Request: bad webhook: an HTTPS URL must be provided")
+        secret = params.get("secret_token")
+        if secret is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", str(secret)):
+            raise ApiError(400, "Bad Request: secret token contains unallowed characters")
         self.webhook = params
         return True
 
