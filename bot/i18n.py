@@ -218,6 +218,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "cmd_stopquiz": "Stop the running quiz (admins)",
         "cmd_skip": "Reveal this question now and go on (admins)",
         "cmd_leaderboard": "The chat's scores",
+        # issue 11: database safety
+        "storage_lost": "Quiz Tutor is temporarily unavailable. Please try again in a minute.",
     },
     "yo": {
         "welcome": (
@@ -434,6 +436,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "cmd_stopquiz": "Dá ìdánwò tó ń lọ dúró (alábòójútó)",
         "cmd_skip": "Fi ìbéèrè yìí hàn báyìí kí ẹ tẹ̀síwájú (alábòójútó)",
         "cmd_leaderboard": "Àmì ẹgbẹ́ yìí",
+        # issue 11: database safety
+        "storage_lost": "Quiz Tutor kò sí lárọ̀ọ́wọ́tó fún ìgbà díẹ̀. Ẹ jọ̀wọ́ ẹ tún gbìyànjú lẹ́yìn ìṣẹ́jú kan.",  # yo: review
     },
 }
 

@@ -56,6 +56,10 @@ def wal_path(path: Path) -> Path:
     return path.with_name(path.name + "-wal")
 
 
+def shm_path(path: Path) -> Path:
+    return path.with_name(path.name + "-shm")
+
+
 class DatabaseLock:
     """An exclusive `flock` on `<db>.lock`, holding the owner's process id."""
 
@@ -191,7 +195,7 @@ def create_empty(path: Path) -> None:
     """Make a new, empty database at `path`, where no file is: written under another name,
     synced, then renamed into place, so `path` is never an empty or half-written file."""
     partial = path.with_name(path.name + ".new")
-    for leftover in (partial, wal_path(partial), partial.with_name(partial.name + "-shm")):
+    for leftover in (partial, wal_path(partial), shm_path(partial)):
         leftover.unlink(missing_ok=True)  # a start killed while creating
     with contextlib.closing(sqlite3.connect(partial, isolation_level=None)) as db:
         db.execute("PRAGMA journal_mode=WAL")  # writes the first page: a real database
@@ -241,6 +245,7 @@ class FileWatch:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._files = [(p, FileIdentity.of(p)) for p in (path, wal_path(path))]
+        self._shm = (shm_path(path), FileIdentity.of(shm_path(path)))
 
     def problem(self) -> str | None:
         """None while both files are the ones opened; else what happened to them."""
@@ -249,3 +254,12 @@ class FileWatch:
             if identity is not None and now != identity:
                 return f"{path} was deleted" if now is None else f"{path} was replaced"
         return None
+
+    def drop_own_logs(self) -> None:
+        """Remove this process's write-ahead log and its index from next to a file that is
+        no longer ours. SQLite does not checkpoint a moved database on close, and leaves the log
+        behind: the next process would apply our pages to whatever file now has the name."""
+        for path, identity in (self._files[1], self._shm):
+            if identity is not None and FileIdentity.of(path) == identity:
+                with contextlib.suppress(OSError):
+                    path.unlink()

@@ -253,6 +253,8 @@ class Repository:
 
     def _lose(self, problem: str) -> None:
         self._lost = problem
+        if self._file is not None:
+            self._file.drop_own_logs()
         log.critical(
             "database lost: %s while in use; nothing is acknowledged from now on, "
             "and the bot stops so that it can be restarted",
