@@ -39,6 +39,7 @@ from storage.database_file import (
 from storage.errors import StorageError
 from storage.group_store import GroupStore
 from storage.migrations import MIGRATIONS, SCHEMA_VERSION
+from storage.privacy import FORGET_ACTION, INACTIVE_SINCE, PRUNE_ACTION, Forgotten, forget
 
 log = logging.getLogger(__name__)
 
@@ -643,9 +644,40 @@ class Repository:
         users = [await self.get_user(row["user_id"]) for row in rows]
         return [user for user in users if user is not None]
 
+    # privacy (storage/privacy.py)
+
+    async def forget_learner(self, user_id: int, now: float) -> Forgotten:
+        """Delete the learner's data, anonymize their group and post answers, audit it."""
+        async with self._user_write(user_id) as tx:
+            return await forget(tx, [user_id], now, FORGET_ACTION)
+
+    async def prune_inactive(
+        self, before: float, now: float, *, dry_run: bool = False
+    ) -> Forgotten:
+        """Forget every learner with no activity since `before`; with `dry_run`, only say what
+        that would remove (the same work, rolled back)."""
+        pruned: list[Forgotten] = []
+        user_ids: list[int] = []
+        try:
+            async with self._transaction() as tx:
+                user_ids = [int(row[0]) for row in await tx.fetchall(INACTIVE_SINCE, before)]
+                pruned.append(await forget(tx, user_ids, now, PRUNE_ACTION, {"before": before}))
+                if dry_run:
+                    raise _RollBack
+        except _RollBack:
+            pass
+        finally:
+            for user_id in user_ids:
+                self._users.pop(user_id, None)
+        return pruned[0]
+
     async def count_answers(self) -> int:
         row = await self._fetchone("SELECT COUNT(*) FROM answers")
         return int(row[0])
+
+
+class _RollBack(Exception):
+    """Raised inside a transaction to roll it back on purpose."""
 
 
 class _Tx:
