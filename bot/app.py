@@ -21,7 +21,7 @@ from telegram.ext import AIORateLimiter, Application, ContextTypes, Defaults
 from bot import admin_flow, group_flow, reminders
 from bot.config import Settings
 from bot.context import SERVICES_KEY, QuizContext, Services
-from bot.handlers import admin, common, group, learner
+from bot.handlers import WrongChatGuard, admin, common, group, learner
 from bot.i18n import STRINGS, translate
 from bot.transport import AiohttpRequest, QuizBot
 from bot.update_processor import PerChatUpdateProcessor
@@ -109,12 +109,10 @@ def build_application(
         .post_shutdown(post_shutdown)
         .build()
     )
-    # feature buttons first: the learner's button handler takes every other callback
-    for handler in [*admin.handlers(), *group.handlers()]:
-        application.add_handler(handler)
-    for handler in learner.handlers():
-        application.add_handler(handler)
-    for handler in common.handlers():
+    application.add_handler(WrongChatGuard(), group=-1)
+    # the admin's /addquestion conversation takes an admin's text before anything else;
+    # the common handlers take what no feature took
+    for handler in [*admin.handlers(), *group.handlers(), *learner.handlers(), *common.handlers()]:
         application.add_handler(handler)
     application.add_error_handler(common.on_error)
     return application

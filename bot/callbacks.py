@@ -1,187 +1,188 @@
 """The callback-data codec: typed, versioned, at most 64 bytes, never trusted.
 
-Decoding only proves the data has our shape; handlers check it against stored state.
-Layout: `<version>:<kind>:<fields...>`.
+Each kind of button is declared once: a frozen dataclass of typed fields, its prefix, and the
+chat types where it may be pressed. Encoding, decoding and the chat rule all follow from that
+declaration. Layout: `<version>:<prefix>:<field>:<field>...`.
+
+Decoding only proves the data has our shape; handlers check it against stored state. Anyone
+can send any callback data on any of the bot's messages, in any chat the bot is in, so the
+chat rule is not a formality: a learner's button pressed on a group message must not act there.
 """
 
 from __future__ import annotations
 
+import inspect
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from functools import lru_cache
+from typing import Annotated, Any, ClassVar, cast, get_args, get_type_hints
 
 VERSION = "1"
 MAX_BYTES = 64
 
-_INT = r"(0|[1-9][0-9]{0,17})"
-_SLUG = r"([a-z0-9]+(?:-[a-z0-9]+)*)"
-_LANGUAGE = r"([a-z]{2,3}(?:-[a-z0-9]{2,8})?)"
+PRIVATE = frozenset({"private"})
+GROUPS = frozenset({"group", "supergroup", "channel"})
+ANY_CHAT = PRIVATE | GROUPS
 
 
 @dataclass(frozen=True)
-class AnswerTap:
+class FieldFormat:
+    """How one field is written: the exact text pattern, and how to read it back."""
+
+    pattern: re.Pattern[str]
+    parse: type
+
+
+# ASCII digits only, no sign, no leading zero: exactly one text per number
+Int = Annotated[int, FieldFormat(re.compile(r"0|[1-9][0-9]{0,17}"), int)]
+Slug = Annotated[str, FieldFormat(re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*"), str)]
+Language = Annotated[str, FieldFormat(re.compile(r"[a-z]{2,3}(?:-[a-z0-9]{2,8})?"), str)]
+
+
+class Tap:
+    """A kind of button. Subclasses are frozen dataclasses declared with
+    `class Kind(Tap, prefix="x", chats=PRIVATE)`; their fields are `Int`, `Slug` or `Language`."""
+
+    prefix: ClassVar[str]
+    chats: ClassVar[frozenset[str]]
+    formats: ClassVar[tuple[FieldFormat, ...]]  # one per field, in the order they are written
+
+    def __init_subclass__(cls, *, prefix: str, chats: frozenset[str], **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if prefix in _KINDS:
+            raise TypeError(f"callback prefix {prefix!r} declared twice")
+        hints = get_type_hints(cls, include_extras=True)
+        own = inspect.get_annotations(cls)
+        cls.prefix = prefix
+        cls.chats = chats
+        cls.formats = tuple(get_args(hints[name])[1] for name in own)
+        _KINDS[prefix] = cls
+
+    @classmethod
+    def allowed_in(cls, chat_type: str | None) -> bool:
+        return chat_type in cls.chats
+
+    def encode(self) -> str:
+        parts = [VERSION, self.prefix, *(str(getattr(self, f.name)) for f in fields(self))]  # type: ignore[arg-type]
+        data = ":".join(parts)
+        if len(data.encode()) > MAX_BYTES:
+            raise ValueError(f"callback data over {MAX_BYTES} bytes: {data!r}")
+        return data
+
+
+_KINDS: dict[str, type[Tap]] = {}
+
+
+# --- a learner in a private chat ---
+
+
+@dataclass(frozen=True)
+class AnswerTap(Tap, prefix="a", chats=PRIVATE):
     """A learner chose `option` for the question at `position` of attempt `attempt_id`."""
 
-    attempt_id: int
-    position: int
-    option: int
-
-    def encode(self) -> str:
-        return _checked(f"{VERSION}:a:{self.attempt_id}:{self.position}:{self.option}")
+    attempt_id: Int
+    position: Int
+    option: Int
 
 
 @dataclass(frozen=True)
-class OpenQuiz:
+class OpenQuiz(Tap, prefix="q", chats=PRIVATE):
     """Start a quiz, or continue its running attempt (a finished one starts anew)."""
 
-    quiz_id: str
-
-    def encode(self) -> str:
-        return _checked(f"{VERSION}:q:{self.quiz_id}")
+    quiz_id: Slug
 
 
 @dataclass(frozen=True)
-class PreviewQuiz:
-    quiz_id: str
-
-    def encode(self) -> str:
-        return _checked(f"{VERSION}:p:{self.quiz_id}")
+class PreviewQuiz(Tap, prefix="p", chats=PRIVATE):
+    quiz_id: Slug
 
 
 @dataclass(frozen=True)
-class ChooseLanguage:
-    language: str
-
-    def encode(self) -> str:
-        return _checked(f"{VERSION}:l:{self.language}")
+class ChooseLanguage(Tap, prefix="l", chats=PRIVATE):
+    language: Language
 
 
 @dataclass(frozen=True)
-class StartReview:
+class StartReview(Tap, prefix="rv", chats=PRIVATE):
     """Start or continue a review session of the questions due now."""
 
-    def encode(self) -> str:
-        return _checked(f"{VERSION}:rv")
+
+@dataclass(frozen=True)
+class ListQuizzes(Tap, prefix="ls", chats=PRIVATE):
+    pass
+
+
+# --- admins ---
 
 
 @dataclass(frozen=True)
-class ListQuizzes:
-    def encode(self) -> str:
-        return _checked(f"{VERSION}:ls")
-
-
-@dataclass(frozen=True)
-class PostAnswer:
-    """A chat member chose `option` of the question posted as post `post_id` (admin push)."""
-
-    post_id: int
-    option: int
-
-    def encode(self) -> str:
-        return _checked(f"{VERSION}:adp:{self.post_id}:{self.option}")
-
-
-@dataclass(frozen=True)
-class ConfirmDraft:
+class ConfirmDraft(Tap, prefix="adc", chats=PRIVATE):
     """An admin confirms the previewed question draft `nonce` (`/addquestion`)."""
 
-    nonce: int
-
-    def encode(self) -> str:
-        return _checked(f"{VERSION}:adc:{self.nonce}")
+    nonce: Int
 
 
 @dataclass(frozen=True)
-class CancelDraft:
-    nonce: int
-
-    def encode(self) -> str:
-        return _checked(f"{VERSION}:adx:{self.nonce}")
+class CancelDraft(Tap, prefix="adx", chats=PRIVATE):
+    nonce: Int
 
 
 @dataclass(frozen=True)
-class GroupAnswer:
+class PostAnswer(Tap, prefix="adp", chats=ANY_CHAT):
+    """A chat member chose `option` of the question posted as post `post_id` (admin push).
+
+    `/push` may target any chat, a private one included; the post itself names its chat and
+    message, and a tap anywhere else is refused against that."""
+
+    post_id: Int
+    option: Int
+
+
+# --- a whole group or channel ---
+
+
+@dataclass(frozen=True)
+class GroupAnswer(Tap, prefix="ga", chats=GROUPS):
     """A member of a chat chose `option` for the question at `position` of a group session."""
 
-    session_id: int
-    position: int
-    option: int
-
-    def encode(self) -> str:
-        return _checked(f"{VERSION}:ga:{self.session_id}:{self.position}:{self.option}")
+    session_id: Int
+    position: Int
+    option: Int
 
 
 @dataclass(frozen=True)
-class GroupReveal:
+class GroupReveal(Tap, prefix="gr", chats=GROUPS):
     """A chat admin asks to reveal the question at `position` of a group session now."""
 
-    session_id: int
-    position: int
-
-    def encode(self) -> str:
-        return _checked(f"{VERSION}:gr:{self.session_id}:{self.position}")
+    session_id: Int
+    position: Int
 
 
-Callback = (
-    AnswerTap
-    | OpenQuiz
-    | PreviewQuiz
-    | ChooseLanguage
-    | ListQuizzes
-    | StartReview
-    | PostAnswer
-    | ConfirmDraft
-    | CancelDraft
-    | GroupAnswer
-    | GroupReveal
-)
-
-# Patterns for handlers that take only the admin feature's buttons (`ad…` kinds).
-ADMIN_PATTERN = rf"^{VERSION}:ad"
-DRAFT_PATTERN = rf"^{VERSION}:ad[cx]:"
-GROUP_KINDS = (GroupAnswer, GroupReveal)
-
-_PATTERNS: tuple[tuple[re.Pattern[str], type], ...] = (
-    (re.compile(rf"{VERSION}:a:{_INT}:{_INT}:{_INT}"), AnswerTap),
-    (re.compile(rf"{VERSION}:q:{_SLUG}"), OpenQuiz),
-    (re.compile(rf"{VERSION}:p:{_SLUG}"), PreviewQuiz),
-    (re.compile(rf"{VERSION}:l:{_LANGUAGE}"), ChooseLanguage),
-    (re.compile(rf"{VERSION}:ls"), ListQuizzes),
-    (re.compile(rf"{VERSION}:rv"), StartReview),
-    (re.compile(rf"{VERSION}:adp:{_INT}:{_INT}"), PostAnswer),
-    (re.compile(rf"{VERSION}:adc:{_INT}"), ConfirmDraft),
-    (re.compile(rf"{VERSION}:adx:{_INT}"), CancelDraft),
-    (re.compile(rf"{VERSION}:ga:{_INT}:{_INT}:{_INT}"), GroupAnswer),
-    (re.compile(rf"{VERSION}:gr:{_INT}:{_INT}"), GroupReveal),
-)
-_INT_KINDS: tuple[type, ...] = (
-    AnswerTap,
-    PostAnswer,
-    ConfirmDraft,
-    CancelDraft,
-    GroupAnswer,
-    GroupReveal,
-)
+def kinds() -> tuple[type[Tap], ...]:
+    """Every declared kind of button."""
+    return tuple(_KINDS.values())
 
 
-def _checked(data: str) -> str:
-    if len(data.encode()) > MAX_BYTES:
-        raise ValueError(f"callback data over {MAX_BYTES} bytes: {data!r}")
-    return data
+@lru_cache(maxsize=4096)
+def decode(data: str | None) -> Tap | None:
+    """The tap a button carries, or None for anything that is not ours (or is forged).
 
-
-def decode(data: str | None) -> Callback | None:
-    """The callback a button carries, or None for anything that is not ours (or is forged)."""
+    Pure and cached: the dispatcher and the handler it picks share one decoding."""
     if not data or len(data.encode()) > MAX_BYTES:
         return None
-    for pattern, kind in _PATTERNS:
-        match = pattern.fullmatch(data)
-        if match:
-            if kind in _INT_KINDS:
-                return kind(*(int(group) for group in match.groups()))
-            return kind(*match.groups())
-    return None
-
-
-def is_group_callback(data: object) -> bool:
-    """For the group feature's CallbackQueryHandler: a tap on a group quiz's button."""
-    return isinstance(data, str) and isinstance(decode(data), GROUP_KINDS)
+    version, _, rest = data.partition(":")
+    prefix, _, body = rest.partition(":")
+    kind = _KINDS.get(prefix)
+    if version != VERSION or kind is None:
+        return None
+    formats = kind.formats
+    values = body.split(":") if body else []
+    if len(values) != len(formats) or (not formats and rest != prefix):
+        return None
+    parsed = []
+    for value, form in zip(values, formats, strict=True):
+        if not form.pattern.fullmatch(value):
+            return None
+        parsed.append(form.parse(value))
+    return cast(Callable[..., Tap], kind)(*parsed)

@@ -11,6 +11,7 @@ from typing import Any
 from telegram import User as TelegramUser
 from telegram.ext import Application, CallbackContext, ExtBot
 
+from bot.callbacks import Tap
 from bot.config import Settings
 from bot.render import Locale
 from content.catalog import Catalog
@@ -44,6 +45,14 @@ class Services:
         )
         return user, self.locale_of(user)
 
+    async def locale_for(self, who: TelegramUser) -> Locale:
+        """The person's locale, recording nothing about them (for refusals)."""
+        user = await self.repo.get_user(who.id)
+        if user is not None:
+            return self.locale_of(user)
+        default = self.settings.default_language
+        return Locale(resolve_language(None, who.language_code, default), default)
+
     def locale_of(self, user: User) -> Locale:
         default = self.settings.default_language
         return Locale(resolve_language(user.language, user.telegram_language, default), default)
@@ -62,6 +71,7 @@ class QuizContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], 
         user_id: int | None = None,
     ) -> None:
         super().__init__(application=application, chat_id=chat_id, user_id=user_id)
+        self.tap: Tap | None = None  # the button pressed, decoded (bot.handlers.TapHandler)
 
     @property
     def services(self) -> Services:

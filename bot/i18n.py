@@ -58,6 +58,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "language_choose": "Choose your language:",
         "language_set": "Language set: {language}.",
         "stale_button": "This button is no longer active.",
+        "button_wrong_chat": "This button does not work in this chat.",
         "already_answered": "You already answered this question.",
         "not_your_quiz": "This is someone else's quiz. Start your own with /quizzes.",
         "quiz_finished_already": "This quiz attempt is finished. Take it again from /quizzes.",
@@ -263,6 +264,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "language_choose": "Ẹ yan èdè yín:",
         "language_set": "Èdè: {language}.",
         "stale_button": "Bọ́tìnì yìí kò ṣiṣẹ́ mọ́.",
+        "button_wrong_chat": "Bọ́tìnì yìí kò ṣiṣẹ́ nínú ìjíròrò yìí.",  # yo: review
         "already_answered": "Ẹ ti dáhùn ìbéèrè yìí.",
         "not_your_quiz": "Ìdánwò ẹlòmíràn nìyí. Ẹ bẹ̀rẹ̀ tiyín pẹ̀lú /quizzes.",
         "quiz_finished_already": "Ìdánwò yìí ti parí. Ẹ tún un ṣe láti /quizzes.",

@@ -41,7 +41,7 @@ def visible(rendered: Rendered | str) -> str:
         callbacks.CancelDraft(0),
     ],
 )
-def test_admin_callbacks_round_trip_within_64_bytes(callback: callbacks.Callback) -> None:
+def test_admin_callbacks_round_trip_within_64_bytes(callback: callbacks.Tap) -> None:
     data = callback.encode()
     assert data.startswith("1:ad") and len(data.encode()) <= callbacks.MAX_BYTES
     assert callbacks.decode(data) == callback

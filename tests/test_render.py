@@ -379,7 +379,7 @@ def test_every_rendered_callback_data_fits_and_decodes() -> None:
     ],
     ids=repr,
 )
-def test_callback_round_trip(callback: callbacks.Callback) -> None:
+def test_callback_round_trip(callback: callbacks.Tap) -> None:
     data = callback.encode()
     assert len(data.encode()) <= callbacks.MAX_BYTES
     assert callbacks.decode(data) == callback

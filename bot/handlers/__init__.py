@@ -1,9 +1,18 @@
-"""Handlers, one module per audience; `filters` shared by them."""
+"""Handlers, one module per audience; the filters and the button handler they share."""
 
 from __future__ import annotations
 
-from telegram import Message
-from telegram.ext import filters
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from telegram import Message, Update
+from telegram.ext import Application, ApplicationHandlerStop, BaseHandler, filters
+
+from bot.callbacks import Tap, decode
+from bot.context import QuizContext
+
+log = logging.getLogger(__name__)
 
 
 class _HasSender(filters.MessageFilter):
@@ -16,3 +25,69 @@ class _HasSender(filters.MessageFilter):
 USER_MESSAGE = filters.UpdateType.MESSAGE & _HasSender()
 PRIVATE_MESSAGE = USER_MESSAGE & filters.ChatType.PRIVATE
 GROUP_MESSAGE = USER_MESSAGE & filters.ChatType.GROUPS
+
+T = TypeVar("T", bound=Tap)
+RT = TypeVar("RT")
+
+
+class TapHandler(BaseHandler[Update, QuizContext, RT]):
+    """The buttons of one kind: the data decoded once and handed to the callback, typed.
+
+    Registration order does not matter: kinds are disjoint. Where a kind may be pressed is
+    checked before any of these, by `WrongChatGuard`."""
+
+    def __init__(
+        self,
+        kind: type[T],
+        callback: Callable[[Update, QuizContext, T], Awaitable[RT]],
+    ) -> None:
+        super().__init__(self._call)
+        self.kind = kind
+        self.on_tap = callback
+
+    def check_update(self, update: object) -> Tap | None:
+        tap = _tap_of(update)
+        return tap if isinstance(tap, self.kind) else None
+
+    def collect_additional_context(
+        self,
+        context: QuizContext,
+        update: Update,
+        application: Application[Any, QuizContext, Any, Any, Any, Any],
+        check_result: object,
+    ) -> None:
+        context.tap = check_result if isinstance(check_result, Tap) else None
+
+    async def _call(self, update: Update, context: QuizContext) -> RT:
+        tap = context.tap
+        assert isinstance(tap, self.kind)
+        return await self.on_tap(update, context, tap)
+
+
+def _tap_of(update: object) -> Tap | None:
+    if not isinstance(update, Update) or update.callback_query is None:
+        return None
+    return decode(update.callback_query.data)
+
+
+class WrongChatGuard(BaseHandler[Update, QuizContext, None]):
+    """Registered before every other handler: a button pressed outside the chat types its
+    kind declares gets a short toast, and no other handler sees the tap."""
+
+    def __init__(self) -> None:
+        super().__init__(self._refuse)
+
+    def check_update(self, update: object) -> bool:
+        tap = _tap_of(update)
+        if tap is None or not isinstance(update, Update) or update.callback_query is None:
+            return False
+        message = update.callback_query.message
+        return not tap.allowed_in(message.chat.type if message is not None else None)
+
+    async def _refuse(self, update: Update, context: QuizContext) -> None:
+        query = update.callback_query
+        assert query is not None
+        log.debug("a button pressed outside its chat types refused: %r", query.data)
+        locale = await context.services.locale_for(query.from_user)
+        await query.answer(locale.t("button_wrong_chat"))
+        raise ApplicationHandlerStop

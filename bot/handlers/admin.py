@@ -13,7 +13,6 @@ import warnings
 from telegram import Update
 from telegram.ext import (
     BaseHandler,
-    CallbackQueryHandler,
     CommandHandler,
     ConversationHandler,
     MessageHandler,
@@ -24,7 +23,7 @@ from telegram.warnings import PTBUserWarning
 from bot import admin_flow, admin_render, callbacks, render
 from bot.admin_flow import Draft, Reply
 from bot.context import QuizContext
-from bot.handlers import PRIVATE_MESSAGE
+from bot.handlers import PRIVATE_MESSAGE, TapHandler
 from bot.render import Locale
 from content.editing import EditError
 from content.export import dump_bank
@@ -317,18 +316,17 @@ async def _preview(update: Update, context: QuizContext, draft: Draft, locale: L
     return CONFIRM
 
 
-async def draft_button(update: Update, context: QuizContext) -> int:
+async def draft_button(
+    update: Update, context: QuizContext, tap: callbacks.ConfirmDraft | callbacks.CancelDraft
+) -> int:
     """Confirm stores the question (validated again against the quiz as it is now)."""
     query = update.callback_query
     assert query is not None
     locale = await _admin_locale(update, context)
     if locale is None:
         return CONFIRM
-    tap = callbacks.decode(query.data)
     draft = _draft(context)
-    if not isinstance(tap, callbacks.ConfirmDraft | callbacks.CancelDraft) or (
-        draft is None or tap.nonce != draft.nonce
-    ):
+    if draft is None or tap.nonce != draft.nonce:
         await query.answer(locale.t("stale_button"))
         return CONFIRM if draft is not None else END
     _drop_draft(context)
@@ -396,7 +394,8 @@ def _addquestion_conversation() -> ConversationHandler[QuizContext]:
                 EXPLANATION: [MessageHandler(text | skip, draft_explanation)],
                 TRANSLATION: [MessageHandler(text | skip, draft_translation)],
                 CONFIRM: [
-                    CallbackQueryHandler(draft_button, pattern=callbacks.DRAFT_PATTERN),
+                    TapHandler(callbacks.ConfirmDraft, draft_button),
+                    TapHandler(callbacks.CancelDraft, draft_button),
                     MessageHandler(text, draft_waiting),
                 ],
             },
@@ -408,17 +407,13 @@ def _addquestion_conversation() -> ConversationHandler[QuizContext]:
 # buttons of the admin feature outside the conversation
 
 
-async def on_admin_button(update: Update, context: QuizContext) -> None:
-    """Posted questions (anyone answers once); a draft button whose conversation ended."""
+async def on_post_answer(update: Update, context: QuizContext, tap: callbacks.PostAnswer) -> None:
+    """A member's one answer to a posted question (anyone in that chat may answer)."""
     query = update.callback_query
     assert query is not None
     services = context.services
     _, locale = await services.learner(query.from_user)
-    tap = callbacks.decode(query.data)
-    if isinstance(tap, callbacks.PostAnswer):
-        await admin_flow.answer_post(services, context.job_queue, query, tap, locale)
-        return
-    await query.answer(locale.t("stale_button"))
+    await admin_flow.answer_post(services, context.job_queue, query, tap, locale)
 
 
 def handlers() -> list[BaseHandler[Update, QuizContext, None]]:
@@ -435,5 +430,5 @@ def handlers() -> list[BaseHandler[Update, QuizContext, None]]:
         CommandHandler("schedule", schedule, filters=private),
         CommandHandler("stats", stats, filters=private),
         CommandHandler("cancel", cancel_outside, filters=private),
-        CallbackQueryHandler(on_admin_button, pattern=callbacks.ADMIN_PATTERN),
+        TapHandler(callbacks.PostAnswer, on_post_answer),
     ]

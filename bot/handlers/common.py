@@ -7,7 +7,7 @@ import logging
 
 from telegram import Update
 from telegram.error import Forbidden
-from telegram.ext import BaseHandler, CommandHandler, MessageHandler, filters
+from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, MessageHandler, filters
 
 from bot.context import QuizContext
 from bot.handlers import GROUP_MESSAGE, PRIVATE_MESSAGE, USER_MESSAGE
@@ -52,6 +52,13 @@ async def plain_text(update: Update, context: QuizContext) -> None:
     await context.bot.send_message(update.effective_chat.id, locale.t("plain_text"))
 
 
+async def stale_button(update: Update, context: QuizContext) -> None:
+    """A button no handler took: not ours, forged, or of a version gone by."""
+    assert update.callback_query is not None
+    locale = await context.services.locale_for(update.callback_query.from_user)
+    await update.callback_query.answer(locale.t("stale_button"))
+
+
 LEARNER_COMMANDS = (
     "start",
     "quizzes",
@@ -72,6 +79,7 @@ def handlers() -> list[BaseHandler[Update, QuizContext, None]]:
         CommandHandler(LEARNER_COMMANDS, learner_command_elsewhere, filters=GROUP_MESSAGE),
         MessageHandler(filters.COMMAND & PRIVATE_MESSAGE, unknown_command),
         MessageHandler(filters.TEXT & ~filters.COMMAND & PRIVATE_MESSAGE, plain_text),
+        CallbackQueryHandler(stale_button),
     ]
 
 

@@ -13,7 +13,6 @@ from typing import Any
 from telegram import Update
 from telegram.ext import (
     BaseHandler,
-    CallbackQueryHandler,
     CommandHandler,
     JobQueue,
     PollAnswerHandler,
@@ -22,7 +21,7 @@ from telegram.ext import (
 
 from bot import callbacks, group_flow, render_group
 from bot.context import QuizContext
-from bot.handlers import PRIVATE_MESSAGE
+from bot.handlers import PRIVATE_MESSAGE, TapHandler
 from bot.render import Locale
 from content.group_rules import may_control, rank
 
@@ -208,17 +207,21 @@ async def leaderboard(update: Update, context: QuizContext) -> None:
     await _say(update, context, text)
 
 
-async def on_button(update: Update, context: QuizContext) -> None:
-    """An answer or a Reveal tap on a group quiz's question."""
+async def on_answer(update: Update, context: QuizContext, tap: callbacks.GroupAnswer) -> None:
+    """A member's answer to a group quiz's question."""
     query = update.callback_query
     assert query is not None
     services = context.services
     _, locale = await services.learner(query.from_user)
-    tap = callbacks.decode(query.data)
-    if isinstance(tap, callbacks.GroupAnswer):
-        await group_flow.take_answer(context.bot, services, _jobs(context), query, tap, locale)
-        return
-    assert isinstance(tap, callbacks.GroupReveal)
+    await group_flow.take_answer(context.bot, services, _jobs(context), query, tap, locale)
+
+
+async def on_reveal(update: Update, context: QuizContext, tap: callbacks.GroupReveal) -> None:
+    """A chat admin's Reveal tap on a group quiz's question."""
+    query = update.callback_query
+    assert query is not None
+    services = context.services
+    _, locale = await services.learner(query.from_user)
     session = await services.repo.groups.get_session(tap.session_id)
     if session is None or query.message is None or session.chat_id != query.message.chat.id:
         await query.answer(locale.t("stale_button"))
@@ -255,6 +258,7 @@ def handlers() -> list[BaseHandler[Update, QuizContext, None]]:
             private_groupquiz,
             filters=PRIVATE_MESSAGE,
         ),
-        CallbackQueryHandler(on_button, pattern=callbacks.is_group_callback),
+        TapHandler(callbacks.GroupAnswer, on_answer),
+        TapHandler(callbacks.GroupReveal, on_reveal),
         PollAnswerHandler(on_poll_answer),
     ]

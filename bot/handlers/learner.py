@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import datetime, time, timedelta
 
 from telegram import Update
-from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
+from telegram.ext import BaseHandler, CommandHandler
 
 from bot import callbacks, quiz_flow, render
 from bot.context import QuizContext
-from bot.handlers import PRIVATE_MESSAGE
+from bot.handlers import PRIVATE_MESSAGE, TapHandler
 from bot.i18n import ui_languages
 from bot.render import Locale
 from content.progress import mastery
@@ -210,41 +210,57 @@ async def language(update: Update, context: QuizContext) -> None:
     )
 
 
-async def on_button(update: Update, context: QuizContext) -> None:
-    """Every inline button of a private chat: decode, check against state, act, answer."""
+async def on_answer(update: Update, context: QuizContext, tap: callbacks.AnswerTap) -> None:
+    """An option tapped: checked against the stored attempt, recorded, revealed."""
+    query = update.callback_query
+    assert query is not None
+    _, locale = await context.services.learner(query.from_user)
+    await quiz_flow.take_answer(context.bot, context.services, query, tap, locale)
+
+
+async def on_language(update: Update, context: QuizContext, tap: callbacks.ChooseLanguage) -> None:
     query = update.callback_query
     assert query is not None
     services = context.services
     user, locale = await services.learner(query.from_user)
-    tap = callbacks.decode(query.data)
-    if tap is None:
+    if tap.language not in _language_choices(context):
         await query.answer(locale.t("stale_button"))
         return
-    if isinstance(tap, callbacks.AnswerTap):
-        await quiz_flow.take_answer(context.bot, services, query, tap, locale)
-        return
-    if isinstance(tap, callbacks.ChooseLanguage):
-        if tap.language not in _language_choices(context):
-            await query.answer(locale.t("stale_button"))
-            return
-        await services.repo.set_language(user.user_id, tap.language, services.clock())
-        locale = Locale(tap.language, locale.default)
-        done = locale.t("language_set", language=render.language_name(tap.language))
-        await query.answer(done)
-        await quiz_flow.edit_quietly(query, render.Rendered(done))
-        return
-    await query.answer()
-    if isinstance(tap, callbacks.ListQuizzes):
-        await _send_quiz_list(update, context, locale)
-    elif isinstance(tap, callbacks.PreviewQuiz):
-        await _send_preview(update, context, tap.quiz_id, locale)
-    elif isinstance(tap, callbacks.OpenQuiz):
-        await _open(update, context, tap.quiz_id, locale)
-    elif isinstance(tap, callbacks.StartReview):
-        assert update.effective_chat
-        await quiz_flow.open_review(
-            context.bot, services, update.effective_chat.id, user.user_id, locale
-        )
+    await services.repo.set_language(user.user_id, tap.language, services.clock())
+    locale = Locale(tap.language, locale.default)
+    done = locale.t("language_set", language=render.language_name(tap.language))
+    await query.answer(done)
+    await quiz_flow.edit_quietly(query, render.Rendered(done))
+
+
+async def on_list(update: Update, context: QuizContext, tap: callbacks.ListQuizzes) -> None:
+    assert update.callback_query is not None
+    _, locale = await context.services.learner(update.callback_query.from_user)
+    await update.callback_query.answer()
+    await _send_quiz_list(update, context, locale)
+
+
+async def on_preview(update: Update, context: QuizContext, tap: callbacks.PreviewQuiz) -> None:
+    assert update.callback_query is not None
+    _, locale = await context.services.learner(update.callback_query.from_user)
+    await update.callback_query.answer()
+    await _send_preview(update, context, tap.quiz_id, locale)
+
+
+async def on_open(update: Update, context: QuizContext, tap: callbacks.OpenQuiz) -> None:
+    assert update.callback_query is not None
+    _, locale = await context.services.learner(update.callback_query.from_user)
+    await update.callback_query.answer()
+    await _open(update, context, tap.quiz_id, locale)
+
+
+async def on_review(update: Update, context: QuizContext, tap: callbacks.StartReview) -> None:
+    assert update.callback_query is not None and update.effective_chat is not None
+    user, locale = await context.services.learner(update.callback_query.from_user)
+    await update.callback_query.answer()
+    await quiz_flow.open_review(
+        context.bot, context.services, update.effective_chat.id, user.user_id, locale
+    )
 
 
 def handlers() -> list[BaseHandler[Update, QuizContext, None]]:
@@ -259,5 +275,10 @@ def handlers() -> list[BaseHandler[Update, QuizContext, None]]:
         CommandHandler("review", review, filters=private),
         CommandHandler("timezone", timezone, filters=private),
         CommandHandler("remind", remind, filters=private),
-        CallbackQueryHandler(on_button),
+        TapHandler(callbacks.AnswerTap, on_answer),
+        TapHandler(callbacks.ChooseLanguage, on_language),
+        TapHandler(callbacks.ListQuizzes, on_list),
+        TapHandler(callbacks.PreviewQuiz, on_preview),
+        TapHandler(callbacks.OpenQuiz, on_open),
+        TapHandler(callbacks.StartReview, on_review),
     ]
