@@ -42,6 +42,7 @@ PRIVATE_COMMANDS = (
     "timezone",
     "language",
     "help",
+    "forgetme",
 )
 GROUP_COMMANDS = ("groupquiz", "stopquiz", "skip", "leaderboard", "help")
 

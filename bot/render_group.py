@@ -129,7 +129,9 @@ def board_lines(rows: Sequence[ScoreRow], locale: Locale, limit: int = BOARD_SIZ
             locale.t(
                 "board_line",
                 place=medal,
-                name=html.escape(shorten(row.name, MAX_NAME) or str(row.user_id)),
+                name=locale.t("deleted_learner")
+                if row.forgotten
+                else html.escape(shorten(row.name, MAX_NAME) or str(row.user_id)),
                 points=row.points,
                 correct=row.correct,
                 answered=row.answered,

@@ -69,6 +69,7 @@ LEARNER_COMMANDS = (
     "review",
     "timezone",
     "remind",
+    "forgetme",
 )
 
 
