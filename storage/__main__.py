@@ -1,11 +1,13 @@
 """`python -m storage`: the operator's tools for the database.
 
     python -m storage backup DEST [--force] [--db PATH]
+    python -m storage restore BACKUP [--force] [--db PATH]
     python -m storage prune --inactive-days N [--dry-run] [--db PATH]
 
 The database is `--db`, else `QUIZ_DB_PATH` (from the environment or `.env`, as the bot reads
-it), else `data/quiz.sqlite3`. A backup runs beside the running bot; a prune needs the bot
-stopped (it takes the database's lock). Exit codes: 0 done, 2 refused (one line on stderr).
+it), else `data/quiz.sqlite3`. A backup runs beside the running bot; a restore and a prune need
+the bot stopped (they take the database's lock). Exit codes: 0 done, 2 refused (one line on
+stderr).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import NoReturn
 
-from storage.backup import backup
+from storage.backup import backup, restore
 from storage.errors import StorageError
 from storage.repository import Repository
 
@@ -44,6 +46,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     make.add_argument("dest", type=Path, help="the backup file to write")
     make.add_argument("--force", action="store_true", help="overwrite DEST if it exists")
+    put_back = commands.add_parser(
+        "restore",
+        help="put a backup in the database's place (the bot must be stopped)",
+        description="Check BACKUP, move the current database (with its write-ahead log) aside "
+        "as <db>.replaced-<time>, and put a copy of BACKUP in its place. Needs the bot stopped.",
+    )
+    put_back.add_argument("backup", type=Path, help="the backup file to restore")
+    put_back.add_argument(
+        "--force", action="store_true", help="replace an existing database (kept aside)"
+    )
     prune = commands.add_parser(
         "prune",
         help="delete the data of learners inactive for N days (the bot must be stopped)",
@@ -53,7 +65,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     prune.add_argument("--inactive-days", type=int, required=True, metavar="N")
     prune.add_argument("--dry-run", action="store_true", help="only say what would be removed")
-    for command in (make, prune):
+    for command in (make, put_back, prune):
         command.add_argument("--db", type=Path, help="the database (default: QUIZ_DB_PATH)")
     return parser
 
@@ -79,6 +91,11 @@ def main(argv: list[str] | None = None) -> int:
                 f"backup of {db_path.absolute()} written to",
                 backup(db_path, args.dest, force=args.force).describe(),
             )
+        elif args.command == "restore":
+            restored, aside = restore(args.backup, db_path, force=args.force, now=time.time())
+            print(f"restored {args.backup.absolute()} to {restored.describe()}")
+            if aside is not None:
+                print(f"the database it replaced is kept as {aside}")
         else:
             if args.inactive_days < 1:
                 raise StorageError("--inactive-days must be 1 or more")

@@ -1,4 +1,5 @@
-"""An online backup of the database: a consistent copy taken while the bot runs, verified.
+"""An online backup of the database: a consistent copy taken while the bot runs, verified;
+and its restore, with the bot stopped.
 
 SQLite's backup API copies the database in one step, inside one read transaction, on a
 read-only connection: in WAL mode a reader never blocks the bot's writes (nor they it), and the
@@ -6,17 +7,31 @@ copy is the database as of one moment, every committed answer up to then and no 
 transaction. It needs no lock file: the bot keeps running. The copy is written under another
 name next to its destination, switched out of WAL mode (one self-contained file), checked with
 `PRAGMA quick_check`, synced, and only then renamed to the destination.
+
+A restore takes the database's lock (the bot must be stopped), checks the backup like the bot
+checks its database at start, moves the current database aside *with* its write-ahead log
+(a log left next to the restored file would be applied to it: pages of another database), and
+puts a copy of the backup in its place the same careful way.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import sqlite3
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from storage.database_file import check_existing, lock_path, shm_path, wal_path
+from storage.database_file import (
+    DatabaseLock,
+    check_existing,
+    check_sound,
+    lock_path,
+    shm_path,
+    wal_path,
+)
 from storage.errors import StorageError
 
 # What the counts call each table, in the order they are printed; other tables follow by name.
@@ -80,6 +95,46 @@ def backup(source: Path, destination: Path, *, force: bool = False) -> DatabaseS
             with contextlib.suppress(FileNotFoundError):
                 leftover.unlink()
     return DatabaseSummary(destination, summary.size, summary.check, summary.counts)
+
+
+def restore(
+    backup_file: Path, database: Path, *, force: bool = False, now: float
+) -> tuple[DatabaseSummary, Path | None]:
+    """Replace the database at `database` by a copy of `backup_file`; the bot must be stopped.
+    An existing database is refused unless `force`, and then kept beside it, with its log, as
+    `<db>.replaced-<UTC time>`: returned with the restored database's summary."""
+    backup_file = backup_file.absolute()
+    database = database.resolve()
+    if not backup_file.is_file():
+        raise BackupError(f"no backup at {backup_file}")
+    try:
+        check_existing(backup_file)
+        check_sound(backup_file)
+    except StorageError as error:
+        raise BackupError(f"the backup {error}") from None
+    database.parent.mkdir(parents=True, exist_ok=True)
+    lock = DatabaseLock.acquire(database)
+    try:
+        present = [p for p in (database, wal_path(database), shm_path(database)) if p.exists()]
+        if present and not force:
+            raise BackupError(f"{database} exists: add --force to replace it (it is kept aside)")
+        aside = None
+        if present:
+            stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(now))
+            aside = database.with_name(f"{database.name}.replaced-{stamp}")
+            for path in present:
+                path.rename(aside.with_name(aside.name + path.name[len(database.name) :]))
+        partial = database.with_name(f".{database.name}.partial-{os.getpid()}")
+        try:
+            shutil.copyfile(backup_file, partial)
+            _fsync(partial)
+            os.replace(partial, database)
+            _fsync(database.parent)
+        finally:
+            partial.unlink(missing_ok=True)
+    finally:
+        lock.release()
+    return summarize(database), aside
 
 
 def _refuse_destination(source: Path, destination: Path, force: bool) -> None:

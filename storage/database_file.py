@@ -124,7 +124,7 @@ def claim_database(path: Path) -> ClaimedDatabase:
     try:
         if path.exists() or path.is_symlink():
             check_existing(path)
-            _check_sound(path)
+            check_sound(path)
         else:
             create_empty(path)
     except BaseException:
@@ -133,7 +133,7 @@ def claim_database(path: Path) -> ClaimedDatabase:
     return ClaimedDatabase(path, lock)
 
 
-def _check_sound(path: Path) -> None:
+def check_sound(path: Path) -> None:
     """`PRAGMA quick_check` and the schema version, on a read-only connection: no recovery,
     no checkpoint, nothing written to the file."""
     try:

@@ -8,7 +8,6 @@ import asyncio
 import contextlib
 import hashlib
 import os
-import shutil
 import signal
 import sqlite3
 import sys
@@ -177,7 +176,7 @@ async def test_a_backup_taken_while_the_bot_serves_holds_every_acknowledged_answ
     env = _env(api, db_path)
     learners = [Learner(api, FakeUser(6001 + n, f"L{n}", "en")) for n in range(4)]
     acknowledged: set[tuple[int, str]] = set()
-    backup_started = asyncio.Event()
+    backup_started, backup_done = asyncio.Event(), asyncio.Event()
     at_backup: set[tuple[int, str]] = set()
 
     async def answer_all(learner: Learner) -> None:
@@ -189,12 +188,17 @@ async def test_a_backup_taken_while_the_bot_serves_holds_every_acknowledged_answ
             acknowledged.add((learner.user.id, item.id))
             if position == 2:
                 await backup_started.wait()  # everyone answers on while the backup runs
+            if position == 5:
+                await backup_done.wait()  # and the last two after it: not in the backup
 
     async def take_backup() -> tuple[int, str, str]:
         await api.wait_for(lambda: len(acknowledged) >= 3 * len(learners), timeout=60)
         at_backup.update(acknowledged)  # acknowledged before the backup began
         backup_started.set()
-        return await _storage("backup", "backup.sqlite3", "--db", str(db_path), cwd=tmp_path)
+        try:
+            return await _storage("backup", "backup.sqlite3", "--db", str(db_path), cwd=tmp_path)
+        finally:
+            backup_done.set()
 
     async with bot_process(env, tmp_path) as running:
         results = await asyncio.gather(
@@ -202,28 +206,62 @@ async def test_a_backup_taken_while_the_bot_serves_holds_every_acknowledged_answ
         )
         code, _out, err = results[0]
         assert (code, err) == (0, ""), err
-        running.process.send_signal(signal.SIGTERM)
-        exit_code, log = await running.finish()
-    assert exit_code == 0, log
+        # a restore needs the bot stopped
+        code, out, err = await _storage("restore", "backup.sqlite3", "--force", "--db",
+                                        str(db_path), cwd=tmp_path)  # fmt: skip
+        assert (code, out) == (2, "") and f"pid {running.process.pid}" in err
+        # stopped the hard way: its write-ahead log, with the answers after the backup, stays
+        running.process.kill()
+        await running.process.wait()
     assert len(at_backup) >= 12 and len(acknowledged) == 32
+    assert Path(f"{db_path}-wal").stat().st_size > 0  # noqa: ASYNC240
 
-    # restore: the backup becomes the database of a new bot
-    restored = tmp_path / "restored" / "quiz.sqlite3"
-    restored.parent.mkdir()
-    shutil.copyfile(tmp_path / "backup.sqlite3", restored)
-    in_backup = set(_query(restored, "SELECT user_id, question_id FROM answers"))
+    code, out, err = await _storage("restore", "backup.sqlite3", "--db", str(db_path),
+                                    cwd=tmp_path)  # fmt: skip
+    assert (code, out) == (2, "") and "add --force" in err
+    code, out, err = await _storage("restore", "backup.sqlite3", "--force", "--db",
+                                    str(db_path), cwd=tmp_path)  # fmt: skip
+    assert (code, err) == (0, ""), err
+    assert f"to {db_path}: " in out and "quick_check ok" in out
+    assert "the database it replaced is kept as" in out
+
+    in_backup = set(_query(tmp_path / "backup.sqlite3", "SELECT user_id, question_id FROM answers"))
     assert at_backup <= in_backup
+    assert len(in_backup) <= 6 * len(learners)
     # a consistent moment: each learner's answers are a prefix of the quiz, no gap
     order = [item.id for item in quiz.questions]
     for learner in learners:
         mine = {q for user, q in in_backup if user == learner.user.id}
         assert mine == set(order[: len(mine)])
+    # the restored database is the backup, not the backup with the old log replayed over it
     first = learners[0]
     answered = len({q for user, q in in_backup if user == first.user.id})
-    async with bot_process(_env(api, restored), tmp_path) as running:
+    async with bot_process(env, tmp_path) as running:
         resumed_at = answered + 1 if answered < 8 else 1  # a finished quiz starts anew
         await first.send(f"/quiz {QUIZ_ID}", f"Question {resumed_at} of 8")
         running.process.send_signal(signal.SIGTERM)
         exit_code, log = await running.finish()
     assert exit_code == 0, log
     assert "created a new, empty database" not in log
+    restored = set(_query(db_path, "SELECT user_id, question_id FROM answers"))
+    assert restored == in_backup
+    # the replaced database, with its log, is kept: every acknowledged answer is in it
+    kept = [p for p in os.listdir(db_path.parent) if p.startswith(f"{db_path.name}.replaced-")]
+    (aside,) = [p for p in kept if not p.endswith(("-wal", "-shm"))]
+    assert sorted(kept) == [aside, f"{aside}-shm", f"{aside}-wal"]
+    assert acknowledged <= set(
+        _query(db_path.parent / aside, "SELECT user_id, question_id FROM answers")
+    )
+
+
+async def test_restore_refuses_a_bad_backup_and_changes_nothing(
+    database: Path, tmp_path: Path
+) -> None:
+    bad = tmp_path / "bad.sqlite3"
+    bad.write_text("not a database")
+    before = _digest(database)
+    code, out, err = await _storage("restore", str(bad), "--force", "--db", str(database),
+                                    cwd=tmp_path)  # fmt: skip
+    assert (code, out) == (2, "")
+    assert err.startswith("python -m storage restore: the backup ") and "not an SQLite" in err
+    assert _digest(database) == before
