@@ -59,8 +59,8 @@ def _parser() -> argparse.ArgumentParser:
     prune = commands.add_parser(
         "prune",
         help="delete the data of learners inactive for N days (the bot must be stopped)",
-        description="Delete the data of every learner with no activity (no answer, no quiz "
-        "started, no profile change) for N days, exactly as /forgetme does, and print what "
+        description="Delete the data of every learner with no activity (joining, a quiz "
+        "started, an answer anywhere) for N days, exactly as /forgetme does, and print what "
         "was removed. Needs the bot stopped.",
     )
     prune.add_argument("--inactive-days", type=int, required=True, metavar="N")

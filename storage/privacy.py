@@ -38,11 +38,11 @@ _ANONYMIZES = (
     ("post_answers", "UPDATE post_answers SET user_id=? WHERE user_id=?"),
 )
 
-# Last sign of life of every learner: a profile change, a quiz started, an answer anywhere.
-# Sending a reminder is not the learner's doing, so it does not count.
+# Last sign of life of every learner: joining, a quiz started, an answer anywhere. Not
+# `users.updated_at`: the bot moves it too (a reminder sent, a block noticed).
 INACTIVE_SINCE = """
 WITH activity(user_id, at) AS (
-    SELECT user_id, MAX(created_at, updated_at) FROM users
+    SELECT user_id, created_at FROM users
     UNION ALL SELECT user_id, MAX(started_at, COALESCE(finished_at, 0)) FROM attempts
     UNION ALL SELECT user_id, answered_at FROM answers
     UNION ALL SELECT user_id, answered_at FROM group_answers

@@ -158,6 +158,7 @@ async def test_prune_forgets_exactly_the_inactive_and_a_dry_run_nothing(
     history: Repository, path: Path
 ) -> None:
     before = NOW - 30 * DAY
+    await history.mark_reminded(ADA, "2026-12-28", RECENT)  # the bot's doing, not hers
     dry = await history.prune_inactive(before, NOW, dry_run=True)
     assert dry.learners == 2  # Ada and Chike
     assert _mentions(path, ADA) and _mentions(path, CHIKE)
