@@ -15,7 +15,6 @@ import asyncio
 import datetime
 import html
 import logging
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,10 +22,11 @@ from telegram import Bot, CallbackQuery, Document
 from telegram.error import TelegramError
 from telegram.ext import Job, JobQueue
 
-from bot import admin_render, render
+from bot import admin_render, faults, render
+from bot.arguments import ascii_number, echo, parse_chat
 from bot.callbacks import PostAnswer
 from bot.context import QuizContext, Services
-from bot.render import Locale, Rendered
+from bot.render import Locale, Rendered, Reply
 from content.editing import add_question, plan_import, retire_question
 from content.export import dump_bank
 from content.loader import MAX_BANK_BYTES, BankResult, parse_bank
@@ -42,20 +42,6 @@ from content.schema import (
 from storage.content_store import PostTally, Schedule
 
 log = logging.getLogger(__name__)
-
-CHAT_ARGUMENT = re.compile(r"^(@[A-Za-z][A-Za-z0-9_]{3,31}|-?[1-9][0-9]{0,15})$")
-TIME_ARGUMENT = re.compile(r"^([01]?[0-9]|2[0-3]):([0-5][0-9])$")
-
-
-@dataclass(frozen=True)
-class Reply:
-    """An interface string (key and already-escaped values) to send back."""
-
-    key: str
-    values: dict[str, Any] = field(default_factory=dict)
-
-    def text(self, locale: Locale) -> str:
-        return locale.t(self.key, **self.values)
 
 
 def is_admin(services: Services, user_id: int | None) -> bool:
@@ -234,13 +220,14 @@ def parse_options(text: str | None) -> list[str] | Reply:
 
 
 def parse_answer(text: str | None, options: int) -> int | Reply:
+    """The right option: its letter, or its number from 1 in ASCII digits."""
     value = (text or "").strip().upper().rstrip(".")
-    last = render.letter(options - 1)
     if len(value) == 1 and value in render.LETTERS[:options]:
         return render.LETTERS.index(value)
-    if value.isdigit() and 1 <= int(value) <= options:
-        return int(value) - 1
-    return Reply("draft_bad_answer", {"last": last})
+    number = ascii_number(value)
+    if number is not None and 1 <= number <= options:
+        return number - 1
+    return Reply("draft_bad_answer", {"last": render.letter(options - 1)})
 
 
 def parse_translation(text: str | None, draft: Draft) -> tuple[str, list[str]] | Reply:
@@ -252,7 +239,7 @@ def parse_translation(text: str | None, draft: Draft) -> tuple[str, list[str]] |
         return Reply("draft_bad_translation", {"n": n})
     code = lines[0].lower()
     if not LANGUAGE_CODE.match(code):
-        return Reply("draft_bad_language", {"code": html.escape(lines[0])})
+        return Reply("draft_bad_language", {"code": echo(lines[0])})
     limits = [MAX_QUESTION_LENGTH] + [MAX_OPTION_LENGTH] * n + [MAX_EXPLANATION_LENGTH]
     for line, limit in zip(lines[1:], limits, strict=False):
         if len(line) > limit:
@@ -321,12 +308,6 @@ async def _retire(services: Services, quiz: Quiz, question_id: str, admin_id: in
 # questions posted into a chat
 
 
-def chat_target(argument: str) -> int | str | None:
-    if not CHAT_ARGUMENT.match(argument):
-        return None
-    return argument if argument.startswith("@") else int(argument)
-
-
 async def push_next(
     bot: Bot,
     services: Services,
@@ -340,8 +321,7 @@ async def push_next(
     try:
         chat_id = (await bot.get_chat(chat)).id
     except TelegramError as error:
-        log.warning("push to %s: %s", chat, error)
-        return Reply("push_no_chat", {"chat": shown})
+        return _not_posted(error, shown)
     # one push at a time per chat (a /push and a scheduled one, or two admins): else both
     # could reveal nothing and post, leaving two questions open
     async with services.push_locks.setdefault(chat_id, asyncio.Lock()):
@@ -371,14 +351,22 @@ async def _push_into(
         try:
             sent = await bot.send_message(chat_id, message.text, reply_markup=message.markup)
         except TelegramError as error:
-            log.warning("push to %s: %s", chat_id, error)
             await store.drop_post(post.id)
-            return Reply("push_no_chat", {"chat": shown})
+            return _not_posted(error, shown)
         await store.set_post_message(post.id, sent.message_id)
         return Reply(
             "push_done", {"k": position + 1, "n": len(quiz), "quiz_id": quiz.id, "chat": shown}
         )
     return Reply("push_all_posted", {"quiz_id": quiz.id, "chat": shown})
+
+
+def _not_posted(error: TelegramError, shown: str) -> Reply:
+    """A chat that refuses the bot is named as such; a fault of Telegram's (already retried by
+    the bot, or perhaps carried out after all) is to be looked at, and pushed again later."""
+    log.warning("push not posted: %s", faults.describe(error))
+    if faults.classify(error).permanent:
+        return Reply("push_no_chat", {"chat": shown})
+    return Reply("push_try_later", {"chat": shown, "reason": html.escape(error.message)})
 
 
 async def reveal_open_posts(
@@ -504,12 +492,6 @@ async def stats(services: Services, locale: Locale) -> list[str]:
 # daily schedules
 
 
-def parse_time(argument: str) -> int | None:
-    """`HH:MM` (UTC) as minutes after midnight."""
-    match = TIME_ARGUMENT.match(argument)
-    return None if match is None else int(match.group(1)) * 60 + int(match.group(2))
-
-
 def _job_name(schedule: Schedule) -> str:
     return f"push-schedule-{schedule.id}"
 
@@ -571,7 +553,7 @@ async def scheduled_push(context: QuizContext) -> None:
     if quiz is None:
         log.warning("schedule %s: quiz %s is gone", schedule.id, schedule.quiz_id)
         return
-    target = chat_target(schedule.chat)
+    target = parse_chat(schedule.chat)
     if target is None:
         return
     outcome = await push_next(context.bot, services, context.job_queue, quiz, target, None)

@@ -8,6 +8,7 @@ state; callback data and poll ids only name what was tapped or voted.
 from __future__ import annotations
 
 import asyncio
+import html
 import logging
 from typing import Any, cast
 
@@ -20,10 +21,10 @@ from telegram import (
     User,
 )
 from telegram.constants import PollType
-from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
+from telegram.error import BadRequest, TelegramError
 from telegram.ext import CallbackContext, JobQueue
 
-from bot import render_group
+from bot import faults, render_group
 from bot.callbacks import GroupAnswer
 from bot.context import SERVICES_KEY, Services
 from bot.render import Locale, letter
@@ -37,7 +38,9 @@ Jobs = JobQueue[Any]
 
 BUTTONS = "buttons"
 POLL = "poll"
-ASK_RETRY_SECONDS = 5.0  # a question whose post failed is tried again this much later
+# A question Telegram could not take now (after the bot's own quick retries) is tried again
+# this much later, then the session ends and its admin is told (about 4 minutes in all).
+ASK_RETRY_DELAYS = (5.0, 15.0, 30.0, 60.0, 120.0)
 
 
 def _locale(services: Services, session: GroupSession) -> Locale:
@@ -50,6 +53,10 @@ def _reveal_job(session_id: int) -> str:
 
 def _count_job(session_id: int) -> str:
     return f"group-count:{session_id}"
+
+
+def _retry_job_name(session_id: int) -> str:
+    return f"group-retry:{session_id}"
 
 
 def _cancel(jobs: Jobs, name: str) -> None:
@@ -112,36 +119,107 @@ async def start(
     if session is None:
         return None
     locale = _locale(services, session)
-    await send(bot, services, chat_id, render_group.intro(quiz, session.total, seconds, locale))
+    try:
+        await send(bot, services, chat_id, render_group.intro(quiz, session.total, seconds, locale))
+    except TelegramError as error:
+        if faults.classify(error).permanent:
+            await _end_unposted(bot, services, jobs, session, error)
+            return session
+        log.warning("group session %s: intro not posted: %s", session.id, faults.describe(error))
     await _ask_or_retry(bot, services, jobs, session, 0)
     return session
 
 
 async def _ask_or_retry(
-    bot: Bot, services: Services, jobs: Jobs, session: GroupSession, position: int
+    bot: Bot,
+    services: Services,
+    jobs: Jobs,
+    session: GroupSession,
+    position: int,
+    attempt: int = 0,
 ) -> None:
-    """Ask; if Telegram refuses the post (beyond the rate limiter's retries), try this session
-    again soon; a chat the bot can no longer post in ends the session."""
+    """Ask. A post Telegram refuses for good ends the session; one it could not take now (the
+    bot's quick retries spent) is tried again later, `ASK_RETRY_DELAYS` apart, then the
+    session ends too.
+
+    A post that timed out may have arrived all the same; it is posted again rather than the
+    session stalling or its question going unanswerable: the copy shown first then answers
+    "no longer active"."""
     try:
         await ask(bot, services, jobs, session, position)
-    except (Forbidden, ChatMigrated) as error:
-        log.warning(
-            "session %s ended: cannot post in chat %s: %s", session.id, session.chat_id, error
-        )
-        await services.repo.groups.stop_session(session.id, services.clock())
     except TelegramError as error:
-        log.warning("question %s/%s not posted, retrying: %s", session.id, position, error)
-        name = f"group-retry:{session.id}"
+        if faults.classify(error).permanent or attempt >= len(ASK_RETRY_DELAYS):
+            await _end_unposted(bot, services, jobs, session, error, tries=attempt + 1)
+            return
+        delay = ASK_RETRY_DELAYS[attempt]
+        log.warning(
+            "group question %s/%s not posted, try %d in %.0f s: %s",
+            session.id, position, attempt + 2, delay, faults.describe(error),
+        )  # fmt: skip
+        name = _retry_job_name(session.id)
         if not jobs.get_jobs_by_name(name):
-            jobs.run_once(_retry_job, when=ASK_RETRY_SECONDS, data=session.id, name=name)
+            jobs.run_once(_retry_job, when=delay, data=(session.id, attempt + 1), name=name)
 
 
 async def _retry_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
     assert context.job is not None and context.job_queue is not None
     services = _services(context)
-    session = await services.repo.groups.get_session(cast(int, context.job.data))
+    session_id, attempt = cast(tuple[int, int], context.job.data)
+    session = await services.repo.groups.get_session(session_id)
     if session is not None and session.running:
-        await _ask_or_retry(context.bot, services, context.job_queue, session, session.position)
+        await _ask_or_retry(
+            context.bot, services, context.job_queue, session, session.position, attempt
+        )
+
+
+async def _end_unposted(
+    bot: Bot,
+    services: Services,
+    jobs: Jobs,
+    session: GroupSession,
+    error: TelegramError,
+    tries: int = 1,
+) -> None:
+    """End a session whose post Telegram did not take, so the chat can start another; tell
+    the chat if it still takes text (polls may be what it refuses), and the admin who started
+    it, in private if they ever opened a chat with the bot (else one log line)."""
+    async with _lock(services, session.id):
+        if not await services.repo.groups.stop_session(session.id, services.clock()):
+            return
+        for name in (_reveal_job, _count_job, _retry_job_name):
+            _cancel(jobs, name(session.id))
+    fault = faults.classify(error)
+    log.warning(
+        "group session %s in chat %s ended, its post was not taken: %s",
+        session.id, session.chat_id, faults.describe(error),
+    )  # fmt: skip
+    locale = _locale(services, session)
+    reason = html.escape(error.message)
+    if fault is faults.Fault.REJECTED:
+        key = "group_ended_poll" if session.mode == POLL else "group_ended_here"
+        try:
+            await send(
+                bot, services, session.chat_id,
+                locale.t(key, reason=reason, quiz_id=html.escape(session.quiz_id)),
+            )  # fmt: skip
+        except TelegramError as told:
+            log.info("chat %s not told: %s", session.chat_id, faults.describe(told))
+    if session.started_by is None:
+        return  # a channel's post: no person to tell
+    quiz = services.catalog.get(session.quiz_id)
+    title = html.escape(locale.plain(quiz.title) if quiz is not None else session.quiz_id)
+    values = {"title": title, "chat": session.chat_id, "reason": reason}
+    if fault.permanent:
+        text = locale.t("group_ended_admin", **values)
+    else:
+        text = locale.t("group_gave_up_admin", **values, tries=tries)
+    try:
+        await bot.send_message(session.started_by, text)
+    except TelegramError as told:
+        log.info(
+            "admin %s not told that group session %s ended: %s",
+            session.started_by, session.id, faults.describe(told),
+        )  # fmt: skip
 
 
 async def ask(
@@ -435,12 +513,15 @@ async def _post_final(bot: Bot, services: Services, session: GroupSession) -> No
     if quiz is None:
         return
     rows = rank(await services.repo.groups.session_scores(session.id))
-    await send(
-        bot,
-        services,
-        session.chat_id,
-        render_group.final_board(quiz, rows, _locale(services, session)),
-    )
+    try:
+        await send(
+            bot,
+            services,
+            session.chat_id,
+            render_group.final_board(quiz, rows, _locale(services, session)),
+        )
+    except TelegramError as error:  # the session has ended all the same
+        log.warning("group session %s: results not posted: %s", session.id, faults.describe(error))
 
 
 async def stop(bot: Bot, services: Services, jobs: Jobs, session: GroupSession) -> bool:

@@ -45,8 +45,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "summary_perfect": "Perfect: every answer right. 🎉",
         "summary_review": "Worth another look:",
         "resuming": "Welcome back: you are at question {k} of {n}.",
-        "usage_quiz": "Which quiz? Send <code>/quiz &lt;id&gt;</code>, for example <code>/quiz {example}</code>, or pick one from /quizzes.",
-        "usage_preview": "Which quiz? Send <code>/preview &lt;id&gt;</code>, for example <code>/preview {example}</code>.",
+        "usage_quiz": "Send <code>/quiz &lt;id&gt;</code>, for example <code>/quiz {example}</code>, or pick one from /quizzes.",
+        "usage_preview": "Send <code>/preview &lt;id&gt;</code>, for example <code>/preview {example}</code>.",
         "unknown_quiz": "I have no quiz called <code>{quiz_id}</code>. See /quizzes.",
         "preview_title": "👀 <b>{title}</b> · {n} questions · answers appear as you take the quiz",
         "guide": '📖 Guide: <a href="{url}">{title}</a>',
@@ -81,7 +81,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "import_retired": "Retired (answers kept): {ids}",
         "import_overrides": "The bot's copy now takes the place of the bank file on disk.",
         "import_unchanged": "Nothing changed: <code>{quiz_id}</code> is already exactly this bank.",
-        "usage_export": "Which quiz? Send <code>/export &lt;quiz id&gt;</code>, for example <code>/export {example}</code>.",
+        "usage_export": "Send <code>/export &lt;quiz id&gt;</code>, for example <code>/export {example}</code>.",
         "export_caption": "<code>{quiz_id}</code>: {n} questions. Send it back with the caption /import to update the quiz.",
         "usage_delquestion": "Send <code>/delquestion &lt;quiz id&gt; &lt;question id&gt;</code>.",
         "unknown_question": "Quiz <code>{quiz_id}</code> has no question <code>{question_id}</code>.",
@@ -96,7 +96,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "post_revealed": "👥 {n} answered, {right} right.",
         "post_retired": "This question was retired.",
         "post_closed": "This question is closed.",
-        "usage_addquestion": "Which quiz? Send <code>/addquestion &lt;quiz id&gt;</code>, for example <code>/addquestion {example}</code>.",
+        "usage_addquestion": "Send <code>/addquestion &lt;quiz id&gt;</code>, for example <code>/addquestion {example}</code>.",
         "draft_text": "New question for <b>{title}</b>. Send the question text ({language}). /cancel stops without saving anything.",
         "draft_options": "Now the options, one per line (2 to 10).",
         "draft_answer": "Which option is correct? Send its letter (A to {last}).",
@@ -172,7 +172,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "reminder": "⏰ {n} question(s) are due for review. A few minutes now keeps them fresh.",
         "timezone_usage": "Send <code>/timezone Area/City</code> (for example <code>/timezone Africa/Lagos</code>) or an offset such as <code>/timezone +01:00</code>. Yours now: {timezone}.",
         "timezone_set": "Time zone set: {timezone}.",
-        "timezone_unknown": "I don't know the time zone <code>{timezone}</code>. Try for example <code>Africa/Lagos</code> or <code>+01:00</code>.",
+        "timezone_unknown": "I don't know the time zone <code>{timezone}</code>.",
         "remind_usage": "Send <code>/remind HH:MM</code> (24-hour clock, time zone {timezone}) for a daily reminder on days when reviews are due, or <code>/remind off</code>. Now: {current}.",
         "remind_set": "Every day at {time} ({timezone}) I will remind you if reviews are due.",
         "remind_off": "Reminders are off.",
@@ -181,7 +181,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "cmd_timezone": "Set your time zone",
         "cmd_remind": "Daily reminder: /remind HH:MM or off",
         "group_usage": (
-            "Which quiz? Send <code>/groupquiz &lt;id&gt; [seconds] [poll]</code>, for example "
+            "Send <code>/groupquiz &lt;id&gt; [seconds] [poll]</code>, for example "
             "<code>/groupquiz {example} 30</code>. Seconds per question: {low} to {high}; "
             "<code>poll</code> uses Telegram's quiz polls."
         ),
@@ -219,6 +219,33 @@ STRINGS: dict[str, dict[str, str]] = {
         "cmd_stopquiz": "Stop the running quiz (admins)",
         "cmd_skip": "Reveal this question now and go on (admins)",
         "cmd_leaderboard": "The chat's scores",
+        # issue 11: arguments (bot/arguments.py) and names (bot/display.py)
+        "args_which_quiz": "Which quiz?",
+        "args_extra": "<code>{value}</code> is one word too many.",
+        "args_seconds": "Seconds per question must be a whole number from {low} to {high}, written with the digits 0-9; <code>{value}</code> is not.",
+        "args_clock_time": "<code>{value}</code> is not a time: send HH:MM on the 24-hour clock with the digits 0-9, for example 07:30.",
+        "args_chat": "<code>{value}</code> is not a chat: send the @name of a channel or group, or a chat id such as -1001234567890.",
+        "no_name": "(no name)",
+        # issue 11: Telegram faults
+        "group_ended_admin": (
+            "⚠️ The group quiz <b>{title}</b> in chat <code>{chat}</code> has ended: Telegram "
+            "refused its post ({reason}). Check that I am still in that chat and may send "
+            "messages there, then start it again with /groupquiz."
+        ),
+        "group_gave_up_admin": (
+            "⚠️ The group quiz <b>{title}</b> in chat <code>{chat}</code> has ended: its next "
+            "question could not be posted in {tries} tries ({reason}). Start it again with "
+            "/groupquiz once Telegram answers."
+        ),
+        "group_ended_here": "⚠️ This quiz has ended: Telegram refused its question here ({reason}).",
+        "group_ended_poll": (
+            "⚠️ Quiz polls cannot be posted here ({reason}), so this quiz has ended. "
+            "/groupquiz {quiz_id} without <code>poll</code> asks with buttons."
+        ),
+        "push_try_later": (
+            "Telegram did not take the post into {chat} just now ({reason}). Nothing is recorded "
+            "as posted: check the chat, and /push again in a minute."
+        ),
         # issue 11: database safety
         "storage_lost": "Quiz Tutor is temporarily unavailable. Please try again in a minute.",
         "cmd_forgetme": "Delete everything stored about you",
@@ -300,7 +327,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "import_retired": "Tí a fẹ̀yìntì (a pa ìdáhùn mọ́): {ids}",
         "import_overrides": "Ẹ̀dà bot yìí ló ń rọ́pò fáìlì bánkì tó wà lórí disk báyìí.",
         "import_unchanged": "Kò sí ohun tó yí padà: <code>{quiz_id}</code> ti jẹ́ bánkì yìí gan-an.",
-        "usage_export": "Ìdánwò wo? Ẹ fi <code>/export &lt;quiz id&gt;</code> ránṣẹ́, fún àpẹẹrẹ <code>/export {example}</code>.",
+        "usage_export": "Ẹ fi <code>/export &lt;quiz id&gt;</code> ránṣẹ́, fún àpẹẹrẹ <code>/export {example}</code>.",
         "export_caption": "<code>{quiz_id}</code>: ìbéèrè {n}. Ẹ dá a padà pẹ̀lú àkọlé /import láti ṣe àtúnṣe ìdánwò náà.",
         "usage_delquestion": "Ẹ fi <code>/delquestion &lt;quiz id&gt; &lt;question id&gt;</code> ránṣẹ́.",
         "unknown_question": "Ìdánwò <code>{quiz_id}</code> kò ní ìbéèrè <code>{question_id}</code>.",
@@ -315,7 +342,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "post_revealed": "👥 Ènìyàn {n} dáhùn, {right} ló tọ̀nà.",
         "post_retired": "A ti fẹ̀yìntì ìbéèrè yìí.",
         "post_closed": "Ìbéèrè yìí ti parí.",
-        "usage_addquestion": "Ìdánwò wo? Ẹ fi <code>/addquestion &lt;quiz id&gt;</code> ránṣẹ́, fún àpẹẹrẹ <code>/addquestion {example}</code>.",
+        "usage_addquestion": "Ẹ fi <code>/addquestion &lt;quiz id&gt;</code> ránṣẹ́, fún àpẹẹrẹ <code>/addquestion {example}</code>.",
         "draft_text": "Ìbéèrè tuntun fún <b>{title}</b>. Ẹ fi ọ̀rọ̀ ìbéèrè náà ránṣẹ́ ({language}). /cancel yóò dúró láìfi nǹkan pamọ́.",
         "draft_options": "Nísisìyí àwọn àṣàyàn, ọ̀kan ní ìlà kọ̀ọ̀kan (2 sí 10).",
         "draft_answer": "Àṣàyàn wo ló tọ̀nà? Ẹ fi lẹ́tà rẹ̀ ránṣẹ́ (A sí {last}).",
@@ -356,11 +383,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "button_start": "▶️ {title}",
         "button_continue": "⏯ {title} ({answered}/{total})",
         "usage_quiz": (
-            "Ìdánwò wo? Ẹ fi <code>/quiz &lt;id&gt;</code> ránṣẹ́, fún àpẹẹrẹ "
+            "Ẹ fi <code>/quiz &lt;id&gt;</code> ránṣẹ́, fún àpẹẹrẹ "
             "<code>/quiz {example}</code>, tàbí ẹ yan ọ̀kan láti /quizzes."
         ),
         "usage_preview": (
-            "Ìdánwò wo? Ẹ fi <code>/preview &lt;id&gt;</code> ránṣẹ́, fún àpẹẹrẹ "
+            "Ẹ fi <code>/preview &lt;id&gt;</code> ránṣẹ́, fún àpẹẹrẹ "
             "<code>/preview {example}</code>."
         ),
         "private_only": (
@@ -404,7 +431,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "reminder": "⏰ Ìbéèrè {n} ló yẹ fún àtúnyẹ̀wò. Ìṣẹ́jú díẹ̀ báyìí yóò jẹ́ kí ẹ rántí wọn.",
         "timezone_usage": "Ẹ fi <code>/timezone Area/City</code> ránṣẹ́ (fún àpẹẹrẹ <code>/timezone Africa/Lagos</code>) tàbí <code>/timezone +01:00</code>. Tiyín báyìí: {timezone}.",
         "timezone_set": "Agbègbè àkókò: {timezone}.",
-        "timezone_unknown": "Mi ò mọ agbègbè àkókò <code>{timezone}</code>. Ẹ gbìyànjú <code>Africa/Lagos</code> tàbí <code>+01:00</code>.",
+        "timezone_unknown": "Mi ò mọ agbègbè àkókò <code>{timezone}</code>.",
         "remind_usage": "Ẹ fi <code>/remind HH:MM</code> ránṣẹ́ (agbègbè àkókò {timezone}) fún ìránnilétí ojoojúmọ́, tàbí <code>/remind off</code>. Báyìí: {current}.",
         "remind_set": "Lójoojúmọ́ ní {time} ({timezone}) màá rán yín létí tí àtúnyẹ̀wò bá wà.",
         "remind_off": "Ìránnilétí ti dúró.",
@@ -413,7 +440,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "cmd_timezone": "Yan agbègbè àkókò yín",
         "cmd_remind": "Ìránnilétí ojoojúmọ́: /remind HH:MM tàbí off",
         "group_usage": (
-            "Ìdánwò wo? Ẹ fi <code>/groupquiz &lt;id&gt; [seconds] [poll]</code> ránṣẹ́, fún "
+            "Ẹ fi <code>/groupquiz &lt;id&gt; [seconds] [poll]</code> ránṣẹ́, fún "
             "àpẹẹrẹ <code>/groupquiz {example} 30</code>. Ìṣẹ́jú-àáyá fún ìbéèrè kọ̀ọ̀kan: "
             "{low} sí {high}; <code>poll</code> ń lo quiz poll ti Telegram."
         ),
@@ -452,6 +479,33 @@ STRINGS: dict[str, dict[str, str]] = {
         "cmd_stopquiz": "Dá ìdánwò tó ń lọ dúró (alábòójútó)",
         "cmd_skip": "Fi ìbéèrè yìí hàn báyìí kí ẹ tẹ̀síwájú (alábòójútó)",
         "cmd_leaderboard": "Àmì ẹgbẹ́ yìí",
+        # issue 11: arguments (bot/arguments.py) and names (bot/display.py)
+        "args_which_quiz": "Ìdánwò wo?",
+        "args_extra": "<code>{value}</code> jẹ́ ọ̀rọ̀ kan tó pọ̀ jù.",  # yo: review
+        "args_seconds": "Ìṣẹ́jú-àáyá fún ìbéèrè kọ̀ọ̀kan gbọ́dọ̀ jẹ́ odidi nọ́ńbà láti {low} sí {high}, tí a kọ pẹ̀lú àwọn díjítì 0-9; <code>{value}</code> kò rí bẹ́ẹ̀.",  # yo: review
+        "args_clock_time": "<code>{value}</code> kì í ṣe àkókò: ẹ fi HH:MM ránṣẹ́ (aago wákàtí 24) pẹ̀lú àwọn díjítì 0-9, fún àpẹẹrẹ 07:30.",  # yo: review
+        "args_chat": "<code>{value}</code> kì í ṣe ìjíròrò: ẹ fi @orúkọ ikanni tàbí ẹgbẹ́ ránṣẹ́, tàbí chat id bíi -1001234567890.",  # yo: review
+        "no_name": "(kò ní orúkọ)",  # yo: review
+        # issue 11: Telegram faults
+        "group_ended_admin": (
+            "⚠️ Ìdánwò ẹgbẹ́ <b>{title}</b> nínú ìbánisọ̀rọ̀ <code>{chat}</code> ti parí: "  # yo: review
+            "Telegram kọ̀ láti fi ìbéèrè rẹ̀ ránṣẹ́ ({reason}). Ẹ wò ó pé mo ṣì wà nínú "  # yo: review
+            "ìbánisọ̀rọ̀ náà, tí mo sì lè kọ ọ̀rọ̀ síbẹ̀, lẹ́yìn náà ẹ tún bẹ̀rẹ̀ pẹ̀lú /groupquiz."  # yo: review
+        ),
+        "group_gave_up_admin": (
+            "⚠️ Ìdánwò ẹgbẹ́ <b>{title}</b> nínú ìbánisọ̀rọ̀ <code>{chat}</code> ti parí: "  # yo: review
+            "ìbéèrè tó kàn kò ṣeé fi ránṣẹ́ lẹ́yìn ìgbìyànjú {tries} "  # yo: review
+            "({reason}). Ẹ tún bẹ̀rẹ̀ pẹ̀lú /groupquiz nígbà tí Telegram bá dáhùn."  # yo: review
+        ),
+        "group_ended_here": "⚠️ Ìdánwò yìí ti parí: Telegram kọ ìbéèrè rẹ̀ níbí ({reason}).",  # yo: review
+        "group_ended_poll": (
+            "⚠️ A kò lè fi quiz poll ránṣẹ́ níbí ({reason}), nítorí náà ìdánwò yìí ti parí. "  # yo: review
+            "/groupquiz {quiz_id} láìsí <code>poll</code> ń lo bọ́tìnì."  # yo: review
+        ),
+        "push_try_later": (
+            "Telegram kò gba ìfiránṣẹ́ sí {chat} báyìí ({reason}). A kò kà á sí ohun tí a ti "  # yo: review
+            "fi ránṣẹ́: ẹ wo ìbánisọ̀rọ̀ náà, kí ẹ sì tún /push lẹ́yìn ìṣẹ́jú kan."  # yo: review
+        ),
         # issue 11: database safety
         "storage_lost": "Quiz Tutor kò sí lárọ̀ọ́wọ́tó fún ìgbà díẹ̀. Ẹ jọ̀wọ́ ẹ tún gbìyànjú lẹ́yìn ìṣẹ́jú kan.",  # yo: review
         "cmd_forgetme": "Pa gbogbo ohun tí a tọ́jú nípa yín rẹ́",  # yo: review

@@ -2,7 +2,8 @@
 
 State lives in SQLite (`remind_at`, `last_reminded`), so a restart loses nothing and a sweep
 after downtime still sends today's reminder. A learner who blocked the bot is marked inactive
-and is not asked again.
+and is not asked again. A reminder Telegram could not take now (`faults.Fault.RETRY_LATER`)
+ends the sweep, and the next one tries again; one that may have arrived is not sent twice.
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from __future__ import annotations
 import logging
 from datetime import date, datetime
 
-from telegram.error import Forbidden, TelegramError
+from telegram.error import TelegramError
 
-from bot import render
+from bot import faults, render
 from bot.context import QuizContext, Services
 from content.rules import parse_clock_time, reminder_is_due, zone
 
@@ -45,11 +46,15 @@ async def send_due_reminders(context: QuizContext) -> None:
                 await context.bot.send_message(
                     user.user_id, message.text, reply_markup=message.markup
                 )
-            except Forbidden:
-                log.info("user %s blocked the bot; reminders stop", user.user_id)
-                await repo.set_active(user.user_id, False, now)
-                continue
             except TelegramError as error:
-                log.warning("reminder to %s failed, next sweep retries: %s", user.user_id, error)
-                continue
+                fault = faults.classify(error)
+                if fault is faults.Fault.CHAT_REFUSES:
+                    log.info("user %s refuses the bot; reminders stop: %s", user.user_id, error)
+                    await repo.set_active(user.user_id, False, now)
+                    continue
+                if fault is faults.Fault.RETRY_LATER:  # Telegram is out of reach for everyone
+                    log.warning("reminders paused until the next sweep: %s", faults.describe(error))
+                    return
+                # it may have arrived, or Telegram will never take it: not sent again today
+                log.warning("reminder to %s: %s", user.user_id, faults.describe(error))
         await repo.mark_reminded(user.user_id, local_now.date().isoformat(), now)

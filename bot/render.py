@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks
+from bot.display import NAME_LIMIT, isolate, without_overrides
 from bot.i18n import language_name, translate
 from content.model import LocalizedText, Question, Quiz, clip, utf16_length
 from content.progress import Mastery, bar
@@ -47,8 +49,8 @@ class Locale:
         return translate(self.language, key, **values)
 
     def plain(self, value: LocalizedText) -> str:
-        """A content field in the learner's language, as plain text."""
-        return value.get(self.language, self.default)
+        """A content field in the learner's language, as plain text (no bidi overrides)."""
+        return without_overrides(value.get(self.language, self.default))
 
     def text(self, value: LocalizedText, limit: int) -> str:
         """A content field in the learner's language, clipped to `limit`, escaped for HTML.
@@ -57,6 +59,27 @@ class Locale:
         whatever the content.
         """
         return html.escape(clip(self.plain(value), limit))
+
+
+@dataclass(frozen=True)
+class Reply:
+    """An interface string (key and already-escaped values) to send back; a value that is a
+    Reply itself is put into the same language."""
+
+    key: str
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def text(self, locale: Locale) -> str:
+        values = {
+            name: value.text(locale) if isinstance(value, Reply) else value
+            for name, value in self.values.items()
+        }
+        return locale.t(self.key, **values)
+
+
+def person(name: str, locale: Locale) -> str:
+    """Someone's Telegram name inside a message: cleaned, shortened, isolated, escaped."""
+    return html.escape(isolate(name, NAME_LIMIT)) or locale.t("no_name")
 
 
 def shorten(text: str, limit: int) -> str:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks
-from bot.render import MAX_BUTTON_LABEL, Locale, Rendered, letter, shorten
+from bot.render import MAX_BUTTON_LABEL, Locale, Rendered, letter, person, shorten
 from content.model import Question, Quiz, clip
 from content.schema import (
     MAX_EXPLANATION_LENGTH,
@@ -20,7 +20,6 @@ from content.schema import (
 from storage.group_store import ScoreRow
 
 BOARD_SIZE = 10
-MAX_NAME = 40
 MEDALS = ("🥇", "🥈", "🥉")
 
 # Telegram's limits for quiz polls, in characters after entity parsing
@@ -119,7 +118,7 @@ def answer_toast(question: Question, chosen: int, points: int, locale: Locale) -
 
 
 def board_lines(rows: Sequence[ScoreRow], locale: Locale, limit: int = BOARD_SIZE) -> str:
-    """Ranked rows (best first) as lines; names are people's own text, so escaped."""
+    """Ranked rows (best first) as lines; names are people's own text (see `render.person`)."""
     if not rows:
         return locale.t("board_empty")
     lines = []
@@ -129,9 +128,7 @@ def board_lines(rows: Sequence[ScoreRow], locale: Locale, limit: int = BOARD_SIZ
             locale.t(
                 "board_line",
                 place=medal,
-                name=locale.t("deleted_learner")
-                if row.forgotten
-                else html.escape(shorten(row.name, MAX_NAME) or str(row.user_id)),
+                name=locale.t("deleted_learner") if row.forgotten else person(row.name, locale),
                 points=row.points,
                 correct=row.correct,
                 answered=row.answered,

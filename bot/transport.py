@@ -1,31 +1,52 @@
-"""PTB's requests over aiohttp instead of httpx.
+"""PTB's requests over aiohttp instead of httpx, and the one place where a failed request is
+tried again.
 
 PTB talks to the Bot API through a `BaseRequest`; its default (httpx, form-encoded bodies) costs
 about twice the CPU per call of aiohttp with JSON bodies, and a quiz answer takes three calls
 (see bench/ and the README's "Performance"). python-telegram-bot's own contrib repository has an
 aiohttp request class too, but it is not published on PyPI, so this small one lives here.
+
+The request tells apart what `bot.faults.classify` needs: a connection that could not be made
+(`NotSent`), a 5xx with its status (`ServerError`), and a timeout after the request was sent
+(`TimedOut`). `QuizBot._do_post` then retries what certainly did not reach Telegram.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
+import random
 import re
 import urllib.request
+from http import HTTPStatus
 from typing import Any
 from urllib.parse import urlsplit
 
 import aiohttp
-from telegram._utils.defaultvalue import DefaultValue
-from telegram._utils.types import ODVInput
-from telegram.error import NetworkError, TimedOut
+from telegram._utils.defaultvalue import DEFAULT_NONE, DefaultValue
+from telegram._utils.types import JSONDict, ODVInput
+from telegram.error import NetworkError, TelegramError, TimedOut
 from telegram.ext import ExtBot
 from telegram.request import BaseRequest, RequestData
 
+from bot import faults
+
+log = logging.getLogger(__name__)
+
 
 class QuizBot(ExtBot[Any]):
-    """PTB's bot, which also closes its connections when `initialize` fails (a rejected
-    token): PTB shuts down only what initialized, and an open aiohttp session would print
-    warnings after the bot's last line."""
+    """PTB's bot, which also
+    * closes its connections when `initialize` fails (a rejected token): PTB shuts down only
+      what initialized, and an open aiohttp session would print warnings after the bot's last
+      line;
+    * tries a request again when it certainly did not reach Telegram (`faults.retry_delay`),
+      the one place for it (a 429 is waited out by PTB's rate limiter, inside this);
+    * notes on an error which call and chat it came from (`faults.call_of`), so that only the
+      chat that refused is marked, never the person whose update led to the call;
+    * takes Telegram's "query is too old" for a late callback answer as the end of that
+      answer, in one log line: the tap itself is still handled by its caller.
+    """
 
     async def initialize(self) -> None:
         try:
@@ -33,6 +54,47 @@ class QuizBot(ExtBot[Any]):
         except BaseException:
             await self.shutdown()
             raise
+
+    async def _do_post(
+        self,
+        endpoint: str,
+        data: JSONDict,
+        *,
+        read_timeout: ODVInput[float] = DEFAULT_NONE,
+        write_timeout: ODVInput[float] = DEFAULT_NONE,
+        connect_timeout: ODVInput[float] = DEFAULT_NONE,
+        pool_timeout: ODVInput[float] = DEFAULT_NONE,
+    ) -> bool | JSONDict | list[JSONDict]:
+        tries = 0
+        while True:
+            tries += 1
+            try:
+                return await super()._do_post(
+                    endpoint,
+                    data,
+                    read_timeout=read_timeout,
+                    write_timeout=write_timeout,
+                    connect_timeout=connect_timeout,
+                    pool_timeout=pool_timeout,
+                )
+            except TelegramError as error:
+                faults.remember_call(error, faults.Call(endpoint, data.get("chat_id"), tries))
+                if endpoint == "answerCallbackQuery" and faults.is_stale_query(error):
+                    log.info(
+                        "callback query %s answered too late, Telegram no longer takes it: %s",
+                        data.get("callback_query_id"),
+                        error.message,
+                    )
+                    return False
+                # getUpdates has its own loop in PTB's updater, which tries again at once
+                delay = None if endpoint == "getUpdates" else faults.retry_delay(tries, error)
+                if delay is None:
+                    raise
+                delay *= random.uniform(0.8, 1.2)  # spread, so many chats do not retry at once
+                log.info(
+                    "%s: %s; try %d in %.1f s", faults.where(error), error.message, tries + 1, delay
+                )
+                await asyncio.sleep(delay)
 
 
 class AiohttpRequest(BaseRequest):
@@ -105,16 +167,49 @@ class AiohttpRequest(BaseRequest):
             async with self._session.request(
                 method, url, timeout=timeout, proxy=self._proxy_for(url), json=json_body, data=form
             ) as response:
-                return response.status, await response.read()
-        except TimeoutError as error:
+                status, payload = response.status, await response.read()
+        except aiohttp.ConnectionTimeoutError as error:  # connecting, or waiting for the pool
+            raise faults.ConnectTimedOut(_safe(error)) from None
+        except TimeoutError as error:  # sent, and no answer in time: it may have arrived
             raise TimedOut from error
-        except aiohttp.ClientError as error:
-            # some aiohttp errors quote the URL, and the URL carries the token
-            message = _TOKEN_IN_URL.sub(r"\1<token>/", str(error))
-            raise NetworkError(f"aiohttp.{error.__class__.__name__}: {message}") from None
+        except aiohttp.ClientSSLError as error:  # a certificate problem: trying again won't help
+            raise NetworkError(_safe(error)) from None
+        except aiohttp.ClientConnectorError as error:  # refused, reset while connecting, DNS
+            raise faults.NotSent(_safe(error)) from None
+        except aiohttp.ClientHttpProxyError as error:
+            if error.status >= HTTPStatus.INTERNAL_SERVER_ERROR:  # the proxy made no tunnel
+                raise faults.NotSent(_safe(error)) from None
+            raise NetworkError(_safe(error)) from None
+        except aiohttp.ClientError as error:  # lost after sending (disconnected, bad answer)
+            raise NetworkError(_safe(error)) from None
+        if status >= HTTPStatus.INTERNAL_SERVER_ERROR:
+            raise faults.ServerError(status, _server_error_message(status, payload))
+        return status, payload
 
 
 _TOKEN_IN_URL = re.compile(r"(/(?:file/)?bot)[^/\s'\"]+/")
+
+
+def _safe(error: aiohttp.ClientError) -> str:
+    """The error in one line, without the token: some aiohttp errors quote the URL."""
+    message = _TOKEN_IN_URL.sub(r"\1<token>/", str(error))
+    return f"aiohttp.{error.__class__.__name__}: {message}"
+
+
+def _server_error_message(status: int, payload: bytes) -> str:
+    """Telegram's description of a 5xx, or the status's name when the answer is not the Bot
+    API's JSON (a proxy's page)."""
+    description = None
+    try:
+        body = json.loads(payload)
+        description = body.get("description") if isinstance(body, dict) else None
+    except ValueError:
+        pass
+    try:
+        phrase = HTTPStatus(status).phrase
+    except ValueError:
+        phrase = "Server error"
+    return f"{description or phrase} ({status})"
 
 
 def _given(value: ODVInput[float], default: float | None) -> float | None:

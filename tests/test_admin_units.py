@@ -7,16 +7,8 @@ import dataclasses
 import pytest
 
 from bot import admin_render, callbacks
-from bot.admin_flow import (
-    Draft,
-    Reply,
-    chat_target,
-    parse_answer,
-    parse_options,
-    parse_time,
-    parse_translation,
-)
-from bot.render import MAX_MESSAGE_LENGTH, Locale, Rendered
+from bot.admin_flow import Draft, parse_answer, parse_options, parse_translation
+from bot.render import MAX_MESSAGE_LENGTH, Locale, Rendered, Reply
 from content.model import LocalizedText
 from content.schema import MAX_EXPLANATION_LENGTH, MAX_OPTION_LENGTH, MAX_QUESTION_LENGTH
 from storage.content_store import PostTally, QuestionStat, QuizTotals, RetiredQuestion
@@ -59,24 +51,20 @@ def test_draft_steps_refuse_what_a_bank_refuses() -> None:
     assert parse_answer("b", 3) == 1
     assert parse_answer("3", 3) == 2
     assert parse_answer("D", 3) == Reply("draft_bad_answer", {"last": "C"})
+    for foreign in ("\u00b2", "\u0662", "\uff12", "\U0001d7d0"):  # ², ٢, ２, 𝟐: not 0-9
+        assert parse_answer(foreign, 3) == Reply("draft_bad_answer", {"last": "C"})
     draft = Draft("q", 1, "Q?", ["a", "b"], 0, "Why")
     assert parse_translation("yo\nQ yo\na yo\nb yo", draft) == ("yo", ["Q yo", "a yo", "b yo"])
     assert parse_translation("yo\nQ\na\nb\nW", draft) == ("yo", ["Q", "a", "b", "W"])
     assert isinstance(parse_translation("yo\nQ\na", draft), Reply)
     assert isinstance(parse_translation("Yoruba!\nQ\na\nb", draft), Reply)
+    refused = parse_translation("\u202e<" * 3000 + "\nQ\na\nb", draft)
+    assert isinstance(refused, Reply) and len(refused.values["code"]) < 200
     draft.language, draft.translated = "yo", ["Q yo", "a yo", "b yo"]
     data = draft.question_data("en")
     assert data["text"] == {"en": "Q?", "yo": "Q yo"}
     assert data["options"][1] == {"en": "b", "yo": "b yo"}
     assert data["explanation"] == {"en": "Why"}
-
-
-def test_chat_and_time_arguments() -> None:
-    assert chat_target("@news_room") == "@news_room"
-    assert chat_target("-1001234") == -1001234
-    assert chat_target("news") is None and chat_target("@a b") is None
-    assert parse_time("07:30") == 450 and parse_time("23:59") == 1439
-    assert parse_time("24:00") is None and parse_time("7h") is None
 
 
 def test_worst_case_preview_with_translation_fits_in_messages() -> None:

@@ -182,7 +182,7 @@ async def test_a_second_bot_on_the_same_database_refuses_and_the_first_keeps_ser
     env = _env(api, db_path)
     learner = Learner(api, FakeUser(3101, "Tunde", "en"))
     async with bot_process(env, tmp_path) as first:
-        await learner.send("/start", "Hello, Tunde")
+        await learner.send("/start", "Hello, \u2068Tunde")
         before = _fingerprint(db_path)
         code, log = await _run_to_exit(env, tmp_path)
         assert code == 2, log
@@ -208,7 +208,7 @@ async def test_after_kill_9_the_lock_is_gone_and_a_new_bot_starts(
     env = _env(api, db_path)
     learner = Learner(api, FakeUser(3102, "Ife", "en"))
     async with bot_process(env, tmp_path) as first:
-        await learner.send("/start", "Hello, Ife")
+        await learner.send("/start", "Hello, \u2068Ife")
         first.process.kill()
         await first.process.wait()
         assert first.process.returncode == -signal.SIGKILL

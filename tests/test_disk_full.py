@@ -214,7 +214,9 @@ async def test_starting_a_quiz_on_a_full_database_is_refused_politely_and_works_
     learner = Learner(api, FakeUser(7101, "Dayo", "en"))
     other = FakeUser(7102, "Filler", "en")
     async with running_bot(settings) as application:
-        await learner.send("/start", "Hello, Dayo")  # the learner is stored while there is room
+        await learner.send(
+            "/start", "Hello, \u2068Dayo"
+        )  # the learner is stored while there is room
         with _connection(db_path) as check:
             check.execute(
                 "INSERT INTO users (user_id, created_at, updated_at) VALUES (?, 0, 0)",

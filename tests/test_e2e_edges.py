@@ -58,7 +58,7 @@ async def test_blocked_learner_is_marked_inactive(
 ) -> None:
     learner = Learner(api, FakeUser(3002, "Jide", "en"))
     async with running_bot(settings):
-        await learner.send("/start", "Hello, Jide")
+        await learner.send("/start", "Hello, \u2068Jide")
         api.block(learner.user)
         api.send_text(learner.user, "/quizzes")
         await api.wait_for(lambda: any(c.description.startswith("Forbidden") for c in api.calls))

@@ -183,7 +183,7 @@ async def test_deep_link_quizzes_preview_help_and_unknown(
     await learner.send("/preview no-such-quiz", "I have no quiz called")
     await learner.send("/frobnicate", "I don't know that command")
     await learner.send("/help", "/progress")
-    welcome = await learner.send("/start", "Hello, Gbenga")
+    welcome = await learner.send("/start", "Hello, \u2068Gbenga")
     assert "Quiz Tutor" in welcome.text
 
 

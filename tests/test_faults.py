@@ -85,7 +85,7 @@ async def test_bot_api_errors_for_a_while_lose_no_update(
             return sum(1 for c in api.calls if c.method == method and not c.ok)
 
         await api.wait_for(lambda: failures("getUpdates") == 3, 30)
-        welcome = await learner.send("/start", "Hello, Ngozi")
+        welcome = await learner.send("/start", "Hello, \u2068Ngozi")
         assert failures("sendMessage") == 2  # waited out by the rate limiter, then sent
         assert "Quiz Tutor" in welcome.text
 

@@ -93,7 +93,7 @@ async def test_serves_then_stops_cleanly_on_sigterm(api: FakeBotApi, tmp_path: P
     db_path = tmp_path / "data" / "quiz.sqlite3"
     learner = Learner(api, FakeUser(2001, "Kemi", "en"))
     async with bot_process(_env(api, db_path), tmp_path) as running:
-        await learner.send("/start", "Hello, Kemi")
+        await learner.send("/start", "Hello, \u2068Kemi")
         running.process.send_signal(signal.SIGTERM)
         code, log = await running.finish()
     assert code == 0, log

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 
 import pytest
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, RetryAfter
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
 
 from tests.fakebot.server import FakeBotApi, FakeUser
 
@@ -109,3 +110,80 @@ async def _documents_go_both_ways(client: Bot, user: FakeUser, api: FakeBotApi) 
     kept = api.messages[(user.id, sent.message_id)]
     assert kept.document is not None and api.file_content(kept.document) == b"a: 1\n"
     assert kept.caption == "c"
+
+
+async def test_a_chat_that_removed_the_bot_refuses_everything(api: FakeBotApi, client: Bot) -> None:
+    group = api.group(-101, "study", admins=set(), type="group")
+    channel = api.group(-102, "news", admins=set(), type="channel")
+    api.kick_bot(group)
+    api.kick_bot(channel)
+    with pytest.raises(Forbidden, match="^Forbidden: bot was kicked from the group chat$"):
+        await client.send_message(group.id, "hello?")
+    with pytest.raises(Forbidden, match="kicked from the group chat"):
+        await client.get_chat_member(group.id, 1)
+    with pytest.raises(Forbidden, match="kicked from the channel chat"):
+        await client.send_message(channel.id, "hello?")
+
+
+async def test_a_chat_without_the_right_to_send_refuses_text_or_polls(
+    api: FakeBotApi, client: Bot
+) -> None:
+    group = api.group(-103, "study", admins=set())
+    api.restrict_bot(group, messages=True, polls=False)
+    await client.send_message(group.id, "text is fine")
+    with pytest.raises(BadRequest, match="^Not enough rights to send polls to the chat$"):
+        await client.send_poll(group.id, "?", ["a", "b"])
+    api.restrict_bot(group)
+    with pytest.raises(BadRequest, match="^Not enough rights to send text messages to the chat$"):
+        await client.send_message(group.id, "no more")
+    assert (await client.get_chat_member(group.id, 1)).status == "member"  # still in it
+
+
+async def test_a_gone_chat_is_not_found_and_a_stranger_cannot_be_written_to(
+    api: FakeBotApi, client: Bot
+) -> None:
+    group = api.group(-104, "study", admins=set())
+    api.forget_chat(group)
+    with pytest.raises(BadRequest, match="^Chat not found$"):
+        await client.send_message(group.id, "hello?")
+    stranger = FakeUser(77, "Seen in a group only")
+    with pytest.raises(BadRequest, match="^Chat not found$"):
+        await client.send_message(stranger.id, "who?")  # nobody Telegram knows of
+    api.send_text(stranger, "/leaderboard", api.group(-105, "other", admins=set()))
+    with pytest.raises(Forbidden, match="can't initiate conversation with a user"):
+        await client.send_message(stranger.id, "hi")
+
+
+async def test_a_callback_query_answered_too_late_is_refused(
+    api: FakeBotApi, client: Bot, user: FakeUser
+) -> None:
+    now = [1000.0]
+    api.clock = lambda: now[0]
+    sent = await client.send_message(user.id, "q", reply_markup=_keyboard("x"))
+    message = api.messages[(user.id, sent.message_id)]
+    quick = api.tap(user, message, "x")
+    late = api.tap(user, message, "x")
+    now[0] += 14
+    assert await client.answer_callback_query(quick, "in time")
+    now[0] += 2
+    with pytest.raises(BadRequest) as refused:
+        await client.answer_callback_query(late, "too late")
+    assert refused.value.message == (
+        "Query is too old and response timeout expired or query id is invalid"
+    )
+
+
+async def test_a_proxy_page_instead_of_json_and_connections_refused_for_a_moment(
+    api: FakeBotApi, client: Bot, user: FakeUser
+) -> None:
+    api.fail("sendMessage", 502, "Bad Gateway", body="<html><h1>502 Bad Gateway</h1></html>")
+    with pytest.raises(NetworkError, match=r"Bad Gateway \(502\)"):
+        await client.send_message(user.id, "through a proxy")
+    await api.refuse_connections(0.5)
+    refused_at = time.monotonic()
+    with pytest.raises(NetworkError):
+        await client.send_message(user.id, "nobody listens")
+    await api.wait_for(lambda: api.listening_again_at)
+    assert api.listening_again_at is not None and api.listening_again_at - refused_at >= 0.4
+    await client.send_message(user.id, "back")
+    assert [m.text for m in api.bot_messages(user.id)] == ["back"]

@@ -14,6 +14,7 @@ from telegram.error import NetworkError, TimedOut
 from telegram.request import RequestData
 from telegram.request._requestparameter import RequestParameter
 
+from bot.faults import ConnectTimedOut, NotSent, ServerError
 from bot.transport import AiohttpRequest
 
 
@@ -106,8 +107,66 @@ async def test_a_refused_connection_is_a_network_error(request_: AiohttpRequest)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]  # closed again before the request: nothing listens
-    with pytest.raises(NetworkError, match="aiohttp"):
+    with pytest.raises(NetworkError, match="aiohttp") as caught:
         await request_.do_request(f"http://127.0.0.1:{port}/getMe", "POST")
+    assert isinstance(caught.value, NotSent)  # certainly not sent: safe to try again
+
+
+async def test_a_slow_answer_is_not_taken_for_a_request_that_was_not_sent(
+    server: Server, request_: AiohttpRequest
+) -> None:
+    server.delay = 1.0
+    with pytest.raises(TimedOut) as caught:
+        await request_.do_request(f"{server.url}/sendMessage", "POST", read_timeout=0.2)
+    assert not isinstance(caught.value, NotSent)  # it arrived: it may take effect
+
+
+async def test_no_free_connection_in_time_is_a_timeout_before_sending(server: Server) -> None:
+    server.delay = 1.0
+    request = AiohttpRequest(connection_pool_size=1, read_timeout=2.0)
+    await request.initialize()
+    try:
+        busy = asyncio.create_task(request.do_request(f"{server.url}/getMe", "POST"))
+        while not server.received:  # noqa: ASYNC110 - the server records no event to wait on
+            await asyncio.sleep(0.01)
+        with pytest.raises(ConnectTimedOut):
+            await request.do_request(f"{server.url}/getMe", "POST", pool_timeout=0.2)
+        await busy
+    finally:
+        await request.shutdown()
+    assert len(server.received) == 1
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "message"),
+    [
+        (502, b"<html>nginx</html>", "Bad Gateway (502)"),
+        (503, b'{"ok":false,"error_code":503,"description":"Service Unavailable"}',
+         "Service Unavailable (503)"),
+        (500, b'{"ok":false,"error_code":500,"description":"Internal Server Error"}',
+         "Internal Server Error (500)"),
+        (599, b"", "Server error (599)"),
+    ],
+)  # fmt: skip
+async def test_a_5xx_keeps_its_status(
+    request_: AiohttpRequest, status: int, body: bytes, message: str
+) -> None:
+    async def reply(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        head = f"HTTP/1.1 {status} X\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+        writer.write(head.encode() + body)
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(reply, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        with pytest.raises(ServerError) as caught:
+            await request_.do_request(f"http://127.0.0.1:{port}/bot1:x/sendMessage", "POST")
+    finally:
+        server.close()
+        await server.wait_closed()
+    assert (caught.value.status, caught.value.message) == (status, message)
 
 
 async def test_uninitialized_request_refuses() -> None:

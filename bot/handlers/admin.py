@@ -20,11 +20,12 @@ from telegram.ext import (
 )
 from telegram.warnings import PTBUserWarning
 
-from bot import admin_flow, admin_render, callbacks, render
-from bot.admin_flow import Draft, Reply
+from bot import admin_flow, admin_render, arguments, callbacks, render
+from bot.admin_flow import Draft
+from bot.arguments import Refusal
 from bot.context import QuizContext
 from bot.handlers import PRIVATE_MESSAGE, TapHandler
-from bot.render import Locale
+from bot.render import Locale, Reply
 from content.editing import EditError
 from content.export import dump_bank
 from content.schema import MAX_EXPLANATION_LENGTH, MAX_QUESTION_LENGTH
@@ -51,10 +52,6 @@ async def _admin_locale(update: Update, context: QuizContext) -> Locale | None:
 async def _say(update: Update, context: QuizContext, text: str) -> None:
     assert update.effective_chat
     await context.bot.send_message(update.effective_chat.id, text)
-
-
-def _example(context: QuizContext) -> str:
-    return next((quiz.id for quiz in context.services.catalog), "my-quiz")
 
 
 async def import_bank(update: Update, context: QuizContext) -> None:
@@ -85,12 +82,9 @@ async def export(update: Update, context: QuizContext) -> None:
     if locale is None:
         return
     assert update.effective_chat
-    if not context.args:
-        await _say(update, context, locale.t("usage_export", example=_example(context)))
-        return
-    quiz = context.services.catalog.get(context.args[0].lower())
-    if quiz is None:
-        await _say(update, context, locale.t("unknown_quiz", quiz_id=html.escape(context.args[0])))
+    quiz = arguments.export(context.args, context.services.catalog)
+    if isinstance(quiz, Refusal):
+        await _say(update, context, quiz.text(locale))
         return
     await context.bot.send_document(
         update.effective_chat.id,
@@ -105,27 +99,23 @@ async def delquestion(update: Update, context: QuizContext) -> None:
     locale = await _admin_locale(update, context)
     if locale is None or update.effective_user is None:
         return
-    if not context.args or len(context.args) != 2:
-        await _say(update, context, locale.t("usage_delquestion"))
+    wanted = arguments.delquestion(context.args, context.services.catalog)
+    if isinstance(wanted, Refusal):
+        await _say(update, context, wanted.text(locale))
         return
-    quiz_id, question_id = context.args[0].lower(), context.args[1]
-    quiz = context.services.catalog.get(quiz_id)
-    shown = {"quiz_id": html.escape(quiz_id), "question_id": html.escape(question_id)}
-    if quiz is None:
-        await _say(update, context, locale.t("unknown_quiz", quiz_id=shown["quiz_id"]))
-    elif quiz.question(question_id) is None:
-        await _say(update, context, locale.t("unknown_question", **shown))
-    elif len(quiz) == 1:
+    quiz, question_id = wanted
+    shown = {"quiz_id": quiz.id, "question_id": html.escape(question_id)}
+    if len(quiz) == 1:
         await _say(update, context, locale.t("last_question", **shown))
-    else:
-        try:
-            smaller = await admin_flow.retire(
-                context.services, quiz, question_id, update.effective_user.id
-            )
-        except EditError as error:  # another admin changed the quiz in the meantime
-            await _say(update, context, html.escape(str(error)))
-            return
-        await _say(update, context, locale.t("question_retired", **shown, n=len(smaller)))
+        return
+    try:
+        smaller = await admin_flow.retire(
+            context.services, quiz, question_id, update.effective_user.id
+        )
+    except EditError as error:  # another admin changed the quiz in the meantime
+        await _say(update, context, html.escape(str(error)))
+        return
+    await _say(update, context, locale.t("question_retired", **shown, n=len(smaller)))
 
 
 async def push(update: Update, context: QuizContext) -> None:
@@ -133,15 +123,11 @@ async def push(update: Update, context: QuizContext) -> None:
     locale = await _admin_locale(update, context)
     if locale is None or update.effective_user is None:
         return
-    args = context.args or []
-    target = admin_flow.chat_target(args[1]) if len(args) == 2 else None
-    if target is None:
-        await _say(update, context, locale.t("usage_push"))
+    wanted = arguments.push(context.args, context.services.catalog)
+    if isinstance(wanted, Refusal):
+        await _say(update, context, wanted.text(locale))
         return
-    quiz = context.services.catalog.get(args[0].lower())
-    if quiz is None:
-        await _say(update, context, locale.t("unknown_quiz", quiz_id=html.escape(args[0])))
-        return
+    quiz, target = wanted
     outcome = await admin_flow.push_next(
         context.bot, context.services, context.job_queue, quiz, target, update.effective_user.id
     )
@@ -154,20 +140,17 @@ async def schedule(update: Update, context: QuizContext) -> None:
     locale = await _admin_locale(update, context)
     if locale is None or update.effective_user is None:
         return
-    args = context.args or []
-    target = admin_flow.chat_target(args[1]) if len(args) == 3 else None
-    off = len(args) == 3 and args[2].lower() == "off"
-    minute = admin_flow.parse_time(args[2]) if len(args) == 3 else None
-    if target is None or (minute is None and not off):
-        await _say(update, context, locale.t("usage_schedule"))
+    wanted = arguments.schedule(context.args)
+    if isinstance(wanted, Refusal):
+        await _say(update, context, wanted.text(locale))
         return
     assert context.job_queue is not None
     outcome = await admin_flow.set_schedule(
         context.services,
         context.job_queue,
-        args[0].lower(),
-        target,
-        None if off else minute,
+        wanted.quiz_id,
+        wanted.chat,
+        wanted.minute_of_day,
         update.effective_user.id,
     )
     await _say(update, context, outcome.text(locale))
@@ -208,12 +191,9 @@ async def addquestion(update: Update, context: QuizContext) -> int:
     locale = await _admin_locale(update, context)
     if locale is None:
         return END
-    if not context.args:
-        await _say(update, context, locale.t("usage_addquestion", example=_example(context)))
-        return END
-    quiz = context.services.catalog.get(context.args[0].lower())
-    if quiz is None:
-        await _say(update, context, locale.t("unknown_quiz", quiz_id=html.escape(context.args[0])))
+    quiz = arguments.addquestion(context.args, context.services.catalog)
+    if isinstance(quiz, Refusal):
+        await _say(update, context, quiz.text(locale))
         return END
     assert context.user_data is not None
     context.user_data[DRAFT_KEY] = Draft(quiz.id, secrets.randbelow(10**12))

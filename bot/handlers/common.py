@@ -6,9 +6,10 @@ import html
 import logging
 
 from telegram import Update
-from telegram.error import Forbidden
+from telegram.error import TelegramError
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, MessageHandler, filters
 
+from bot import faults
 from bot.context import QuizContext
 from bot.handlers import GROUP_MESSAGE, PRIVATE_MESSAGE, USER_MESSAGE
 from bot.i18n import translate
@@ -87,13 +88,8 @@ def handlers() -> list[BaseHandler[Update, QuizContext, None]]:
 async def on_error(update: object, context: QuizContext) -> None:
     """Log the failure with its update; tell the person when it was ours to tell."""
     error = context.error
-    if isinstance(update, Update) and isinstance(error, Forbidden) and update.effective_user:
-        log.info("user %s blocked the bot; marked inactive", update.effective_user.id)
-        try:
-            services = context.services
-            await services.repo.set_active(update.effective_user.id, False, services.clock())
-        except StorageError:
-            log.exception("could not mark user inactive")
+    if isinstance(error, TelegramError) and faults.classify(error) is not faults.Fault.REJECTED:
+        await _telegram_fault(update, context, error)
         return
     if isinstance(error, DatabaseLost) and not isinstance(update, Update):
         log.info("job not completed: %s", error)  # the loss itself was logged once, CRITICAL
@@ -126,3 +122,24 @@ async def on_error(update: object, context: QuizContext) -> None:
             await context.bot.send_message(update.effective_chat.id, text)
     except Exception:
         log.exception("could not tell the user about the storage error")
+
+
+async def _telegram_fault(update: object, context: QuizContext, error: TelegramError) -> None:
+    """A fault of Telegram or of a chat, not a bug: one line, no traceback. Only the private
+    chat that refused is marked as having blocked the bot, never the person whose update led
+    to the call (an admin whose /groupquiz meets a group that removed the bot)."""
+    what = f"update {update.update_id}" if isinstance(update, Update) else "a job"
+    fault = faults.classify(error)
+    if fault is not faults.Fault.CHAT_REFUSES:
+        log.warning("%s not completed: %s", what, faults.describe(error))
+        return
+    user_id = faults.refusing_user(error)
+    if user_id is None:
+        log.info("%s not completed: %s", what, faults.describe(error))
+        return
+    log.info("user %s refuses the bot; marked inactive: %s", user_id, faults.describe(error))
+    try:
+        services = context.services
+        await services.repo.set_active(user_id, False, services.clock())
+    except StorageError:
+        log.exception("could not mark user inactive")

@@ -7,7 +7,6 @@ post there, so such a command is treated as an admin's.
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
 from telegram import Update
@@ -19,7 +18,8 @@ from telegram.ext import (
     filters,
 )
 
-from bot import callbacks, group_flow, render_group
+from bot import arguments, callbacks, group_flow, render_group
+from bot.arguments import Refusal
 from bot.context import QuizContext
 from bot.handlers import PRIVATE_MESSAGE, TapHandler
 from bot.render import Locale
@@ -28,7 +28,6 @@ from content.group_rules import may_control, rank
 CHAT_COMMAND = (filters.UpdateType.MESSAGE & filters.ChatType.GROUPS) | (
     filters.UpdateType.CHANNEL_POST & filters.ChatType.CHANNEL
 )
-POLL_WORD = "poll"
 STATUS_TTL = 120.0  # seconds a chat member status is trusted
 
 
@@ -94,44 +93,20 @@ async def _say(update: Update, context: QuizContext, text: str) -> None:
     await group_flow.send(context.bot, context.services, update.effective_chat.id, text)
 
 
-def _example(context: QuizContext) -> str:
-    return next((quiz.id for quiz in context.services.catalog), "my-quiz")
-
-
 async def groupquiz(update: Update, context: QuizContext) -> None:
     """`/groupquiz <id> [seconds] [poll]`: start a quiz for the chat (admins only)."""
     chat = update.effective_chat
     assert chat is not None
-    settings = context.services.settings
+    services = context.services
     locale = await _chat_locale(update, context)
     if not await _may_control(update, context):
         await _say(update, context, locale.t("group_admins_only"))
         return
-    args = [arg.lower() for arg in context.args or []]
-    mode = group_flow.POLL if POLL_WORD in args else group_flow.BUTTONS
-    args = [arg for arg in args if arg != POLL_WORD]
-    seconds = settings.group_seconds
-    usage = locale.t(
-        "group_usage",
-        example=_example(context),
-        low=settings.group_min_seconds,
-        high=settings.group_max_seconds,
-    )
-    if not args or len(args) > 2:
-        await _say(update, context, usage)
+    wanted = arguments.groupquiz(context.args, services.catalog, services.settings)
+    if isinstance(wanted, Refusal):
+        await _say(update, context, wanted.text(locale))
         return
-    if len(args) == 2:
-        if not args[1].isdigit():
-            await _say(update, context, usage)
-            return
-        seconds = int(args[1])
-    if not settings.group_min_seconds <= seconds <= settings.group_max_seconds:
-        await _say(update, context, usage)
-        return
-    quiz = context.services.catalog.get(args[0])
-    if quiz is None:
-        await _say(update, context, locale.t("unknown_quiz", quiz_id=html.escape(args[0])))
-        return
+    mode = group_flow.POLL if wanted.poll else group_flow.BUTTONS
     if mode == group_flow.POLL and chat.type == "channel":
         await _say(update, context, locale.t("group_poll_not_in_channel"))
         return
@@ -142,8 +117,8 @@ async def groupquiz(update: Update, context: QuizContext) -> None:
         _jobs(context),
         chat_id=chat.id,
         chat_type=chat.type,
-        quiz=quiz,
-        seconds=seconds,
+        quiz=wanted.quiz,
+        seconds=wanted.seconds,
         mode=mode,
         language=locale.language,
         started_by=user.id if user is not None else None,
@@ -243,7 +218,8 @@ async def private_groupquiz(update: Update, context: QuizContext) -> None:
     assert update.effective_user and update.effective_chat
     _, locale = await context.services.learner(update.effective_user)
     await context.bot.send_message(
-        update.effective_chat.id, locale.t("group_only_here", example=_example(context))
+        update.effective_chat.id,
+        locale.t("group_only_here", example=arguments.example_quiz(context.services.catalog)),
     )
 
 

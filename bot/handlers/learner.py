@@ -8,23 +8,20 @@ from datetime import datetime, time, timedelta
 from telegram import Update
 from telegram.ext import BaseHandler, CommandHandler
 
-from bot import callbacks, quiz_flow, render
+from bot import arguments, callbacks, quiz_flow, render
+from bot.arguments import Refusal
 from bot.context import QuizContext
 from bot.handlers import PRIVATE_MESSAGE, TapHandler
 from bot.i18n import ui_languages
 from bot.render import Locale
+from content.model import Quiz
 from content.progress import mastery
-from content.rules import parse_clock_time, parse_timezone, zone
 from content.rules import streak as streak_of_days
+from content.rules import zone
 
 log = logging.getLogger(__name__)
 
-DEEP_LINK_PREFIX = "quiz-"
 FORGET_CONFIRM_SECONDS = 10 * 60  # a /forgetme confirmation left lying around expires
-
-
-def _example_quiz_id(context: QuizContext) -> str:
-    return next((quiz.id for quiz in context.services.catalog), "my-quiz")
 
 
 async def _send_quiz_list(update: Update, context: QuizContext, locale: Locale) -> None:
@@ -37,14 +34,24 @@ async def _send_quiz_list(update: Update, context: QuizContext, locale: Locale) 
     )
 
 
+async def _refuse(update: Update, context: QuizContext, refusal: Refusal, locale: Locale) -> None:
+    assert update.effective_chat
+    await context.bot.send_message(update.effective_chat.id, refusal.text(locale))
+
+
 async def _open(update: Update, context: QuizContext, quiz_id: str, locale: Locale) -> None:
-    assert update.effective_user and update.effective_chat
+    """A quiz chosen by a button: still there, or gone since the button was drawn."""
+    assert update.effective_chat
     quiz = context.services.catalog.get(quiz_id)
     if quiz is None:
-        await context.bot.send_message(
-            update.effective_chat.id, locale.t("unknown_quiz", quiz_id=render.html.escape(quiz_id))
-        )
+        unknown = locale.t("unknown_quiz", quiz_id=arguments.echo(quiz_id))
+        await context.bot.send_message(update.effective_chat.id, unknown)
         return
+    await _open_quiz(update, context, quiz, locale)
+
+
+async def _open_quiz(update: Update, context: QuizContext, quiz: Quiz, locale: Locale) -> None:
+    assert update.effective_user and update.effective_chat
     await quiz_flow.open_quiz(
         context.bot,
         context.services,
@@ -59,12 +66,15 @@ async def start(update: Update, context: QuizContext) -> None:
     """Welcome, then the quiz list; `/start quiz-<id>` opens that quiz directly."""
     assert update.effective_user and update.effective_chat
     _, locale = await context.services.learner(update.effective_user)
-    if context.args and context.args[0].startswith(DEEP_LINK_PREFIX):
-        await _open(update, context, context.args[0].removeprefix(DEEP_LINK_PREFIX), locale)
-        return
-    name = render.html.escape(update.effective_user.first_name or "")
-    await context.bot.send_message(update.effective_chat.id, locale.t("welcome", name=name))
-    await _send_quiz_list(update, context, locale)
+    deep_link = arguments.start(context.args, context.services.catalog)
+    if isinstance(deep_link, Refusal):
+        await _refuse(update, context, deep_link, locale)
+    elif deep_link is not None:
+        await _open_quiz(update, context, deep_link, locale)
+    else:
+        name = render.person(update.effective_user.first_name, locale)
+        await context.bot.send_message(update.effective_chat.id, locale.t("welcome", name=name))
+        await _send_quiz_list(update, context, locale)
 
 
 async def quizzes(update: Update, context: QuizContext) -> None:
@@ -76,35 +86,32 @@ async def quizzes(update: Update, context: QuizContext) -> None:
 
 async def quiz(update: Update, context: QuizContext) -> None:
     """`/quiz <id>`: start or resume that quiz."""
-    assert update.effective_user and update.effective_chat
+    assert update.effective_user
     _, locale = await context.services.learner(update.effective_user)
-    if not context.args:
-        await context.bot.send_message(
-            update.effective_chat.id, locale.t("usage_quiz", example=_example_quiz_id(context))
-        )
+    chosen = arguments.quiz(context.args, context.services.catalog)
+    if isinstance(chosen, Refusal):
+        await _refuse(update, context, chosen, locale)
         return
-    await _open(update, context, context.args[0].lower(), locale)
+    await _open_quiz(update, context, chosen, locale)
 
 
 async def preview(update: Update, context: QuizContext) -> None:
     """`/preview <id>`: every question and its options, without the answers."""
-    assert update.effective_user and update.effective_chat
+    assert update.effective_user
     _, locale = await context.services.learner(update.effective_user)
-    if not context.args:
-        await context.bot.send_message(
-            update.effective_chat.id, locale.t("usage_preview", example=_example_quiz_id(context))
-        )
+    chosen = arguments.preview(context.args, context.services.catalog)
+    if isinstance(chosen, Refusal):
+        await _refuse(update, context, chosen, locale)
         return
-    await _send_preview(update, context, context.args[0].lower(), locale)
+    await _send_preview(update, context, chosen.id, locale)
 
 
 async def _send_preview(update: Update, context: QuizContext, quiz_id: str, locale: Locale) -> None:
     assert update.effective_chat
     found = context.services.catalog.get(quiz_id)
     if found is None:
-        await context.bot.send_message(
-            update.effective_chat.id, locale.t("unknown_quiz", quiz_id=render.html.escape(quiz_id))
-        )
+        unknown = locale.t("unknown_quiz", quiz_id=arguments.echo(quiz_id))
+        await context.bot.send_message(update.effective_chat.id, unknown)
         return
     for message in render.preview_messages(found, locale):
         await context.bot.send_message(
@@ -160,19 +167,15 @@ async def timezone(update: Update, context: QuizContext) -> None:
     assert update.effective_user and update.effective_chat
     services = context.services
     user, locale = await services.learner(update.effective_user)
-    chat_id = update.effective_chat.id
     current = user.timezone or services.settings.default_timezone
-    if not context.args:
-        await context.bot.send_message(chat_id, locale.t("timezone_usage", timezone=current))
+    wanted = arguments.timezone(context.args, current)
+    if isinstance(wanted, Refusal):
+        await _refuse(update, context, wanted, locale)
         return
-    wanted = " ".join(context.args)
-    parsed = parse_timezone(wanted)
-    if parsed is None:
-        shown = render.html.escape(render.shorten(wanted, 40))
-        await context.bot.send_message(chat_id, locale.t("timezone_unknown", timezone=shown))
-        return
-    await services.repo.set_timezone(user.user_id, parsed, services.clock())
-    await context.bot.send_message(chat_id, locale.t("timezone_set", timezone=parsed))
+    await services.repo.set_timezone(user.user_id, wanted, services.clock())
+    await context.bot.send_message(
+        update.effective_chat.id, locale.t("timezone_set", timezone=wanted)
+    )
 
 
 async def remind(update: Update, context: QuizContext) -> None:
@@ -182,22 +185,17 @@ async def remind(update: Update, context: QuizContext) -> None:
     user, locale = await services.learner(update.effective_user)
     chat_id = update.effective_chat.id
     tz = user.timezone or services.settings.default_timezone
-    argument = context.args[0].lower() if context.args else ""
-    if argument in {"off", "stop", "no"}:
+    at = arguments.remind(context.args, tz, user.remind_at)
+    if isinstance(at, Refusal):
+        await _refuse(update, context, at, locale)
+    elif isinstance(at, time):
+        await services.repo.set_reminder(user.user_id, at.strftime("%H:%M"), services.clock())
+        await context.bot.send_message(
+            chat_id, locale.t("remind_set", time=at.strftime("%H:%M"), timezone=tz)
+        )
+    else:  # off
         await services.repo.set_reminder(user.user_id, None, services.clock())
         await context.bot.send_message(chat_id, locale.t("remind_off"))
-        return
-    at = parse_clock_time(argument)
-    if at is None:
-        current = user.remind_at or locale.t("remind_none")
-        await context.bot.send_message(
-            chat_id, locale.t("remind_usage", timezone=tz, current=current)
-        )
-        return
-    await services.repo.set_reminder(user.user_id, at.strftime("%H:%M"), services.clock())
-    await context.bot.send_message(
-        chat_id, locale.t("remind_set", time=at.strftime("%H:%M"), timezone=tz)
-    )
 
 
 def _language_choices(context: QuizContext) -> list[str]:

@@ -3,8 +3,10 @@
 It speaks the Bot API over real HTTP on 127.0.0.1 (PTB's `base_url` points at it), keeps
 chats and messages, hands out updates through long polling, and refuses what Telegram
 refuses: callback data over 64 bytes, text over 4096 characters after entity parsing,
-malformed HTML, edits that change nothing, a callback query answered twice, messages to
-people who blocked the bot, and more than 20 messages a minute into one group (429).
+malformed HTML, edits that change nothing, a callback query answered twice or too late
+(`callback_query_max_age`), messages to people who blocked the bot or never started it, to a
+chat that kicked the bot (`kick_bot`), that does not let it send (`restrict_bot`) or that does
+not exist (`forget_chat`), and more than 20 messages a minute into one group (429).
 
 Tests drive it as the people in the chats: `send_text`, `upload`, `tap`, then `wait_for` a
 condition. Files go both ways: `upload` makes a document the bot can fetch with `getFile` and
@@ -15,7 +17,9 @@ Tests inject trouble: `fail(method, status, ...)` makes the next calls of a meth
 of any method) wait before the stand-in answers, as a slow Telegram does, so the bot's request
 times out. A held call is then carried out all the same, as a call that timed out may have taken
 effect; with `lost=True` it is not. `delayed` lists the holds begun; a call answered after the
-bot stopped waiting is recorded with `abandoned=True`.
+bot stopped waiting is recorded with `abandoned=True`. `fail(..., body=...)` answers with a
+page that is not JSON, as a proxy in front of Telegram does; `refuse_connections(seconds)` stops
+listening for a while, so a new connection is refused as by a server that is restarting.
 """
 
 from __future__ import annotations
@@ -38,16 +42,25 @@ MAX_TEXT = 4096
 MAX_CALLBACK_DATA = 64
 MAX_CALLBACK_ANSWER = 200
 GROUP_MESSAGES_PER_MINUTE = 20
+CALLBACK_QUERY_MAX_AGE = 15.0  # seconds: Telegram refuses to answer a tap older than ~10-15 s
+STALE_QUERY = "Bad Request: query is too old and response timeout expired or query id is invalid"
 
 T = TypeVar("T")
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, description: str, retry_after: int | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        description: str,
+        retry_after: int | None = None,
+        body: str | None = None,
+    ) -> None:
         super().__init__(description)
         self.status = status
         self.description = description
         self.retry_after = retry_after
+        self.body = body  # a page that is not Bot API JSON (a proxy's), sent as it is
 
 
 @dataclass(frozen=True)
@@ -73,7 +86,10 @@ class Chat:
     title: str | None = None
     first_name: str | None = None
     admins: set[int] = field(default_factory=set)
-    blocked: bool = False
+    blocked: bool = False  # a private chat: the person blocked the bot
+    kicked: bool = False  # a group or channel: the bot was removed from it
+    can_send_messages: bool = True  # the bot's rights in a group or channel
+    can_send_polls: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"id": self.id, "type": self.type}
@@ -171,7 +187,9 @@ class FakeBotApi:
         self.files: dict[str, tuple[str, bytes]] = {}  # file_id -> (file_path, content)
         self.downloads: list[str] = []  # file_paths the bot downloaded
         self._file_ids = itertools.count(1)
-        self._open_queries: set[str] = set()
+        self._open_queries: dict[str, float] = {}  # query id -> when it was tapped (clock)
+        self.callback_query_max_age: float | None = CALLBACK_QUERY_MAX_AGE
+        self._seen_users: set[int] = set()  # people who wrote or tapped anywhere
         self._updates: list[dict[str, Any]] = []
         self._update_ids = itertools.count(1)
         self._message_ids: dict[int, itertools.count[int]] = defaultdict(lambda: itertools.count(1))
@@ -189,7 +207,10 @@ class FakeBotApi:
         self.clock: Callable[[], float] = time.monotonic
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
+        self._site: web.TCPSite | None = None
         self.port = 0
+        self.listening_again_at: float | None = None  # time.monotonic() of the last reopening
+        self._reopening: asyncio.Task[None] | None = None
 
     # lifecycle
 
@@ -204,8 +225,35 @@ class FakeBotApi:
         server = site._server
         assert server is not None and server.sockets
         self.port = server.sockets[0].getsockname()[1]
+        self._site = site
+
+    async def refuse_connections(self, seconds: float) -> None:
+        """Stop listening for `seconds`: a new connection is refused (ECONNREFUSED), as by a
+        Bot API server that is restarting. Idle keep-alive connections are closed so that the
+        bot's next request must connect; a request in progress (the long poll) goes on."""
+        assert self._runner is not None and self._site is not None
+        await self._site.stop()
+        self._site = None
+        server = self._runner.server
+        assert server is not None
+        for connection in server.connections:
+            if not connection._request_in_progress:
+                connection.force_close()
+
+        async def listen_again() -> None:
+            await asyncio.sleep(seconds)  # the outage, not a test waiting
+            assert self._runner is not None
+            site = web.TCPSite(self._runner, "127.0.0.1", self.port)
+            await site.start()
+            self._site = site
+            self.listening_again_at = time.monotonic()
+            self._notify()
+
+        self._reopening = asyncio.get_running_loop().create_task(listen_again())
 
     async def stop(self) -> None:
+        if self._reopening is not None:
+            self._reopening.cancel()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -234,6 +282,7 @@ class FakeBotApi:
     ) -> Message:
         """`user` sends `text` (a command if it starts with '/') into `chat` (default: private)."""
         chat = chat or self.private_chat(user)
+        self._seen_users.add(user.id)
         message = Message(
             chat=chat,
             message_id=next(self._message_ids[chat.id]),
@@ -331,6 +380,7 @@ class FakeBotApi:
         if poll["type"] == "quiz" and user.id in voters:
             raise AssertionError("a quiz poll takes one vote per person")
         voters.add(user.id)
+        self._seen_users.add(user.id)
         poll["options"][option]["voter_count"] += 1
         poll["total_voter_count"] += 1
         return self._push({"poll_answer": poll_answer(poll["id"], user, option)})
@@ -343,8 +393,9 @@ class FakeBotApi:
         """`user` taps the button carrying `data`; `forge=True` sends data no button has."""
         if not forge and data not in message.button_data():
             raise AssertionError(f"no button {data!r} on message {message.message_id}")
+        self._seen_users.add(user.id)
         query_id = str(next(self._query_ids))
-        self._open_queries.add(query_id)
+        self._open_queries[query_id] = self.clock()
         self._push(
             {
                 "callback_query": {
@@ -361,6 +412,19 @@ class FakeBotApi:
     def block(self, user: FakeUser) -> None:
         self.private_chat(user).blocked = True
 
+    def kick_bot(self, chat: Chat) -> None:
+        """The bot is removed from a group or channel: every call about it is refused (403)."""
+        chat.kicked = True
+
+    def restrict_bot(self, chat: Chat, messages: bool = False, polls: bool = False) -> None:
+        """The bot stays in the chat but may not send text messages (or polls) there."""
+        chat.can_send_messages = messages
+        chat.can_send_polls = polls
+
+    def forget_chat(self, chat: Chat) -> None:
+        """The chat is gone (deleted, or an id that never existed): "chat not found"."""
+        self.chats.pop(chat.id, None)
+
     def fail(
         self,
         method: str,
@@ -368,10 +432,12 @@ class FakeBotApi:
         description: str,
         retry_after: int | None = None,
         times: int = 1,
+        body: str | None = None,
     ) -> None:
-        """The next `times` calls of `method` fail with that status."""
+        """The next `times` calls of `method` fail with that status; with `body`, the answer
+        is that page instead of the Bot API's JSON (as a proxy in front of Telegram sends)."""
         for _ in range(times):
-            self._faults.append((method, ApiError(status, description, retry_after)))
+            self._faults.append((method, ApiError(status, description, retry_after, body)))
 
     def delay(self, method: str | None, seconds: float, times: int = 1, lost: bool = False) -> None:
         """The next `times` calls of `method` (None: of any method) wait `seconds` before the
@@ -480,6 +546,8 @@ class FakeBotApi:
                 Call(method, params, False, error.description, abandoned=_gone(request))
             )
             self._notify()
+            if error.body is not None:
+                return web.Response(status=error.status, text=error.body, content_type="text/html")
             body: dict[str, Any] = {
                 "ok": False,
                 "error_code": error.status,
@@ -556,11 +624,21 @@ class FakeBotApi:
             chat = next((c for c in self.chats.values() if c.title and f"@{c.title}" == raw), None)
         elif raw is not None:
             chat = self.chats.get(int(raw))
+        # a person Telegram knows (seen in a group) who never opened a chat with the bot
+        if chat is None and str(raw).isdigit() and int(str(raw)) in self._seen_users:
+            raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
         if chat is None:
             raise ApiError(400, "Bad Request: chat not found")
         if chat.blocked:
             raise ApiError(403, "Forbidden: bot was blocked by the user")
+        if chat.kicked:
+            raise ApiError(403, f"Forbidden: bot was kicked from the {chat.type} chat")
         return chat
+
+    @staticmethod
+    def _may_send(chat: Chat, what: str, allowed: bool) -> None:
+        if not allowed:
+            raise ApiError(400, f"Bad Request: not enough rights to send {what} to the chat")
 
     def _check_group_rate(self, chat: Chat) -> None:
         if chat.type == "private" or not self.enforce_group_rate:
@@ -610,6 +688,7 @@ class FakeBotApi:
 
     async def _api_sendMessage(self, params: dict[str, Any]) -> Any:
         chat = self._chat(params)
+        self._may_send(chat, "text messages", chat.can_send_messages)
         raw, text = self._text(params)
         markup = self._markup(params)
         self._check_group_rate(chat)
@@ -678,6 +757,7 @@ class FakeBotApi:
 
     async def _api_sendDocument(self, params: dict[str, Any]) -> Any:
         chat = self._chat(params)
+        self._may_send(chat, "documents", chat.can_send_messages)
         document = params.get("document")
         if isinstance(document, dict):
             content = document["content"]
@@ -715,6 +795,7 @@ class FakeBotApi:
 
     async def _api_sendPoll(self, params: dict[str, Any]) -> Any:
         chat = self._chat(params)
+        self._may_send(chat, "polls", chat.can_send_polls and chat.can_send_messages)
         question = str(params.get("question") or "")
         options = params.get("options") or []
         texts = [o["text"] if isinstance(o, dict) else str(o) for o in options]
@@ -782,14 +863,13 @@ class FakeBotApi:
 
     async def _api_answerCallbackQuery(self, params: dict[str, Any]) -> Any:
         query_id = str(params.get("callback_query_id"))
-        if query_id not in self._open_queries:
-            raise ApiError(
-                400,
-                "Bad Request: query is too old and response timeout expired or query id is invalid",
-            )
+        tapped_at = self._open_queries.get(query_id)
+        max_age = self.callback_query_max_age
+        if tapped_at is None or (max_age is not None and self.clock() - tapped_at > max_age):
+            raise ApiError(400, STALE_QUERY)
         if len(params.get("text") or "") > MAX_CALLBACK_ANSWER:
             raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
-        self._open_queries.discard(query_id)
+        del self._open_queries[query_id]
         self.callback_answers[query_id] = {
             "text": params.get("text"),
             "show_alert": bool(params.get("show_alert")),
