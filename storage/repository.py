@@ -15,6 +15,7 @@ one CRITICAL line, `on_lost` is called, and every later call, that write include
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import sqlite3
@@ -213,6 +214,7 @@ class Repository:
     async def close(self) -> None:
         if self._watcher is not None:
             self._watcher.cancel()
+            await asyncio.gather(self._watcher, return_exceptions=True)
         await self._answers.drain()
         async with self._write_lock:
             await self._db.close()
@@ -239,9 +241,10 @@ class Repository:
             await self._db.execute(pragma)
 
     async def _watch(self, seconds: float) -> None:
-        while self._lost is None:
-            await asyncio.sleep(seconds)
-            self._check_file()
+        with contextlib.suppress(DatabaseLost):  # noticed: logged, `on_lost` called
+            while True:
+                await asyncio.sleep(seconds)
+                self._check_file()
 
     def _check_file(self) -> None:
         """Raise `DatabaseLost` if the file is lost, noticing it now if it just was."""

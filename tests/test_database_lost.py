@@ -124,6 +124,8 @@ async def test_the_watch_notices_a_lost_file_without_any_write(tmp_path: Path) -
         assert not repo.healthy
     finally:
         await repo.close()
+    assert repo._watcher is not None and repo._watcher.done()
+    assert repo._watcher.cancelled() or repo._watcher.exception() is None
 
 
 async def test_checking_the_file_does_not_disturb_a_healthy_database(tmp_path: Path) -> None:
