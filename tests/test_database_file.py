@@ -98,7 +98,7 @@ async def test_a_bad_database_file_stops_the_bot_with_one_line_and_is_left_untou
     assert _fingerprint(db_path) == before
     assert [name for name in os.listdir(tmp_path) if name.startswith("quiz.sqlite3-")] == []
     assert NEW_DATABASE not in log
-    assert api.calls_to("getUpdates") == []
+    assert api.calls == []  # refused before any contact with Telegram
 
 
 @pytest.mark.parametrize("kind", sorted(BAD_FILES))
@@ -184,6 +184,7 @@ async def test_a_second_bot_on_the_same_database_refuses_and_the_first_keeps_ser
     async with bot_process(env, tmp_path) as first:
         await learner.send("/start", "Hello, \u2068Tunde")
         before = _fingerprint(db_path)
+        calls_to_get_me = len(api.calls_to("getMe"))
         code, log = await _run_to_exit(env, tmp_path)
         assert code == 2, log
         assert "Traceback" not in log
@@ -193,6 +194,7 @@ async def test_a_second_bot_on_the_same_database_refuses_and_the_first_keeps_ser
         assert "in use by another Quiz Tutor process" in refusals[0]
         assert NEW_DATABASE not in log
         assert _fingerprint(db_path) == before
+        assert len(api.calls_to("getMe")) == calls_to_get_me  # the second never called
         # the first one was not disturbed
         await learner.send("/help", "/progress")
         assert first.process.returncode is None
