@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import os
+import signal
 import sqlite3
 import sys
 
@@ -11,7 +13,7 @@ from telegram.error import InvalidToken
 from bot.app import QuizApplication, build_application
 from bot.config import ConfigError, Settings
 from bot.serving import lifecycle
-from storage import StorageError
+from storage import ClaimedDatabase, StorageError, claim_database
 
 
 class _RedactingFormatter(logging.Formatter):
@@ -37,6 +39,32 @@ def _configure_logging(settings: Settings) -> None:
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
 
 
+EXIT_DATABASE_LOST = 3  # the database file was deleted or replaced under the running bot
+
+
+class _DatabaseLoss:
+    """Called when the database file is lost under the running bot: stops the bot the way an
+    operator would (SIGTERM: pending work settles, nothing more is acknowledged), so that
+    `main` returns EXIT_DATABASE_LOST and a supervisor starts it again."""
+
+    def __init__(self) -> None:
+        self.happened = False
+
+    def __call__(self) -> None:
+        self.happened = True
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _claim_database(settings: Settings) -> ClaimedDatabase | None:
+    """Lock and check the database file before anything else (no network yet): a file that is
+    in use, empty, not SQLite or damaged stops the bot here with one line."""
+    try:
+        return claim_database(settings.db_path)
+    except (StorageError, OSError) as error:
+        print(f"quiz-tutor: cannot use the database: {error}", file=sys.stderr)
+        return None
+
+
 def main() -> int:
     try:
         settings = Settings.from_env()
@@ -44,7 +72,11 @@ def main() -> int:
         print(f"quiz-tutor: {error}", file=sys.stderr)
         return 2
     _configure_logging(settings)
-    application = build_application(settings)
+    database = _claim_database(settings)
+    if database is None:
+        return 2
+    loss = _DatabaseLoss()
+    application = build_application(settings, database=database, on_database_lost=loss)
     try:
         _run(application, settings)
     except InvalidToken:
@@ -61,7 +93,7 @@ def main() -> int:
         # tracebacks under a restart policy
         print(f"quiz-tutor: cannot use the database {settings.db_path}: {error}", file=sys.stderr)
         return 2
-    return 0
+    return EXIT_DATABASE_LOST if loss.happened else 0
 
 
 def _run(application: QuizApplication, settings: Settings) -> None:

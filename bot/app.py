@@ -28,7 +28,7 @@ from bot.transport import AiohttpRequest, QuizBot
 from bot.update_processor import PerChatUpdateProcessor
 from content.catalog import Catalog
 from content.group_rules import SendPace
-from storage import Repository
+from storage import ClaimedDatabase, Repository
 
 log = logging.getLogger(__name__)
 
@@ -43,20 +43,36 @@ PRIVATE_COMMANDS = (
     "timezone",
     "language",
     "help",
+    "forgetme",
 )
 GROUP_COMMANDS = ("groupquiz", "stopquiz", "skip", "leaderboard", "help")
 
 QuizApplication = Application[Any, QuizContext, Any, Any, Any, Any]
 
 
+DATABASE_WATCH_SECONDS = 2.0  # how often the database file is checked while no write happens
+
+
 def build_application(
-    settings: Settings, clock: Callable[[], float] = time.time
+    settings: Settings,
+    clock: Callable[[], float] = time.time,
+    *,
+    database: ClaimedDatabase | None = None,
+    on_database_lost: Callable[[], None] | None = None,
 ) -> QuizApplication:
-    """The PTB application with every handler; resources open in `post_init`."""
+    """The PTB application with every handler; resources open in `post_init`. `database` is
+    the database file already claimed (`storage.claim_database`), else `settings.db_path`;
+    `on_database_lost` is called once if that file is deleted or replaced while the bot runs
+    (`python -m bot` stops then, to be restarted)."""
     poll_chats: dict[str, int] = {}  # quiz polls this process posted -> their chat
 
     async def post_init(application: QuizApplication) -> None:
-        repo = await Repository.open(settings.db_path)
+        repo = await Repository.open(
+            settings.db_path,
+            claimed=database,
+            on_lost=on_database_lost,
+            watch_seconds=DATABASE_WATCH_SECONDS,
+        )
         catalog = Catalog.from_folder(settings.content_dir, settings.default_language)
         pace = SendPace(interval=settings.group_count_interval)
         services = Services(settings, repo, catalog, clock, pace=pace, poll_chats=poll_chats)
@@ -82,9 +98,9 @@ def build_application(
 
     async def post_shutdown(application: QuizApplication) -> None:
         services: Services | None = application.bot_data.pop(SERVICES_KEY, None)
-        if services is not None:
+        if services is not None:  # it was ready: say that it stopped
             await services.repo.close()
-        log.info("Quiz Tutor stopped")
+            log.info("Quiz Tutor stopped")
 
     application: QuizApplication = (
         Application.builder()

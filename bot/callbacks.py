@@ -113,6 +113,19 @@ class ListQuizzes(Tap, prefix="ls", chats=PRIVATE):
     pass
 
 
+@dataclass(frozen=True)
+class ConfirmForget(Tap, prefix="fgy", chats=PRIVATE):
+    """A learner confirms deleting their data (`/forgetme`), asked at `asked_at` (Unix time):
+    a confirmation left lying around expires."""
+
+    asked_at: Int
+
+
+@dataclass(frozen=True)
+class CancelForget(Tap, prefix="fgn", chats=PRIVATE):
+    pass
+
+
 # --- admins ---
 
 

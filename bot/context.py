@@ -57,7 +57,7 @@ class Services:
         """Why the bot cannot serve now, or None when it can. `GET /healthz` answers 503 while
         this names a reason (bot/serving/health.py): the one place for checks such as a lost
         database file. Called on every health request: keep it cheap and free of I/O."""
-        return None
+        return self.repo.lost
 
     def locale_of(self, user: User) -> Locale:
         default = self.settings.default_language

@@ -246,6 +246,22 @@ STRINGS: dict[str, dict[str, str]] = {
             "Telegram did not take the post into {chat} just now ({reason}). Nothing is recorded "
             "as posted: check the chat, and /push again in a minute."
         ),
+        # issue 11: database safety
+        "storage_lost": "Quiz Tutor is temporarily unavailable. Please try again in a minute.",
+        "cmd_forgetme": "Delete everything stored about you",
+        "forget_ask": (
+            "This deletes everything Quiz Tutor stored about you: your answers, scores and "
+            "progress, your review schedule, your reminder, language and time zone. In group "
+            "quizzes your points stay, shown as “(deleted)”. This cannot be undone."
+        ),
+        "forget_confirm": "Delete my data",
+        "forget_cancel": "Cancel",
+        "forget_done": (
+            "Your data is deleted. If you write to me again, I start a new, empty record."
+        ),
+        "forget_kept": "Nothing was deleted.",
+        "forget_expired": "This request has expired: send /forgetme again.",
+        "deleted_learner": "(deleted)",
     },
     "yo": {
         "welcome": (
@@ -490,6 +506,22 @@ STRINGS: dict[str, dict[str, str]] = {
             "Telegram kò gba ìfiránṣẹ́ sí {chat} báyìí ({reason}). A kò kà á sí ohun tí a ti "  # yo: review
             "fi ránṣẹ́: ẹ wo ìbánisọ̀rọ̀ náà, kí ẹ sì tún /push lẹ́yìn ìṣẹ́jú kan."  # yo: review
         ),
+        # issue 11: database safety
+        "storage_lost": "Quiz Tutor kò sí lárọ̀ọ́wọ́tó fún ìgbà díẹ̀. Ẹ jọ̀wọ́ ẹ tún gbìyànjú lẹ́yìn ìṣẹ́jú kan.",  # yo: review
+        "cmd_forgetme": "Pa gbogbo ohun tí a tọ́jú nípa yín rẹ́",  # yo: review
+        "forget_ask": (
+            "Èyí yóò pa gbogbo ohun tí Quiz Tutor tọ́jú nípa yín rẹ́: àwọn ìdáhùn yín, àmì àti "
+            "ìlọsíwájú yín, ètò àtúnyẹ̀wò yín, ìránnilétí yín, èdè àti àkókò agbègbè yín. Nínú "
+            "ìdánwò ẹgbẹ́, àmì yín yóò wà síbẹ̀, pẹ̀lú “(ti parẹ́)” dípò orúkọ yín. Kò ṣeé dá padà."
+        ),  # yo: review
+        "forget_confirm": "Pa data mi rẹ́",  # yo: review
+        "forget_cancel": "Fagilé",  # yo: review
+        "forget_done": (
+            "A ti pa data yín rẹ́. Tí ẹ bá tún kọ̀wé sí mi, màá bẹ̀rẹ̀ àkọsílẹ̀ tuntun, òfìfo."
+        ),  # yo: review
+        "forget_kept": "Kò sí ohun tí a pa rẹ́.",  # yo: review
+        "forget_expired": "Ìbéèrè yìí ti kọjá àkókò: ẹ tún fi /forgetme ránṣẹ́.",  # yo: review
+        "deleted_learner": "(ti parẹ́)",  # yo: review
     },
 }
 

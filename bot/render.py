@@ -507,3 +507,16 @@ def language_menu(languages: Sequence[str], current: str, locale: Locale) -> Ren
         for code in languages
     ]
     return Rendered(locale.t("language_choose"), InlineKeyboardMarkup(buttons))
+
+
+def forget_request(asked_at: int, locale: Locale) -> Rendered:
+    """What `/forgetme` deletes, with a button to confirm (for a while) and one to cancel."""
+    buttons = [
+        InlineKeyboardButton(
+            locale.t("forget_confirm"), callback_data=callbacks.ConfirmForget(asked_at).encode()
+        ),
+        InlineKeyboardButton(
+            locale.t("forget_cancel"), callback_data=callbacks.CancelForget().encode()
+        ),
+    ]
+    return Rendered(locale.t("forget_ask"), InlineKeyboardMarkup([buttons]))

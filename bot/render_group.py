@@ -128,7 +128,7 @@ def board_lines(rows: Sequence[ScoreRow], locale: Locale, limit: int = BOARD_SIZ
             locale.t(
                 "board_line",
                 place=medal,
-                name=person(row.name, locale),
+                name=locale.t("deleted_learner") if row.forgotten else person(row.name, locale),
                 points=row.points,
                 correct=row.correct,
                 answered=row.answered,

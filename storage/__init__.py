@@ -1,5 +1,12 @@
 """SQLite storage behind one interface, `Repository`. No Telegram here."""
 
+from storage.database_file import (
+    ClaimedDatabase,
+    DatabaseInUse,
+    DatabaseLost,
+    DatabaseRefused,
+    claim_database,
+)
 from storage.errors import StorageError
 from storage.repository import (
     REVIEW,
@@ -23,11 +30,16 @@ __all__ = [
     "AnswerOutcome",
     "Attempt",
     "CardUpdate",
+    "ClaimedDatabase",
+    "DatabaseInUse",
+    "DatabaseLost",
+    "DatabaseRefused",
     "QuizRecord",
     "Repository",
     "StorageError",
     "StoredCard",
     "User",
     "attempt_item_parts",
+    "claim_database",
     "review_item",
 ]

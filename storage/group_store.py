@@ -89,6 +89,11 @@ class ScoreRow:
     answered: int
     total_time: float
 
+    @property
+    def forgotten(self) -> bool:
+        """The points of a learner who deleted their data (storage/privacy.py)."""
+        return self.user_id < 0
+
 
 def _session(row: Any) -> GroupSession:
     return GroupSession(

@@ -4,16 +4,23 @@ Every write runs in a `BEGIN IMMEDIATE` transaction under an asyncio lock, and r
 after COMMIT, so a caller that acknowledges after the call never acknowledges a write that a
 crash could lose. Learners' answers share a transaction with the answers that arrive with them
 (storage/answer_batch.py); every other write has its own.
+
+The file is checked before it is opened and locked while it is open (storage/database_file.py).
+After every COMMIT, and every few seconds when asked, the repository checks that the file it
+opened is still the one at its path: once it is not (deleted, replaced), the database is *lost*:
+one CRITICAL line, `on_lost` is called, and every later call, that write included, raises
+`DatabaseLost`, so nothing written since is acknowledged.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import sqlite3
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,9 +30,17 @@ import aiosqlite
 
 from storage.answer_batch import AnswerBatcher, AnswerOutcome, CardUpdate, PendingAnswer
 from storage.content_store import ContentStore
+from storage.database_file import (
+    ClaimedDatabase,
+    DatabaseLock,
+    DatabaseLost,
+    FileWatch,
+    claim_database,
+)
 from storage.errors import StorageError
 from storage.group_store import GroupStore
 from storage.migrations import MIGRATIONS, SCHEMA_VERSION
+from storage.privacy import FORGET_ACTION, INACTIVE_SINCE, PRUNE_ACTION, Forgotten, forget
 
 log = logging.getLogger(__name__)
 
@@ -143,12 +158,49 @@ class Repository:
         self._answers = AnswerBatcher(self._transaction)
         self.content = ContentStore(self)
         self.groups = GroupStore(self._transaction, self._fetchone, self._fetchall)
+        self._lock: DatabaseLock | None = None
+        self._file: FileWatch | None = None
+        self._lost: str | None = None
+        self._on_lost: Callable[[], None] | None = None
+        self._watcher: asyncio.Task[None] | None = None
 
     @classmethod
-    async def open(cls, path: Path | str) -> Repository:
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(str(path), isolation_level=None)
+    async def open(
+        cls,
+        path: Path | str,
+        *,
+        claimed: ClaimedDatabase | None = None,
+        on_lost: Callable[[], None] | None = None,
+        watch_seconds: float | None = None,
+    ) -> Repository:
+        """Open the database at `path` (or the one `claimed` already, see
+        `storage.claim_database`): its lock file is taken first, a file that is not a
+        sound Quiz Tutor database is refused untouched, and a new one is created only where no
+        file exists. `on_lost` is called once if the file is later found deleted or replaced;
+        `watch_seconds` also checks for that on a timer, not only after each write."""
+        if str(path) == ":memory:":
+            return await cls._opened(await aiosqlite.connect(":memory:", isolation_level=None))
+        if claimed is None:
+            claimed = await asyncio.to_thread(claim_database, Path(path))
+        try:
+            connection = await aiosqlite.connect(
+                f"{claimed.path.as_uri()}?mode=rw", uri=True, isolation_level=None
+            )
+            repository = await cls._opened(connection)
+        except BaseException:
+            claimed.lock.release()
+            raise
+        repository._lock = claimed.lock
+        repository._file = FileWatch(claimed.path)
+        repository._on_lost = on_lost
+        if watch_seconds is not None:
+            repository._watcher = asyncio.create_task(
+                repository._watch(watch_seconds), name="database-file-watch"
+            )
+        return repository
+
+    @classmethod
+    async def _opened(cls, connection: aiosqlite.Connection) -> Repository:
         connection.row_factory = aiosqlite.Row
         repository = cls(connection)
         try:
@@ -160,9 +212,24 @@ class Repository:
         return repository
 
     async def close(self) -> None:
+        if self._watcher is not None:
+            self._watcher.cancel()
+            await asyncio.gather(self._watcher, return_exceptions=True)
         await self._answers.drain()
         async with self._write_lock:
             await self._db.close()
+        if self._lock is not None:
+            self._lock.release()
+
+    @property
+    def lost(self) -> str | None:
+        """Why the database file is lost (deleted or replaced under this process), or None."""
+        return self._lost
+
+    @property
+    def healthy(self) -> bool:
+        """False once the database file is lost: what a health check reports."""
+        return self._lost is None
 
     async def _configure(self) -> None:
         for pragma in (
@@ -172,6 +239,36 @@ class Repository:
             "PRAGMA busy_timeout=5000",
         ):
             await self._db.execute(pragma)
+
+    async def _watch(self, seconds: float) -> None:
+        with contextlib.suppress(DatabaseLost):  # noticed: logged, `on_lost` called
+            while True:
+                await asyncio.sleep(seconds)
+                self._check_file()
+
+    def _check_file(self) -> None:
+        """Raise `DatabaseLost` if the file is lost, noticing it now if it just was."""
+        if self._lost is None and self._file is not None:
+            problem = self._file.problem()
+            if problem is not None:
+                self._lose(problem)
+        if self._lost is not None:
+            raise DatabaseLost(f"the database is lost: {self._lost}")
+
+    def _lose(self, problem: str) -> None:
+        self._lost = problem
+        if self._file is not None:
+            self._file.drop_own_logs()
+        log.critical(
+            "database lost: %s while in use; nothing is acknowledged from now on, "
+            "and the bot stops so that it can be restarted",
+            problem,
+        )
+        if self._on_lost is not None:
+            try:
+                self._on_lost()
+            except Exception:
+                log.exception("on_lost failed")
 
     async def schema_version(self) -> int:
         async with self._db.execute("PRAGMA user_version") as cursor:
@@ -193,6 +290,7 @@ class Repository:
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[_Tx]:
         async with self._write_lock:
+            self._refuse_if_lost()
             try:
                 await self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as error:
@@ -208,6 +306,12 @@ class Repository:
                 if isinstance(error, sqlite3.Error):
                     raise StorageError(str(error)) from error
                 raise
+            # committed, but into the file at our path? Only then may the caller acknowledge.
+            self._check_file()
+
+    def _refuse_if_lost(self) -> None:
+        if self._lost is not None:
+            raise DatabaseLost(f"the database is lost: {self._lost}")
 
     @asynccontextmanager
     async def _user_write(self, user_id: int) -> AsyncIterator[_Tx]:
@@ -218,6 +322,7 @@ class Repository:
             self._users.pop(user_id, None)
 
     async def _fetchone(self, sql: str, *params: Any) -> Any:
+        self._refuse_if_lost()
         try:
             rows = await self._db.execute_fetchall(sql, params)
         except sqlite3.Error as error:
@@ -225,6 +330,7 @@ class Repository:
         return next(iter(rows), None)
 
     async def _fetchall(self, sql: str, *params: Any) -> list[Any]:
+        self._refuse_if_lost()
         try:
             return list(await self._db.execute_fetchall(sql, params))
         except sqlite3.Error as error:
@@ -541,9 +647,40 @@ class Repository:
         users = [await self.get_user(row["user_id"]) for row in rows]
         return [user for user in users if user is not None]
 
+    # privacy (storage/privacy.py)
+
+    async def forget_learner(self, user_id: int, now: float) -> Forgotten:
+        """Delete the learner's data, anonymize their group and post answers, audit it."""
+        async with self._user_write(user_id) as tx:
+            return await forget(tx, [user_id], now, FORGET_ACTION)
+
+    async def prune_inactive(
+        self, before: float, now: float, *, dry_run: bool = False
+    ) -> Forgotten:
+        """Forget every learner with no activity since `before`; with `dry_run`, only say what
+        that would remove (the same work, rolled back)."""
+        pruned: list[Forgotten] = []
+        user_ids: list[int] = []
+        try:
+            async with self._transaction() as tx:
+                user_ids = [int(row[0]) for row in await tx.fetchall(INACTIVE_SINCE, before)]
+                pruned.append(await forget(tx, user_ids, now, PRUNE_ACTION, {"before": before}))
+                if dry_run:
+                    raise _RollBack
+        except _RollBack:
+            pass
+        finally:
+            for user_id in user_ids:
+                self._users.pop(user_id, None)
+        return pruned[0]
+
     async def count_answers(self) -> int:
         row = await self._fetchone("SELECT COUNT(*) FROM answers")
         return int(row[0])
+
+
+class _RollBack(Exception):
+    """Raised inside a transaction to roll it back on purpose."""
 
 
 class _Tx:

@@ -13,7 +13,7 @@ from bot import faults
 from bot.context import QuizContext
 from bot.handlers import GROUP_MESSAGE, PRIVATE_MESSAGE, USER_MESSAGE
 from bot.i18n import translate
-from storage import StorageError
+from storage import DatabaseLost, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +70,7 @@ LEARNER_COMMANDS = (
     "review",
     "timezone",
     "remind",
+    "forgetme",
 )
 
 
@@ -90,6 +91,9 @@ async def on_error(update: object, context: QuizContext) -> None:
     if isinstance(error, TelegramError) and faults.classify(error) is not faults.Fault.REJECTED:
         await _telegram_fault(update, context, error)
         return
+    if isinstance(error, DatabaseLost) and not isinstance(update, Update):
+        log.info("job not completed: %s", error)  # the loss itself was logged once, CRITICAL
+        return
     if not isinstance(update, Update) or not isinstance(error, StorageError):
         log.error(
             "error while handling update %s",
@@ -97,7 +101,9 @@ async def on_error(update: object, context: QuizContext) -> None:
             exc_info=error,
         )
         return
-    if error.refused:  # not a bug but the database refusing (full, read-only): one line
+    if isinstance(error, DatabaseLost):
+        log.info("update %s not completed: %s", update.update_id, error)
+    elif error.refused:  # not a bug but the database refusing (full, read-only): one line
         log.error(
             "storage error, the database refused; update %s in chat %s not completed: %s",
             update.update_id,
@@ -107,7 +113,8 @@ async def on_error(update: object, context: QuizContext) -> None:
     else:
         log.error("storage error while handling update %s", update.update_id, exc_info=error)
     language = update.effective_user.language_code if update.effective_user else None
-    text = translate((language or "en").split("-")[0], "storage_error")
+    key = "storage_lost" if isinstance(error, DatabaseLost) else "storage_error"
+    text = translate((language or "en").split("-")[0], key)
     try:
         if update.callback_query is not None:
             await update.callback_query.answer(text, show_alert=True)

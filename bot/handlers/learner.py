@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime, time, timedelta
 
 from telegram import Update
@@ -17,6 +18,10 @@ from content.model import Quiz
 from content.progress import mastery
 from content.rules import streak as streak_of_days
 from content.rules import zone
+
+log = logging.getLogger(__name__)
+
+FORGET_CONFIRM_SECONDS = 10 * 60  # a /forgetme confirmation left lying around expires
 
 
 async def _send_quiz_list(update: Update, context: QuizContext, locale: Locale) -> None:
@@ -260,6 +265,38 @@ async def on_review(update: Update, context: QuizContext, tap: callbacks.StartRe
     )
 
 
+async def forgetme(update: Update, context: QuizContext) -> None:
+    """`/forgetme`: what deleting their data means, with buttons to confirm or cancel."""
+    assert update.effective_user and update.effective_chat
+    services = context.services
+    locale = await services.locale_for(update.effective_user)  # records nothing
+    message = render.forget_request(int(services.clock()), locale)
+    await context.bot.send_message(
+        update.effective_chat.id, message.text, reply_markup=message.markup
+    )
+
+
+async def on_forget(
+    update: Update, context: QuizContext, tap: callbacks.ConfirmForget | callbacks.CancelForget
+) -> None:
+    """The learner's answer to `/forgetme`: delete everything of theirs, or nothing."""
+    query = update.callback_query
+    assert query is not None
+    services = context.services
+    locale = await services.locale_for(query.from_user)
+    now = services.clock()
+    if isinstance(tap, callbacks.CancelForget):
+        outcome = "forget_kept"
+    elif not 0 <= now - tap.asked_at <= FORGET_CONFIRM_SECONDS:
+        outcome = "forget_expired"
+    else:
+        forgotten = await services.repo.forget_learner(query.from_user.id, now)
+        log.info("a learner deleted their data (/forgetme): %s", forgotten.describe())
+        outcome = "forget_done"
+    await query.answer(locale.t(outcome))
+    await quiz_flow.edit_quietly(query, render.Rendered(locale.t(outcome)))
+
+
 def handlers() -> list[BaseHandler[Update, QuizContext, None]]:
     private = PRIVATE_MESSAGE
     return [
@@ -272,10 +309,13 @@ def handlers() -> list[BaseHandler[Update, QuizContext, None]]:
         CommandHandler("review", review, filters=private),
         CommandHandler("timezone", timezone, filters=private),
         CommandHandler("remind", remind, filters=private),
+        CommandHandler("forgetme", forgetme, filters=private),
         TapHandler(callbacks.AnswerTap, on_answer),
         TapHandler(callbacks.ChooseLanguage, on_language),
         TapHandler(callbacks.ListQuizzes, on_list),
         TapHandler(callbacks.PreviewQuiz, on_preview),
         TapHandler(callbacks.OpenQuiz, on_open),
         TapHandler(callbacks.StartReview, on_review),
+        TapHandler(callbacks.ConfirmForget, on_forget),
+        TapHandler(callbacks.CancelForget, on_forget),
     ]
