@@ -30,7 +30,7 @@ from bot.render import Locale, Rendered, Reply
 from content.editing import add_question, plan_import, retire_question
 from content.export import dump_bank
 from content.loader import MAX_BANK_BYTES, BankResult, parse_bank
-from content.model import Quiz
+from content.model import Quiz, utf16_length
 from content.schema import (
     LANGUAGE_CODE,
     MAX_EXPLANATION_LENGTH,
@@ -204,8 +204,8 @@ def check_text(text: str | None, limit: int) -> str | Reply:
     value = (text or "").strip()
     if not value:
         return Reply("draft_empty")
-    if len(value) > limit:
-        return Reply("draft_too_long", {"length": len(value), "limit": limit})
+    if utf16_length(value) > limit:
+        return Reply("draft_too_long", {"length": utf16_length(value), "limit": limit})
     return value
 
 
@@ -214,8 +214,10 @@ def parse_options(text: str | None) -> list[str] | Reply:
     if not MIN_OPTIONS <= len(lines) <= MAX_OPTIONS:
         return Reply("draft_options_count", {"n": len(lines)})
     for line in lines:
-        if len(line) > MAX_OPTION_LENGTH:
-            return Reply("draft_too_long", {"length": len(line), "limit": MAX_OPTION_LENGTH})
+        if utf16_length(line) > MAX_OPTION_LENGTH:
+            return Reply(
+                "draft_too_long", {"length": utf16_length(line), "limit": MAX_OPTION_LENGTH}
+            )
     return lines
 
 
@@ -242,8 +244,8 @@ def parse_translation(text: str | None, draft: Draft) -> tuple[str, list[str]] |
         return Reply("draft_bad_language", {"code": echo(lines[0])})
     limits = [MAX_QUESTION_LENGTH] + [MAX_OPTION_LENGTH] * n + [MAX_EXPLANATION_LENGTH]
     for line, limit in zip(lines[1:], limits, strict=False):
-        if len(line) > limit:
-            return Reply("draft_too_long", {"length": len(line), "limit": limit})
+        if utf16_length(line) > limit:
+            return Reply("draft_too_long", {"length": utf16_length(line), "limit": limit})
     return code, lines[1:]
 
 

@@ -246,6 +246,10 @@ STRINGS: dict[str, dict[str, str]] = {
             "Telegram did not take the post into {chat} just now ({reason}). Nothing is recorded "
             "as posted: check the chat, and /push again in a minute."
         ),
+        # issue 11: import and preview
+        "and_more": "… and {n} more",
+        "import_errors_more": "… and {n} more: every error is in the attached file.",
+        "import_errors_file": "Every error of {file} ({n}), one per line.",
     },
     "yo": {
         "welcome": (
@@ -490,6 +494,10 @@ STRINGS: dict[str, dict[str, str]] = {
             "Telegram kò gba ìfiránṣẹ́ sí {chat} báyìí ({reason}). A kò kà á sí ohun tí a ti "  # yo: review
             "fi ránṣẹ́: ẹ wo ìbánisọ̀rọ̀ náà, kí ẹ sì tún /push lẹ́yìn ìṣẹ́jú kan."  # yo: review
         ),
+        # issue 11: import and preview
+        "and_more": "… àti {n} míì",  # yo: review
+        "import_errors_more": "… àti {n} míì: gbogbo àṣìṣe wà nínú fáìlì tí a so mọ́ ọn.",  # yo: review
+        "import_errors_file": "Gbogbo àṣìṣe {file} ({n}), ọ̀kan lórí ìlà kọ̀ọ̀kan.",  # yo: review
     },
 }
 

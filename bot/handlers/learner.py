@@ -23,10 +23,10 @@ async def _send_quiz_list(update: Update, context: QuizContext, locale: Locale) 
     services = context.services
     assert update.effective_user and update.effective_chat
     records = await services.repo.quiz_records(update.effective_user.id)
-    message = render.quiz_list(list(services.catalog), records, locale)
-    await context.bot.send_message(
-        update.effective_chat.id, message.text, reply_markup=message.markup
-    )
+    for message in render.quiz_list(list(services.catalog), records, locale):
+        await context.bot.send_message(
+            update.effective_chat.id, message.text, reply_markup=message.markup
+        )
 
 
 async def _refuse(update: Update, context: QuizContext, refusal: Refusal, locale: Locale) -> None:
@@ -142,10 +142,12 @@ async def progress(update: Update, context: QuizContext) -> None:
             latest = await repo.latest_answers(user.user_id, quiz.id)
             correct = {qid: answer.correct for qid, answer in latest.items()}
             standing[quiz.id] = mastery(quiz, cards_by_quiz.get(quiz.id, {}), correct, now)
-    message = render.progress_message(list(services.catalog), records, standing, overview, locale)
-    await context.bot.send_message(
-        update.effective_chat.id, message.text, reply_markup=message.markup
-    )
+    for message in render.progress_message(
+        list(services.catalog), records, standing, overview, locale
+    ):
+        await context.bot.send_message(
+            update.effective_chat.id, message.text, reply_markup=message.markup
+        )
 
 
 async def review(update: Update, context: QuizContext) -> None:
