@@ -103,12 +103,17 @@ def letter(option: int) -> str:
     return LETTERS[option]
 
 
-def _header(quiz: Quiz, position: int, total: int | None, locale: Locale, review: bool) -> str:
+def _header(
+    quiz: Quiz, position: int, total: int | None, number: int | None, locale: Locale, review: bool
+) -> str:
+    """ "Question k of n": k is `number` when given (the place among the questions that still
+    count), else the position + 1; n is `total`, else the size of the quiz."""
     n = len(quiz) if total is None else total
+    k = position + 1 if number is None else number
     title = f"<b>{locale.text(quiz.title, MAX_TITLE_LENGTH)}</b>"
     if review:
-        return f"{locale.t('review_header', k=position + 1, n=n)}\n{title}"
-    return f"{title}\n{locale.t('question_header', k=position + 1, n=n)}"
+        return f"{locale.t('review_header', k=k, n=n)}\n{title}"
+    return f"{title}\n{locale.t('question_header', k=k, n=n)}"
 
 
 def _order(question: Question, order: Sequence[int] | None) -> Sequence[int]:
@@ -123,6 +128,7 @@ def question_message(
     locale: Locale,
     total: int | None = None,
     *,
+    number: int | None = None,
     order: Sequence[int] | None = None,
     review: bool = False,
 ) -> Rendered:
@@ -133,7 +139,7 @@ def question_message(
         for i, option in enumerate(shown)
     )
     text = (
-        f"{_header(quiz, position, total, locale, review)}\n\n"
+        f"{_header(quiz, position, total, number, locale, review)}\n\n"
         f"{locale.text(question.text, MAX_QUESTION_LENGTH)}\n\n{options}"
     )
     buttons = [
@@ -156,6 +162,7 @@ def reveal_message(
     locale: Locale,
     total: int | None = None,
     *,
+    number: int | None = None,
     order: Sequence[int] | None = None,
     review: bool = False,
 ) -> Rendered:
@@ -174,7 +181,7 @@ def reveal_message(
         else locale.t("reveal_wrong", letter=letter(right))
     )
     parts = [
-        _header(quiz, position, total, locale, review),
+        _header(quiz, position, total, number, locale, review),
         locale.text(question.text, MAX_QUESTION_LENGTH),
         "\n".join(lines),
         verdict,

@@ -22,7 +22,7 @@ from content.rules import zone
 async def _send_quiz_list(update: Update, context: QuizContext, locale: Locale) -> None:
     services = context.services
     assert update.effective_user and update.effective_chat
-    records = await services.repo.quiz_records(update.effective_user.id)
+    records = await quiz_flow.quiz_records(services, update.effective_user.id)
     for message in render.quiz_list(list(services.catalog), records, locale):
         await context.bot.send_message(
             update.effective_chat.id, message.text, reply_markup=message.markup
@@ -132,7 +132,7 @@ async def progress(update: Update, context: QuizContext) -> None:
         due_now=await repo.count_due(user.user_id, now),
         due_today=await repo.count_due(user.user_id, end_of_day),
     )
-    records = await repo.quiz_records(user.user_id)
+    records = await quiz_flow.quiz_records(services, user.user_id)
     cards_by_quiz: dict[str, dict[str, str]] = {}
     for card in await repo.cards(user.user_id):
         cards_by_quiz.setdefault(card.quiz_id, {})[card.question_id] = card.card_json
