@@ -142,8 +142,9 @@ async def test_a_512_kib_import_does_not_stall_other_chats(
     learner = Learner(api, FakeUser(951, "Bo", "en"))
     figures = await measure_import(api, data, learner)
     print(f"\n{make.__name__}: {figures}")
-    # a loop that never waited more than a fraction of a second for the import
-    assert figures.worst_stall < 0.25, figures
+    # main stalled 1.0 s (valid), 7.6 s (flow), 3.3 s (keys); measured here 10-25 ms, and up to
+    # 0.15 s for the keys bank: pydantic-core lists its 53,000 errors in one call, holding the GIL
+    assert figures.worst_stall < 0.5, figures
     assert figures.tap_latency < 1.0, figures
 
 
@@ -159,4 +160,4 @@ async def test_two_admins_importing_at_once_both_get_their_report(
         await learner.tap(question, question.button_data()[0])
         await api.wait_for_bot_message(ADMIN.id, "imported", timeout=60)
         await api.wait_for_bot_message(SECOND_ADMIN.id, "was refused", timeout=60)
-    assert probe.worst < 0.25, probe.worst
+    assert probe.worst < 0.5, probe.worst
