@@ -15,6 +15,7 @@ import asyncio
 import datetime
 import html
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,7 +31,7 @@ from bot.render import Locale, Rendered, Reply
 from content.editing import add_question, plan_import, retire_question
 from content.export import dump_bank
 from content.loader import MAX_BANK_BYTES, BankResult, parse_bank
-from content.model import Quiz
+from content.model import Quiz, utf16_length
 from content.schema import (
     LANGUAGE_CODE,
     MAX_EXPLANATION_LENGTH,
@@ -102,32 +103,75 @@ async def import_document(
             chat_id, locale.t("import_too_large", size=len(data), limit=MAX_BANK_BYTES)
         )
         return
-    result = parse_bank(data, name, _default(services))
-    if result.quiz is None:
-        for text in admin_render.import_errors(name, result.errors, locale):
-            await bot.send_message(chat_id, text)
+    # Parsing is CPU work: in a worker thread, so that other chats are served meanwhile, and
+    # one upload at a time, so that admins sending at once do not multiply it.
+    async with services.import_lock:
+        checked = await asyncio.to_thread(check_upload, data, name, _default(services))
+    if checked.quiz is None or checked.stored is None:
+        await send_import_errors(bot, chat_id, name, checked.result.errors, locale)
         return
-    stored_size = len(dump_bank(result.quiz).encode())
+    stored_size = len(checked.stored.encode())
     if stored_size > MAX_BANK_BYTES:  # stored as canonical YAML, which may be longer
         await bot.send_message(
             chat_id, locale.t("import_too_large", size=stored_size, limit=MAX_BANK_BYTES)
         )
         return
     await bot.send_message(
-        chat_id, await apply_import(services, result.quiz, admin_id, name, locale)
+        chat_id,
+        await apply_import(services, checked.quiz, admin_id, name, locale, checked.stored),
     )
 
 
+@dataclass(frozen=True)
+class CheckedUpload:
+    result: BankResult
+    stored: str | None  # the bank as canonical YAML, as it will be stored, when valid
+
+    @property
+    def quiz(self) -> Quiz | None:
+        return self.result.quiz
+
+
+def check_upload(data: bytes, name: str, default_language: str) -> CheckedUpload:
+    """Validate an uploaded bank and write it as it would be stored (pure CPU work)."""
+    result = parse_bank(data, name, default_language)
+    return CheckedUpload(result, dump_bank(result.quiz) if result.quiz is not None else None)
+
+
+async def send_import_errors(
+    bot: Bot, chat_id: int, name: str, errors: Sequence[str], locale: Locale
+) -> None:
+    """The first errors in a message or two; all of them as a text file when there are more."""
+    report = admin_render.import_errors(name, errors, locale)
+    for text in report.messages:
+        await bot.send_message(chat_id, text)
+    if report.full_list is not None:
+        await bot.send_document(
+            chat_id,
+            report.full_list.encode(),
+            filename=report.file_name,
+            caption=locale.t("import_errors_file", file=html.escape(name), n=len(errors)),
+        )
+
+
 async def apply_import(
-    services: Services, quiz: Quiz, admin_id: int, source: str, locale: Locale
+    services: Services,
+    quiz: Quiz,
+    admin_id: int,
+    source: str,
+    locale: Locale,
+    stored: str | None = None,
 ) -> str:
-    """Store a valid bank over the quiz of its id; the report to send."""
+    """Store a valid bank (`stored`: its canonical YAML, if already written) over the quiz of
+    its id; the report to send."""
     async with services.bank_lock:
-        return await _apply_import(services, quiz, admin_id, source, locale)
+        if stored is None:
+            stored = await asyncio.to_thread(dump_bank, quiz)
+        return await _apply_import(services, quiz, admin_id, source, locale, stored)
 
 
 async def _apply_import(
-    services: Services, quiz: Quiz, admin_id: int, source: str, locale: Locale
+    services: Services, quiz: Quiz, admin_id: int, source: str, locale: Locale, stored: str
 ) -> str:
     store = services.repo.content
     existing = services.catalog.get(quiz.id)
@@ -142,10 +186,10 @@ async def _apply_import(
             assert gone is not None
             retired.append((question_id, gone.text.get(default, default)))
     was_retired = {r.question_id for r in await store.retired(quiz.id)}
-    stored = {bank.quiz_id for bank in await store.banks()}
+    stored_ids = {bank.quiz_id for bank in await store.banks()}
     await store.save_bank(
         quiz.id,
-        dump_bank(quiz),
+        stored,
         admin_id,
         services.clock(),
         "import",
@@ -160,7 +204,7 @@ async def _apply_import(
     )
     services.catalog.put(quiz)
     return admin_render.import_report(
-        plan, overrides_disk=existing is not None and quiz.id not in stored, locale=locale
+        plan, overrides_disk=existing is not None and quiz.id not in stored_ids, locale=locale
     )
 
 
@@ -204,8 +248,8 @@ def check_text(text: str | None, limit: int) -> str | Reply:
     value = (text or "").strip()
     if not value:
         return Reply("draft_empty")
-    if len(value) > limit:
-        return Reply("draft_too_long", {"length": len(value), "limit": limit})
+    if utf16_length(value) > limit:
+        return Reply("draft_too_long", {"length": utf16_length(value), "limit": limit})
     return value
 
 
@@ -214,8 +258,10 @@ def parse_options(text: str | None) -> list[str] | Reply:
     if not MIN_OPTIONS <= len(lines) <= MAX_OPTIONS:
         return Reply("draft_options_count", {"n": len(lines)})
     for line in lines:
-        if len(line) > MAX_OPTION_LENGTH:
-            return Reply("draft_too_long", {"length": len(line), "limit": MAX_OPTION_LENGTH})
+        if utf16_length(line) > MAX_OPTION_LENGTH:
+            return Reply(
+                "draft_too_long", {"length": utf16_length(line), "limit": MAX_OPTION_LENGTH}
+            )
     return lines
 
 
@@ -242,8 +288,8 @@ def parse_translation(text: str | None, draft: Draft) -> tuple[str, list[str]] |
         return Reply("draft_bad_language", {"code": echo(lines[0])})
     limits = [MAX_QUESTION_LENGTH] + [MAX_OPTION_LENGTH] * n + [MAX_EXPLANATION_LENGTH]
     for line, limit in zip(lines[1:], limits, strict=False):
-        if len(line) > limit:
-            return Reply("draft_too_long", {"length": len(line), "limit": limit})
+        if utf16_length(line) > limit:
+            return Reply("draft_too_long", {"length": utf16_length(line), "limit": limit})
     return code, lines[1:]
 
 
@@ -253,7 +299,9 @@ async def draft_result(services: Services, draft: Draft) -> BankResult:
     if quiz is None:
         return BankResult(draft.quiz_id, None, (f"quiz {draft.quiz_id} no longer exists",))
     taken = await services.repo.content.known_question_ids(quiz.id)
-    return add_question(quiz, draft.question_data(_default(services)), taken, _default(services))
+    data = draft.question_data(_default(services))
+    # validated and written as YAML like a whole bank: CPU work for a large quiz
+    return await asyncio.to_thread(add_question, quiz, data, taken, _default(services))
 
 
 async def save_draft(services: Services, draft: Draft, admin_id: int) -> BankResult:
@@ -269,7 +317,7 @@ async def _save_draft(services: Services, draft: Draft, admin_id: int) -> BankRe
     added = result.quiz.questions[-1]
     await services.repo.content.save_bank(
         result.quiz.id,
-        dump_bank(result.quiz),
+        await asyncio.to_thread(dump_bank, result.quiz),
         admin_id,
         services.clock(),
         "add_question",
@@ -294,7 +342,7 @@ async def _retire(services: Services, quiz: Quiz, question_id: str, admin_id: in
     default = _default(services)
     await services.repo.content.save_bank(
         quiz.id,
-        dump_bank(smaller),
+        await asyncio.to_thread(dump_bank, smaller),
         admin_id,
         services.clock(),
         "retire",

@@ -4,7 +4,9 @@ statistics. Data in, `Rendered` (HTML text and keyboard) out; content is escaped
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -17,6 +19,8 @@ from storage.content_store import PostTally, QuestionStat, QuizTotals, RetiredQu
 
 MAX_IDS_SHOWN = 30
 HARDEST_SHOWN = 3
+MAX_ERRORS_SHOWN = 30  # errors of a refused bank listed in messages; all of them in a file
+MAX_ERROR_LENGTH = 300
 
 
 def _ids(ids: Sequence[str]) -> str:
@@ -24,11 +28,34 @@ def _ids(ids: Sequence[str]) -> str:
     return shown + (f" … (+{len(ids) - MAX_IDS_SHOWN})" if len(ids) > MAX_IDS_SHOWN else "")
 
 
-def import_errors(file_name: str, errors: Sequence[str], locale: Locale) -> list[str]:
-    """Every error with its place, over as many messages as they need."""
+@dataclass(frozen=True)
+class ErrorReport:
+    """A refused bank's errors: the first ones as messages, all of them as a file if more."""
+
+    messages: list[str]
+    full_list: str | None = None  # one error a line
+    file_name: str = ""
+
+
+def import_errors(file_name: str, errors: Sequence[str], locale: Locale) -> ErrorReport:
+    """The first MAX_ERRORS_SHOWN errors with their place (each shortened); past that, a count
+    in the message and every error in full in a text file."""
     head = locale.t("import_refused", file=html.escape(file_name), n=len(errors))
-    blocks = [head] + [f"• {html.escape(error)}" for error in errors]
-    return split_blocks(blocks)
+    listed = "\n".join(
+        f"• {html.escape(shorten(error, MAX_ERROR_LENGTH))}" for error in errors[:MAX_ERRORS_SHOWN]
+    )
+    blocks = [head, listed]
+    more = len(errors) - MAX_ERRORS_SHOWN
+    if more <= 0:
+        return ErrorReport(split_blocks(blocks))
+    blocks.append(locale.t("import_errors_more", n=more))
+    listing = "".join(f"{error}\n" for error in errors)
+    return ErrorReport(split_blocks(blocks), listing, f"{_plain_file_name(file_name)}.errors.txt")
+
+
+def _plain_file_name(name: str) -> str:
+    """A name as safe for a file name as it is readable: letters, digits, `.`, `-`, `_`."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._")[:60] or "bank"
 
 
 def import_report(plan: ImportPlan, overrides_disk: bool, locale: Locale) -> str:

@@ -29,6 +29,9 @@ class Services:
     # Updates of different chats run concurrently: changes to a bank (read the quiz, plan,
     # store, put into the catalog) take this lock so two admins cannot overwrite each other.
     bank_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    import_lock: asyncio.Lock = field(
+        default_factory=asyncio.Lock
+    )  # see admin_flow.import_document
     pace: SendPace = field(default_factory=SendPace)  # sends per group, to pace live counts
     # (chat, user) -> (when looked up, chat member status): ephemeral, see handlers/group.py
     member_status: dict[tuple[int, int], tuple[float, str]] = field(default_factory=dict)

@@ -262,6 +262,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "forget_kept": "Nothing was deleted.",
         "forget_expired": "This request has expired: send /forgetme again.",
         "deleted_learner": "(deleted)",
+        # issue 11: import and preview
+        "and_more": "… and {n} more",
+        "import_errors_more": "… and {n} more: every error is in the attached file.",
+        "import_errors_file": "Every error of {file} ({n}), one per line.",
     },
     "yo": {
         "welcome": (
@@ -522,6 +526,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "forget_kept": "Kò sí ohun tí a pa rẹ́.",  # yo: review
         "forget_expired": "Ìbéèrè yìí ti kọjá àkókò: ẹ tún fi /forgetme ránṣẹ́.",  # yo: review
         "deleted_learner": "(ti parẹ́)",  # yo: review
+        # issue 11: import and preview
+        "and_more": "… àti {n} míì",  # yo: review
+        "import_errors_more": "… àti {n} míì: gbogbo àṣìṣe wà nínú fáìlì tí a so mọ́ ọn.",  # yo: review
+        "import_errors_file": "Gbogbo àṣìṣe {file} ({n}), ọ̀kan lórí ìlà kọ̀ọ̀kan.",  # yo: review
     },
 }
 

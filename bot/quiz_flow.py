@@ -6,7 +6,9 @@ Every decision is made against stored state; callback data only names what was t
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from telegram import Bot, CallbackQuery
@@ -19,12 +21,21 @@ from bot.render import Locale
 from content import spacing
 from content.catalog import Catalog
 from content.model import Question, Quiz
-from content.rules import attempt_order, next_position, option_order, summarize
+from content.rules import (
+    Progress,
+    Summary,
+    attempt_order,
+    attempt_progress,
+    option_order,
+    summarize,
+)
 from storage import (
     REVIEW,
     REVIEW_QUIZ_ID,
+    Answer,
     Attempt,
     CardUpdate,
+    QuizRecord,
     attempt_item_parts,
     review_item,
 )
@@ -53,6 +64,27 @@ def resolve(catalog: Catalog, attempt: Attempt, key: str) -> Item | None:
 
 def _retired(catalog: Catalog, attempt: Attempt) -> frozenset[str]:
     return frozenset(k for k in attempt.question_ids if resolve(catalog, attempt, k) is None)
+
+
+def progress(catalog: Catalog, attempt: Attempt, answered: Collection[str] = ()) -> Progress:
+    """The attempt as the catalog has its quiz now: the one reading of it for every view."""
+    return attempt_progress(attempt.question_ids, answered, _retired(catalog, attempt))
+
+
+async def quiz_records(services: Services, user_id: int) -> dict[str, QuizRecord]:
+    """The learner's record on each quiz, a running attempt counted as its quiz is now."""
+    records = await services.repo.quiz_records(user_id)
+    for quiz_id, record in records.items():
+        if record.running_answered is None:
+            continue
+        attempt = await services.repo.running_attempt(user_id, quiz_id)
+        if attempt is None:
+            continue
+        now = progress(services.catalog, attempt, (await services.repo.answers(attempt.id)).keys())
+        records[quiz_id] = dataclasses.replace(
+            record, running_answered=now.done, running_total=now.total
+        )
+    return records
 
 
 def _order(attempt: Attempt, item: Item) -> tuple[int, ...]:
@@ -99,15 +131,26 @@ async def open_review(
 async def _continue(
     bot: Bot, services: Services, chat_id: int, attempt: Attempt, locale: Locale, resuming: bool
 ) -> None:
-    answered = await services.repo.answers(attempt.id)
-    skipped = answered.keys() | _retired(services.catalog, attempt)
-    position = next_position(attempt.question_ids, skipped)
-    if position is None:
+    answers = await services.repo.answers(attempt.id)
+    now = progress(services.catalog, attempt, answers.keys())
+    if now.next_item is None:
+        # every question left was retired meanwhile: the attempt ends with what it asked
+        summary = _summary(now, answers)
+        await services.repo.finish_attempt(
+            attempt.id, summary.score, summary.total, services.clock()
+        )
         await send_summary(bot, services, chat_id, attempt, locale)
         return
-    if resuming and answered:
-        await bot.send_message(chat_id, locale.t("resuming", k=position + 1, n=attempt.total))
+    if resuming and now.done:
+        await bot.send_message(
+            chat_id, locale.t("resuming", k=now.number(now.next_item), n=now.total)
+        )
+    position = attempt.question_ids.index(now.next_item)
     await send_question(bot, services, chat_id, attempt, position, locale)
+
+
+def _summary(now: Progress, answers: Mapping[str, Answer]) -> Summary:
+    return summarize(now.items, {key: answer.correct for key, answer in answers.items()})
 
 
 async def send_question(
@@ -117,13 +160,15 @@ async def send_question(
     if item is None:
         await bot.send_message(chat_id, locale.t("quiz_gone"))
         return
+    numbering = progress(services.catalog, attempt)
     message = render.question_message(
         item.quiz,
         item.question,
         position,
         attempt.id,
         locale,
-        total=attempt.total,
+        total=numbering.total,
+        number=numbering.number(item.key),
         order=_order(attempt, item),
         review=attempt.kind == REVIEW,
     )
@@ -134,9 +179,7 @@ async def send_summary(
     bot: Bot, services: Services, chat_id: int, attempt: Attempt, locale: Locale
 ) -> None:
     answers = await services.repo.answers(attempt.id)
-    retired = _retired(services.catalog, attempt)
-    asked = [key for key in attempt.question_ids if key not in retired]
-    summary = summarize(asked, {key: answer.correct for key, answer in answers.items()})
+    summary = _summary(progress(services.catalog, attempt, answers.keys()), answers)
     if attempt.kind == REVIEW:
         now = services.clock()
         next_due = await services.repo.next_due(attempt.user_id, now)
@@ -169,6 +212,8 @@ class _ValidTap:
     item: Item
     order: tuple[int, ...]
     following: int | None  # the position asked after this one, None if this is the last
+    progress: Progress  # before this answer
+    answers: Mapping[str, Answer]  # before this answer
 
 
 async def _check_tap(services: Services, tap: AnswerTap, user_id: int) -> _ValidTap | _Refusal:
@@ -188,14 +233,15 @@ async def _check_tap(services: Services, tap: AnswerTap, user_id: int) -> _Valid
         return _Refusal("quiz_gone")
     if tap.option >= len(item.question.options):
         return _Refusal("stale_button")
-    answered = await services.repo.answers(attempt.id)
-    if item.key in answered:
+    answers = await services.repo.answers(attempt.id)
+    if item.key in answers:
         return _Refusal("already_answered")
-    skipped = answered.keys() | _retired(services.catalog, attempt)
-    if next_position(attempt.question_ids, skipped) != tap.position:
+    now = progress(services.catalog, attempt, answers.keys())
+    if now.next_item != item.key:
         return _Refusal("stale_button")
-    following = next_position(attempt.question_ids, skipped | {item.key})
-    return _ValidTap(attempt, item, _order(attempt, item), following)
+    after = now.with_answer(item.key).next_item
+    following = None if after is None else attempt.question_ids.index(after)
+    return _ValidTap(attempt, item, _order(attempt, item), following, now, answers)
 
 
 async def take_answer(
@@ -217,6 +263,11 @@ async def take_answer(
     asked_at = query.message.date.timestamp() if query.message is not None else None
     seconds = now - asked_at if asked_at is not None and asked_at <= now else None
     reviewed = spacing.review(card.card_json if card else None, correct, seconds, now)
+    result = None
+    if checked.following is None:  # the last answer: the score of what the attempt asked
+        answered = {key: answer.correct for key, answer in checked.answers.items()}
+        summary = summarize(checked.progress.items, {**answered, item.key: correct})
+        result = (summary.score, summary.total)
     outcome = await services.repo.record_answer(
         attempt,
         item.key,
@@ -225,6 +276,7 @@ async def take_answer(
         now,
         finishes=checked.following is None,
         card=CardUpdate(reviewed.card_json, reviewed.due, int(reviewed.rating)),
+        result=result,
     )
     if not outcome.recorded:
         await query.answer(locale.t("already_answered"))
@@ -241,7 +293,8 @@ async def take_answer(
         tap.position,
         tap.option,
         locale,
-        total=attempt.total,
+        total=checked.progress.total,
+        number=checked.progress.number(item.key),
         order=order,
         review=attempt.kind == REVIEW,
     )

@@ -12,15 +12,16 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import callbacks
+from bot import callbacks, telegram_html
 from bot.display import NAME_LIMIT, isolate, without_overrides
 from bot.i18n import language_name, translate
-from content.model import LocalizedText, Question, Quiz, clip, utf16_length
+from content.model import LocalizedText, Question, Quiz, clip
 from content.progress import Mastery, bar
 from content.rules import Summary
 from content.schema import (
     MAX_DESCRIPTION_LENGTH,
     MAX_EXPLANATION_LENGTH,
+    MAX_GUIDE_TITLE_LENGTH,
     MAX_OPTION_LENGTH,
     MAX_QUESTION_LENGTH,
     MAX_TITLE_LENGTH,
@@ -29,6 +30,10 @@ from storage import QuizRecord
 
 MAX_MESSAGE_LENGTH = 4096
 MAX_BUTTON_LABEL = 48
+MAX_MISSED_SHOWN = 10  # questions listed under "worth another look" in a summary
+MAX_WEAK_SHOWN = 20  # question numbers listed as weak per quiz in /progress
+# Telegram takes at most 100 buttons in a keyboard; a list row has up to two
+MAX_ROWS_PER_MESSAGE = 40
 LETTERS = "ABCDEFGHIJ"
 
 
@@ -98,12 +103,17 @@ def letter(option: int) -> str:
     return LETTERS[option]
 
 
-def _header(quiz: Quiz, position: int, total: int | None, locale: Locale, review: bool) -> str:
+def _header(
+    quiz: Quiz, position: int, total: int | None, number: int | None, locale: Locale, review: bool
+) -> str:
+    """ "Question k of n": k is `number` when given (the place among the questions that still
+    count), else the position + 1; n is `total`, else the size of the quiz."""
     n = len(quiz) if total is None else total
+    k = position + 1 if number is None else number
     title = f"<b>{locale.text(quiz.title, MAX_TITLE_LENGTH)}</b>"
     if review:
-        return f"{locale.t('review_header', k=position + 1, n=n)}\n{title}"
-    return f"{title}\n{locale.t('question_header', k=position + 1, n=n)}"
+        return f"{locale.t('review_header', k=k, n=n)}\n{title}"
+    return f"{title}\n{locale.t('question_header', k=k, n=n)}"
 
 
 def _order(question: Question, order: Sequence[int] | None) -> Sequence[int]:
@@ -118,6 +128,7 @@ def question_message(
     locale: Locale,
     total: int | None = None,
     *,
+    number: int | None = None,
     order: Sequence[int] | None = None,
     review: bool = False,
 ) -> Rendered:
@@ -128,7 +139,7 @@ def question_message(
         for i, option in enumerate(shown)
     )
     text = (
-        f"{_header(quiz, position, total, locale, review)}\n\n"
+        f"{_header(quiz, position, total, number, locale, review)}\n\n"
         f"{locale.text(question.text, MAX_QUESTION_LENGTH)}\n\n{options}"
     )
     buttons = [
@@ -151,6 +162,7 @@ def reveal_message(
     locale: Locale,
     total: int | None = None,
     *,
+    number: int | None = None,
     order: Sequence[int] | None = None,
     review: bool = False,
 ) -> Rendered:
@@ -169,7 +181,7 @@ def reveal_message(
         else locale.t("reveal_wrong", letter=letter(right))
     )
     parts = [
-        _header(quiz, position, total, locale, review),
+        _header(quiz, position, total, number, locale, review),
         locale.text(question.text, MAX_QUESTION_LENGTH),
         "\n".join(lines),
         verdict,
@@ -205,13 +217,15 @@ def summary_message(
         parts.append(locale.t("summary_perfect"))
     else:
         missed = []
-        for question_id in summary.missed:
+        for question_id in summary.missed[:MAX_MISSED_SHOWN]:
             question = quiz.question(question_id)
             position = quiz.position(question_id)
             if question is not None and position is not None:
                 missed.append(
                     f"• {position + 1}. {html.escape(shorten(locale.plain(question.text), 120))}"
                 )
+        if len(summary.missed) > MAX_MISSED_SHOWN:
+            missed.append(locale.t("and_more", n=len(summary.missed) - MAX_MISSED_SHOWN))
         parts.append(locale.t("summary_review") + "\n" + "\n".join(missed))
     if quiz.guide is not None:
         parts.append(_guide_line(quiz, locale))
@@ -235,7 +249,7 @@ def _guide_line(quiz: Quiz, locale: Locale) -> str:
     return locale.t(
         "guide",
         url=html.escape(quiz.guide.url),
-        title=locale.text(quiz.guide.title, MAX_TITLE_LENGTH),
+        title=locale.text(quiz.guide.title, MAX_GUIDE_TITLE_LENGTH),
     )
 
 
@@ -270,11 +284,14 @@ def _quiz_button(quiz: Quiz, record: QuizRecord | None, locale: Locale) -> Inlin
 
 def quiz_list(
     quizzes: Sequence[Quiz], records: Mapping[str, QuizRecord], locale: Locale
-) -> Rendered:
+) -> list[Rendered]:
+    """Every quiz with its level, size, description and the learner's standing, and its
+    buttons; over several messages when they do not fit one."""
     if not quizzes:
-        return Rendered(locale.t("no_quizzes"))
-    blocks = [locale.t("quizzes_title")]
-    rows = []
+        return [Rendered(locale.t("no_quizzes"))]
+    entries: list[tuple[str, list[InlineKeyboardButton] | None]] = [
+        (locale.t("quizzes_title"), None)
+    ]
     for quiz in quizzes:
         record = records.get(quiz.id)
         block = (
@@ -284,59 +301,48 @@ def quiz_list(
         if quiz.description is not None:
             block += f"<i>{locale.text(quiz.description, MAX_DESCRIPTION_LENGTH)}</i>\n"
         block += f"<code>/quiz {quiz.id}</code> · {_record_line(record, locale)}"
+        row = [
+            _quiz_button(quiz, record, locale),
+            InlineKeyboardButton(
+                locale.t("button_preview"), callback_data=callbacks.PreviewQuiz(quiz.id).encode()
+            ),
+        ]
+        entries.append((block, row))
+    return paged(entries)
+
+
+def paged(entries: Sequence[tuple[str, list[InlineKeyboardButton] | None]]) -> list[Rendered]:
+    """Blocks, each with its row of buttons (or none), packed into as few messages as fit:
+    each message carries the rows of its own blocks. No block is over the limit alone."""
+    messages: list[Rendered] = []
+    blocks: list[str] = []
+    rows: list[list[InlineKeyboardButton]] = []
+
+    def flush() -> None:
+        markup = InlineKeyboardMarkup(rows) if rows else None
+        messages.append(Rendered("\n\n".join(blocks), markup))
+
+    used = 0
+    for block, row in entries:
+        length = telegram_html.visible_length(block)
+        needed = used + 2 + length if blocks else length  # 2: the blank line between blocks
+        if blocks and (
+            needed > MAX_MESSAGE_LENGTH or (row is not None and len(rows) >= MAX_ROWS_PER_MESSAGE)
+        ):
+            flush()
+            blocks, rows, needed = [], [], length
         blocks.append(block)
-        rows.append(
-            [
-                _quiz_button(quiz, record, locale),
-                InlineKeyboardButton(
-                    locale.t("button_preview"),
-                    callback_data=callbacks.PreviewQuiz(quiz.id).encode(),
-                ),
-            ]
-        )
-    return Rendered("\n\n".join(blocks), InlineKeyboardMarkup(rows))
-
-
-def split_blocks(blocks: Sequence[str], limit: int = MAX_MESSAGE_LENGTH) -> list[str]:
-    """Join blocks with blank lines into as few messages as fit `limit`.
-
-    Measures the HTML source in UTF-16 units, never less than the visible text Telegram counts.
-    A block is never split, unless it alone is over the limit: then it is cut at line ends
-    (so a tag never spans two messages, as long as tags close on their line).
-    """
-    messages: list[str] = []
-    current = ""
-    for block in _fit_blocks(blocks, limit):
-        candidate = f"{current}\n\n{block}" if current else block
-        if utf16_length(candidate) <= limit:
-            current = candidate
-            continue
-        if current:
-            messages.append(current)
-        current = block
-    if current:
-        messages.append(current)
+        used = needed
+        if row is not None:
+            rows.append(row)
+    flush()
     return messages
 
 
-def _fit_blocks(blocks: Sequence[str], limit: int) -> list[str]:
-    fitted: list[str] = []
-    for block in blocks:
-        if utf16_length(block) <= limit:
-            fitted.append(block)
-            continue
-        piece = ""
-        for line in block.split("\n"):
-            line = line if utf16_length(line) <= limit else clip(line, limit)
-            candidate = f"{piece}\n{line}" if piece else line
-            if utf16_length(candidate) <= limit:
-                piece = candidate
-            else:
-                fitted.append(piece)
-                piece = line
-        if piece:
-            fitted.append(piece)
-    return fitted
+def split_blocks(blocks: Sequence[str], limit: int = MAX_MESSAGE_LENGTH) -> list[str]:
+    """Join blocks with blank lines into as few messages as fit `limit` (as Telegram counts,
+    after entity parsing); see `telegram_html.split_blocks`."""
+    return telegram_html.split_blocks(blocks, limit)
 
 
 def preview_messages(quiz: Quiz, locale: Locale) -> list[Rendered]:
@@ -389,11 +395,11 @@ def progress_message(
     mastery: Mapping[str, Mastery],
     overview: Overview,
     locale: Locale,
-) -> Rendered:
+) -> list[Rendered]:
     touched = [quiz for quiz in quizzes if quiz.id in records or quiz.id in mastery]
     if not touched:
-        return Rendered(locale.t("progress_none"))
-    blocks = [
+        return [Rendered(locale.t("progress_none"))]
+    head = (
         locale.t("progress_title")
         + "\n"
         + locale.t(
@@ -402,17 +408,18 @@ def progress_message(
             due_now=overview.due_now,
             due_today=overview.due_today,
         )
-    ]
-    rows = []
-    if overview.due_now:
-        rows.append(
-            [
-                InlineKeyboardButton(
-                    locale.t("button_review", n=overview.due_now),
-                    callback_data=callbacks.StartReview().encode(),
-                )
-            ]
-        )
+    )
+    review = (
+        [
+            InlineKeyboardButton(
+                locale.t("button_review", n=overview.due_now),
+                callback_data=callbacks.StartReview().encode(),
+            )
+        ]
+        if overview.due_now
+        else None
+    )
+    entries: list[tuple[str, list[InlineKeyboardButton] | None]] = [(head, review)]
     for quiz in touched:
         record = records.get(quiz.id)
         parts = [_record_line(record, locale)]
@@ -435,12 +442,13 @@ def progress_message(
                 )
             )
             if standing.weak_positions:
-                weak = ", ".join(f"#{n}" for n in standing.weak_positions)
+                weak = ", ".join(f"#{n}" for n in standing.weak_positions[:MAX_WEAK_SHOWN])
+                if len(standing.weak_positions) > MAX_WEAK_SHOWN:
+                    weak += f" … (+{len(standing.weak_positions) - MAX_WEAK_SHOWN})"
                 parts.append(locale.t("progress_weak", questions=weak))
         lines.append(" · ".join(parts))
-        blocks.append("\n".join(lines))
-        rows.append([_quiz_button(quiz, record, locale)])
-    return Rendered("\n\n".join(blocks), InlineKeyboardMarkup(rows))
+        entries.append(("\n".join(lines), [_quiz_button(quiz, record, locale)]))
+    return paged(entries)
 
 
 def wait_text(seconds: float, locale: Locale) -> str:

@@ -22,6 +22,42 @@ def next_position(question_ids: Sequence[str], answered: Collection[str]) -> int
     return None
 
 
+@dataclass(frozen=True)
+class Progress:
+    """An attempt as its quiz is now: the items retired since it began count nowhere (not in
+    "question k of n", not in what is left, not in the score). Every view of an attempt
+    (the question, the resume notice, /quizzes, /progress, the summary) is read from here."""
+
+    items: tuple[str, ...]  # the attempt's items that still count, in its order
+    answered: frozenset[str]  # those of them answered
+
+    @property
+    def total(self) -> int:
+        return len(self.items)
+
+    @property
+    def done(self) -> int:
+        return len(self.answered)
+
+    @property
+    def next_item(self) -> str | None:
+        return next((item for item in self.items if item not in self.answered), None)
+
+    def number(self, item: str) -> int:
+        """1-based place of an item that counts."""
+        return self.items.index(item) + 1
+
+    def with_answer(self, item: str) -> Progress:
+        return Progress(self.items, self.answered | {item})
+
+
+def attempt_progress(
+    items: Sequence[str], answered: Collection[str], retired: Collection[str]
+) -> Progress:
+    counted = tuple(item for item in items if item not in retired)
+    return Progress(counted, frozenset(item for item in answered if item in counted))
+
+
 def attempt_order(quiz: Quiz) -> tuple[str, ...]:
     """The questions an attempt asks, in order."""
     return tuple(question.id for question in quiz.questions)

@@ -20,7 +20,7 @@ from pydantic import (
     model_validator,
 )
 
-from content.model import Guide, Level, LocalizedText, Question, Quiz
+from content.model import Guide, Level, LocalizedText, Question, Quiz, utf16_length
 
 MAX_QUIZ_ID_LENGTH = 40
 MAX_QUESTION_ID_LENGTH = 40
@@ -28,11 +28,14 @@ MIN_OPTIONS, MAX_OPTIONS = 2, 10
 MAX_QUESTIONS = 500
 # Chosen so that a question with ten options, its reveal and explanation fit one message
 # (Telegram: 4096 UTF-16 units of visible text); the renderer clips to the same budgets.
+# Lengths are counted as Telegram counts them, in UTF-16 units (an emoji is often two), so
+# that whatever a bank may hold is shown whole.
 MAX_TITLE_LENGTH = 120
 MAX_QUESTION_LENGTH = 800
 MAX_OPTION_LENGTH = 180
 MAX_EXPLANATION_LENGTH = 1000
 MAX_DESCRIPTION_LENGTH = 1000
+MAX_GUIDE_TITLE_LENGTH = 200
 
 SLUG = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}(?:-[a-z0-9]{2,8})?$")
@@ -55,9 +58,12 @@ def _localized_validator(max_length: int) -> Any:
                 raise ValueError(f"{shown} is not a language code such as 'en' or 'yo'")
             if not isinstance(text, str) or not text.strip():
                 raise ValueError(f"the {code or 'default'} text must be non-empty text")
-            if len(text) > max_length:
+            if (length := utf16_length(text)) > max_length:
+                counted = (
+                    "" if length == len(text) else " (as Telegram counts them: an emoji is two)"
+                )
                 raise ValueError(
-                    f"the {code or 'default'} text has {len(text)} characters; at most {max_length}"
+                    f"the {code or 'default'} text has {length} characters{counted}; at most {max_length}"
                 )
         return {str(code): text.strip() for code, text in value.items()}
 
@@ -78,7 +84,7 @@ class GuideSchema(_Strict):
     title: Text
     url: Annotated[str, StringConstraints(pattern=r"^https?://\S+$", max_length=500)]
 
-    _title = field_validator("title")(_localized_validator(200))
+    _title = field_validator("title")(_localized_validator(MAX_GUIDE_TITLE_LENGTH))
 
 
 class QuestionSchema(_Strict):

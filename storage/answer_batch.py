@@ -54,6 +54,8 @@ class PendingAnswer:
     answered_at: float
     finishes: bool | None  # None: the attempt ends once all of its items have an answer
     card: CardUpdate | None
+    # (score, total) to store if this answer finishes the attempt; None: every answer counts
+    result: tuple[int, int] | None = None
 
     @property
     def key(self) -> tuple[int, str, str]:
@@ -214,7 +216,7 @@ async def write_batch(tx: BatchTx, batch: Sequence[PendingAnswer]) -> list[Answe
     }
     states = await _attempt_states(tx, to_check) if to_check else {}
     outcomes: list[AnswerOutcome] = []
-    finishing: dict[int, tuple[float, int]] = {}
+    finishing: dict[int, tuple[float, int, int | None]] = {}
     for answer, was_recorded in zip(batch, recorded, strict=True):
         state = states.get(answer.attempt_id)
         if was_recorded and answer.finishes is False:
@@ -231,15 +233,14 @@ async def write_batch(tx: BatchTx, batch: Sequence[PendingAnswer]) -> list[Answe
                 if answer.finishes is None
                 else answer.finishes
             )
+            score, total = answer.result or (state.correct, None)
             if was_recorded and finished:
-                finishing[answer.attempt_id] = (answer.answered_at, state.correct)
-            outcomes.append(
-                AnswerOutcome(recorded=was_recorded, finished=finished, score=state.correct)
-            )
+                finishing[answer.attempt_id] = (answer.answered_at, score, total)
+            outcomes.append(AnswerOutcome(recorded=was_recorded, finished=finished, score=score))
     if finishing:
         await tx.executemany(
-            "UPDATE attempts SET finished_at=?, score=? WHERE id=?",
-            [(at, score, attempt_id) for attempt_id, (at, score) in finishing.items()],
+            "UPDATE attempts SET finished_at=?, score=?, total=COALESCE(?, total) WHERE id=?",
+            [(at, score, total, attempt) for attempt, (at, score, total) in finishing.items()],
         )
     return outcomes
 

@@ -469,6 +469,7 @@ class Repository:
         now: float,
         finishes: bool | None = None,
         card: CardUpdate | None = None,
+        result: tuple[int, int] | None = None,
     ) -> AnswerOutcome:
         """Store one answer and, when it is the attempt's last, finish the attempt, in one
         commit (shared with the other answers of its batch).
@@ -477,6 +478,8 @@ class Repository:
         attempt (the caller knows which questions were retired); by default the attempt ends
         once every one of its items has an answer. `card` is the learner's spaced-repetition
         card for the question as this answer leaves it: stored, and logged, in the same commit.
+        `result` is the (score, total) the attempt finishes with, when the caller counts only
+        some of its items (questions retired meanwhile); by default every answer counts.
         """
         if question_id not in attempt.question_ids:
             raise ValueError(f"question {question_id!r} is not part of attempt {attempt.id}")
@@ -493,8 +496,23 @@ class Repository:
                 now,
                 finishes,
                 card,
+                result,
             )
         )
+
+    async def finish_attempt(self, attempt_id: int, score: int, total: int, now: float) -> bool:
+        """End a running attempt that has nothing left to ask (its last questions were
+        retired) with the score of what it asked; False if it had ended already."""
+        async with self._transaction() as tx:
+            cursor = await tx.execute(
+                """UPDATE attempts SET finished_at=?, score=?, total=?
+                   WHERE id=? AND finished_at IS NULL""",
+                now,
+                score,
+                total,
+                attempt_id,
+            )
+            return cursor.rowcount == 1
 
     async def quiz_records(self, user_id: int) -> dict[str, QuizRecord]:
         """Best, last and running attempt of every quiz the learner has touched."""

@@ -148,10 +148,10 @@ def every_rendering(quiz: Quiz, locale: Locale) -> list[Rendered]:
         reveal_message(quiz, first, 0, first.answer, locale),
         summary_message(quiz, Summary(1, 2, (first.id,)), (1, 2), locale),
         summary_message(quiz, Summary(2, 2, ()), None, locale),
-        quiz_list([quiz], records, locale),
-        quiz_list([quiz], {}, locale),
+        *quiz_list([quiz], records, locale),
+        *quiz_list([quiz], {}, locale),
         *preview_messages(quiz, locale),
-        progress_message([quiz], records, mastery_of(quiz, latest), Overview(2, 1, 3), locale),
+        *progress_message([quiz], records, mastery_of(quiz, latest), Overview(2, 1, 3), locale),
         language_menu(["en", "yo"], locale.language, locale),
     ]
 
@@ -236,7 +236,8 @@ def test_summary_shows_missed_question_verbatim() -> None:
 
 def test_quiz_list_and_preview_show_content_markup_verbatim() -> None:
     quiz = nasty_quiz()
-    listed = visible(quiz_list([quiz], {}, EN))
+    [listing] = quiz_list([quiz], {}, EN)
+    listed = visible(listing)
     assert f"T {NASTY}" in listed
     assert f"D {NASTY}" in listed
     previewed = "".join(visible(r) for r in preview_messages(quiz, EN))
@@ -253,15 +254,14 @@ def test_guide_url_is_escaped_in_its_href() -> None:
 def test_progress_shows_title_verbatim_and_weak_questions() -> None:
     quiz = nasty_quiz()
     latest = {quiz.id: {"n1": Answer("n1", 0, False, 1.0), "n0": Answer("n0", 1, True, 1.0)}}
-    shown = visible(
-        progress_message(
-            [quiz],
-            {quiz.id: record(best_score=1, best_total=2)},
-            mastery_of(quiz, latest),
-            Overview(0, 0, 0),
-            EN,
-        )
+    [rendered] = progress_message(
+        [quiz],
+        {quiz.id: record(best_score=1, best_total=2)},
+        mastery_of(quiz, latest),
+        Overview(0, 0, 0),
+        EN,
     )
+    shown = visible(rendered)
     assert f"T {NASTY}" in shown
     assert "#2" in shown
     assert "#1" not in shown
@@ -274,7 +274,7 @@ def test_language_menu_marks_the_current_language() -> None:
 
 
 def test_empty_quiz_list_has_no_keyboard() -> None:
-    rendered = quiz_list([], {}, EN)
+    [rendered] = quiz_list([], {}, EN)
     assert visible(rendered) == "There are no quizzes yet."
     assert rendered.markup is None
 

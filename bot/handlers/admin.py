@@ -6,6 +6,7 @@ Everyone else who sends an admin command gets a polite refusal and nothing chang
 
 from __future__ import annotations
 
+import asyncio
 import html
 import secrets
 import warnings
@@ -88,7 +89,7 @@ async def export(update: Update, context: QuizContext) -> None:
         return
     await context.bot.send_document(
         update.effective_chat.id,
-        dump_bank(quiz).encode(),
+        (await asyncio.to_thread(dump_bank, quiz)).encode(),  # CPU work for a large bank
         filename=f"{quiz.id}.yaml",
         caption=locale.t("export_caption", quiz_id=quiz.id, n=len(quiz)),
     )

@@ -27,11 +27,11 @@ FORGET_CONFIRM_SECONDS = 10 * 60  # a /forgetme confirmation left lying around e
 async def _send_quiz_list(update: Update, context: QuizContext, locale: Locale) -> None:
     services = context.services
     assert update.effective_user and update.effective_chat
-    records = await services.repo.quiz_records(update.effective_user.id)
-    message = render.quiz_list(list(services.catalog), records, locale)
-    await context.bot.send_message(
-        update.effective_chat.id, message.text, reply_markup=message.markup
-    )
+    records = await quiz_flow.quiz_records(services, update.effective_user.id)
+    for message in render.quiz_list(list(services.catalog), records, locale):
+        await context.bot.send_message(
+            update.effective_chat.id, message.text, reply_markup=message.markup
+        )
 
 
 async def _refuse(update: Update, context: QuizContext, refusal: Refusal, locale: Locale) -> None:
@@ -137,7 +137,7 @@ async def progress(update: Update, context: QuizContext) -> None:
         due_now=await repo.count_due(user.user_id, now),
         due_today=await repo.count_due(user.user_id, end_of_day),
     )
-    records = await repo.quiz_records(user.user_id)
+    records = await quiz_flow.quiz_records(services, user.user_id)
     cards_by_quiz: dict[str, dict[str, str]] = {}
     for card in await repo.cards(user.user_id):
         cards_by_quiz.setdefault(card.quiz_id, {})[card.question_id] = card.card_json
@@ -147,10 +147,12 @@ async def progress(update: Update, context: QuizContext) -> None:
             latest = await repo.latest_answers(user.user_id, quiz.id)
             correct = {qid: answer.correct for qid, answer in latest.items()}
             standing[quiz.id] = mastery(quiz, cards_by_quiz.get(quiz.id, {}), correct, now)
-    message = render.progress_message(list(services.catalog), records, standing, overview, locale)
-    await context.bot.send_message(
-        update.effective_chat.id, message.text, reply_markup=message.markup
-    )
+    for message in render.progress_message(
+        list(services.catalog), records, standing, overview, locale
+    ):
+        await context.bot.send_message(
+            update.effective_chat.id, message.text, reply_markup=message.markup
+        )
 
 
 async def review(update: Update, context: QuizContext) -> None:
