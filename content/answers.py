@@ -162,24 +162,20 @@ def _edge(char: str) -> bool:
 
 
 def normalize(text: str, strict_diacritics: bool = False) -> str:
-    """The form in which typed answers are compared."""
-    for _ in range(4):  # a step can expose work for an earlier one; stop at the fixed point
-        folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
-        if not strict_diacritics:
-            decomposed = unicodedata.normalize("NFD", folded)
-            marks_dropped = "".join(c for c in decomposed if unicodedata.category(c) != "Mn")
-            folded = unicodedata.normalize("NFKC", marks_dropped)
-        words = " ".join(folded.split())
-        start, end = 0, len(words)
-        while start < end and _edge(words[start]):
-            start += 1
-        while end > start and _edge(words[end - 1]):
-            end -= 1
-        result = words[start:end]
-        if result == text:
-            break
-        text = result
-    return text
+    """The form in which typed answers are compared (idempotent: tests/test_content_answers)."""
+    # NFKC again after case folding, which can leave text that NFKC would change
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+    if not strict_diacritics:
+        decomposed = unicodedata.normalize("NFD", folded)
+        kept = "".join(char for char in decomposed if unicodedata.category(char) != "Mn")
+        folded = unicodedata.normalize("NFKC", kept)
+    words = " ".join(folded.split())
+    start, end = 0, len(words)
+    while start < end and _edge(words[start]):
+        start += 1
+    while end > start and _edge(words[end - 1]):
+        end -= 1
+    return words[start:end]
 
 
 def accepted_forms(key: TypedAnswer) -> frozenset[str]:
