@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 LANGUAGE = re.compile(r"[A-Za-z0-9_+#.-]{1,30}")
 _OPENER = re.compile(r"```([A-Za-z0-9_+#.-]{0,30})[ \t]*(?:\n|\Z)")
+_SPECIAL = re.compile(r"[`\\]")  # where plain text may stop
 _CLOSER = re.compile(r"^```[ \t]*(?=\n|\Z)", re.MULTILINE)
 
 
@@ -75,14 +76,16 @@ def parse_markup(text: str) -> Parsed:
 
     i, n = 0, len(text)
     while i < n:
-        char = text[i]
-        if char == "\\" and text.startswith("`", i + 1):
-            plain.append("`")
-            i += 2
-            continue
-        if char != "`":
-            plain.append(char)
-            i += 1
+        special = _SPECIAL.search(text, i)
+        if special is None:
+            plain.append(text[i:])
+            break
+        if special.start() > i:
+            plain.append(text[i : special.start()])
+            i = special.start()
+        if text[i] == "\\":
+            plain.append("`" if text.startswith("`", i + 1) else "\\")
+            i += 2 if text.startswith("`", i + 1) else 1
             continue
         run = _backticks(text, i)
         at_line_start = i == 0 or text[i - 1] == "\n"
@@ -149,7 +152,7 @@ def segments(text: str) -> tuple[Segment, ...]:
 
 
 def problems(text: str) -> tuple[str, ...]:
-    return parse_markup(text).problems
+    return parse_markup(text).problems if "`" in text else ()
 
 
 def flatten(text: str) -> str:

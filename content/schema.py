@@ -251,7 +251,7 @@ class TrueFalseSchema(_QuestionSchema):
 class NumericSchema(_QuestionSchema):
     type: Literal["numeric"]
     answer: Any
-    tolerance: Any = 0
+    tolerance: Any = Decimal(0)
     unit: UnitText | None = None
 
     @field_validator("answer")

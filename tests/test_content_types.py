@@ -14,6 +14,7 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
+from content.__main__ import main as validate_main
 from content.export import dump_bank
 from content.images import FolderImages
 from content.loader import EVERYTHING, PLAYABLE, BankResult, parse_bank
@@ -405,3 +406,58 @@ def test_any_number_round_trips_exactly(answer: float, tolerance: float) -> None
         "tolerance": tolerance,
     }
     _round_trip(bank(question))
+
+
+# --- python -m content validate ----------------------------------------------------------
+
+
+def test_the_validator_names_file_question_and_field_of_each_bad_case(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(
+        bank(
+            {**SINGLE, "answer": [0]},
+            {**TYPED, "tolerance": 0.5},
+            {**TRUE_FALSE, "options": ["a", "b"]},
+            {**NUMERIC, "type": "number"},
+            {**MULTIPLE, "image": "images/missing.png"},
+        ),
+        encoding="utf-8",
+    )
+    (tmp_path / "images").mkdir()
+    (tmp_path / "images" / "big.png").write_bytes(png() + b"\x00" * (5 * 1024 * 1024))
+    big = tmp_path / "big.yaml"
+    big.write_text(bank({**TRUE_FALSE, "image": "images/big.png"}).replace("drill", "big"))
+    assert validate_main(["validate", str(tmp_path)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(": ", 2)[1] for line in lines] == [
+        "question s1 (#1), field answer",
+        "question w1 (#2), field tolerance",
+        "question t1 (#3), field options",
+        "question n1 (#4), field type",
+        "question m1 (#5), field image",
+        "question t1 (#1), field image",
+    ]
+    assert all(line.startswith(f"error {tmp_path}/") for line in lines)
+    assert lines[0].startswith(f"error {bad}: ")
+    assert lines[5].startswith(f"error {big}: ") and "at most 5 MiB" in lines[5]
+
+
+def test_the_validator_says_what_the_bot_cannot_play_yet(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "ok.yaml").write_text(bank(SINGLE, MULTIPLE, NUMERIC), encoding="utf-8")
+    assert validate_main(["validate", str(tmp_path / "ok.yaml")]) == 0
+    out = capsys.readouterr().out
+    assert out == (
+        f"ok    {tmp_path / 'ok.yaml'}: drill, 3 questions "
+        "(the bot cannot play yet: multiple, numeric)\n"
+    )
+
+
+def test_the_default_tolerance_is_a_decimal_too() -> None:
+    quiz = parse(bank({"id": "n", "type": "numeric", "text": "n?", "answer": 3})).quiz
+    assert quiz is not None
+    key = quiz.questions[0].key
+    assert isinstance(key, NumericAnswer) and isinstance(key.tolerance, Decimal)
