@@ -129,7 +129,13 @@ async def test_non_admins_are_refused_and_nothing_changes(
     await eve.send("Some question?", "I answer to commands")
     assert api.downloads == []
     assert api.calls_to("sendDocument") == []
-    for table in ("content_banks", "retired_questions", "posts", "push_schedules", "audit_log"):
+    for table in (
+        "content_banks",
+        "retired_questions",
+        "group_sessions",
+        "push_schedules",
+        "audit_log",
+    ):
         assert rows(db_path, f"SELECT COUNT(*) FROM {table}") == [(0,)], table
     await eve.send("/quiz small-bank", "I have no quiz called")
     await eve.send(f"/quiz {SEED}", "Question 1 of 8")
@@ -371,7 +377,9 @@ async def test_push_to_a_channel_members_answer_once_next_push_reveals(
     assert "Colour of a clear sky?" in second.text
     await admin.send("/push small-bank @news", "Question 3 of 3")
     await admin.send("/push small-bank @news", "has been posted to @news already")
-    assert rows(db_path, "SELECT post_id, user_id, correct FROM post_answers ORDER BY user_id") == [
+    answers = """SELECT s.post_id, a.user_id, a.correct FROM group_answers a
+                 JOIN group_sessions s ON s.id = a.session_id ORDER BY a.user_id"""
+    assert rows(db_path, answers) == [
         (1, 910, 1),
         (1, 911, 0),
     ]
