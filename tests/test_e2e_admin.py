@@ -387,6 +387,24 @@ async def test_push_to_a_channel_members_answer_once_next_push_reveals(
     assert "2 learners, 2 answers, 50% right" in stats.text
 
 
+async def test_a_held_up_count_redraw_never_lands_after_the_reveal(
+    api: FakeBotApi, bot: QuizApplication
+) -> None:
+    admin = Learner(api, ADMIN)
+    channel = api.group(-100800, "slow", admins={ADMIN.id}, type="channel")
+    await upload(api, ADMIN, SMALL, "imported")
+    await admin.send("/push small-bank @slow", "posted to @slow")
+    (post,) = await api.wait_for(lambda: api.bot_messages(channel.id))
+    api.delay("editMessageText", 2.0)  # Telegram is slow with the count's redraw
+    tap = api.tap(FakeUser(920, "Ola", "en"), post, post.button_data()[0])
+    assert (await api.wait_for_answer(tap))["text"] == "✅ Correct!"
+    await api.wait_for(lambda: "editMessageText" in api.delayed)
+    # the next push reveals the question while that redraw is on its way
+    await admin.send("/push small-bank @slow", "Question 2 of 3")
+    await api.wait_for(lambda: post.edits == 2)
+    assert post.reply_markup is None and "1 answered, 1 right" in post.text
+
+
 async def test_schedule_is_stored_and_rearmed_after_a_restart(
     api: FakeBotApi, settings: Settings, db_path: Path
 ) -> None:
