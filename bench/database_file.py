@@ -27,7 +27,7 @@ import time
 import timeit
 from pathlib import Path
 
-from storage import Repository
+from storage import Storage
 from storage.database_file import FileWatch, claim_database
 
 LEARNERS = 5_000
@@ -35,8 +35,8 @@ QUESTIONS = 50
 
 
 async def build(path: Path, answers: int) -> None:
-    repo = await Repository.open(path)
-    await repo.close()
+    storage = await Storage.open(path)
+    await storage.close()
     per_learner = max(1, answers // LEARNERS)
     with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as db:
         db.execute("BEGIN")
@@ -69,31 +69,35 @@ def ms(values: list[float]) -> str:
 
 
 async def commit_costs(path: Path) -> None:
-    repo = await Repository.open(path)
+    storage = await Storage.open(path)
     try:
         watch = FileWatch(path.resolve())
         calls = 100_000
         stat_us = timeit.timeit(watch.problem, number=calls) / calls * 1e6
-        await repo.touch_user(LEARNERS + 1, "b", "en", 0)
-        attempt = await repo.start_attempt(
+        await storage.learners.touch_user(LEARNERS + 1, "b", "en", 0)
+        attempt = await storage.learners.start_attempt(
             LEARNERS + 1, "costs", tuple(f"q{n}" for n in range(400)), 0
         )
         start = time.perf_counter()
         for n in range(300):
-            await repo.record_answer(attempt, f"q{n}", 0, True, n)
+            await storage.learners.record_answer(attempt, f"q{n}", 0, True, n)
         one = (time.perf_counter() - start) / 300
         attempts = []
         for user in range(LEARNERS + 2, LEARNERS + 52):
-            await repo.touch_user(user, "b", "en", 0)
+            await storage.learners.touch_user(user, "b", "en", 0)
             attempts.append(
-                await repo.start_attempt(user, "costs", tuple(f"q{n}" for n in range(40)), 0)
+                await storage.learners.start_attempt(
+                    user, "costs", tuple(f"q{n}" for n in range(40)), 0
+                )
             )
         start = time.perf_counter()
         for n in range(30):
-            await asyncio.gather(*(repo.record_answer(a, f"q{n}", 0, True, n) for a in attempts))
+            await asyncio.gather(
+                *(storage.learners.record_answer(a, f"q{n}", 0, True, n) for a in attempts)
+            )
         fifty = (time.perf_counter() - start) / 30
     finally:
-        await repo.close()
+        await storage.close()
     print(f"identity check (2 stats): {stat_us:.1f} us per commit")
     print(f"  commit of 1 answer:  {one * 1e3:.2f} ms -> check is {stat_us / (one * 1e6):.1%}")
     print(f"  commit of 50 answers: {fifty * 1e3:.2f} ms -> check is {stat_us / (fifty * 1e6):.2%}")
@@ -101,12 +105,12 @@ async def commit_costs(path: Path) -> None:
 
 async def write_while(path: Path, seconds: float | None, command: list[str] | None) -> list[float]:
     """Record answers one after another until `command` exits (or for `seconds`); latencies."""
-    repo = await Repository.open(path)
+    storage = await Storage.open(path)
     latencies: list[float] = []
     try:
         user = LEARNERS + 100 + (0 if command is None else 1)
-        await repo.touch_user(user, "w", "en", 0)
-        attempt = await repo.start_attempt(
+        await storage.learners.touch_user(user, "w", "en", 0)
+        attempt = await storage.learners.start_attempt(
             user, f"writer-{user}", tuple(f"q{n}" for n in range(100_000)), 0
         )
         process = None
@@ -118,7 +122,7 @@ async def write_while(path: Path, seconds: float | None, command: list[str] | No
             process is None and time.perf_counter() < deadline
         ):
             start = time.perf_counter()
-            await repo.record_answer(attempt, f"q{n}", 0, True, n)
+            await storage.learners.record_answer(attempt, f"q{n}", 0, True, n)
             latencies.append(time.perf_counter() - start)
             n += 1
             if process is not None:
@@ -127,7 +131,7 @@ async def write_while(path: Path, seconds: float | None, command: list[str] | No
         if process is not None:
             assert await process.wait() == 0
     finally:
-        await repo.close()
+        await storage.close()
     return latencies
 
 

@@ -3,9 +3,9 @@
     python -m bench.queries                       # 200 group sessions x 500 members, 5,000 learners
     python -m bench.queries --sessions 50 --members 100 --learners 1000
 
-Builds a database with the bot's own schema (through `Repository.open`), fills it with
+Builds a database with the bot's own schema (through `Storage.open`), fills it with
 synthetic history, then times the reads behind /leaderboard and /progress through the
-repository: median of --repeat runs, in milliseconds. The leaderboard is timed again with its
+storage: median of --repeat runs, in milliseconds. The leaderboard is timed again with its
 index dropped, in the same run, so the index's effect is a ratio measured side by side.
 """
 
@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from storage import Repository
+from storage import Storage
 
 QUESTIONS = 8
 CHATS = 20
@@ -83,12 +83,12 @@ def _fill(path: Path, sessions: int, members: int, learners: int) -> int:
 
 
 async def _median_ms(
-    read: Callable[[Repository], Awaitable[Any]], repo: Repository, repeat: int
+    read: Callable[[Storage], Awaitable[Any]], storage: Storage, repeat: int
 ) -> float:
     times = []
     for _ in range(repeat):
         started = time.perf_counter()
-        await read(repo)
+        await read(storage)
         times.append(time.perf_counter() - started)
     return statistics.median(times) * 1000
 
@@ -102,35 +102,35 @@ async def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "queries.sqlite3"
-        repo = await Repository.open(path)
-        await repo.close()
+        storage = await Storage.open(path)
+        await storage.close()
         rows = _fill(path, args.sessions, args.members, args.learners)
         size = sum(p.stat().st_size for p in Path(folder).iterdir()) / 2**20
         print(f"{rows:,} answers in the database ({size:.0f} MiB)", flush=True)
-        repo = await Repository.open(path)
+        storage = await Storage.open(path)
         learner = args.learners // 2
-        reads: list[tuple[str, Callable[[Repository], Awaitable[Any]]]] = [
+        reads: list[tuple[str, Callable[[Storage], Awaitable[Any]]]] = [
             ("leaderboard of one session", lambda r: r.groups.session_scores(5)),
             ("all-time leaderboard of a chat", lambda r: r.groups.chat_scores(-6)),
-            ("progress: quiz records", lambda r: r.quiz_records(learner)),
-            ("progress: days studied", lambda r: r.study_days(learner, 0)),
-            ("progress: due cards", lambda r: r.due_cards(learner, 300_000.0)),
-            ("review: next due", lambda r: r.next_due(learner, 0.0)),
+            ("progress: quiz records", lambda r: r.learners.quiz_records(learner)),
+            ("progress: days studied", lambda r: r.learners.study_days(learner, 0)),
+            ("progress: due cards", lambda r: r.learners.due_cards(learner, 300_000.0)),
+            ("review: next due", lambda r: r.learners.next_due(learner, 0.0)),
         ]
         try:
-            timed = {name: await _median_ms(read, repo, args.repeat) for name, read in reads}
+            timed = {name: await _median_ms(read, storage, args.repeat) for name, read in reads}
         finally:
-            await repo.close()
+            await storage.close()
         with sqlite3.connect(path) as db:
             db.execute("DROP INDEX group_answers_by_user")
-        repo = await Repository.open(path)  # the schema is current: the index stays dropped
+        storage = await Storage.open(path)  # the schema is current: the index stays dropped
         try:
             without = {
-                name: await _median_ms(read, repo, max(1, args.repeat // 5))
+                name: await _median_ms(read, storage, max(1, args.repeat // 5))
                 for name, read in reads[:2]
             }
         finally:
-            await repo.close()
+            await storage.close()
     for name, ms in timed.items():
         line = f"  {name:<32} {ms:9.2f} ms"
         if name in without:

@@ -1,12 +1,12 @@
-"""What admins do to content and chats: import a bank, add or retire a question, push a
-question into a chat (and take its answers), statistics, daily schedules.
+"""What admins do to content and chats: import a bank, add or retire a question, statistics,
+daily schedules of pushes.
 
 Every change is validated like a bank on disk, stored in SQLite (one transaction with its
 audit entry), and only then put into the running catalog. Telegram-facing, but the rules
 live in `content.editing` and the SQL in `storage.content_store`.
 
-Posted questions are a small module of their own for now (one message, any member answers
-once, the next push reveals it); they are to be unified with group quizzes.
+A push itself (a posted question, answered once by each member, revealed by the next push) is
+a one-question group session: bot/group_flow.py.
 """
 
 from __future__ import annotations
@@ -19,15 +19,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from telegram import Bot, CallbackQuery, Document
+from telegram import Bot, Document
 from telegram.error import TelegramError
 from telegram.ext import Job, JobQueue
 
-from bot import admin_render, faults, render
+from bot import admin_render, group_flow, render
 from bot.arguments import ascii_number, echo, parse_chat
-from bot.callbacks import PostAnswer
 from bot.context import QuizContext, Services
-from bot.render import Locale, Rendered, Reply
+from bot.render import Locale, Reply
 from content.editing import add_question, plan_import, retire_question
 from content.export import dump_bank
 from content.loader import MAX_BANK_BYTES, BankResult, parse_bank
@@ -40,7 +39,7 @@ from content.schema import (
     MAX_QUESTION_LENGTH,
     MIN_OPTIONS,
 )
-from storage.content_store import PostTally, Schedule
+from storage.content_store import Schedule
 
 log = logging.getLogger(__name__)
 
@@ -53,17 +52,12 @@ def _default(services: Services) -> str:
     return services.settings.default_language
 
 
-def channel_locale(services: Services) -> Locale:
-    """Posts in a chat are read by many: the content's default language."""
-    return Locale(_default(services), _default(services))
-
-
 # banks stored in SQLite
 
 
 async def load_stored_banks(services: Services) -> None:
     """At start: banks changed through the bot, parsed once; each overrides a file's bank."""
-    for stored in await services.repo.content.banks():
+    for stored in await services.storage.content.banks():
         result = parse_bank(stored.yaml, f"stored bank {stored.quiz_id}", _default(services))
         if result.quiz is None:
             for error in result.errors:
@@ -173,7 +167,7 @@ async def apply_import(
 async def _apply_import(
     services: Services, quiz: Quiz, admin_id: int, source: str, locale: Locale, stored: str
 ) -> str:
-    store = services.repo.content
+    store = services.storage.content
     existing = services.catalog.get(quiz.id)
     plan = plan_import(existing, quiz)
     if not plan.changes_anything:
@@ -298,7 +292,7 @@ async def draft_result(services: Services, draft: Draft) -> BankResult:
     quiz = services.catalog.get(draft.quiz_id)
     if quiz is None:
         return BankResult(draft.quiz_id, None, (f"quiz {draft.quiz_id} no longer exists",))
-    taken = await services.repo.content.known_question_ids(quiz.id)
+    taken = await services.storage.content.known_question_ids(quiz.id)
     data = draft.question_data(_default(services))
     # validated and written as YAML like a whole bank: CPU work for a large quiz
     return await asyncio.to_thread(add_question, quiz, data, taken, _default(services))
@@ -315,7 +309,7 @@ async def _save_draft(services: Services, draft: Draft, admin_id: int) -> BankRe
     if result.quiz is None:
         return result
     added = result.quiz.questions[-1]
-    await services.repo.content.save_bank(
+    await services.storage.content.save_bank(
         result.quiz.id,
         await asyncio.to_thread(dump_bank, result.quiz),
         admin_id,
@@ -340,7 +334,7 @@ async def retire(services: Services, quiz: Quiz, question_id: str, admin_id: int
 async def _retire(services: Services, quiz: Quiz, question_id: str, admin_id: int) -> Quiz:
     smaller, gone = retire_question(quiz, question_id)
     default = _default(services)
-    await services.repo.content.save_bank(
+    await services.storage.content.save_bank(
         quiz.id,
         await asyncio.to_thread(dump_bank, smaller),
         admin_id,
@@ -353,180 +347,11 @@ async def _retire(services: Services, quiz: Quiz, question_id: str, admin_id: in
     return smaller
 
 
-# questions posted into a chat
-
-
-async def push_next(
-    bot: Bot,
-    services: Services,
-    job_queue: JobQueue[Any] | None,
-    quiz: Quiz,
-    chat: int | str,
-    admin_id: int | None,
-) -> Reply:
-    """Reveal the chat's open posted questions, then post the quiz's next unposted one."""
-    shown = html.escape(str(chat))
-    try:
-        chat_id = (await bot.get_chat(chat)).id
-    except TelegramError as error:
-        return _not_posted(error, shown)
-    # one push at a time per chat (a /push and a scheduled one, or two admins): else both
-    # could reveal nothing and post, leaving two questions open
-    async with services.push_locks.setdefault(chat_id, asyncio.Lock()):
-        return await _push_into(bot, services, job_queue, quiz, chat_id, shown, admin_id)
-
-
-async def _push_into(
-    bot: Bot,
-    services: Services,
-    job_queue: JobQueue[Any] | None,
-    quiz: Quiz,
-    chat_id: int,
-    shown: str,
-    admin_id: int | None,
-) -> Reply:
-    locale = channel_locale(services)
-    await reveal_open_posts(bot, services, job_queue, chat_id, locale)
-    store = services.repo.content
-    posted = await store.posted_question_ids(chat_id, quiz.id)
-    for position, question in enumerate(quiz.questions):
-        if question.id in posted:
-            continue
-        post = await store.reserve_post(chat_id, quiz.id, question.id, admin_id, services.clock())
-        if post is None:
-            continue
-        message = admin_render.post_message(quiz, question, post.id, PostTally(0, 0), locale)
-        try:
-            sent = await bot.send_message(chat_id, message.text, reply_markup=message.markup)
-        except TelegramError as error:
-            await store.drop_post(post.id)
-            return _not_posted(error, shown)
-        await store.set_post_message(post.id, sent.message_id)
-        return Reply(
-            "push_done", {"k": position + 1, "n": len(quiz), "quiz_id": quiz.id, "chat": shown}
-        )
-    return Reply("push_all_posted", {"quiz_id": quiz.id, "chat": shown})
-
-
-def _not_posted(error: TelegramError, shown: str) -> Reply:
-    """A chat that refuses the bot is named as such; a fault of Telegram's (already retried by
-    the bot, or perhaps carried out after all) is to be looked at, and pushed again later."""
-    log.warning("push not posted: %s", faults.describe(error))
-    if faults.classify(error).permanent:
-        return Reply("push_no_chat", {"chat": shown})
-    return Reply("push_try_later", {"chat": shown, "reason": html.escape(error.message)})
-
-
-async def reveal_open_posts(
-    bot: Bot, services: Services, job_queue: JobQueue[Any] | None, chat_id: int, locale: Locale
-) -> None:
-    store = services.repo.content
-    for post in await store.open_posts(chat_id):
-        if not await store.reveal_post(post.id, services.clock()) or post.message_id is None:
-            continue
-        if job_queue is not None:
-            for pending in job_queue.get_jobs_by_name(_count_job_name(post.id)):
-                pending.schedule_removal()
-        quiz = services.catalog.get(post.quiz_id)
-        question = quiz.question(post.question_id) if quiz is not None else None
-        if quiz is None or question is None:
-            rendered = Rendered(locale.t("post_retired"))
-        else:
-            rendered = admin_render.post_reveal(
-                quiz, question, await store.post_tally(post.id), locale
-            )
-        try:
-            await bot.edit_message_text(
-                rendered.text, chat_id=chat_id, message_id=post.message_id, reply_markup=None
-            )
-        except TelegramError as error:
-            log.warning("reveal of post %s failed: %s", post.id, error)
-
-
-async def answer_post(
-    services: Services,
-    job_queue: JobQueue[Any] | None,
-    query: CallbackQuery,
-    tap: PostAnswer,
-    locale: Locale,
-) -> None:
-    """A member's one answer to a posted question: stored, then a toast; the count on the
-    message follows within `POST_COUNT_DELAY` (one edit for all answers in that time, which
-    keeps a busy channel under Telegram's edit limits and never holds up other updates)."""
-    store = services.repo.content
-    post = await store.get_post(tap.post_id)
-    message = query.message
-    if (
-        post is None
-        or message is None
-        or message.chat.id != post.chat_id
-        or message.message_id != post.message_id
-    ):
-        await query.answer(locale.t("stale_button"))
-        return
-    quiz = services.catalog.get(post.quiz_id)
-    question = quiz.question(post.question_id) if quiz is not None else None
-    if quiz is None or question is None or tap.option >= len(question.options):
-        await query.answer(locale.t("stale_button"))
-        return
-    if post.revealed:
-        await query.answer(locale.t("post_closed"))
-        return
-    correct = question.is_correct(tap.option)
-    if not await store.answer_post(
-        post.id, query.from_user.id, tap.option, correct, services.clock()
-    ):
-        await query.answer(locale.t("already_answered"))
-        return
-    try:
-        await query.answer(render.answer_toast(question, tap.option, locale))
-    except TelegramError as error:  # stored already: the answer counts without the toast
-        log.warning("post %s: answer stored, toast failed: %s", post.id, error)
-    if job_queue is None:
-        return
-    if not job_queue.get_jobs_by_name(_count_job_name(post.id)):
-        job_queue.run_once(
-            refresh_post_count, POST_COUNT_DELAY, name=_count_job_name(post.id), data=post.id
-        )
-
-
-POST_COUNT_DELAY = 3.0  # seconds: at most 20 edits a minute, Telegram's limit in a group
-
-
-def _count_job_name(post_id: int) -> str:
-    return f"post-count-{post_id}"
-
-
-async def refresh_post_count(context: QuizContext) -> None:
-    """Show the current number of answers on a posted question that is still open."""
-    assert context.job is not None
-    services = context.services
-    post_id = context.job.data
-    post = await services.repo.content.get_post(post_id) if isinstance(post_id, int) else None
-    if post is None or post.revealed or post.message_id is None:
-        return
-    quiz = services.catalog.get(post.quiz_id)
-    question = quiz.question(post.question_id) if quiz is not None else None
-    if quiz is None or question is None:
-        return
-    tally = await services.repo.content.post_tally(post.id)
-    rendered = admin_render.post_message(quiz, question, post.id, tally, channel_locale(services))
-    try:
-        await context.bot.edit_message_text(
-            rendered.text,
-            chat_id=post.chat_id,
-            message_id=post.message_id,
-            reply_markup=rendered.markup,
-        )
-    except TelegramError as error:
-        log.info("post %s: count not updated: %s", post.id, error)
-
-
 # statistics
 
 
 async def stats(services: Services, locale: Locale) -> list[str]:
-    store = services.repo.content
+    store = services.storage.content
     return admin_render.stats_messages(
         list(services.catalog),
         await store.learner_count(),
@@ -568,7 +393,7 @@ async def set_schedule(
 ) -> Reply:
     """Store and arm a daily push at `minute_of_day` (UTC), or end it when that is None."""
     shown = {"quiz_id": html.escape(quiz_id), "chat": html.escape(str(chat))}
-    store = services.repo.content
+    store = services.storage.content
     if minute_of_day is None:
         removed = await store.delete_schedule(quiz_id, str(chat), admin_id, services.clock())
         if removed is None:
@@ -584,7 +409,7 @@ async def set_schedule(
 
 
 async def arm_schedules(job_queue: JobQueue[Any], services: Services) -> None:
-    for schedule in await services.repo.content.schedules():
+    for schedule in await services.storage.content.schedules():
         arm(job_queue, schedule)
 
 
@@ -593,7 +418,7 @@ async def scheduled_push(context: QuizContext) -> None:
     assert context.job is not None
     services = context.services
     schedule = next(
-        (s for s in await services.repo.content.schedules() if s.id == context.job.data), None
+        (s for s in await services.storage.content.schedules() if s.id == context.job.data), None
     )
     if schedule is None:
         return
@@ -604,5 +429,7 @@ async def scheduled_push(context: QuizContext) -> None:
     target = parse_chat(schedule.chat)
     if target is None:
         return
-    outcome = await push_next(context.bot, services, context.job_queue, quiz, target, None)
+    outcome = await group_flow.push_next(
+        context.bot, services, context.job_queue, quiz, target, None
+    )
     log.info("schedule %s: %s", schedule.id, outcome.key)

@@ -1,5 +1,5 @@
-"""Pure rendering for the admin feature: import reports, question drafts, posted questions,
-statistics. Data in, `Rendered` (HTML text and keyboard) out; content is escaped here."""
+"""Pure rendering for the admin feature: import reports, question drafts, statistics. Data in,
+`Rendered` (HTML text and keyboard) out; content is escaped here."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks
-from bot.render import MAX_BUTTON_LABEL, Locale, Rendered, letter, shorten, split_blocks
+from bot.render import Locale, Rendered, explanation, option_lines, shorten, split_blocks
 from content.editing import ImportPlan
 from content.model import Question, Quiz
-from content.schema import MAX_EXPLANATION_LENGTH, MAX_OPTION_LENGTH, MAX_QUESTION_LENGTH
-from storage.content_store import PostTally, QuestionStat, QuizTotals, RetiredQuestion
+from content.schema import MAX_QUESTION_LENGTH
+from storage.content_store import QuestionStat, QuizTotals, RetiredQuestion
 
 MAX_IDS_SHOWN = 30
 HARDEST_SHOWN = 3
@@ -83,20 +83,6 @@ def import_report(plan: ImportPlan, overrides_disk: bool, locale: Locale) -> str
     return "\n".join(lines)
 
 
-def _options_block(question: Question, locale: Locale, reveal: bool) -> str:
-    lines = []
-    for i, option in enumerate(question.options):
-        mark = ("✅ " if i == question.answer else "▫️ ") if reveal else ""
-        lines.append(f"{mark}<b>{letter(i)}.</b> {locale.text(option, MAX_OPTION_LENGTH)}")
-    return "\n".join(lines)
-
-
-def _explanation(question: Question, locale: Locale) -> str | None:
-    if question.explanation is None:
-        return None
-    return locale.t("explanation", text=locale.text(question.explanation, MAX_EXPLANATION_LENGTH))
-
-
 def draft_preview(
     quiz: Quiz, question: Question, nonce: int, translation: str | None, locale: Locale
 ) -> list[Rendered]:
@@ -111,9 +97,9 @@ def draft_preview(
             question_id=html.escape(question.id),
         ),
         own.text(question.text, MAX_QUESTION_LENGTH),
-        _options_block(question, own, reveal=True),
+        option_lines(question, own, reveal=True),
     ]
-    if (why := _explanation(question, own)) is not None:
+    if (why := explanation(question, own)) is not None:
         parts.append(why)
     blocks = ["\n\n".join(parts)]
     if translation is not None:
@@ -121,9 +107,9 @@ def draft_preview(
         block = [
             locale.t("draft_translation_title", language=html.escape(translation)),
             other.text(question.text, MAX_QUESTION_LENGTH),
-            _options_block(question, other, reveal=True),
+            option_lines(question, other, reveal=True),
         ]
-        if (why := _explanation(question, other)) is not None:
+        if (why := explanation(question, other)) is not None:
             block.append(why)
         blocks.append("\n\n".join(block))
     markup = InlineKeyboardMarkup(
@@ -141,52 +127,6 @@ def draft_preview(
     messages = [Rendered(text) for text in split_blocks(blocks)]
     messages[-1] = Rendered(messages[-1].text, markup)
     return messages
-
-
-def _post_header(quiz: Quiz, question: Question, locale: Locale) -> str:
-    position = quiz.position(question.id)
-    return locale.t(
-        "post_header",
-        title=html.escape(locale.plain(quiz.title)),
-        k=(position or 0) + 1,
-        n=len(quiz),
-    )
-
-
-def post_message(
-    quiz: Quiz, question: Question, post_id: int, tally: PostTally, locale: Locale
-) -> Rendered:
-    """A question posted into a chat: anyone answers once with the buttons."""
-    text = "\n\n".join(
-        [
-            _post_header(quiz, question, locale),
-            locale.text(question.text, MAX_QUESTION_LENGTH),
-            _options_block(question, locale, reveal=False),
-            locale.t("post_count", n=tally.answers),
-        ]
-    )
-    buttons = [
-        [
-            InlineKeyboardButton(
-                f"{letter(i)}. {shorten(locale.plain(option), MAX_BUTTON_LABEL)}",
-                callback_data=callbacks.PostAnswer(post_id, i).encode(),
-            )
-        ]
-        for i, option in enumerate(question.options)
-    ]
-    return Rendered(text, InlineKeyboardMarkup(buttons))
-
-
-def post_reveal(quiz: Quiz, question: Question, tally: PostTally, locale: Locale) -> Rendered:
-    parts = [
-        _post_header(quiz, question, locale),
-        locale.text(question.text, MAX_QUESTION_LENGTH),
-        _options_block(question, locale, reveal=True),
-        locale.t("post_revealed", n=tally.answers, right=tally.correct),
-    ]
-    if (why := _explanation(question, locale)) is not None:
-        parts.append(why)
-    return Rendered("\n\n".join(parts))
 
 
 def _percent(correct: int, total: int) -> int:

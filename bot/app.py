@@ -28,7 +28,7 @@ from bot.transport import AiohttpRequest, QuizBot
 from bot.update_processor import PerChatUpdateProcessor
 from content.catalog import Catalog
 from content.group_rules import SendPace
-from storage import ClaimedDatabase, Repository
+from storage import ClaimedDatabase, Storage
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +67,7 @@ def build_application(
     poll_chats: dict[str, int] = {}  # quiz polls this process posted -> their chat
 
     async def post_init(application: QuizApplication) -> None:
-        repo = await Repository.open(
+        storage = await Storage.open(
             settings.db_path,
             claimed=database,
             on_lost=on_database_lost,
@@ -75,7 +75,7 @@ def build_application(
         )
         catalog = Catalog.from_folder(settings.content_dir, settings.default_language)
         pace = SendPace(interval=settings.group_count_interval)
-        services = Services(settings, repo, catalog, clock, pace=pace, poll_chats=poll_chats)
+        services = Services(settings, storage, catalog, clock, pace=pace, poll_chats=poll_chats)
         application.bot_data[SERVICES_KEY] = services
         await admin_flow.load_stored_banks(services)
         assert application.job_queue is not None
@@ -99,7 +99,7 @@ def build_application(
     async def post_shutdown(application: QuizApplication) -> None:
         services: Services | None = application.bot_data.pop(SERVICES_KEY, None)
         if services is not None:  # it was ready: say that it stopped
-            await services.repo.close()
+            await services.storage.close()
             log.info("Quiz Tutor stopped")
 
     application: QuizApplication = (

@@ -145,6 +145,8 @@ class CancelDraft(Tap, prefix="adx", chats=PRIVATE):
 class PostAnswer(Tap, prefix="adp", chats=ANY_CHAT):
     """A chat member chose `option` of the question posted as post `post_id` (admin push).
 
+    `post_id` is the post's number (`group_sessions.post_id`), not its session id: posts kept
+    the numbers they had before they became group sessions, so old messages still answer.
     `/push` may target any chat, a private one included; the post itself names its chat and
     message, and a tap anywhere else is refused against that."""
 

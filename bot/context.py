@@ -17,13 +17,13 @@ from bot.render import Locale
 from content.catalog import Catalog
 from content.group_rules import SendPace
 from content.rules import resolve_language
-from storage import Repository, User
+from storage import Storage, User
 
 
 @dataclass
 class Services:
     settings: Settings
-    repo: Repository
+    storage: Storage
     catalog: Catalog
     clock: Callable[[], float] = field(default=time.time)
     # Updates of different chats run concurrently: changes to a bank (read the quiz, plan,
@@ -36,21 +36,21 @@ class Services:
     # (chat, user) -> (when looked up, chat member status): ephemeral, see handlers/group.py
     member_status: dict[tuple[int, int], tuple[float, str]] = field(default_factory=dict)
     group_locks: dict[int, asyncio.Lock] = field(default_factory=dict)  # see group_flow._lock
-    push_locks: dict[int, asyncio.Lock] = field(default_factory=dict)  # see admin_flow.push_next
+    push_locks: dict[int, asyncio.Lock] = field(default_factory=dict)  # see group_flow.push_next
     # quiz polls posted by this process -> their chat, so the update processor orders a vote
     # after that chat's updates (shared with it; see update_processor.chat_key)
     poll_chats: dict[str, int] = field(default_factory=dict)
 
     async def learner(self, who: TelegramUser) -> tuple[User, Locale]:
         """The stored learner behind a Telegram user, refreshed, and their locale."""
-        user = await self.repo.touch_user(
+        user = await self.storage.learners.touch_user(
             who.id, who.first_name or "", who.language_code, self.clock()
         )
         return user, self.locale_of(user)
 
     async def locale_for(self, who: TelegramUser) -> Locale:
         """The person's locale, recording nothing about them (for refusals)."""
-        user = await self.repo.get_user(who.id)
+        user = await self.storage.learners.get_user(who.id)
         if user is not None:
             return self.locale_of(user)
         default = self.settings.default_language
@@ -60,7 +60,7 @@ class Services:
         """Why the bot cannot serve now, or None when it can. `GET /healthz` answers 503 while
         this names a reason (bot/serving/health.py): the one place for checks such as a lost
         database file. Called on every health request: keep it cheap and free of I/O."""
-        return self.repo.lost
+        return self.storage.lost
 
     def locale_of(self, user: User) -> Locale:
         default = self.settings.default_language

@@ -1,6 +1,10 @@
-"""A quiz run for a whole chat (group, supergroup or channel): ask, take answers, reveal.
+"""What a whole chat (group, supergroup or channel) is asked: ask, take answers, reveal.
 
-State lives in SQLite (`Repository.groups`); timers are JobQueue jobs re-armed from it at
+Two kinds of session (storage/group_store.py): a timed quiz (/groupquiz), its questions one
+after the other on a timer, scored for a leaderboard; and a posted question (/push, a daily
+schedule), one question with no timer, revealed by the next push into that chat.
+
+State lives in SQLite (`Storage.groups`); timers are JobQueue jobs re-armed from it at
 start, so a restart mid-question resumes the session. Every decision is made against stored
 state; callback data and poll ids only name what was tapped or voted.
 """
@@ -24,13 +28,19 @@ from telegram.constants import PollType
 from telegram.error import BadRequest, TelegramError
 from telegram.ext import CallbackContext, JobQueue
 
-from bot import faults, render_group
-from bot.callbacks import GroupAnswer
+from bot import faults, render, render_group
+from bot.callbacks import GroupAnswer, PostAnswer
 from bot.context import SERVICES_KEY, Services
-from bot.render import Locale, letter
+from bot.render import Locale, Rendered, Reply, letter
 from content.group_rules import points, rank, upcoming_sends
 from content.model import Question, Quiz
-from storage.group_store import AnswerStatus, AskedQuestion, GroupAnswerOutcome, GroupSession
+from storage.group_store import (
+    AnswerStatus,
+    AskedQuestion,
+    GroupAnswerOutcome,
+    GroupSession,
+    Tally,
+)
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +54,9 @@ ASK_RETRY_DELAYS = (5.0, 15.0, 30.0, 60.0, 120.0)
 
 
 def _locale(services: Services, session: GroupSession) -> Locale:
-    return Locale(session.language, services.settings.default_language)
+    """The session's language; a post's is '': the bot's default, as it is when drawn."""
+    default = services.settings.default_language
+    return Locale(session.language or default, default)
 
 
 def _reveal_job(session_id: int) -> str:
@@ -105,7 +117,7 @@ async def start(
     started_by: int | None,
 ) -> GroupSession | None:
     """Start the chat's session and ask its first question; None if one is running there."""
-    session = await services.repo.groups.start_session(
+    session = await services.storage.groups.start_session(
         chat_id=chat_id,
         chat_type=chat_type,
         quiz_id=quiz.id,
@@ -165,7 +177,7 @@ async def _retry_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
     assert context.job is not None and context.job_queue is not None
     services = _services(context)
     session_id, attempt = cast(tuple[int, int], context.job.data)
-    session = await services.repo.groups.get_session(session_id)
+    session = await services.storage.groups.get_session(session_id)
     if session is not None and session.running:
         await _ask_or_retry(
             context.bot, services, context.job_queue, session, session.position, attempt
@@ -184,7 +196,7 @@ async def _end_unposted(
     the chat if it still takes text (polls may be what it refuses), and the admin who started
     it, in private if they ever opened a chat with the bot (else one log line)."""
     async with _lock(services, session.id):
-        if not await services.repo.groups.stop_session(session.id, services.clock()):
+        if not await services.storage.groups.stop_session(session.id, services.clock()):
             return
         for name in (_reveal_job, _count_job, _retry_job_name):
             _cancel(jobs, name(session.id))
@@ -227,7 +239,7 @@ async def ask(
 ) -> None:
     """Post the question at `position`, record it (with its deadline), arm its timer; nothing
     if the session has ended or that question was posted already."""
-    groups = services.repo.groups
+    groups = services.storage.groups
     async with _lock(services, session.id):
         current = await groups.get_session(session.id)
         if current is None or not current.running or current.position != position:
@@ -323,7 +335,8 @@ async def _record(
     now = services.clock()
     correct = question.is_correct(chosen)
     elapsed = max(now - asked.asked_at, 0.0)
-    return await services.repo.groups.record_answer(
+    score = 0 if session.posted else points(correct, elapsed, session.seconds)
+    return await services.storage.groups.record_answer(
         session_id=session.id,
         position=asked.position,
         question_id=question.id,
@@ -332,7 +345,7 @@ async def _record(
         chosen=chosen,
         correct=correct,
         elapsed=elapsed,
-        points=points(correct, elapsed, session.seconds),
+        points=score,
         now=now,
     )
 
@@ -342,10 +355,15 @@ async def take_answer(
     locale: Locale,
 ) -> None:  # fmt: skip
     """Record a member's first answer (committed first), then tell them alone; pace the count."""
-    groups = services.repo.groups
+    groups = services.storage.groups
     session = await groups.get_session(tap.session_id)
     message = query.message
-    if session is None or message is None or session.chat_id != message.chat.id:
+    if (
+        session is None
+        or session.posted  # a post's buttons are PostAnswer: this one is forged
+        or message is None
+        or session.chat_id != message.chat.id
+    ):
         await query.answer(locale.t("stale_button"))
         return
     if not session.running:
@@ -378,7 +396,7 @@ async def take_answer(
 
 async def take_poll_answer(bot: Bot, services: Services, answer: PollAnswer) -> None:
     """A vote in a quiz poll: stored like a tap (no toast exists for polls)."""
-    groups = services.repo.groups
+    groups = services.storage.groups
     asked = await groups.asked_by_poll(answer.poll_id)
     chat_id = services.poll_chats.get(answer.poll_id)
     if asked is None and chat_id is not None:
@@ -406,7 +424,7 @@ async def refresh_count(
     bot: Bot, services: Services, jobs: Jobs, session_id: int, position: int
 ) -> None:
     """Redraw the live answer count now if the chat's budget allows, else schedule it."""
-    groups = services.repo.groups
+    groups = services.storage.groups
     session = await groups.get_session(session_id)
     if session is None or not session.running or session.position != position:
         return
@@ -462,10 +480,10 @@ async def _on_count(context: CallbackContext[Any, Any, Any, Any]) -> None:
 
 async def reveal(bot: Bot, services: Services, jobs: Jobs, session_id: int, position: int) -> bool:
     """Close the question (once, whoever asks first: timer or admin), show it, move on."""
-    groups = services.repo.groups
+    groups = services.storage.groups
     session = await groups.get_session(session_id)
     asked = await groups.asked(session_id, position)
-    if session is None or asked is None:
+    if session is None or session.posted or asked is None:
         return False
     async with _lock(services, session_id):
         step = await groups.reveal(session_id, position, services.clock())
@@ -502,7 +520,7 @@ async def _show_reveal(
         if spec.followup is not None:
             await send(bot, services, session.chat_id, spec.followup)
         return
-    counts = await services.repo.groups.answer_counts(session.id, position)
+    counts = await services.storage.groups.answer_counts(session.id, position)
     rendered = render_group.reveal_message(quiz, question, position, session.total, counts, locale)
     await bot.edit_message_text(rendered.text, session.chat_id, message_id)
     services.pace.record(session.chat_id, services.clock())
@@ -512,7 +530,7 @@ async def _post_final(bot: Bot, services: Services, session: GroupSession) -> No
     quiz = services.catalog.get(session.quiz_id)
     if quiz is None:
         return
-    rows = rank(await services.repo.groups.session_scores(session.id))
+    rows = rank(await services.storage.groups.session_scores(session.id))
     try:
         await send(
             bot,
@@ -527,13 +545,13 @@ async def _post_final(bot: Bot, services: Services, session: GroupSession) -> No
 async def stop(bot: Bot, services: Services, jobs: Jobs, session: GroupSession) -> bool:
     """End the chat's running session now; its current question's buttons stop working."""
     async with _lock(services, session.id):
-        if not await services.repo.groups.stop_session(session.id, services.clock()):
+        if not await services.storage.groups.stop_session(session.id, services.clock()):
             return False
         _cancel(jobs, _reveal_job(session.id))
         _cancel(jobs, _count_job(session.id))
-        current = await services.repo.groups.get_session(session.id)
+        current = await services.storage.groups.get_session(session.id)
         position = current.position if current is not None else session.position
-        asked = await services.repo.groups.asked(session.id, position)
+        asked = await services.storage.groups.asked(session.id, position)
         try:
             if asked is not None and asked.revealed_at is None and asked.message_id:
                 if session.mode == POLL:
@@ -552,8 +570,8 @@ async def stop(bot: Bot, services: Services, jobs: Jobs, session: GroupSession) 
 
 async def resume(bot: Bot, services: Services, jobs: Jobs) -> None:
     """After a start: re-arm every running session's timer, or ask what was never asked."""
-    for session in await services.repo.groups.running_sessions():
-        asked = await services.repo.groups.asked(session.id, session.position)
+    for session in await services.storage.groups.running_sessions():
+        asked = await services.storage.groups.asked(session.id, session.position)
         try:
             if asked is None:
                 await _ask_or_retry(bot, services, jobs, session, session.position)
@@ -568,3 +586,191 @@ async def resume(bot: Bot, services: Services, jobs: Jobs) -> None:
 async def resume_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
     assert context.job_queue is not None
     await resume(context.bot, _services(context), context.job_queue)
+
+
+# posted questions: one question, no timer, each member answers once, the next push reveals it
+
+
+POST_COUNT_DELAY = 3.0  # seconds: at most 20 edits a minute, Telegram's limit in a group
+
+
+def _post_count_job(session_id: int) -> str:
+    return f"post-count:{session_id}"
+
+
+async def push_next(
+    bot: Bot,
+    services: Services,
+    jobs: Jobs | None,
+    quiz: Quiz,
+    chat: int | str,
+    admin_id: int | None,
+) -> Reply:
+    """Reveal the chat's open posted questions, then post the quiz's next unposted one."""
+    shown = html.escape(str(chat))
+    try:
+        found = await bot.get_chat(chat)
+    except TelegramError as error:
+        return _not_posted(error, shown)
+    # one push at a time per chat (a /push and a scheduled one, or two admins): else both
+    # could reveal nothing and post, leaving two questions open
+    async with services.push_locks.setdefault(found.id, asyncio.Lock()):
+        return await _push_into(bot, services, jobs, quiz, found.id, found.type, shown, admin_id)
+
+
+async def _push_into(
+    bot: Bot,
+    services: Services,
+    jobs: Jobs | None,
+    quiz: Quiz,
+    chat_id: int,
+    chat_type: str,
+    shown: str,
+    admin_id: int | None,
+) -> Reply:
+    await reveal_open_posts(bot, services, jobs, chat_id)
+    groups = services.storage.groups
+    posted = await groups.posted_question_ids(chat_id, quiz.id)
+    for position, question in enumerate(quiz.questions):
+        if question.id in posted:
+            continue
+        session = await groups.start_post(
+            chat_id=chat_id,
+            chat_type=chat_type,
+            quiz_id=quiz.id,
+            question_id=question.id,
+            language="",  # drawn in the bot's default language (see `_locale`)
+            posted_by=admin_id,
+            now=services.clock(),
+        )
+        if session is None or session.post_id is None:
+            continue
+        message = render_group.post_message(
+            quiz, question, session.post_id, Tally(0, 0), _locale(services, session)
+        )
+        try:
+            sent = await bot.send_message(chat_id, message.text, reply_markup=message.markup)
+        except TelegramError as error:
+            await groups.drop_unsent(session.id)
+            return _not_posted(error, shown)
+        await groups.post_sent(session.id, question.id, sent.message_id, services.clock())
+        return Reply(
+            "push_done", {"k": position + 1, "n": len(quiz), "quiz_id": quiz.id, "chat": shown}
+        )
+    return Reply("push_all_posted", {"quiz_id": quiz.id, "chat": shown})
+
+
+def _not_posted(error: TelegramError, shown: str) -> Reply:
+    """A chat that refuses the bot is named as such; a fault of Telegram's (already retried by
+    the bot, or perhaps carried out after all) is to be looked at, and pushed again later."""
+    log.warning("push not posted: %s", faults.describe(error))
+    if faults.classify(error).permanent:
+        return Reply("push_no_chat", {"chat": shown})
+    return Reply("push_try_later", {"chat": shown, "reason": html.escape(error.message)})
+
+
+async def reveal_open_posts(bot: Bot, services: Services, jobs: Jobs | None, chat_id: int) -> None:
+    """Close every open posted question of the chat and show its answer and tally."""
+    groups = services.storage.groups
+    for session in await groups.open_posts(chat_id):
+        async with _lock(services, session.id):
+            asked = await groups.asked(session.id, 0)
+            step = await groups.reveal(session.id, 0, services.clock())
+            if jobs is not None:
+                _cancel(jobs, _post_count_job(session.id))
+            if not step.revealed or asked is None:
+                continue  # revealed by another push, or its message was never sent
+            locale = _locale(services, session)
+            quiz = services.catalog.get(session.quiz_id)
+            question = quiz.question(asked.question_id) if quiz is not None else None
+            if quiz is None or question is None:
+                rendered = Rendered(locale.t("post_retired"))
+            else:
+                tally = await groups.tally(session.id, 0)
+                rendered = render_group.post_reveal(quiz, question, tally, locale)
+            try:
+                await bot.edit_message_text(
+                    rendered.text, chat_id=chat_id, message_id=asked.message_id, reply_markup=None
+                )
+            except TelegramError as error:
+                log.warning("reveal of post %s failed: %s", session.post_id, error)
+
+
+async def take_post_answer(
+    services: Services, jobs: Jobs | None, query: CallbackQuery, tap: PostAnswer, locale: Locale
+) -> None:
+    """A member's one answer to a posted question: stored, then a toast; the count on the
+    message follows within `POST_COUNT_DELAY` (one edit for all answers in that time, which
+    keeps a busy channel under Telegram's edit limits and never holds up other updates)."""
+    groups = services.storage.groups
+    session = await groups.post(tap.post_id)
+    asked = await groups.asked(session.id, 0) if session is not None else None
+    message = query.message
+    if (
+        session is None
+        or asked is None
+        or message is None
+        or message.chat.id != session.chat_id
+        or message.message_id != asked.message_id
+    ):
+        await query.answer(locale.t("stale_button"))
+        return
+    quiz = services.catalog.get(session.quiz_id)
+    question = quiz.question(asked.question_id) if quiz is not None else None
+    if quiz is None or question is None or tap.option >= len(question.options):
+        await query.answer(locale.t("stale_button"))
+        return
+    if not session.running:
+        await query.answer(locale.t("post_closed"))
+        return
+    outcome = await _record(services, session, asked, question, query.from_user, tap.option)
+    if outcome.status is AnswerStatus.ALREADY:
+        await query.answer(locale.t("already_answered"))
+        return
+    if outcome.status is AnswerStatus.CLOSED:  # revealed meanwhile
+        await query.answer(locale.t("post_closed"))
+        return
+    try:
+        await query.answer(render.answer_toast(question, tap.option, locale))
+    except TelegramError as error:  # stored already: the answer counts without the toast
+        log.warning("post %s: answer stored, toast failed: %s", session.post_id, error)
+    if jobs is not None and not jobs.get_jobs_by_name(_post_count_job(session.id)):
+        jobs.run_once(
+            _refresh_post_count,
+            POST_COUNT_DELAY,
+            name=_post_count_job(session.id),
+            data=session.id,
+        )
+
+
+async def _refresh_post_count(context: CallbackContext[Any, Any, Any, Any]) -> None:
+    """Show the current number of answers on a posted question that is still open."""
+    assert context.job is not None
+    services = _services(context)
+    session_id = cast(int, context.job.data)
+    groups = services.storage.groups
+    session = await groups.get_session(session_id)
+    asked = await groups.asked(session_id, 0)
+    if session is None or session.post_id is None or asked is None:
+        return
+    quiz = services.catalog.get(session.quiz_id)
+    question = quiz.question(asked.question_id) if quiz is not None else None
+    if quiz is None or question is None:
+        return
+    async with _lock(services, session_id):  # a redraw never lands after the reveal
+        current = await groups.get_session(session_id)
+        if current is None or not current.running:
+            return
+        tally = await groups.tally(session_id, 0)
+        rendered = render_group.post_message(
+            quiz, question, session.post_id, tally, _locale(services, session)
+        )
+        try:
+            await context.bot.edit_message_text(
+                rendered.text,
+                chat_id=session.chat_id,
+                message_id=asked.message_id,
+                reply_markup=rendered.markup,
+            )
+        except TelegramError as error:
+            log.info("post %s: count not updated: %s", session.post_id, error)

@@ -73,14 +73,16 @@ def progress(catalog: Catalog, attempt: Attempt, answered: Collection[str] = ())
 
 async def quiz_records(services: Services, user_id: int) -> dict[str, QuizRecord]:
     """The learner's record on each quiz, a running attempt counted as its quiz is now."""
-    records = await services.repo.quiz_records(user_id)
+    records = await services.storage.learners.quiz_records(user_id)
     for quiz_id, record in records.items():
         if record.running_answered is None:
             continue
-        attempt = await services.repo.running_attempt(user_id, quiz_id)
+        attempt = await services.storage.learners.running_attempt(user_id, quiz_id)
         if attempt is None:
             continue
-        now = progress(services.catalog, attempt, (await services.repo.answers(attempt.id)).keys())
+        now = progress(
+            services.catalog, attempt, (await services.storage.learners.answers(attempt.id)).keys()
+        )
         records[quiz_id] = dataclasses.replace(
             record, running_answered=now.done, running_total=now.total
         )
@@ -97,11 +99,13 @@ async def open_quiz(
     bot: Bot, services: Services, chat_id: int, user_id: int, quiz: Quiz, locale: Locale
 ) -> None:
     """Start the quiz, or continue the running attempt at its first unanswered question."""
-    repo = services.repo
-    attempt = await repo.running_attempt(user_id, quiz.id)
+    learners = services.storage.learners
+    attempt = await learners.running_attempt(user_id, quiz.id)
     resuming = attempt is not None
     if attempt is None:
-        attempt = await repo.start_attempt(user_id, quiz.id, attempt_order(quiz), services.clock())
+        attempt = await learners.start_attempt(
+            user_id, quiz.id, attempt_order(quiz), services.clock()
+        )
     await _continue(bot, services, chat_id, attempt, locale, resuming)
 
 
@@ -109,34 +113,36 @@ async def open_review(
     bot: Bot, services: Services, chat_id: int, user_id: int, locale: Locale
 ) -> None:
     """Continue the running review session, or start one of the questions due now."""
-    repo = services.repo
+    learners = services.storage.learners
     now = services.clock()
-    attempt = await repo.running_attempt(user_id, REVIEW_QUIZ_ID)
+    attempt = await learners.running_attempt(user_id, REVIEW_QUIZ_ID)
     resuming = attempt is not None
     if attempt is None:
         due = [
             review_item(card.quiz_id, card.question_id)
-            for card in await repo.due_cards(user_id, now)
+            for card in await learners.due_cards(user_id, now)
             if (quiz := services.catalog.get(card.quiz_id)) is not None
             and quiz.question(card.question_id) is not None
         ][:REVIEW_SESSION_SIZE]
         if not due:
-            message = render.nothing_due(await repo.next_due(user_id, now), now, locale)
+            message = render.nothing_due(await learners.next_due(user_id, now), now, locale)
             await bot.send_message(chat_id, message.text, reply_markup=message.markup)
             return
-        attempt = await repo.start_attempt(user_id, REVIEW_QUIZ_ID, tuple(due), now, kind=REVIEW)
+        attempt = await learners.start_attempt(
+            user_id, REVIEW_QUIZ_ID, tuple(due), now, kind=REVIEW
+        )
     await _continue(bot, services, chat_id, attempt, locale, resuming)
 
 
 async def _continue(
     bot: Bot, services: Services, chat_id: int, attempt: Attempt, locale: Locale, resuming: bool
 ) -> None:
-    answers = await services.repo.answers(attempt.id)
+    answers = await services.storage.learners.answers(attempt.id)
     now = progress(services.catalog, attempt, answers.keys())
     if now.next_item is None:
         # every question left was retired meanwhile: the attempt ends with what it asked
         summary = _summary(now, answers)
-        await services.repo.finish_attempt(
+        await services.storage.learners.finish_attempt(
             attempt.id, summary.score, summary.total, services.clock()
         )
         await send_summary(bot, services, chat_id, attempt, locale)
@@ -178,11 +184,11 @@ async def send_question(
 async def send_summary(
     bot: Bot, services: Services, chat_id: int, attempt: Attempt, locale: Locale
 ) -> None:
-    answers = await services.repo.answers(attempt.id)
+    answers = await services.storage.learners.answers(attempt.id)
     summary = _summary(progress(services.catalog, attempt, answers.keys()), answers)
     if attempt.kind == REVIEW:
         now = services.clock()
-        next_due = await services.repo.next_due(attempt.user_id, now)
+        next_due = await services.storage.learners.next_due(attempt.user_id, now)
         message = render.review_summary(summary, next_due, now, locale)
         await bot.send_message(chat_id, message.text, reply_markup=message.markup)
         return
@@ -190,7 +196,7 @@ async def send_summary(
     if quiz is None:
         await bot.send_message(chat_id, locale.t("quiz_gone"))
         return
-    record = (await services.repo.quiz_records(attempt.user_id)).get(quiz.id)
+    record = (await services.storage.learners.quiz_records(attempt.user_id)).get(quiz.id)
     best = (
         (record.best_score, record.best_total)
         if record is not None and record.best_score is not None and record.best_total
@@ -217,7 +223,7 @@ class _ValidTap:
 
 
 async def _check_tap(services: Services, tap: AnswerTap, user_id: int) -> _ValidTap | _Refusal:
-    attempt = await services.repo.get_attempt(tap.attempt_id)
+    attempt = await services.storage.learners.get_attempt(tap.attempt_id)
     if attempt is None:
         return _Refusal("stale_button")
     if attempt.user_id != user_id:
@@ -233,7 +239,7 @@ async def _check_tap(services: Services, tap: AnswerTap, user_id: int) -> _Valid
         return _Refusal("quiz_gone")
     if tap.option >= len(item.question.options):
         return _Refusal("stale_button")
-    answers = await services.repo.answers(attempt.id)
+    answers = await services.storage.learners.answers(attempt.id)
     if item.key in answers:
         return _Refusal("already_answered")
     now = progress(services.catalog, attempt, answers.keys())
@@ -259,7 +265,7 @@ async def take_answer(
     chosen = order[tap.option]
     correct = item.question.is_correct(chosen)
     now = services.clock()
-    card = await services.repo.card(attempt.user_id, item.quiz.id, item.question.id)
+    card = await services.storage.learners.card(attempt.user_id, item.quiz.id, item.question.id)
     asked_at = query.message.date.timestamp() if query.message is not None else None
     seconds = now - asked_at if asked_at is not None and asked_at <= now else None
     reviewed = spacing.review(card.card_json if card else None, correct, seconds, now)
@@ -268,7 +274,7 @@ async def take_answer(
         answered = {key: answer.correct for key, answer in checked.answers.items()}
         summary = summarize(checked.progress.items, {**answered, item.key: correct})
         result = (summary.score, summary.total)
-    outcome = await services.repo.record_answer(
+    outcome = await services.storage.learners.record_answer(
         attempt,
         item.key,
         chosen,

@@ -26,9 +26,9 @@ JOB_NAME = "review-reminders"
 async def send_due_reminders(context: QuizContext) -> None:
     """JobQueue callback: remind every learner whose time has come and who has reviews due."""
     services: Services = context.services
-    repo = services.repo
+    learners = services.storage.learners
     now = services.clock()
-    for user in await repo.users_with_reminders():
+    for user in await learners.users_with_reminders():
         remind_at = parse_clock_time(user.remind_at or "")
         if remind_at is None:
             continue
@@ -38,7 +38,7 @@ async def send_due_reminders(context: QuizContext) -> None:
         last = date.fromisoformat(user.last_reminded) if user.last_reminded else None
         if not reminder_is_due(local_now, remind_at, last):
             continue
-        due = await repo.count_due(user.user_id, now)
+        due = await learners.count_due(user.user_id, now)
         if due:
             locale = services.locale_of(user)
             message = render.reminder_message(due, locale)
@@ -50,11 +50,11 @@ async def send_due_reminders(context: QuizContext) -> None:
                 fault = faults.classify(error)
                 if fault is faults.Fault.CHAT_REFUSES:
                     log.info("user %s refuses the bot; reminders stop: %s", user.user_id, error)
-                    await repo.set_active(user.user_id, False, now)
+                    await learners.set_active(user.user_id, False, now)
                     continue
                 if fault is faults.Fault.RETRY_LATER:  # Telegram is out of reach for everyone
                     log.warning("reminders paused until the next sweep: %s", faults.describe(error))
                     return
                 # it may have arrived, or Telegram will never take it: not sent again today
                 log.warning("reminder to %s: %s", user.user_id, faults.describe(error))
-        await repo.mark_reminded(user.user_id, local_now.date().isoformat(), now)
+        await learners.mark_reminded(user.user_id, local_now.date().isoformat(), now)

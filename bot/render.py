@@ -193,6 +193,22 @@ def reveal_message(
     return Rendered("\n\n".join(parts))
 
 
+def option_lines(question: Question, locale: Locale, reveal: bool) -> str:
+    """The options, one a line; on a reveal the right one marked (a posted question, a
+    draft's preview)."""
+    lines = []
+    for i, option in enumerate(question.options):
+        mark = ("✅ " if i == question.answer else "▫️ ") if reveal else ""
+        lines.append(f"{mark}<b>{letter(i)}.</b> {locale.text(option, MAX_OPTION_LENGTH)}")
+    return "\n".join(lines)
+
+
+def explanation(question: Question, locale: Locale) -> str | None:
+    if question.explanation is None:
+        return None
+    return locale.t("explanation", text=locale.text(question.explanation, MAX_EXPLANATION_LENGTH))
+
+
 def answer_toast(
     question: Question, chosen: int, locale: Locale, order: Sequence[int] | None = None
 ) -> str:

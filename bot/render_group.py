@@ -1,4 +1,5 @@
-"""Pure rendering of group and channel quizzes: data in, `(HTML text, keyboard)` out."""
+"""Pure rendering of group and channel quizzes and of posted questions: data in,
+`(HTML text, keyboard)` out."""
 
 from __future__ import annotations
 
@@ -9,7 +10,16 @@ from dataclasses import dataclass
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks
-from bot.render import MAX_BUTTON_LABEL, Locale, Rendered, letter, person, shorten
+from bot.render import (
+    MAX_BUTTON_LABEL,
+    Locale,
+    Rendered,
+    explanation,
+    letter,
+    option_lines,
+    person,
+    shorten,
+)
 from content.model import Question, Quiz, clip
 from content.schema import (
     MAX_EXPLANATION_LENGTH,
@@ -17,7 +27,7 @@ from content.schema import (
     MAX_QUESTION_LENGTH,
     MAX_TITLE_LENGTH,
 )
-from storage.group_store import ScoreRow
+from storage.group_store import ScoreRow, Tally
 
 BOARD_SIZE = 10
 MEDALS = ("🥇", "🥈", "🥉")
@@ -115,6 +125,57 @@ def answer_toast(question: Question, chosen: int, points: int, locale: Locale) -
     if question.is_correct(chosen):
         return locale.t("group_toast_right", points=points)
     return locale.t("group_toast_wrong")
+
+
+# posted questions (/push): one question, answered once by each member, revealed by the next
+
+
+def _post_header(quiz: Quiz, question: Question, locale: Locale) -> str:
+    position = quiz.position(question.id)
+    return locale.t(
+        "post_header",
+        title=html.escape(locale.plain(quiz.title)),
+        k=(position or 0) + 1,
+        n=len(quiz),
+    )
+
+
+def post_message(
+    quiz: Quiz, question: Question, post_id: int, tally: Tally, locale: Locale
+) -> Rendered:
+    """A question posted into a chat: anyone answers once with the buttons, which carry the
+    post's number."""
+    text = "\n\n".join(
+        [
+            _post_header(quiz, question, locale),
+            locale.text(question.text, MAX_QUESTION_LENGTH),
+            option_lines(question, locale, reveal=False),
+            locale.t("post_count", n=tally.answers),
+        ]
+    )
+    buttons = [
+        [
+            InlineKeyboardButton(
+                f"{letter(i)}. {shorten(locale.plain(option), MAX_BUTTON_LABEL)}",
+                callback_data=callbacks.PostAnswer(post_id, i).encode(),
+            )
+        ]
+        for i, option in enumerate(question.options)
+    ]
+    return Rendered(text, InlineKeyboardMarkup(buttons))
+
+
+def post_reveal(quiz: Quiz, question: Question, tally: Tally, locale: Locale) -> Rendered:
+    """The posted question closed: the right option, how many answered and how many right."""
+    parts = [
+        _post_header(quiz, question, locale),
+        locale.text(question.text, MAX_QUESTION_LENGTH),
+        option_lines(question, locale, reveal=True),
+        locale.t("post_revealed", n=tally.answers, right=tally.correct),
+    ]
+    if (why := explanation(question, locale)) is not None:
+        parts.append(why)
+    return Rendered("\n\n".join(parts))
 
 
 def board_lines(rows: Sequence[ScoreRow], locale: Locale, limit: int = BOARD_SIZE) -> str:

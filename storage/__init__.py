@@ -1,5 +1,8 @@
-"""SQLite storage behind one interface, `Repository`. No Telegram here."""
+"""SQLite storage: one `Database` (storage/database.py), the stores that use it, and `Storage`,
+which opens them together. No Telegram here."""
 
+from storage.answer_batch import AnswerOutcome, CardUpdate
+from storage.database import Database, Transaction
 from storage.database_file import (
     ClaimedDatabase,
     DatabaseInUse,
@@ -8,20 +11,18 @@ from storage.database_file import (
     claim_database,
 )
 from storage.errors import StorageError
-from storage.repository import (
+from storage.learner_store import (
     REVIEW,
     REVIEW_QUIZ_ID,
     Answer,
-    AnswerOutcome,
     Attempt,
-    CardUpdate,
     QuizRecord,
-    Repository,
     StoredCard,
     User,
     attempt_item_parts,
     review_item,
 )
+from storage.stores import Storage
 
 __all__ = [
     "REVIEW",
@@ -31,13 +32,15 @@ __all__ = [
     "Attempt",
     "CardUpdate",
     "ClaimedDatabase",
+    "Database",
     "DatabaseInUse",
     "DatabaseLost",
     "DatabaseRefused",
     "QuizRecord",
-    "Repository",
+    "Storage",
     "StorageError",
     "StoredCard",
+    "Transaction",
     "User",
     "attempt_item_parts",
     "claim_database",

@@ -24,7 +24,7 @@ from typing import NoReturn
 
 from storage.backup import backup, restore
 from storage.errors import StorageError
-from storage.repository import Repository
+from storage.stores import Storage
 
 DEFAULT_DB_PATH = Path("data/quiz.sqlite3")
 DAY = 86_400
@@ -113,11 +113,11 @@ def main(argv: list[str] | None = None) -> int:
 async def _prune(db_path: Path, days: int, dry_run: bool) -> str:
     now = time.time()
     before = now - days * DAY
-    repo = await Repository.open(db_path)
+    storage = await Storage.open(db_path)
     try:
-        forgotten = await repo.prune_inactive(before, now, dry_run=dry_run)
+        forgotten = await storage.privacy.prune_inactive(before, now, dry_run=dry_run)
     finally:
-        await repo.close()
+        await storage.close()
     since = datetime.fromtimestamp(before, UTC).strftime("%Y-%m-%d %H:%M UTC")
     verb = "would prune" if dry_run else "pruned"
     tail = "; nothing changed (--dry-run)" if dry_run else ""

@@ -1,8 +1,7 @@
-"""The admins' part of the database: banks changed through the bot, retired questions,
-questions posted into chats and their answers, push schedules, and the audit log.
+"""The admins' part of the database: banks changed through the bot, retired questions, push
+schedules, and the statistics of /stats. Every change is committed with its audit entry.
 
-Reached as `repo.content`; uses the Repository's connection and its transaction helper, so
-every write is one `BEGIN IMMEDIATE` transaction, committed before the call returns.
+Posted questions themselves are group sessions (storage/group_store.py).
 """
 
 from __future__ import annotations
@@ -10,10 +9,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from storage.repository import Repository
+from storage.audit import AuditLog
+from storage.database import Database
 
 
 @dataclass(frozen=True)
@@ -30,24 +29,6 @@ class RetiredQuestion:
     question_id: str
     text: str
     retired_at: float
-
-
-@dataclass(frozen=True)
-class Post:
-    """A question posted into a group or channel, answerable once by each member."""
-
-    id: int
-    chat_id: int
-    quiz_id: str
-    question_id: str
-    message_id: int | None
-    revealed: bool
-
-
-@dataclass(frozen=True)
-class PostTally:
-    answers: int
-    correct: int
 
 
 @dataclass(frozen=True)
@@ -74,43 +55,25 @@ class QuizTotals:
     correct: int
 
 
-@dataclass(frozen=True)
-class AuditEntry:
-    at: float
-    admin_id: int
-    action: str
-    quiz_id: str | None
-    detail: str
-
-
-def _post(row: Any) -> Post:
-    return Post(
-        id=row["id"],
-        chat_id=row["chat_id"],
-        quiz_id=row["quiz_id"],
-        question_id=row["question_id"],
-        message_id=row["message_id"],
-        revealed=row["revealed_at"] is not None,
-    )
-
-
-# Every answer, from private attempts and from posted questions, as one relation.
+# Every answer, from private attempts and to posted questions, as one relation (answers to
+# timed group quizzes count on their leaderboards, not here).
 _ALL_ANSWERS = """
     SELECT user_id, quiz_id, question_id, correct FROM answers
     UNION ALL
-    SELECT a.user_id, p.quiz_id, p.question_id, a.correct
-    FROM post_answers a JOIN posts p ON p.id = a.post_id
+    SELECT a.user_id, s.quiz_id, a.question_id, a.correct
+    FROM group_sessions s JOIN group_answers a ON a.session_id = s.id
+    WHERE s.kind = 'post'
 """
 
 
 class ContentStore:
-    def __init__(self, repo: Repository) -> None:
-        self._repo = repo
+    def __init__(self, database: Database) -> None:
+        self._database = database
 
     # banks
 
     async def banks(self) -> list[StoredBank]:
-        rows = await self._repo._fetchall("SELECT * FROM content_banks ORDER BY quiz_id")
+        rows = await self._database.fetchall("SELECT * FROM content_banks ORDER BY quiz_id")
         return [
             StoredBank(row["quiz_id"], row["yaml"], row["updated_at"], row["updated_by"])
             for row in rows
@@ -129,7 +92,7 @@ class ContentStore:
     ) -> None:
         """Store the whole bank, the questions it retires (id, text) and brings back, and the
         audit entry: one transaction, so a failure leaves the previous bank in place."""
-        async with self._repo._transaction() as tx:
+        async with self._database.transaction() as tx:
             await tx.execute(
                 """INSERT INTO content_banks (quiz_id, yaml, updated_at, updated_by)
                    VALUES (?, ?, ?, ?)
@@ -158,15 +121,7 @@ class ContentStore:
                     quiz_id,
                     question_id,
                 )
-            await tx.execute(
-                """INSERT INTO audit_log (at, admin_id, action, quiz_id, detail)
-                   VALUES (?, ?, ?, ?, ?)""",
-                now,
-                admin_id,
-                action,
-                quiz_id,
-                json.dumps(dict(detail), ensure_ascii=False, sort_keys=True),
-            )
+            await AuditLog.write(tx, action, admin_id, now, quiz_id, detail)
 
     async def retired(self, quiz_id: str | None = None) -> list[RetiredQuestion]:
         sql = "SELECT * FROM retired_questions"
@@ -174,7 +129,7 @@ class ContentStore:
         if quiz_id is not None:
             sql += " WHERE quiz_id=?"
             params = (quiz_id,)
-        rows = await self._repo._fetchall(sql + " ORDER BY retired_at, question_id", *params)
+        rows = await self._database.fetchall(sql + " ORDER BY retired_at, question_id", *params)
         return [
             RetiredQuestion(row["quiz_id"], row["question_id"], row["text"], row["retired_at"])
             for row in rows
@@ -182,143 +137,24 @@ class ContentStore:
 
     async def known_question_ids(self, quiz_id: str) -> set[str]:
         """Every question id the quiz ever had that left a trace: retired, answered or posted."""
-        rows = await self._repo._fetchall(
+        rows = await self._database.fetchall(
             """SELECT question_id FROM retired_questions WHERE quiz_id=?
-               UNION SELECT question_id FROM answers WHERE quiz_id=?
-               UNION SELECT question_id FROM posts WHERE quiz_id=?""",
+               UNION SELECT question_id FROM answers WHERE quiz_id=?""",
             quiz_id,
             quiz_id,
-            quiz_id,
         )
-        return {row["question_id"] for row in rows}
-
-    # audit
-
-    async def audit(
-        self, action: str, admin_id: int, now: float, quiz_id: str | None, detail: Mapping[str, Any]
-    ) -> None:
-        async with self._repo._transaction() as tx:
-            await tx.execute(
-                """INSERT INTO audit_log (at, admin_id, action, quiz_id, detail)
-                   VALUES (?, ?, ?, ?, ?)""",
-                now,
-                admin_id,
-                action,
-                quiz_id,
-                json.dumps(dict(detail), ensure_ascii=False, sort_keys=True),
-            )
-
-    async def audit_log(self, limit: int = 100) -> list[AuditEntry]:
-        rows = await self._repo._fetchall("SELECT * FROM audit_log ORDER BY id DESC LIMIT ?", limit)
-        return [
-            AuditEntry(row["at"], row["admin_id"], row["action"], row["quiz_id"], row["detail"])
-            for row in rows
-        ]
-
-    # posted questions
-
-    async def posted_question_ids(self, chat_id: int, quiz_id: str) -> set[str]:
-        rows = await self._repo._fetchall(
-            "SELECT question_id FROM posts WHERE chat_id=? AND quiz_id=?", chat_id, quiz_id
+        posts = await self._database.fetchall(
+            "SELECT question_ids FROM group_sessions WHERE kind='post' AND quiz_id=?", quiz_id
         )
-        return {row["question_id"] for row in rows}
-
-    async def open_posts(self, chat_id: int) -> list[Post]:
-        """Posts of the chat whose answer has not been revealed yet."""
-        rows = await self._repo._fetchall(
-            "SELECT * FROM posts WHERE chat_id=? AND revealed_at IS NULL ORDER BY id", chat_id
-        )
-        return [_post(row) for row in rows]
-
-    async def get_post(self, post_id: int) -> Post | None:
-        row = await self._repo._fetchone("SELECT * FROM posts WHERE id=?", post_id)
-        return None if row is None else _post(row)
-
-    async def reserve_post(
-        self, chat_id: int, quiz_id: str, question_id: str, admin_id: int | None, now: float
-    ) -> Post | None:
-        """Record that the question is being posted into the chat (the message id follows with
-        `set_post_message`); None if it was posted there already."""
-        async with self._repo._transaction() as tx:
-            cursor = await tx.execute(
-                """INSERT INTO posts (chat_id, quiz_id, question_id, posted_at, posted_by)
-                   VALUES (?, ?, ?, ?, ?)
-                   ON CONFLICT(chat_id, quiz_id, question_id) DO NOTHING""",
-                chat_id,
-                quiz_id,
-                question_id,
-                now,
-                admin_id or 0,
-            )
-            if cursor.rowcount != 1:
-                return None
-            await tx.execute(
-                """INSERT INTO audit_log (at, admin_id, action, quiz_id, detail)
-                   VALUES (?, ?, 'push', ?, ?)""",
-                now,
-                admin_id or 0,
-                quiz_id,
-                json.dumps({"chat_id": chat_id, "question": question_id}, sort_keys=True),
-            )
-        row = await self._repo._fetchone(
-            "SELECT * FROM posts WHERE chat_id=? AND quiz_id=? AND question_id=?",
-            chat_id,
-            quiz_id,
-            question_id,
-        )
-        return _post(row)
-
-    async def set_post_message(self, post_id: int, message_id: int) -> None:
-        async with self._repo._transaction() as tx:
-            await tx.execute("UPDATE posts SET message_id=? WHERE id=?", message_id, post_id)
-
-    async def drop_post(self, post_id: int) -> None:
-        """Forget a post whose message could not be sent (it has no answers)."""
-        async with self._repo._transaction() as tx:
-            await tx.execute("DELETE FROM posts WHERE id=? AND message_id IS NULL", post_id)
-
-    async def reveal_post(self, post_id: int, now: float) -> bool:
-        """Close the post to answers; False if it was revealed already."""
-        async with self._repo._transaction() as tx:
-            cursor = await tx.execute(
-                "UPDATE posts SET revealed_at=? WHERE id=? AND revealed_at IS NULL", now, post_id
-            )
-            return cursor.rowcount == 1
-
-    async def answer_post(
-        self, post_id: int, user_id: int, chosen: int, correct: bool, now: float
-    ) -> bool:
-        """Store a member's one answer to an open post; False if they had answered, or the
-        post is revealed."""
-        async with self._repo._transaction() as tx:
-            row = await tx.fetchone("SELECT revealed_at FROM posts WHERE id=?", post_id)
-            if row is None or row["revealed_at"] is not None:
-                return False
-            cursor = await tx.execute(
-                """INSERT INTO post_answers (post_id, user_id, chosen, correct, answered_at)
-                   VALUES (?, ?, ?, ?, ?) ON CONFLICT(post_id, user_id) DO NOTHING""",
-                post_id,
-                user_id,
-                chosen,
-                int(correct),
-                now,
-            )
-            return cursor.rowcount == 1
-
-    async def post_tally(self, post_id: int) -> PostTally:
-        row = await self._repo._fetchone(
-            """SELECT COUNT(*) AS n, COALESCE(SUM(correct), 0) AS n_right
-               FROM post_answers WHERE post_id=?""",
-            post_id,
-        )
-        return PostTally(int(row["n"]), int(row["n_right"]))
+        posted = {question_id for row in posts for question_id in json.loads(row[0])}
+        return {row["question_id"] for row in rows} | posted
 
     # schedules
 
     async def save_schedule(
         self, quiz_id: str, chat: str, minute_of_day: int, admin_id: int, now: float
     ) -> Schedule:
-        async with self._repo._transaction() as tx:
+        async with self._database.transaction() as tx:
             await tx.execute(
                 """INSERT INTO push_schedules (quiz_id, chat, minute_of_day, created_at,
                                                created_by)
@@ -332,15 +168,9 @@ class ContentStore:
                 now,
                 admin_id,
             )
-            await tx.execute(
-                """INSERT INTO audit_log (at, admin_id, action, quiz_id, detail)
-                   VALUES (?, ?, 'schedule', ?, ?)""",
-                now,
-                admin_id,
-                quiz_id,
-                json.dumps({"chat": chat, "minute_of_day": minute_of_day}, sort_keys=True),
-            )
-        row = await self._repo._fetchone(
+            detail = {"chat": chat, "minute_of_day": minute_of_day}
+            await AuditLog.write(tx, "schedule", admin_id, now, quiz_id, detail)
+        row = await self._database.fetchone(
             "SELECT * FROM push_schedules WHERE quiz_id=? AND chat=?", quiz_id, chat
         )
         return Schedule(row["id"], row["quiz_id"], row["chat"], row["minute_of_day"])
@@ -349,25 +179,18 @@ class ContentStore:
         self, quiz_id: str, chat: str, admin_id: int, now: float
     ) -> Schedule | None:
         """Remove the schedule (audited); the one removed, or None if there was none."""
-        async with self._repo._transaction() as tx:
+        async with self._database.transaction() as tx:
             row = await tx.fetchone(
                 "SELECT * FROM push_schedules WHERE quiz_id=? AND chat=?", quiz_id, chat
             )
             if row is None:
                 return None
             await tx.execute("DELETE FROM push_schedules WHERE id=?", row["id"])
-            await tx.execute(
-                """INSERT INTO audit_log (at, admin_id, action, quiz_id, detail)
-                   VALUES (?, ?, 'unschedule', ?, ?)""",
-                now,
-                admin_id,
-                quiz_id,
-                json.dumps({"chat": chat}),
-            )
+            await AuditLog.write(tx, "unschedule", admin_id, now, quiz_id, {"chat": chat})
         return Schedule(row["id"], row["quiz_id"], row["chat"], row["minute_of_day"])
 
     async def schedules(self) -> list[Schedule]:
-        rows = await self._repo._fetchall("SELECT * FROM push_schedules ORDER BY id")
+        rows = await self._database.fetchall("SELECT * FROM push_schedules ORDER BY id")
         return [
             Schedule(row["id"], row["quiz_id"], row["chat"], row["minute_of_day"]) for row in rows
         ]
@@ -375,7 +198,7 @@ class ContentStore:
     # statistics
 
     async def quiz_totals(self) -> dict[str, QuizTotals]:
-        rows = await self._repo._fetchall(
+        rows = await self._database.fetchall(
             f"""SELECT quiz_id, COUNT(DISTINCT user_id) AS learners, COUNT(*) AS n,
                        COALESCE(SUM(correct), 0) AS n_right
                 FROM ({_ALL_ANSWERS}) GROUP BY quiz_id"""
@@ -386,7 +209,7 @@ class ContentStore:
         }
 
     async def question_stats(self) -> list[QuestionStat]:
-        rows = await self._repo._fetchall(
+        rows = await self._database.fetchall(
             f"""SELECT quiz_id, question_id, COUNT(*) AS n, COALESCE(SUM(correct), 0) AS n_right
                 FROM ({_ALL_ANSWERS}) GROUP BY quiz_id, question_id"""
         )
@@ -396,5 +219,5 @@ class ContentStore:
         ]
 
     async def learner_count(self) -> int:
-        row = await self._repo._fetchone(f"SELECT COUNT(DISTINCT user_id) FROM ({_ALL_ANSWERS})")
+        row = await self._database.fetchone(f"SELECT COUNT(DISTINCT user_id) FROM ({_ALL_ANSWERS})")
         return int(row[0])

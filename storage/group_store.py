@@ -1,25 +1,30 @@
-"""SQLite storage of group and channel quizzes: sessions, asked questions, answers.
+"""SQLite storage of everything asked of a whole chat: sessions, asked questions, answers.
 
-Reached as `Repository.groups`; shares the repository's connection and its write
-transaction (one `BEGIN IMMEDIATE` under the write lock, returns after COMMIT).
+A session is of one of two kinds:
+
+- `TIMED`: a group quiz (/groupquiz): its questions one after the other, each open for
+  `seconds`, scored for a leaderboard. At most one runs per chat.
+- `POST`: a posted question (/push, /schedule): one question, no timer (its deadline is
+  +infinity), closed by the next push, worth no points, on no leaderboard. Any number may be
+  open in a chat, each question at most once per chat. Its buttons carry its `post_id`.
+
+Both take each person's first answer only, count answers and reveal the same way.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
-from contextlib import AbstractAsyncContextManager
+import math
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Protocol
+from typing import Any
 
+from storage.audit import AuditLog
+from storage.database import Database
 
-class _Tx(Protocol):
-    async def execute(self, sql: str, *params: Any) -> Any: ...
-    async def fetchone(self, sql: str, *params: Any) -> Any: ...
-
-
-Fetch = Callable[..., Awaitable[Any]]
+TIMED = "timed"
+POST = "post"
+PUSH_ACTION = "push"  # the audit log's name for a posted question
 
 
 @dataclass(frozen=True)
@@ -37,6 +42,8 @@ class GroupSession:
     position: int  # the question being asked (or about to be)
     finished_at: float | None
     outcome: str | None  # "finished" | "stopped"
+    kind: str = TIMED
+    post_id: int | None = None  # a POST's number, which its buttons carry
 
     @property
     def total(self) -> int:
@@ -44,7 +51,12 @@ class GroupSession:
 
     @property
     def running(self) -> bool:
+        """Still taking answers (for a POST: not revealed yet)."""
         return self.finished_at is None
+
+    @property
+    def posted(self) -> bool:
+        return self.kind == POST
 
 
 @dataclass(frozen=True)
@@ -81,6 +93,14 @@ class RevealStep:
 
 
 @dataclass(frozen=True)
+class Tally:
+    """How many answered a question, and how many of them right."""
+
+    answers: int
+    correct: int
+
+
+@dataclass(frozen=True)
 class ScoreRow:
     user_id: int
     name: str
@@ -110,6 +130,8 @@ def _session(row: Any) -> GroupSession:
         position=row["position"],
         finished_at=row["finished_at"],
         outcome=row["outcome"],
+        kind=row["kind"],
+        post_id=row["post_id"],
     )
 
 
@@ -137,13 +159,8 @@ GROUP BY a.user_id"""
 
 
 class GroupStore:
-    def __init__(
-        self, transaction: Callable[[], AbstractAsyncContextManager[_Tx]], fetchone: Fetch,
-        fetchall: Fetch,
-    ) -> None:  # fmt: skip
-        self._transaction = transaction
-        self._fetchone = fetchone
-        self._fetchall = fetchall
+    def __init__(self, database: Database) -> None:
+        self._database = database
 
     # sessions
 
@@ -160,13 +177,14 @@ class GroupStore:
         started_by: int | None,
         now: float,
     ) -> GroupSession | None:
-        """Start a session for the chat; None when one is running there already."""
-        async with self._transaction() as tx:
+        """Start a timed quiz in the chat; None when one is running there already."""
+        async with self._database.transaction() as tx:
             cursor = await tx.execute(
                 """INSERT INTO group_sessions (chat_id, chat_type, quiz_id, question_ids,
                        seconds, mode, language, started_by, started_at)
                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                   ON CONFLICT(chat_id) WHERE finished_at IS NULL DO NOTHING""",
+                   ON CONFLICT(chat_id) WHERE finished_at IS NULL AND kind = 'timed'
+                   DO NOTHING""",
                 chat_id,
                 chat_type,
                 quiz_id,
@@ -177,30 +195,33 @@ class GroupStore:
                 started_by,
                 now,
             )
-            created = cursor.rowcount == 1
-            session_id = cursor.lastrowid
-        return await self.get_session(session_id) if created else None
+            session_id = cursor.lastrowid if cursor.rowcount == 1 else None
+        return None if session_id is None else await self.get_session(session_id)
 
     async def get_session(self, session_id: int) -> GroupSession | None:
-        row = await self._fetchone("SELECT * FROM group_sessions WHERE id=?", session_id)
+        row = await self._database.fetchone("SELECT * FROM group_sessions WHERE id=?", session_id)
         return None if row is None else _session(row)
 
     async def running_session(self, chat_id: int) -> GroupSession | None:
-        row = await self._fetchone(
-            "SELECT * FROM group_sessions WHERE chat_id=? AND finished_at IS NULL", chat_id
+        """The chat's running timed quiz."""
+        row = await self._database.fetchone(
+            """SELECT * FROM group_sessions
+               WHERE chat_id=? AND finished_at IS NULL AND kind='timed'""",
+            chat_id,
         )
         return None if row is None else _session(row)
 
     async def running_sessions(self) -> list[GroupSession]:
-        rows = await self._fetchall(
-            "SELECT * FROM group_sessions WHERE finished_at IS NULL ORDER BY id"
+        """Every running timed quiz (what a restart resumes)."""
+        rows = await self._database.fetchall(
+            "SELECT * FROM group_sessions WHERE finished_at IS NULL AND kind='timed' ORDER BY id"
         )
         return [_session(row) for row in rows]
 
     async def latest_session(self, chat_id: int) -> GroupSession | None:
-        """The chat's running session, else its most recent one."""
-        row = await self._fetchone(
-            """SELECT * FROM group_sessions WHERE chat_id=?
+        """The chat's running timed quiz, else its most recent one."""
+        row = await self._database.fetchone(
+            """SELECT * FROM group_sessions WHERE chat_id=? AND kind='timed'
                ORDER BY finished_at IS NULL DESC, id DESC LIMIT 1""",
             chat_id,
         )
@@ -208,7 +229,7 @@ class GroupStore:
 
     async def stop_session(self, session_id: int, now: float) -> bool:
         """End a running session early; False when it had ended already."""
-        async with self._transaction() as tx:
+        async with self._database.transaction() as tx:
             cursor = await tx.execute(
                 """UPDATE group_sessions SET finished_at=?, outcome='stopped'
                    WHERE id=? AND finished_at IS NULL""",
@@ -230,7 +251,7 @@ class GroupStore:
         deadline: float,
     ) -> None:
         """Record that the question at `position` was posted (a re-post replaces the record)."""
-        async with self._transaction() as tx:
+        async with self._database.transaction() as tx:
             await tx.execute(
                 """INSERT INTO group_questions (session_id, position, question_id, message_id,
                        poll_id, asked_at, deadline)
@@ -248,7 +269,7 @@ class GroupStore:
             )
 
     async def asked(self, session_id: int, position: int) -> AskedQuestion | None:
-        row = await self._fetchone(
+        row = await self._database.fetchone(
             "SELECT * FROM group_questions WHERE session_id=? AND position=?",
             session_id,
             position,
@@ -256,14 +277,17 @@ class GroupStore:
         return None if row is None else _asked(row)
 
     async def asked_by_poll(self, poll_id: str) -> AskedQuestion | None:
-        row = await self._fetchone("SELECT * FROM group_questions WHERE poll_id=?", poll_id)
+        row = await self._database.fetchone(
+            "SELECT * FROM group_questions WHERE poll_id=?", poll_id
+        )
         return None if row is None else _asked(row)
 
     async def reveal(self, session_id: int, position: int, now: float) -> RevealStep:
-        """Close the question and move the session on, in one commit; idempotent."""
-        async with self._transaction() as tx:
+        """Close the question and move the session on, in one commit; idempotent. A post whose
+        message was never sent closes all the same (with nothing to show)."""
+        async with self._database.transaction() as tx:
             session = await tx.fetchone(
-                "SELECT position, question_ids, finished_at FROM group_sessions WHERE id=?",
+                "SELECT position, question_ids, finished_at, kind FROM group_sessions WHERE id=?",
                 session_id,
             )
             if session is None or session["finished_at"] is not None:
@@ -277,7 +301,15 @@ class GroupStore:
                 session_id,
                 position,
             )
-            if cursor.rowcount != 1:
+            if cursor.rowcount != 1 and not (
+                session["kind"] == POST
+                and await tx.fetchone(
+                    "SELECT 1 FROM group_questions WHERE session_id=? AND position=?",
+                    session_id,
+                    position,
+                )
+                is None
+            ):
                 return RevealStep(revealed=False)
             following = position + 1
             if following >= len(json.loads(session["question_ids"])):
@@ -293,6 +325,83 @@ class GroupStore:
                 "UPDATE group_sessions SET position=? WHERE id=?", following, session_id
             )
             return RevealStep(revealed=True, next_position=following)
+
+    # posted questions
+
+    async def start_post(
+        self,
+        *,
+        chat_id: int,
+        chat_type: str,
+        quiz_id: str,
+        question_id: str,
+        language: str,
+        posted_by: int | None,
+        now: float,
+    ) -> GroupSession | None:
+        """Record, with its audit entry, that the question is being posted into the chat, under
+        the next post number; None if it was posted there before. Its message follows with
+        `post_sent`, or `drop_unsent` if it could not be sent."""
+        async with self._database.transaction() as tx:
+            cursor = await tx.execute(
+                """INSERT INTO group_sessions (chat_id, chat_type, quiz_id, question_ids,
+                       seconds, mode, language, started_by, started_at, kind, post_id)
+                   VALUES (?, ?, ?, ?, 0, 'buttons', ?, ?, ?, 'post',
+                       (SELECT COALESCE(MAX(post_id), 0) + 1 FROM group_sessions))
+                   ON CONFLICT(chat_id, quiz_id, question_ids) WHERE kind = 'post' DO NOTHING""",
+                chat_id,
+                chat_type,
+                quiz_id,
+                json.dumps([question_id]),
+                language,
+                posted_by,
+                now,
+            )
+            session_id = cursor.lastrowid if cursor.rowcount == 1 else None
+            if session_id is None:
+                return None
+            detail = {"chat_id": chat_id, "question": question_id}
+            await AuditLog.write(tx, PUSH_ACTION, posted_by, now, quiz_id, detail)
+        return await self.get_session(session_id)
+
+    async def post_sent(
+        self, session_id: int, question_id: str, message_id: int, now: float
+    ) -> None:
+        """The post's message is in the chat: its question is open until revealed."""
+        await self.question_asked(session_id, 0, question_id, message_id, None, now, math.inf)
+
+    async def drop_unsent(self, session_id: int) -> None:
+        """Forget a post whose message could not be sent (it has no answers)."""
+        async with self._database.transaction() as tx:
+            await tx.execute(
+                """DELETE FROM group_sessions WHERE id=? AND kind='post'
+                   AND NOT EXISTS (SELECT 1 FROM group_questions WHERE session_id=?)""",
+                session_id,
+                session_id,
+            )
+
+    async def post(self, post_id: int) -> GroupSession | None:
+        """The posted question whose buttons carry `post_id`."""
+        row = await self._database.fetchone("SELECT * FROM group_sessions WHERE post_id=?", post_id)
+        return None if row is None else _session(row)
+
+    async def open_posts(self, chat_id: int) -> list[GroupSession]:
+        """The chat's posted questions not revealed yet, oldest first."""
+        rows = await self._database.fetchall(
+            """SELECT * FROM group_sessions
+               WHERE chat_id=? AND kind='post' AND finished_at IS NULL ORDER BY id""",
+            chat_id,
+        )
+        return [_session(row) for row in rows]
+
+    async def posted_question_ids(self, chat_id: int, quiz_id: str) -> set[str]:
+        rows = await self._database.fetchall(
+            """SELECT question_ids FROM group_sessions
+               WHERE chat_id=? AND quiz_id=? AND kind='post'""",
+            chat_id,
+            quiz_id,
+        )
+        return {question_id for row in rows for question_id in json.loads(row[0])}
 
     # answers
 
@@ -315,7 +424,7 @@ class GroupStore:
         Refused (CLOSED) unless the session runs, `position` is its current question, that
         question is not revealed and its deadline has not passed at `now`.
         """
-        async with self._transaction() as tx:
+        async with self._database.transaction() as tx:
             previous = await tx.fetchone(
                 """SELECT chosen, points FROM group_answers
                    WHERE session_id=? AND position=? AND user_id=?""",
@@ -358,7 +467,7 @@ class GroupStore:
 
     async def answer_counts(self, session_id: int, position: int) -> dict[int, int]:
         """How many chose each option (options nobody chose are absent)."""
-        rows = await self._fetchall(
+        rows = await self._database.fetchall(
             """SELECT chosen, COUNT(*) AS n FROM group_answers
                WHERE session_id=? AND position=? GROUP BY chosen""",
             session_id,
@@ -366,14 +475,24 @@ class GroupStore:
         )
         return {row["chosen"]: row["n"] for row in rows}
 
+    async def tally(self, session_id: int, position: int) -> Tally:
+        row = await self._database.fetchone(
+            """SELECT COUNT(*) AS n, COALESCE(SUM(correct), 0) AS n_right FROM group_answers
+               WHERE session_id=? AND position=?""",
+            session_id,
+            position,
+        )
+        return Tally(int(row["n"]), int(row["n_right"]))
+
     async def session_scores(self, session_id: int) -> list[ScoreRow]:
         return await self._scores("a.session_id=?", session_id)
 
     async def chat_scores(self, chat_id: int) -> list[ScoreRow]:
-        return await self._scores("s.chat_id=?", chat_id)
+        """The chat's all-time ranking: its timed quizzes (posted questions score nothing)."""
+        return await self._scores("s.chat_id=? AND s.kind='timed'", chat_id)
 
     async def _scores(self, where: str, value: int) -> list[ScoreRow]:
-        rows = await self._fetchall(_SCORES.format(where=where), value)
+        rows = await self._database.fetchall(_SCORES.format(where=where), value)
         return [
             ScoreRow(
                 user_id=row["user_id"],
@@ -387,5 +506,5 @@ class GroupStore:
         ]
 
     async def count_answers(self) -> int:
-        row = await self._fetchone("SELECT COUNT(*) FROM group_answers")
+        row = await self._database.fetchone("SELECT COUNT(*) FROM group_answers")
         return int(row[0])

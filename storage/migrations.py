@@ -1,193 +1,260 @@
-"""Schema migrations, applied in order; `PRAGMA user_version` records how many have run."""
+"""Schema migrations, applied in order; `PRAGMA user_version` records how many have run.
+
+Each migration is a tuple of SQL statements, one statement per item, that `Database` runs in
+one transaction together with the `user_version` it sets: all of it, or none of it.
+
+Why one statement per item rather than a script: `sqlite3.executescript` commits the open
+transaction before it starts, so a script cannot run inside the migration's transaction; and
+splitting a script on `;` breaks on a `;` inside a string literal or a trigger's body. An item
+that holds two statements is refused by `sqlite3` itself ("You can only execute one statement
+at a time"), so a slip fails the first test run instead of being half applied.
+
+Rules: never edit a migration that has been released (databases in use ran it as it was);
+add the next one at the end. A migration that moves data says, in SQL, where every row goes,
+and tests/test_upgrade.py upgrades a database holding rows of every version.
+"""
 
 from __future__ import annotations
 
-MIGRATIONS: tuple[str, ...] = (
+Migration = tuple[str, ...]
+
+MIGRATIONS: tuple[Migration, ...] = (
     # 1: learners, attempts and their answers
-    """
-    CREATE TABLE users (
-        user_id INTEGER PRIMARY KEY,
-        first_name TEXT NOT NULL DEFAULT '',
-        telegram_language TEXT,
-        language TEXT,
-        active INTEGER NOT NULL DEFAULT 1,
-        created_at REAL NOT NULL,
-        updated_at REAL NOT NULL
-    );
-    CREATE TABLE attempts (
-        id INTEGER PRIMARY KEY,
-        user_id INTEGER NOT NULL REFERENCES users(user_id),
-        quiz_id TEXT NOT NULL,
-        question_ids TEXT NOT NULL,
-        total INTEGER NOT NULL,
-        started_at REAL NOT NULL,
-        finished_at REAL,
-        score INTEGER
-    );
-    CREATE UNIQUE INDEX attempts_one_running ON attempts(user_id, quiz_id)
-        WHERE finished_at IS NULL;
-    CREATE INDEX attempts_by_user ON attempts(user_id, quiz_id, finished_at);
-    CREATE TABLE answers (
-        id INTEGER PRIMARY KEY,
-        attempt_id INTEGER NOT NULL REFERENCES attempts(id),
-        user_id INTEGER NOT NULL,
-        quiz_id TEXT NOT NULL,
-        question_id TEXT NOT NULL,
-        chosen INTEGER NOT NULL,
-        correct INTEGER NOT NULL,
-        answered_at REAL NOT NULL,
-        UNIQUE (attempt_id, question_id)
-    );
-    CREATE INDEX answers_by_user_question ON answers(user_id, quiz_id, question_id, answered_at);
-    """,
+    (
+        """CREATE TABLE users (
+            user_id INTEGER PRIMARY KEY,
+            first_name TEXT NOT NULL DEFAULT '',
+            telegram_language TEXT,
+            language TEXT,
+            active INTEGER NOT NULL DEFAULT 1,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL
+        )""",
+        """CREATE TABLE attempts (
+            id INTEGER PRIMARY KEY,
+            user_id INTEGER NOT NULL REFERENCES users(user_id),
+            quiz_id TEXT NOT NULL,
+            question_ids TEXT NOT NULL,
+            total INTEGER NOT NULL,
+            started_at REAL NOT NULL,
+            finished_at REAL,
+            score INTEGER
+        )""",
+        """CREATE UNIQUE INDEX attempts_one_running ON attempts(user_id, quiz_id)
+            WHERE finished_at IS NULL""",
+        "CREATE INDEX attempts_by_user ON attempts(user_id, quiz_id, finished_at)",
+        """CREATE TABLE answers (
+            id INTEGER PRIMARY KEY,
+            attempt_id INTEGER NOT NULL REFERENCES attempts(id),
+            user_id INTEGER NOT NULL,
+            quiz_id TEXT NOT NULL,
+            question_id TEXT NOT NULL,
+            chosen INTEGER NOT NULL,
+            correct INTEGER NOT NULL,
+            answered_at REAL NOT NULL,
+            UNIQUE (attempt_id, question_id)
+        )""",
+        """CREATE INDEX answers_by_user_question
+            ON answers(user_id, quiz_id, question_id, answered_at)""",
+    ),
     # 2: the tutor: spaced-repetition cards and their log, review sessions, time zones, reminders
-    """
-    ALTER TABLE attempts ADD COLUMN kind TEXT NOT NULL DEFAULT 'quiz';
-    ALTER TABLE users ADD COLUMN timezone TEXT;
-    ALTER TABLE users ADD COLUMN remind_at TEXT;
-    ALTER TABLE users ADD COLUMN last_reminded TEXT;
-    CREATE INDEX users_with_reminders ON users(remind_at) WHERE remind_at IS NOT NULL;
-    CREATE TABLE cards (
-        user_id INTEGER NOT NULL REFERENCES users(user_id),
-        quiz_id TEXT NOT NULL,
-        question_id TEXT NOT NULL,
-        card TEXT NOT NULL,
-        due REAL NOT NULL,
-        last_review REAL,
-        PRIMARY KEY (user_id, quiz_id, question_id)
-    );
-    CREATE INDEX cards_due ON cards(user_id, due);
-    CREATE TABLE answers_v2 (
-        id INTEGER PRIMARY KEY,
-        attempt_id INTEGER NOT NULL REFERENCES attempts(id),
-        user_id INTEGER NOT NULL,
-        quiz_id TEXT NOT NULL,
-        question_id TEXT NOT NULL,
-        chosen INTEGER NOT NULL,
-        correct INTEGER NOT NULL,
-        answered_at REAL NOT NULL,
-        UNIQUE (attempt_id, quiz_id, question_id)
-    );
-    INSERT INTO answers_v2 SELECT id, attempt_id, user_id, quiz_id, question_id, chosen,
-        correct, answered_at FROM answers;
-    DROP TABLE answers;
-    ALTER TABLE answers_v2 RENAME TO answers;
-    CREATE INDEX answers_by_user_question ON answers(user_id, quiz_id, question_id, answered_at);
-    CREATE TABLE review_log (
-        id INTEGER PRIMARY KEY,
-        user_id INTEGER NOT NULL,
-        quiz_id TEXT NOT NULL,
-        question_id TEXT NOT NULL,
-        rating INTEGER NOT NULL,
-        reviewed_at REAL NOT NULL,
-        answer_id INTEGER NOT NULL REFERENCES answers(id)
-    );
-    CREATE INDEX answers_by_user_time ON answers(user_id, answered_at);
-    """,
-    # admin content: banks changed through the bot, retired questions, posted questions and
-    # their answers, push schedules, and the audit log (storage/content_store.py)
-    """
-    CREATE TABLE content_banks (
-        quiz_id TEXT PRIMARY KEY,
-        yaml TEXT NOT NULL,
-        updated_at REAL NOT NULL,
-        updated_by INTEGER NOT NULL
-    );
-    CREATE TABLE retired_questions (
-        quiz_id TEXT NOT NULL,
-        question_id TEXT NOT NULL,
-        text TEXT NOT NULL,
-        retired_at REAL NOT NULL,
-        retired_by INTEGER NOT NULL,
-        PRIMARY KEY (quiz_id, question_id)
-    );
-    CREATE TABLE posts (
-        id INTEGER PRIMARY KEY,
-        chat_id INTEGER NOT NULL,
-        quiz_id TEXT NOT NULL,
-        question_id TEXT NOT NULL,
-        message_id INTEGER,
-        posted_at REAL NOT NULL,
-        posted_by INTEGER NOT NULL,
-        revealed_at REAL,
-        UNIQUE (chat_id, quiz_id, question_id)
-    );
-    CREATE TABLE post_answers (
-        post_id INTEGER NOT NULL REFERENCES posts(id),
-        user_id INTEGER NOT NULL,
-        chosen INTEGER NOT NULL,
-        correct INTEGER NOT NULL,
-        answered_at REAL NOT NULL,
-        PRIMARY KEY (post_id, user_id)
-    );
-    CREATE TABLE push_schedules (
-        id INTEGER PRIMARY KEY,
-        quiz_id TEXT NOT NULL,
-        chat TEXT NOT NULL,
-        minute_of_day INTEGER NOT NULL,
-        created_at REAL NOT NULL,
-        created_by INTEGER NOT NULL,
-        UNIQUE (quiz_id, chat)
-    );
-    CREATE TABLE audit_log (
-        id INTEGER PRIMARY KEY,
-        at REAL NOT NULL,
-        admin_id INTEGER NOT NULL,
-        action TEXT NOT NULL,
-        quiz_id TEXT,
-        detail TEXT NOT NULL DEFAULT ''
-    );
-    """,
-    # group and channel quizzes: one running session per chat, its questions, its answers
-    """
-    CREATE TABLE group_sessions (
-        id INTEGER PRIMARY KEY,
-        chat_id INTEGER NOT NULL,
-        chat_type TEXT NOT NULL,
-        quiz_id TEXT NOT NULL,
-        question_ids TEXT NOT NULL,
-        seconds INTEGER NOT NULL,
-        mode TEXT NOT NULL CHECK (mode IN ('buttons', 'poll')),
-        language TEXT NOT NULL,
-        started_by INTEGER,
-        started_at REAL NOT NULL,
-        position INTEGER NOT NULL DEFAULT 0,
-        finished_at REAL,
-        outcome TEXT
-    );
-    CREATE UNIQUE INDEX group_sessions_one_running ON group_sessions(chat_id)
-        WHERE finished_at IS NULL;
-    CREATE INDEX group_sessions_by_chat ON group_sessions(chat_id, started_at);
-    CREATE TABLE group_questions (
-        session_id INTEGER NOT NULL REFERENCES group_sessions(id),
-        position INTEGER NOT NULL,
-        question_id TEXT NOT NULL,
-        message_id INTEGER NOT NULL,
-        poll_id TEXT UNIQUE,
-        asked_at REAL NOT NULL,
-        deadline REAL NOT NULL,
-        revealed_at REAL,
-        PRIMARY KEY (session_id, position)
-    );
-    CREATE TABLE group_answers (
-        session_id INTEGER NOT NULL REFERENCES group_sessions(id),
-        position INTEGER NOT NULL,
-        question_id TEXT NOT NULL,
-        user_id INTEGER NOT NULL,
-        name TEXT NOT NULL,
-        chosen INTEGER NOT NULL,
-        correct INTEGER NOT NULL,
-        elapsed REAL NOT NULL,
-        points INTEGER NOT NULL,
-        answered_at REAL NOT NULL,
-        PRIMARY KEY (session_id, position, user_id)
-    );
-    """,
+    (
+        "ALTER TABLE attempts ADD COLUMN kind TEXT NOT NULL DEFAULT 'quiz'",
+        "ALTER TABLE users ADD COLUMN timezone TEXT",
+        "ALTER TABLE users ADD COLUMN remind_at TEXT",
+        "ALTER TABLE users ADD COLUMN last_reminded TEXT",
+        "CREATE INDEX users_with_reminders ON users(remind_at) WHERE remind_at IS NOT NULL",
+        """CREATE TABLE cards (
+            user_id INTEGER NOT NULL REFERENCES users(user_id),
+            quiz_id TEXT NOT NULL,
+            question_id TEXT NOT NULL,
+            card TEXT NOT NULL,
+            due REAL NOT NULL,
+            last_review REAL,
+            PRIMARY KEY (user_id, quiz_id, question_id)
+        )""",
+        "CREATE INDEX cards_due ON cards(user_id, due)",
+        # a review session mixes quizzes: an answer is unique per (attempt, quiz, question)
+        """CREATE TABLE answers_v2 (
+            id INTEGER PRIMARY KEY,
+            attempt_id INTEGER NOT NULL REFERENCES attempts(id),
+            user_id INTEGER NOT NULL,
+            quiz_id TEXT NOT NULL,
+            question_id TEXT NOT NULL,
+            chosen INTEGER NOT NULL,
+            correct INTEGER NOT NULL,
+            answered_at REAL NOT NULL,
+            UNIQUE (attempt_id, quiz_id, question_id)
+        )""",
+        """INSERT INTO answers_v2 SELECT id, attempt_id, user_id, quiz_id, question_id, chosen,
+            correct, answered_at FROM answers""",
+        "DROP TABLE answers",
+        "ALTER TABLE answers_v2 RENAME TO answers",
+        """CREATE INDEX answers_by_user_question
+            ON answers(user_id, quiz_id, question_id, answered_at)""",
+        """CREATE TABLE review_log (
+            id INTEGER PRIMARY KEY,
+            user_id INTEGER NOT NULL,
+            quiz_id TEXT NOT NULL,
+            question_id TEXT NOT NULL,
+            rating INTEGER NOT NULL,
+            reviewed_at REAL NOT NULL,
+            answer_id INTEGER NOT NULL REFERENCES answers(id)
+        )""",
+        "CREATE INDEX answers_by_user_time ON answers(user_id, answered_at)",
+    ),
+    # 3: admin content: banks changed through the bot, retired questions, posted questions and
+    # their answers (moved into group sessions by 6), push schedules, and the audit log
+    (
+        """CREATE TABLE content_banks (
+            quiz_id TEXT PRIMARY KEY,
+            yaml TEXT NOT NULL,
+            updated_at REAL NOT NULL,
+            updated_by INTEGER NOT NULL
+        )""",
+        """CREATE TABLE retired_questions (
+            quiz_id TEXT NOT NULL,
+            question_id TEXT NOT NULL,
+            text TEXT NOT NULL,
+            retired_at REAL NOT NULL,
+            retired_by INTEGER NOT NULL,
+            PRIMARY KEY (quiz_id, question_id)
+        )""",
+        """CREATE TABLE posts (
+            id INTEGER PRIMARY KEY,
+            chat_id INTEGER NOT NULL,
+            quiz_id TEXT NOT NULL,
+            question_id TEXT NOT NULL,
+            message_id INTEGER,
+            posted_at REAL NOT NULL,
+            posted_by INTEGER NOT NULL,
+            revealed_at REAL,
+            UNIQUE (chat_id, quiz_id, question_id)
+        )""",
+        """CREATE TABLE post_answers (
+            post_id INTEGER NOT NULL REFERENCES posts(id),
+            user_id INTEGER NOT NULL,
+            chosen INTEGER NOT NULL,
+            correct INTEGER NOT NULL,
+            answered_at REAL NOT NULL,
+            PRIMARY KEY (post_id, user_id)
+        )""",
+        """CREATE TABLE push_schedules (
+            id INTEGER PRIMARY KEY,
+            quiz_id TEXT NOT NULL,
+            chat TEXT NOT NULL,
+            minute_of_day INTEGER NOT NULL,
+            created_at REAL NOT NULL,
+            created_by INTEGER NOT NULL,
+            UNIQUE (quiz_id, chat)
+        )""",
+        """CREATE TABLE audit_log (
+            id INTEGER PRIMARY KEY,
+            at REAL NOT NULL,
+            admin_id INTEGER NOT NULL,
+            action TEXT NOT NULL,
+            quiz_id TEXT,
+            detail TEXT NOT NULL DEFAULT ''
+        )""",
+    ),
+    # 4: group and channel quizzes: one running session per chat, its questions, its answers
+    (
+        """CREATE TABLE group_sessions (
+            id INTEGER PRIMARY KEY,
+            chat_id INTEGER NOT NULL,
+            chat_type TEXT NOT NULL,
+            quiz_id TEXT NOT NULL,
+            question_ids TEXT NOT NULL,
+            seconds INTEGER NOT NULL,
+            mode TEXT NOT NULL CHECK (mode IN ('buttons', 'poll')),
+            language TEXT NOT NULL,
+            started_by INTEGER,
+            started_at REAL NOT NULL,
+            position INTEGER NOT NULL DEFAULT 0,
+            finished_at REAL,
+            outcome TEXT
+        )""",
+        """CREATE UNIQUE INDEX group_sessions_one_running ON group_sessions(chat_id)
+            WHERE finished_at IS NULL""",
+        "CREATE INDEX group_sessions_by_chat ON group_sessions(chat_id, started_at)",
+        """CREATE TABLE group_questions (
+            session_id INTEGER NOT NULL REFERENCES group_sessions(id),
+            position INTEGER NOT NULL,
+            question_id TEXT NOT NULL,
+            message_id INTEGER NOT NULL,
+            poll_id TEXT UNIQUE,
+            asked_at REAL NOT NULL,
+            deadline REAL NOT NULL,
+            revealed_at REAL,
+            PRIMARY KEY (session_id, position)
+        )""",
+        """CREATE TABLE group_answers (
+            session_id INTEGER NOT NULL REFERENCES group_sessions(id),
+            position INTEGER NOT NULL,
+            question_id TEXT NOT NULL,
+            user_id INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            chosen INTEGER NOT NULL,
+            correct INTEGER NOT NULL,
+            elapsed REAL NOT NULL,
+            points INTEGER NOT NULL,
+            answered_at REAL NOT NULL,
+            PRIMARY KEY (session_id, position, user_id)
+        )""",
+    ),
     # 5: a leaderboard shows each member's latest name; without this index that lookup
     # scanned every group answer once per member (15 s for 800,000 answers; bench/queries.py)
-    """
-    CREATE INDEX group_answers_by_user ON group_answers(user_id, answered_at);
-    """,
+    ("CREATE INDEX group_answers_by_user ON group_answers(user_id, answered_at)",),
+    # 6: a posted question (/push, /schedule) is a group session of kind 'post': one question,
+    # no timer (its deadline is +infinity), revealed by the next push. Its buttons carry its
+    # post number (`adp:<post_id>:<option>`), so each post keeps the number it had as a row of
+    # `posts`, and old messages stay answerable. The one-running-session rule is for timed
+    # quizzes only: open posts never block /groupquiz.
+    (
+        """ALTER TABLE group_sessions ADD COLUMN kind TEXT NOT NULL DEFAULT 'timed'
+            CHECK (kind IN ('timed', 'post'))""",
+        """ALTER TABLE group_sessions ADD COLUMN post_id INTEGER
+            CHECK ((post_id IS NULL) = (kind = 'timed'))""",
+        "DROP INDEX group_sessions_one_running",
+        """CREATE UNIQUE INDEX group_sessions_one_running ON group_sessions(chat_id)
+            WHERE finished_at IS NULL AND kind = 'timed'""",
+        """CREATE UNIQUE INDEX group_sessions_by_post ON group_sessions(post_id)
+            WHERE post_id IS NOT NULL""",
+        # a question is posted into a chat once (question_ids holds the one id, as JSON)
+        """CREATE UNIQUE INDEX group_sessions_posted_once
+            ON group_sessions(chat_id, quiz_id, question_ids) WHERE kind = 'post'""",
+        # every post: its chat type was never recorded (''), nor its language ('': the bot's
+        # default, which is what posts are drawn in); posted_by 0 was "no admin" (a schedule)
+        """INSERT INTO group_sessions (chat_id, chat_type, quiz_id, question_ids, seconds, mode,
+                language, started_by, started_at, position, finished_at, outcome, kind, post_id)
+            SELECT chat_id, '', quiz_id, json_array(question_id), 0, 'buttons', '',
+                NULLIF(posted_by, 0), posted_at,
+                CASE WHEN revealed_at IS NULL THEN 0 ELSE 1 END, revealed_at,
+                CASE WHEN revealed_at IS NULL THEN NULL ELSE 'finished' END, 'post', id
+            FROM posts ORDER BY id""",
+        # its message, where one was sent (a post whose send failed has none, nor answers)
+        """INSERT INTO group_questions (session_id, position, question_id, message_id, poll_id,
+                asked_at, deadline, revealed_at)
+            SELECT s.id, 0, p.question_id, p.message_id, NULL, p.posted_at, 9e999, p.revealed_at
+            FROM posts p JOIN group_sessions s ON s.post_id = p.id
+            WHERE p.message_id IS NOT NULL""",
+        # its answers, worth no points; named like the member's other group answers (a
+        # leaderboard shows the latest name a member answered under)
+        """INSERT INTO group_answers (session_id, position, question_id, user_id, name, chosen,
+                correct, elapsed, points, answered_at)
+            SELECT s.id, 0, p.question_id, a.user_id,
+                COALESCE(
+                    (SELECT b.name FROM group_answers b WHERE b.user_id = a.user_id
+                     ORDER BY b.answered_at DESC LIMIT 1),
+                    (SELECT u.first_name FROM users u WHERE u.user_id = a.user_id),
+                    ''),
+                a.chosen, a.correct, MAX(a.answered_at - p.posted_at, 0), 0, a.answered_at
+            FROM post_answers a JOIN posts p ON p.id = a.post_id
+            JOIN group_sessions s ON s.post_id = p.id
+            ORDER BY a.post_id, a.answered_at""",
+        "DROP TABLE post_answers",
+        "DROP TABLE posts",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -18,11 +18,14 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
+
+from storage.audit import AuditLog
+from storage.database import Database, Transaction
+from storage.learner_store import LearnerStore
 
 FORGET_ACTION = "forget_learner"  # /forgetme
 PRUNE_ACTION = "prune_inactive"  # python -m storage prune
-OPERATOR = 0  # the audit log's admin_id for actions that are no admin's
 
 # Deleted, in this order (rows that point at others first), by learner.
 _DELETES = (
@@ -32,10 +35,13 @@ _DELETES = (
     ("attempts", "DELETE FROM attempts WHERE user_id=?"),
     ("users", "DELETE FROM users WHERE user_id=?"),
 )
-# Kept for others' totals, with the person replaced by a placeholder.
+# Kept for others' totals, with the person replaced by a placeholder: answers to group quizzes
+# and to posted questions (both group sessions since schema 6; counted apart, as before).
+_ANONYMIZE = """UPDATE group_answers SET user_id=?, name='' WHERE user_id=? AND session_id IN
+    (SELECT id FROM group_sessions WHERE kind=?)"""
 _ANONYMIZES = (
-    ("group_answers", "UPDATE group_answers SET user_id=?, name='' WHERE user_id=?"),
-    ("post_answers", "UPDATE post_answers SET user_id=? WHERE user_id=?"),
+    ("group_answers", "timed"),
+    ("post_answers", "post"),
 )
 
 # Last sign of life of every learner: joining, a quiz started, an answer anywhere. Not
@@ -46,17 +52,10 @@ WITH activity(user_id, at) AS (
     UNION ALL SELECT user_id, MAX(started_at, COALESCE(finished_at, 0)) FROM attempts
     UNION ALL SELECT user_id, answered_at FROM answers
     UNION ALL SELECT user_id, answered_at FROM group_answers
-    UNION ALL SELECT user_id, answered_at FROM post_answers
 )
 SELECT user_id FROM activity WHERE user_id > 0
 GROUP BY user_id HAVING MAX(at) < ? ORDER BY user_id
 """
-
-
-class _Tx(Protocol):
-    async def execute(self, sql: str, *params: Any) -> Any: ...
-    async def fetchone(self, sql: str, *params: Any) -> Any: ...
-    async def fetchall(self, sql: str, *params: Any) -> list[Any]: ...
 
 
 @dataclass(frozen=True)
@@ -81,8 +80,51 @@ class Forgotten:
         )
 
 
+class Privacy:
+    """/forgetme and `python -m storage prune`; `learners` is told whom it no longer knows."""
+
+    def __init__(self, database: Database, learners: LearnerStore) -> None:
+        self._database = database
+        self._learners = learners
+
+    async def forget_learner(self, user_id: int, now: float) -> Forgotten:
+        """Delete the learner's data, anonymize their group and post answers, audit it."""
+        try:
+            async with self._database.transaction() as tx:
+                return await forget(tx, [user_id], now, FORGET_ACTION)
+        finally:
+            self._learners.uncache([user_id])
+
+    async def prune_inactive(
+        self, before: float, now: float, *, dry_run: bool = False
+    ) -> Forgotten:
+        """Forget every learner with no activity since `before`; with `dry_run`, only say what
+        that would remove (the same work, rolled back)."""
+        pruned: list[Forgotten] = []
+        user_ids: list[int] = []
+        try:
+            async with self._database.transaction() as tx:
+                user_ids = [int(row[0]) for row in await tx.fetchall(INACTIVE_SINCE, before)]
+                pruned.append(await forget(tx, user_ids, now, PRUNE_ACTION, {"before": before}))
+                if dry_run:
+                    raise _RollBack
+        except _RollBack:
+            pass
+        finally:
+            self._learners.uncache(user_ids)
+        return pruned[0]
+
+
+class _RollBack(Exception):
+    """Raised inside a transaction to roll it back on purpose."""
+
+
 async def forget(
-    tx: _Tx, user_ids: Sequence[int], now: float, action: str, detail: dict[str, Any] | None = None
+    tx: Transaction,
+    user_ids: Sequence[int],
+    now: float,
+    action: str,
+    detail: dict[str, Any] | None = None,
 ) -> Forgotten:
     """Delete (and anonymize) the data of `user_ids` inside the caller's transaction, and
     audit it as `action` with `detail` (never an identity)."""
@@ -92,8 +134,8 @@ async def forget(
     learners = 0
     for user_id in user_ids:
         touched = 0
-        for table, sql in _ANONYMIZES:
-            cursor = await tx.execute(sql, placeholder, user_id)
+        for table, kind in _ANONYMIZES:
+            cursor = await tx.execute(_ANONYMIZE, placeholder, user_id, kind)
             anonymized[table] += cursor.rowcount
             touched += cursor.rowcount
         if touched:
@@ -107,22 +149,12 @@ async def forget(
     forgotten = Forgotten(learners, deleted, anonymized)
     if learners:
         audit = json.loads(forgotten.audit_detail()) | (detail or {})
-        await tx.execute(
-            "INSERT INTO audit_log (at, admin_id, action, quiz_id, detail) VALUES (?, ?, ?, NULL, ?)",
-            now,
-            OPERATOR,
-            action,
-            json.dumps(audit, sort_keys=True),
-        )
+        await AuditLog.write(tx, action, None, now, None, audit)
     return forgotten
 
 
-async def _next_placeholder(tx: _Tx) -> int:
+async def _next_placeholder(tx: Transaction) -> int:
     """A negative id below every placeholder given so far."""
-    row = await tx.fetchone(
-        """SELECT MIN(lowest) FROM (
-               SELECT MIN(user_id) AS lowest FROM group_answers
-               UNION ALL SELECT MIN(user_id) FROM post_answers)"""
-    )
+    row = await tx.fetchone("SELECT MIN(user_id) FROM group_answers")
     lowest = row[0] if row is not None and row[0] is not None else 0
     return min(lowest, 0) - 1

@@ -6,12 +6,13 @@ import dataclasses
 
 import pytest
 
-from bot import admin_render, callbacks
+from bot import admin_render, callbacks, render_group
 from bot.admin_flow import Draft, parse_answer, parse_options, parse_translation
 from bot.render import MAX_MESSAGE_LENGTH, Locale, Rendered, Reply
 from content.model import LocalizedText
 from content.schema import MAX_EXPLANATION_LENGTH, MAX_OPTION_LENGTH, MAX_QUESTION_LENGTH
-from storage.content_store import PostTally, QuestionStat, QuizTotals, RetiredQuestion
+from storage.content_store import QuestionStat, QuizTotals, RetiredQuestion
+from storage.group_store import Tally
 from tests.fakebot.html_check import telegram_length, visible_text
 from tests.test_render import NASTY, make_question, make_quiz, nasty_quiz, worst_case_quiz
 
@@ -90,18 +91,18 @@ def test_worst_case_preview_with_translation_fits_in_messages() -> None:
 def test_posted_question_and_reveal_escape_content_and_fit() -> None:
     quiz = nasty_quiz()
     question = quiz.questions[0]
-    posted = admin_render.post_message(quiz, question, 5, PostTally(3, 1), EN)
+    posted = render_group.post_message(quiz, question, 5, Tally(3, 1), EN)
     shown = visible(posted)
     assert NASTY in shown and "Answers so far: 3" in shown
     assert [b.callback_data for row in posted.markup.inline_keyboard for b in row] == [  # type: ignore[union-attr]
         "1:adp:5:0",
         "1:adp:5:1",
     ]
-    revealed = visible(admin_render.post_reveal(quiz, question, PostTally(3, 1), EN))
+    revealed = visible(render_group.post_reveal(quiz, question, Tally(3, 1), EN))
     assert "3 answered, 1 right" in revealed and "✅ B." in revealed
     worst, big = worst_case_quiz()
-    visible(admin_render.post_message(worst, big, 10**17, PostTally(10**6, 0), EN))
-    visible(admin_render.post_reveal(worst, big, PostTally(10**6, 0), EN))
+    visible(render_group.post_message(worst, big, 10**17, Tally(10**6, 0), EN))
+    visible(render_group.post_reveal(worst, big, Tally(10**6, 0), EN))
 
 
 def test_stats_rank_hardest_first_and_mark_retired() -> None:

@@ -1,4 +1,4 @@
-"""Answers written in batches (storage/answer_batch.py), through a real Repository on a real
+"""Answers written in batches (storage/answer_batch.py), through a real Storage on a real
 SQLite file: what concurrent callers are told, what is stored, and how many commits it took."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from storage import Answer, AnswerOutcome, Attempt, CardUpdate, Repository, StorageError
+from storage import Answer, AnswerOutcome, Attempt, CardUpdate, Storage, StorageError
 from storage.answer_batch import MAX_BATCH
 
 QUIZ = "arith"
@@ -29,14 +29,14 @@ def path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def repo(path: Path) -> AsyncIterator[Repository]:
-    repository = await Repository.open(path)
-    yield repository
-    await repository.close()
+async def storage(path: Path) -> AsyncIterator[Storage]:
+    storage = await Storage.open(path)
+    yield storage
+    await storage.close()
 
 
 class Trace:
-    """Every statement the repository's connection runs (aiosqlite's trace callback)."""
+    """Every statement the storage's connection runs (aiosqlite's trace callback)."""
 
     def __init__(self) -> None:
         self.statements: list[str] = []
@@ -55,15 +55,15 @@ class Trace:
         return self.count("COMMIT")
 
 
-async def trace(repo: Repository) -> Trace:
+async def trace(storage: Storage) -> Trace:
     statements = Trace()
-    await repo._db.set_trace_callback(statements)
+    await storage.database.connection.set_trace_callback(statements)
     return statements
 
 
 class OtherWriter:
     """Another connection that holds the file's write lock while the `with` block runs, so
-    the repository's next transaction waits in BEGIN IMMEDIATE (busy_timeout) until it ends."""
+    the storage's next transaction waits in BEGIN IMMEDIATE (busy_timeout) until it ends."""
 
     def __init__(self, path: Path, statements: Trace) -> None:
         self._path = path
@@ -84,7 +84,7 @@ class OtherWriter:
         return self
 
     async def repository_waiting(self) -> None:
-        """Return once the repository has begun (and so waits in) a transaction."""
+        """Return once the storage has begun (and so waits in) a transaction."""
         await asyncio.wait_for(self._began.wait(), timeout=5)
 
     def __exit__(self, *exc: object) -> None:
@@ -105,13 +105,13 @@ def count(path: Path, sql: str, *params: object) -> int:
 
 
 async def start_learners(
-    repo: Repository, n: int = LEARNERS, questions: tuple[str, ...] = QUESTIONS
+    storage: Storage, n: int = LEARNERS, questions: tuple[str, ...] = QUESTIONS
 ) -> list[Attempt]:
     """n learners, each with an attempt of `questions` started."""
     attempts = []
     for user_id in range(FIRST_USER, FIRST_USER + n):
-        await repo.touch_user(user_id, f"learner {user_id}", "en", T0)
-        attempts.append(await repo.start_attempt(user_id, QUIZ, questions, T0))
+        await storage.learners.touch_user(user_id, f"learner {user_id}", "en", T0)
+        attempts.append(await storage.learners.start_attempt(user_id, QUIZ, questions, T0))
     return attempts
 
 
@@ -123,13 +123,13 @@ def card_for(attempt: Attempt, question_id: str) -> CardUpdate:
 
 
 async def test_concurrent_answers_of_many_learners_are_each_stored_once(
-    repo: Repository, path: Path
+    storage: Storage, path: Path
 ) -> None:
-    attempts = await start_learners(repo)
+    attempts = await start_learners(storage)
     with_card = {a.id for a in attempts[::2]}
     outcomes = await asyncio.gather(
         *(
-            repo.record_answer(
+            storage.learners.record_answer(
                 a,
                 "q1",
                 n % 4,
@@ -149,7 +149,9 @@ async def test_concurrent_answers_of_many_learners_are_each_stored_once(
         == LEARNERS
     )
     for n, a in enumerate(attempts):
-        assert await repo.answers(a.id) == {"q1": Answer("q1", n % 4, n % 3 == 0, T0 + n)}
+        assert await storage.learners.answers(a.id) == {
+            "q1": Answer("q1", n % 4, n % 3 == 0, T0 + n)
+        }
 
     cards = query(path, "SELECT user_id, quiz_id, question_id, card, due, last_review FROM cards")
     assert sorted(cards) == sorted(
@@ -171,14 +173,14 @@ async def test_concurrent_answers_of_many_learners_are_each_stored_once(
     assert count(path, "SELECT COUNT(*) FROM review_log") == len(with_card)
 
 
-async def test_many_learners_taking_a_whole_quiz_at_once(repo: Repository, path: Path) -> None:
-    attempts = await start_learners(repo)
-    statements = await trace(repo)
+async def test_many_learners_taking_a_whole_quiz_at_once(storage: Storage, path: Path) -> None:
+    attempts = await start_learners(storage)
+    statements = await trace(storage)
 
     async def take(n: int, attempt: Attempt) -> list[AnswerOutcome]:
         rights = [(n >> bit) & 1 == 1 for bit in range(len(QUESTIONS))]
         return [
-            await repo.record_answer(attempt, q, 0, right, T0 + n + i)
+            await storage.learners.record_answer(attempt, q, 0, right, T0 + n + i)
             for i, (q, right) in enumerate(zip(QUESTIONS, rights, strict=True))
         ]
 
@@ -188,7 +190,7 @@ async def test_many_learners_taking_a_whole_quiz_at_once(repo: Repository, path:
         assert [o.recorded for o in outcomes] == [True, True, True]
         assert [o.finished for o in outcomes] == [False, False, True]
         assert outcomes[-1].score == score
-        stored = await repo.get_attempt(attempt.id)
+        stored = await storage.learners.get_attempt(attempt.id)
         assert stored is not None
         assert (stored.score, stored.finished_at) == (score, T0 + n + 2)
     assert count(path, "SELECT COUNT(*) FROM answers") == LEARNERS * len(QUESTIONS)
@@ -199,11 +201,11 @@ async def test_many_learners_taking_a_whole_quiz_at_once(repo: Repository, path:
 # --- batching -------------------------------------------------------------------------------
 
 
-async def test_concurrent_answers_share_commits(repo: Repository, path: Path) -> None:
-    attempts = await start_learners(repo)
-    statements = await trace(repo)
+async def test_concurrent_answers_share_commits(storage: Storage, path: Path) -> None:
+    attempts = await start_learners(storage)
+    statements = await trace(storage)
     outcomes = await asyncio.gather(
-        *(repo.record_answer(a, "q1", 0, True, T0 + 1) for a in attempts)
+        *(storage.learners.record_answer(a, "q1", 0, True, T0 + 1) for a in attempts)
     )
     assert all(o.recorded for o in outcomes)
     assert 1 <= statements.commits < LEARNERS
@@ -211,36 +213,39 @@ async def test_concurrent_answers_share_commits(repo: Repository, path: Path) ->
     assert count(path, "SELECT COUNT(*) FROM answers") == LEARNERS
 
 
-async def test_answers_one_after_another_commit_once_each(repo: Repository, path: Path) -> None:
-    attempts = await start_learners(repo)
-    statements = await trace(repo)
+async def test_answers_one_after_another_commit_once_each(storage: Storage, path: Path) -> None:
+    attempts = await start_learners(storage)
+    statements = await trace(storage)
     for a in attempts:
-        outcome = await repo.record_answer(a, "q1", 0, True, T0 + 1)
+        outcome = await storage.learners.record_answer(a, "q1", 0, True, T0 + 1)
         assert outcome.recorded
     assert statements.commits == LEARNERS
     assert count(path, "SELECT COUNT(*) FROM answers") == LEARNERS
 
 
 async def test_more_answers_than_a_batch_holds_take_more_batches(
-    repo: Repository, path: Path
+    storage: Storage, path: Path
 ) -> None:
     n = MAX_BATCH + MAX_BATCH // 4
-    attempts = await start_learners(repo, n=n, questions=("q1",))
-    statements = await trace(repo)
+    attempts = await start_learners(storage, n=n, questions=("q1",))
+    statements = await trace(storage)
     outcomes = await asyncio.gather(
-        *(repo.record_answer(a, "q1", 0, True, T0 + 1, finishes=False) for a in attempts)
+        *(
+            storage.learners.record_answer(a, "q1", 0, True, T0 + 1, finishes=False)
+            for a in attempts
+        )
     )
     assert outcomes == [AnswerOutcome(recorded=True, finished=False, score=0)] * n
     assert statements.commits == 2
     assert count(path, "SELECT COUNT(*) FROM answers") == n
 
 
-async def test_answers_to_one_attempt_take_one_batch_each(repo: Repository, path: Path) -> None:
+async def test_answers_to_one_attempt_take_one_batch_each(storage: Storage, path: Path) -> None:
     """A second answer to an attempt waits for the next batch, so it sees the first."""
-    (attempt,) = await start_learners(repo, n=1, questions=("q1", "q2", "q3"))
-    statements = await trace(repo)
+    (attempt,) = await start_learners(storage, n=1, questions=("q1", "q2", "q3"))
+    statements = await trace(storage)
     outcomes = await asyncio.gather(
-        *(repo.record_answer(attempt, q, 0, True, T0 + 1) for q in ("q1", "q2", "q3"))
+        *(storage.learners.record_answer(attempt, q, 0, True, T0 + 1) for q in ("q1", "q2", "q3"))
     )
     assert statements.commits == 3
     assert outcomes == [
@@ -255,15 +260,15 @@ async def test_answers_to_one_attempt_take_one_batch_each(repo: Repository, path
 
 
 async def test_the_same_question_twice_at_once_is_recorded_once(
-    repo: Repository, path: Path
+    storage: Storage, path: Path
 ) -> None:
-    attempts = await start_learners(repo, n=4)
+    attempts = await start_learners(storage, n=4)
     target, others = attempts[0], attempts[1:]
-    statements = await trace(repo)
+    statements = await trace(storage)
     outcomes = await asyncio.gather(
-        repo.record_answer(target, "q1", 2, True, T0 + 1, card=card_for(target, "q1")),
-        *(repo.record_answer(a, "q1", 0, False, T0 + 1) for a in others),
-        repo.record_answer(
+        storage.learners.record_answer(target, "q1", 2, True, T0 + 1, card=card_for(target, "q1")),
+        *(storage.learners.record_answer(a, "q1", 0, False, T0 + 1) for a in others),
+        storage.learners.record_answer(
             target, "q1", 3, False, T0 + 2, card=CardUpdate('{"second": true}', T0 + 5, 1)
         ),
     )
@@ -274,7 +279,7 @@ async def test_the_same_question_twice_at_once_is_recorded_once(
     assert second == AnswerOutcome(recorded=False, finished=False, score=1)
     assert rest == [AnswerOutcome(recorded=True, finished=False, score=0)] * len(others)
 
-    assert await repo.answers(target.id) == {"q1": Answer("q1", 2, True, T0 + 1)}
+    assert await storage.learners.answers(target.id) == {"q1": Answer("q1", 2, True, T0 + 1)}
     assert count(path, "SELECT COUNT(*) FROM answers WHERE attempt_id=?", target.id) == 1
     assert query(path, "SELECT card, due FROM cards WHERE user_id=?", target.user_id) == [
         (card_for(target, "q1").card_json, T0 + 86_400)
@@ -282,30 +287,30 @@ async def test_the_same_question_twice_at_once_is_recorded_once(
     assert query(path, "SELECT rating FROM review_log WHERE user_id=?", target.user_id) == [(3,)]
 
 
-async def test_many_answers_to_one_question_at_once(repo: Repository, path: Path) -> None:
-    (attempt,) = await start_learners(repo, n=1)
+async def test_many_answers_to_one_question_at_once(storage: Storage, path: Path) -> None:
+    (attempt,) = await start_learners(storage, n=1)
     outcomes = await asyncio.gather(
-        *(repo.record_answer(attempt, "q2", n, n == 0, T0 + n) for n in range(10))
+        *(storage.learners.record_answer(attempt, "q2", n, n == 0, T0 + n) for n in range(10))
     )
     assert [o.recorded for o in outcomes] == [True] + [False] * 9
     assert count(path, "SELECT COUNT(*) FROM answers") == 1
 
 
 async def test_an_answer_into_a_finished_attempt_in_a_batch_is_refused(
-    repo: Repository, path: Path
+    storage: Storage, path: Path
 ) -> None:
-    attempts = await start_learners(repo, n=5)
+    attempts = await start_learners(storage, n=5)
     done, others = attempts[0], attempts[1:]
-    await repo.record_answer(done, "q1", 0, True, T0 + 1)
-    finished = await repo.record_answer(done, "q2", 0, True, T0 + 2, finishes=True)
+    await storage.learners.record_answer(done, "q1", 0, True, T0 + 1)
+    finished = await storage.learners.record_answer(done, "q2", 0, True, T0 + 2, finishes=True)
     assert finished == AnswerOutcome(recorded=True, finished=True, score=2)
 
-    statements = await trace(repo)
+    statements = await trace(storage)
     outcomes = await asyncio.gather(
-        *(repo.record_answer(a, "q1", 0, True, T0 + 10) for a in others[:2]),
-        repo.record_answer(done, "q3", 1, False, T0 + 10, card=card_for(done, "q3")),
-        repo.record_answer(done, "q1", 1, False, T0 + 10, finishes=False),
-        *(repo.record_answer(a, "q1", 1, False, T0 + 10) for a in others[2:]),
+        *(storage.learners.record_answer(a, "q1", 0, True, T0 + 10) for a in others[:2]),
+        storage.learners.record_answer(done, "q3", 1, False, T0 + 10, card=card_for(done, "q3")),
+        storage.learners.record_answer(done, "q1", 1, False, T0 + 10, finishes=False),
+        *(storage.learners.record_answer(a, "q1", 1, False, T0 + 10) for a in others[2:]),
     )
     assert statements.commits == 2  # the second answer to `done` waited for the next batch
     assert outcomes == [
@@ -316,26 +321,26 @@ async def test_an_answer_into_a_finished_attempt_in_a_batch_is_refused(
         AnswerOutcome(recorded=True, finished=False, score=0),
         AnswerOutcome(recorded=True, finished=False, score=0),
     ]
-    assert set(await repo.answers(done.id)) == {"q1", "q2"}
+    assert set(await storage.learners.answers(done.id)) == {"q1", "q2"}
     assert count(path, "SELECT COUNT(*) FROM cards WHERE user_id=?", done.user_id) == 0
     assert count(path, "SELECT COUNT(*) FROM review_log") == 0
-    stored = await repo.get_attempt(done.id)
+    stored = await storage.learners.get_attempt(done.id)
     assert stored is not None
     assert (stored.score, stored.finished_at) == (2, T0 + 2)
     for a in others:
-        assert set(await repo.answers(a.id)) == {"q1"}
+        assert set(await storage.learners.answers(a.id)) == {"q1"}
     assert count(path, "SELECT COUNT(*) FROM answers") == 2 + len(others)
 
 
 async def test_an_answer_into_an_unknown_attempt_in_a_batch_is_refused(
-    repo: Repository, path: Path
+    storage: Storage, path: Path
 ) -> None:
-    real, other = await start_learners(repo, n=2)
+    real, other = await start_learners(storage, n=2)
     forged = dataclasses.replace(real, id=real.id + 999)
     outcomes = await asyncio.gather(
-        repo.record_answer(real, "q1", 0, True, T0 + 1),
-        repo.record_answer(forged, "q1", 0, True, T0 + 1, card=card_for(forged, "q1")),
-        repo.record_answer(other, "q1", 0, False, T0 + 1),
+        storage.learners.record_answer(real, "q1", 0, True, T0 + 1),
+        storage.learners.record_answer(forged, "q1", 0, True, T0 + 1, card=card_for(forged, "q1")),
+        storage.learners.record_answer(other, "q1", 0, False, T0 + 1),
     )
     assert list(outcomes) == [
         AnswerOutcome(recorded=True, finished=False, score=1),
@@ -350,74 +355,77 @@ async def test_an_answer_into_an_unknown_attempt_in_a_batch_is_refused(
 # --- the last answer ------------------------------------------------------------------------
 
 
-async def test_the_last_answer_finishes_the_attempt_by_default(repo: Repository) -> None:
-    (attempt,) = await start_learners(repo, n=1)
-    first = await repo.record_answer(attempt, "q1", 0, True, T0 + 1)
-    second = await repo.record_answer(attempt, "q2", 1, False, T0 + 2)
-    last = await repo.record_answer(attempt, "q3", 0, True, T0 + 3)
+async def test_the_last_answer_finishes_the_attempt_by_default(storage: Storage) -> None:
+    (attempt,) = await start_learners(storage, n=1)
+    first = await storage.learners.record_answer(attempt, "q1", 0, True, T0 + 1)
+    second = await storage.learners.record_answer(attempt, "q2", 1, False, T0 + 2)
+    last = await storage.learners.record_answer(attempt, "q3", 0, True, T0 + 3)
     assert [first.finished, second.finished] == [False, False]
     assert last == AnswerOutcome(recorded=True, finished=True, score=2)
-    stored = await repo.get_attempt(attempt.id)
+    stored = await storage.learners.get_attempt(attempt.id)
     assert stored is not None
     assert (stored.finished_at, stored.score) == (T0 + 3, 2)
-    assert await repo.running_attempt(attempt.user_id, QUIZ) is None
+    assert await storage.learners.running_attempt(attempt.user_id, QUIZ) is None
 
 
 async def test_last_answers_of_many_attempts_in_one_batch_finish_each(
-    repo: Repository, path: Path
+    storage: Storage, path: Path
 ) -> None:
-    attempts = await start_learners(repo, n=20)
+    attempts = await start_learners(storage, n=20)
     for n, a in enumerate(attempts):
-        await repo.record_answer(a, "q1", 0, n % 2 == 0, T0 + 1)
-        await repo.record_answer(a, "q2", 0, n % 3 == 0, T0 + 2)
-    statements = await trace(repo)
+        await storage.learners.record_answer(a, "q1", 0, n % 2 == 0, T0 + 1)
+        await storage.learners.record_answer(a, "q2", 0, n % 3 == 0, T0 + 2)
+    statements = await trace(storage)
     outcomes = await asyncio.gather(
-        *(repo.record_answer(a, "q3", 0, True, T0 + 3 + n) for n, a in enumerate(attempts))
+        *(
+            storage.learners.record_answer(a, "q3", 0, True, T0 + 3 + n)
+            for n, a in enumerate(attempts)
+        )
     )
     assert statements.commits == 1
     for n, (a, outcome) in enumerate(zip(attempts, outcomes, strict=True)):
         score = int(n % 2 == 0) + int(n % 3 == 0) + 1
         assert outcome == AnswerOutcome(recorded=True, finished=True, score=score)
-        stored = await repo.get_attempt(a.id)
+        stored = await storage.learners.get_attempt(a.id)
         assert stored is not None
         assert (stored.finished_at, stored.score) == (T0 + 3 + n, score)
     assert count(path, "SELECT COUNT(*) FROM attempts WHERE finished_at IS NULL") == 0
 
 
-async def test_finishes_true_finishes_the_attempt_early(repo: Repository) -> None:
-    (attempt,) = await start_learners(repo, n=1)
-    await repo.record_answer(attempt, "q1", 0, True, T0 + 1, finishes=False)
-    outcome = await repo.record_answer(attempt, "q2", 0, True, T0 + 2, finishes=True)
+async def test_finishes_true_finishes_the_attempt_early(storage: Storage) -> None:
+    (attempt,) = await start_learners(storage, n=1)
+    await storage.learners.record_answer(attempt, "q1", 0, True, T0 + 1, finishes=False)
+    outcome = await storage.learners.record_answer(attempt, "q2", 0, True, T0 + 2, finishes=True)
     assert outcome == AnswerOutcome(recorded=True, finished=True, score=2)
-    stored = await repo.get_attempt(attempt.id)
+    stored = await storage.learners.get_attempt(attempt.id)
     assert stored is not None
     assert (stored.finished_at, stored.score) == (T0 + 2, 2)
-    late = await repo.record_answer(attempt, "q3", 0, True, T0 + 3)
+    late = await storage.learners.record_answer(attempt, "q3", 0, True, T0 + 3)
     assert late == AnswerOutcome(recorded=False, finished=True, score=2)
-    assert set(await repo.answers(attempt.id)) == {"q1", "q2"}
+    assert set(await storage.learners.answers(attempt.id)) == {"q1", "q2"}
 
 
-async def test_finishes_false_never_finishes_the_attempt(repo: Repository, path: Path) -> None:
-    (attempt,) = await start_learners(repo, n=1)
+async def test_finishes_false_never_finishes_the_attempt(storage: Storage, path: Path) -> None:
+    (attempt,) = await start_learners(storage, n=1)
     outcomes = [
-        await repo.record_answer(attempt, q, 0, True, T0 + i, finishes=False)
+        await storage.learners.record_answer(attempt, q, 0, True, T0 + i, finishes=False)
         for i, q in enumerate(QUESTIONS)
     ]
     assert outcomes == [AnswerOutcome(recorded=True, finished=False, score=0)] * 3
-    stored = await repo.get_attempt(attempt.id)
+    stored = await storage.learners.get_attempt(attempt.id)
     assert stored is not None
     assert (stored.finished_at, stored.score) == (None, None)
-    assert await repo.running_attempt(attempt.user_id, QUIZ) == attempt
+    assert await storage.learners.running_attempt(attempt.user_id, QUIZ) == attempt
     assert count(path, "SELECT COUNT(*) FROM answers") == 3
 
 
 async def test_finishes_false_in_a_batch_never_finishes_the_attempt(
-    repo: Repository, path: Path
+    storage: Storage, path: Path
 ) -> None:
-    (attempt,) = await start_learners(repo, n=1)
+    (attempt,) = await start_learners(storage, n=1)
     outcomes = await asyncio.gather(
         *(
-            repo.record_answer(attempt, q, 0, True, T0 + i, finishes=False)
+            storage.learners.record_answer(attempt, q, 0, True, T0 + i, finishes=False)
             for i, q in enumerate(QUESTIONS)
         )
     )
@@ -431,13 +439,13 @@ async def test_finishes_false_in_a_batch_never_finishes_the_attempt(
 
 
 async def test_two_answers_that_complete_an_attempt_together_finish_it_once(
-    repo: Repository,
+    storage: Storage,
 ) -> None:
-    (attempt,) = await start_learners(repo, n=1, questions=("q1", "q2"))
-    statements = await trace(repo)
+    (attempt,) = await start_learners(storage, n=1, questions=("q1", "q2"))
+    statements = await trace(storage)
     outcomes = await asyncio.gather(
-        repo.record_answer(attempt, "q1", 0, True, T0 + 1),
-        repo.record_answer(attempt, "q2", 0, True, T0 + 2),
+        storage.learners.record_answer(attempt, "q1", 0, True, T0 + 1),
+        storage.learners.record_answer(attempt, "q2", 0, True, T0 + 2),
     )
     assert statements.commits == 2
     assert outcomes == [
@@ -447,30 +455,33 @@ async def test_two_answers_that_complete_an_attempt_together_finish_it_once(
 
 
 async def test_an_answer_after_one_that_finishes_the_attempt_at_once_is_refused(
-    repo: Repository,
+    storage: Storage,
 ) -> None:
-    (attempt,) = await start_learners(repo, n=1)
+    (attempt,) = await start_learners(storage, n=1)
     outcomes = await asyncio.gather(
-        repo.record_answer(attempt, "q1", 0, True, T0 + 1, finishes=True),
-        repo.record_answer(attempt, "q2", 0, True, T0 + 2, finishes=True),
+        storage.learners.record_answer(attempt, "q1", 0, True, T0 + 1, finishes=True),
+        storage.learners.record_answer(attempt, "q2", 0, True, T0 + 2, finishes=True),
     )
     assert outcomes == [
         AnswerOutcome(recorded=True, finished=True, score=1),
         AnswerOutcome(recorded=False, finished=True, score=1),
     ]
-    assert len(await repo.answers(attempt.id)) == 1
+    assert len(await storage.learners.answers(attempt.id)) == 1
 
 
 # --- failures -------------------------------------------------------------------------------
 
 
 async def test_a_failed_batch_fails_every_caller_and_stores_nothing(
-    repo: Repository, path: Path
+    storage: Storage, path: Path
 ) -> None:
-    attempts = await start_learners(repo, n=20, questions=("q1",))
-    await repo._db.execute("PRAGMA query_only=ON")
+    attempts = await start_learners(storage, n=20, questions=("q1",))
+    await storage.database.connection.execute("PRAGMA query_only=ON")
     results = await asyncio.gather(
-        *(repo.record_answer(a, "q1", 0, True, T0 + 1, card=card_for(a, "q1")) for a in attempts),
+        *(
+            storage.learners.record_answer(a, "q1", 0, True, T0 + 1, card=card_for(a, "q1"))
+            for a in attempts
+        ),
         return_exceptions=True,
     )
     assert all(isinstance(result, StorageError) for result in results), results
@@ -479,10 +490,13 @@ async def test_a_failed_batch_fails_every_caller_and_stores_nothing(
     assert count(path, "SELECT COUNT(*) FROM review_log") == 0
     assert count(path, "SELECT COUNT(*) FROM attempts WHERE finished_at IS NOT NULL") == 0
 
-    await repo._db.execute("PRAGMA query_only=OFF")
-    statements = await trace(repo)
+    await storage.database.connection.execute("PRAGMA query_only=OFF")
+    statements = await trace(storage)
     outcomes = await asyncio.gather(
-        *(repo.record_answer(a, "q1", 1, False, T0 + 2, card=card_for(a, "q1")) for a in attempts)
+        *(
+            storage.learners.record_answer(a, "q1", 1, False, T0 + 2, card=card_for(a, "q1"))
+            for a in attempts
+        )
     )
     assert outcomes == [AnswerOutcome(recorded=True, finished=True, score=0)] * len(attempts)
     assert 1 <= statements.commits < len(attempts)
@@ -492,17 +506,19 @@ async def test_a_failed_batch_fails_every_caller_and_stores_nothing(
 
 
 async def test_a_batch_that_fails_midway_is_rolled_back_and_its_answers_written_apart(
-    repo: Repository, path: Path
+    storage: Storage, path: Path
 ) -> None:
     """The answers are inserted, then a card for a learner who does not exist breaks the
     cards' foreign key: the batch is rolled back whole, then each answer is written on its
     own, so only the one the database cannot take fails."""
-    attempts = await start_learners(repo, n=10)
+    attempts = await start_learners(storage, n=10)
     poisoned = dataclasses.replace(attempts[0], user_id=999_999)
-    statements = await trace(repo)
+    statements = await trace(storage)
     *fine, bad = await asyncio.gather(
-        *(repo.record_answer(a, "q1", 0, True, T0 + 1) for a in attempts[1:]),
-        repo.record_answer(poisoned, "q1", 0, True, T0 + 1, card=card_for(poisoned, "q1")),
+        *(storage.learners.record_answer(a, "q1", 0, True, T0 + 1) for a in attempts[1:]),
+        storage.learners.record_answer(
+            poisoned, "q1", 0, True, T0 + 1, card=card_for(poisoned, "q1")
+        ),
         return_exceptions=True,
     )
     assert isinstance(bad, StorageError) and not bad.refused
@@ -513,30 +529,33 @@ async def test_a_batch_that_fails_midway_is_rolled_back_and_its_answers_written_
     assert count(path, "SELECT COUNT(*) FROM answers WHERE attempt_id=?", poisoned.id) == 0
     assert count(path, "SELECT COUNT(*) FROM cards") == 0
 
-    again = await repo.record_answer(attempts[0], "q1", 0, True, T0 + 2)
+    again = await storage.learners.record_answer(attempts[0], "q1", 0, True, T0 + 2)
     assert again.recorded
     assert count(path, "SELECT COUNT(*) FROM answers") == len(attempts)
 
 
 async def test_answers_that_arrive_while_a_batch_fails_are_written_after_it(
-    repo: Repository, path: Path
+    storage: Storage, path: Path
 ) -> None:
-    attempts = await start_learners(repo, n=10)
+    attempts = await start_learners(storage, n=10)
     poisoned = dataclasses.replace(attempts[0], user_id=999_999)
-    statements = await trace(repo)
+    statements = await trace(storage)
     with OtherWriter(path, statements) as other:
         failing = [
             asyncio.create_task(
-                repo.record_answer(poisoned, "q1", 0, True, T0 + 1, card=card_for(poisoned, "q1"))
+                storage.learners.record_answer(
+                    poisoned, "q1", 0, True, T0 + 1, card=card_for(poisoned, "q1")
+                )
             ),
             *(
-                asyncio.create_task(repo.record_answer(a, "q1", 0, True, T0 + 1))
+                asyncio.create_task(storage.learners.record_answer(a, "q1", 0, True, T0 + 1))
                 for a in attempts[1:5]
             ),
         ]
         await other.repository_waiting()
         later = [
-            asyncio.create_task(repo.record_answer(a, "q1", 0, False, T0 + 2)) for a in attempts[5:]
+            asyncio.create_task(storage.learners.record_answer(a, "q1", 0, False, T0 + 2))
+            for a in attempts[5:]
         ]
     bad, *fine = await asyncio.gather(*failing, return_exceptions=True)
     assert isinstance(bad, StorageError)
@@ -555,20 +574,25 @@ async def test_answers_that_arrive_while_a_batch_fails_are_written_after_it(
 
 
 async def test_close_waits_for_answers_handed_in_before_it(path: Path) -> None:
-    repo = await Repository.open(path)
-    attempts = await start_learners(repo, n=30, questions=("q1", "q2"))
+    storage = await Storage.open(path)
+    attempts = await start_learners(storage, n=30, questions=("q1", "q2"))
     # gather starts its tasks in order: every answer is handed in before close() begins
     *outcomes, _ = await asyncio.gather(
-        *(repo.record_answer(a, "q1", 0, n % 2 == 0, T0 + n) for n, a in enumerate(attempts)),
-        repo.close(),
+        *(
+            storage.learners.record_answer(a, "q1", 0, n % 2 == 0, T0 + n)
+            for n, a in enumerate(attempts)
+        ),
+        storage.close(),
     )
     assert all(isinstance(o, AnswerOutcome) and o.recorded for o in outcomes)
 
-    reopened = await Repository.open(path)
+    reopened = await Storage.open(path)
     try:
         for n, a in enumerate(attempts):
-            assert await reopened.answers(a.id) == {"q1": Answer("q1", 0, n % 2 == 0, T0 + n)}
-        assert await reopened.count_answers() == len(attempts)
+            assert await reopened.learners.answers(a.id) == {
+                "q1": Answer("q1", 0, n % 2 == 0, T0 + n)
+            }
+        assert await reopened.learners.count_answers() == len(attempts)
     finally:
         await reopened.close()
 
@@ -576,19 +600,21 @@ async def test_close_waits_for_answers_handed_in_before_it(path: Path) -> None:
 async def test_close_waits_for_answers_that_arrive_while_a_batch_is_written(
     path: Path,
 ) -> None:
-    repo = await Repository.open(path)
-    attempts = await start_learners(repo, n=20)
+    storage = await Storage.open(path)
+    attempts = await start_learners(storage, n=20)
     first, second = attempts[:10], attempts[10:]
-    statements = await trace(repo)
+    statements = await trace(storage)
     with OtherWriter(path, statements) as other:
         first_wave = [
-            asyncio.create_task(repo.record_answer(a, "q1", 0, True, T0 + 1)) for a in first
+            asyncio.create_task(storage.learners.record_answer(a, "q1", 0, True, T0 + 1))
+            for a in first
         ]
         await other.repository_waiting()
         second_wave = [
-            asyncio.create_task(repo.record_answer(a, "q1", 0, False, T0 + 2)) for a in second
+            asyncio.create_task(storage.learners.record_answer(a, "q1", 0, False, T0 + 2))
+            for a in second
         ]
-        closing = asyncio.create_task(repo.close())
+        closing = asyncio.create_task(storage.close())
     outcomes = await asyncio.gather(*first_wave, *second_wave)
     await closing
     assert outcomes == [AnswerOutcome(recorded=True, finished=False, score=1)] * len(first) + [

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from content.rules import attempt_progress
-from storage import Repository
+from storage import Storage
 
 
 def test_retired_items_count_nowhere() -> None:
@@ -22,30 +22,32 @@ def test_retired_items_count_nowhere() -> None:
 
 
 @pytest.fixture
-async def repo(tmp_path: Path) -> AsyncIterator[Repository]:
-    repository = await Repository.open(tmp_path / "quiz.sqlite3")
-    yield repository
-    await repository.close()
+async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
+    storage = await Storage.open(tmp_path / "quiz.sqlite3")
+    yield storage
+    await storage.close()
 
 
-async def test_an_attempt_ends_with_the_score_and_total_it_is_given(repo: Repository) -> None:
-    await repo.touch_user(1, "Ada", "en", 0.0)
-    attempt = await repo.start_attempt(1, "quiz", ("a", "b", "c"), 0.0)
-    await repo.record_answer(attempt, "a", 0, True, 1.0, finishes=False)
-    await repo.record_answer(attempt, "b", 0, True, 2.0, finishes=False)
+async def test_an_attempt_ends_with_the_score_and_total_it_is_given(storage: Storage) -> None:
+    await storage.learners.touch_user(1, "Ada", "en", 0.0)
+    attempt = await storage.learners.start_attempt(1, "quiz", ("a", "b", "c"), 0.0)
+    await storage.learners.record_answer(attempt, "a", 0, True, 1.0, finishes=False)
+    await storage.learners.record_answer(attempt, "b", 0, True, 2.0, finishes=False)
     # "b" was retired: the last answer ends the attempt at 1 of 2, not 2 of 3
-    outcome = await repo.record_answer(attempt, "c", 1, False, 3.0, finishes=True, result=(1, 2))
+    outcome = await storage.learners.record_answer(
+        attempt, "c", 1, False, 3.0, finishes=True, result=(1, 2)
+    )
     assert outcome.finished and outcome.score == 1
-    record = (await repo.quiz_records(1))["quiz"]
+    record = (await storage.learners.quiz_records(1))["quiz"]
     assert (record.best_score, record.best_total, record.running_answered) == (1, 2, None)
 
 
-async def test_finishing_an_attempt_with_nothing_left_to_ask(repo: Repository) -> None:
-    await repo.touch_user(1, "Ada", "en", 0.0)
-    attempt = await repo.start_attempt(1, "quiz", ("a", "b"), 0.0)
-    await repo.record_answer(attempt, "a", 0, False, 1.0, finishes=False)
-    assert await repo.finish_attempt(attempt.id, 0, 1, 2.0)
-    assert not await repo.finish_attempt(attempt.id, 1, 1, 3.0)  # once only
-    record = (await repo.quiz_records(1))["quiz"]
+async def test_finishing_an_attempt_with_nothing_left_to_ask(storage: Storage) -> None:
+    await storage.learners.touch_user(1, "Ada", "en", 0.0)
+    attempt = await storage.learners.start_attempt(1, "quiz", ("a", "b"), 0.0)
+    await storage.learners.record_answer(attempt, "a", 0, False, 1.0, finishes=False)
+    assert await storage.learners.finish_attempt(attempt.id, 0, 1, 2.0)
+    assert not await storage.learners.finish_attempt(attempt.id, 1, 1, 3.0)  # once only
+    record = (await storage.learners.quiz_records(1))["quiz"]
     assert (record.last_score, record.last_total, record.attempts_finished) == (0, 1, 1)
-    assert await repo.running_attempt(1, "quiz") is None
+    assert await storage.learners.running_attempt(1, "quiz") is None

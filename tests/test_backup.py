@@ -18,7 +18,7 @@ import pytest
 
 from bot.config import DEFAULT_CONTENT_DIR
 from content.loader import load_bank_file
-from storage import Repository
+from storage import Storage
 from tests.fakebot.server import FakeBotApi, FakeUser, Message
 from tests.learner import Learner
 from tests.test_e2e_learner import right
@@ -53,28 +53,28 @@ def _digest(path: Path) -> str:
 async def database(tmp_path: Path) -> Path:
     """A database the bot holds open, with two learners' answers."""
     path = tmp_path / "data" / "quiz.sqlite3"
-    repo = await Repository.open(path)
+    storage = await Storage.open(path)
     for user_id in (1, 2):
-        await repo.touch_user(user_id, "Ada", "en", T0)
-        attempt = await repo.start_attempt(user_id, "arith", ("q1", "q2", "q3"), T0)
+        await storage.learners.touch_user(user_id, "Ada", "en", T0)
+        attempt = await storage.learners.start_attempt(user_id, "arith", ("q1", "q2", "q3"), T0)
         for n in (1, 2, 3):
-            await repo.record_answer(attempt, f"q{n}", 0, True, T0 + n)
-    await repo.close()
+            await storage.learners.record_answer(attempt, f"q{n}", 0, True, T0 + n)
+    await storage.close()
     return path
 
 
 async def test_a_backup_is_a_verified_single_file_copy_with_its_counts(
     database: Path, tmp_path: Path
 ) -> None:
-    repo = await Repository.open(database)  # the bot is running: its lock is held
+    storage = await Storage.open(database)  # the bot is running: its lock is held
     try:
         dest = tmp_path / "backups" / "quiz-2026-12-03.sqlite3"
         dest.parent.mkdir()
         code, out, err = await _storage("backup", str(dest), "--db", str(database), cwd=tmp_path)
         assert (code, err) == (0, ""), err
-        await repo.touch_user(3, "Bisi", "en", T0)  # the bot went on writing meanwhile
+        await storage.learners.touch_user(3, "Bisi", "en", T0)  # the bot went on writing meanwhile
     finally:
-        await repo.close()
+        await storage.close()
     assert f"written to {dest}: {dest.stat().st_size:,} bytes, quick_check ok" in out
     assert "learners 2, attempts 2, answers 6," in out
     assert _query(dest, "PRAGMA quick_check") == [("ok",)]
@@ -82,9 +82,9 @@ async def test_a_backup_is_a_verified_single_file_copy_with_its_counts(
     assert _query(dest, "SELECT COUNT(*) FROM answers") == [(6,)]
     assert sorted(os.listdir(dest.parent)) == [dest.name]  # no partial file, no -wal
     # a backup opens as a database of the bot
-    restored = await Repository.open(dest)
+    restored = await Storage.open(dest)
     try:
-        assert await restored.count_answers() == 6
+        assert await restored.learners.count_answers() == 6
     finally:
         await restored.close()
 

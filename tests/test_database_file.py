@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from storage import Repository, StorageError
+from storage import Storage, StorageError
 from tests.fakebot.server import FakeBotApi, FakeUser
 from tests.learner import Learner
 from tests.test_process import _env, bot_process
@@ -110,7 +110,7 @@ async def test_the_repository_refuses_a_bad_file_and_leaves_it_untouched(
     make(db_path)
     before = _fingerprint(db_path)
     with pytest.raises(StorageError, match=reason.replace("(", r"\(").replace(")", r"\)")):
-        await Repository.open(db_path)
+        await Storage.open(db_path)
     assert _fingerprint(db_path) == before
 
 
@@ -121,7 +121,7 @@ async def test_a_database_of_some_other_program_is_refused(tmp_path: Path) -> No
     db.close()
     before = _fingerprint(db_path)
     with pytest.raises(StorageError, match="not a Quiz Tutor database"):
-        await Repository.open(db_path)
+        await Storage.open(db_path)
     assert _fingerprint(db_path) == before
 
 
@@ -130,16 +130,16 @@ async def test_a_new_database_is_created_only_where_no_file_is_and_always_said(
 ) -> None:
     caplog.set_level(logging.INFO)
     db_path = tmp_path / "lost-volume" / "data" / "quiz.sqlite3"
-    repository = await Repository.open(db_path)
-    await repository.close()
+    storage = await Storage.open(db_path)
+    await storage.close()
     created = [r for r in caplog.records if NEW_DATABASE in r.getMessage()]
     assert len(created) == 1
     assert created[0].levelno == logging.WARNING
     assert created[0].getMessage() == f"{NEW_DATABASE} {db_path.resolve()}"
 
     caplog.clear()
-    repository = await Repository.open(db_path)
-    await repository.close()
+    storage = await Storage.open(db_path)
+    await storage.close()
     assert not [r for r in caplog.records if NEW_DATABASE in r.getMessage()]
 
 
@@ -148,8 +148,8 @@ async def test_a_relative_path_is_logged_absolute(
 ) -> None:
     caplog.set_level(logging.INFO)
     monkeypatch.chdir(tmp_path)
-    repository = await Repository.open(Path("data/quiz.sqlite3"))
-    await repository.close()
+    storage = await Storage.open(Path("data/quiz.sqlite3"))
+    await storage.close()
     (record,) = [r for r in caplog.records if NEW_DATABASE in r.getMessage()]
     absolute = tmp_path.resolve() / "data" / "quiz.sqlite3"  # noqa: ASYNC240
     assert record.getMessage() == f"{NEW_DATABASE} {absolute}"
@@ -226,13 +226,13 @@ async def test_a_locked_database_is_refused_in_process_too_and_the_lock_released
     tmp_path: Path,
 ) -> None:
     db_path = tmp_path / "quiz.sqlite3"
-    first = await Repository.open(db_path)
+    first = await Storage.open(db_path)
     try:
         with pytest.raises(StorageError, match=f"pid {os.getpid()}"):
-            await Repository.open(db_path)
+            await Storage.open(db_path)
         lock_file = Path(f"{db_path}.lock")
         assert lock_file.read_text().strip() == str(os.getpid())  # noqa: ASYNC240
     finally:
         await first.close()
-    second = await Repository.open(db_path)
+    second = await Storage.open(db_path)
     await second.close()

@@ -21,7 +21,7 @@ from bot.app import DATABASE_WATCH_SECONDS
 from bot.config import DEFAULT_CONTENT_DIR, Settings
 from bot.context import SERVICES_KEY
 from content.loader import load_bank_file
-from storage import DatabaseLost, Repository
+from storage import DatabaseLost, Storage
 from storage.migrations import MIGRATIONS
 from tests.fakebot.server import FakeBotApi, FakeUser, Message
 from tests.harness import running_bot
@@ -43,8 +43,9 @@ def _replace_file(db_path: Path) -> None:
     """Move another sound Quiz Tutor database over the file, as a careless restore would."""
     other = db_path.with_name("other.sqlite3")
     with contextlib.closing(sqlite3.connect(other, isolation_level=None)) as db:
-        for version, script in enumerate(MIGRATIONS, start=1):
-            db.executescript(script)
+        for version, statements in enumerate(MIGRATIONS, start=1):
+            for statement in statements:
+                db.execute(statement)
             db.execute(f"PRAGMA user_version={version}")
     os.replace(other, db_path)
 
@@ -59,7 +60,7 @@ def _criticals(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
     return [r for r in caplog.records if r.levelno == logging.CRITICAL]
 
 
-# --- the repository -----------------------------------------------------------------------------
+# --- the storage -----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("how", sorted(LOSSES))
@@ -69,45 +70,45 @@ async def test_no_answer_is_acknowledged_once_the_file_is_lost(
     lose, said = LOSSES[how]
     db_path = tmp_path / "data" / "quiz.sqlite3"
     losses: list[str] = []
-    repo = await Repository.open(db_path, on_lost=lambda: losses.append("lost"))
+    storage = await Storage.open(db_path, on_lost=lambda: losses.append("lost"))
     try:
         attempts = []
         for user in range(USER, USER + 6):
-            await repo.touch_user(user, "Ada", "en", T0)
-            attempts.append(await repo.start_attempt(user, "arith", ("q1", "q2"), T0))
-        first = await repo.record_answer(attempts[0], "q1", 0, True, T0 + 1)
+            await storage.learners.touch_user(user, "Ada", "en", T0)
+            attempts.append(await storage.learners.start_attempt(user, "arith", ("q1", "q2"), T0))
+        first = await storage.learners.record_answer(attempts[0], "q1", 0, True, T0 + 1)
         assert first.recorded
-        assert repo.healthy and repo.lost is None
+        assert storage.healthy and storage.lost is None
 
         lose(db_path)
         # answers in flight together (one batch) and one after: none is acknowledged
         results = await asyncio.gather(
-            *(repo.record_answer(a, "q2", 0, True, T0 + 2) for a in attempts),
+            *(storage.learners.record_answer(a, "q2", 0, True, T0 + 2) for a in attempts),
             return_exceptions=True,
         )
         assert all(isinstance(result, DatabaseLost) for result in results), results
         with pytest.raises(DatabaseLost):
-            await repo.record_answer(attempts[1], "q1", 0, True, T0 + 3)
+            await storage.learners.record_answer(attempts[1], "q1", 0, True, T0 + 3)
         with pytest.raises(DatabaseLost):
-            await repo.start_attempt(USER, "other", ("q1",), T0 + 4)
+            await storage.learners.start_attempt(USER, "other", ("q1",), T0 + 4)
         with pytest.raises(DatabaseLost):
-            await repo.quiz_records(USER)
+            await storage.learners.quiz_records(USER)
         with pytest.raises(DatabaseLost):
-            await repo.groups.running_sessions()
-        assert not repo.healthy
-        assert repo.lost is not None and said in repo.lost
+            await storage.groups.running_sessions()
+        assert not storage.healthy
+        assert storage.lost is not None and said in storage.lost
         assert losses == ["lost"]
         (critical,) = _criticals(caplog)
         assert said in critical.getMessage()
         assert str(db_path) in critical.getMessage()
         assert critical.exc_info is None
     finally:
-        await repo.close()
+        await storage.close()
     # what a restart finds at the path: the replacement, or a new file, and none of our pages
-    reopened = await Repository.open(db_path)
+    reopened = await Storage.open(db_path)
     try:
-        assert await reopened.quiz_records(USER) == {}
-        assert await reopened.count_answers() == 0
+        assert await reopened.learners.quiz_records(USER) == {}
+        assert await reopened.learners.count_answers() == 0
     finally:
         await reopened.close()
 
@@ -115,31 +116,33 @@ async def test_no_answer_is_acknowledged_once_the_file_is_lost(
 async def test_the_watch_notices_a_lost_file_without_any_write(tmp_path: Path) -> None:
     db_path = tmp_path / "data" / "quiz.sqlite3"
     noticed = asyncio.Event()
-    repo = await Repository.open(db_path, on_lost=noticed.set, watch_seconds=0.05)
+    storage = await Storage.open(db_path, on_lost=noticed.set, watch_seconds=0.05)
     try:
         await asyncio.sleep(0.2)  # several checks pass while the file is there
-        assert repo.healthy
+        assert storage.healthy
         _delete_folder(db_path)
         await asyncio.wait_for(noticed.wait(), 5)
-        assert not repo.healthy
+        assert not storage.healthy
     finally:
-        await repo.close()
-    assert repo._watcher is not None and repo._watcher.done()
-    assert repo._watcher.cancelled() or repo._watcher.exception() is None
+        await storage.close()
+    assert storage.database._watcher is not None and storage.database._watcher.done()
+    assert storage.database._watcher.cancelled() or storage.database._watcher.exception() is None
 
 
 async def test_checking_the_file_does_not_disturb_a_healthy_database(tmp_path: Path) -> None:
     db_path = tmp_path / "quiz.sqlite3"
-    repo = await Repository.open(db_path, on_lost=pytest.fail, watch_seconds=0.01)
+    storage = await Storage.open(db_path, on_lost=pytest.fail, watch_seconds=0.01)
     try:
-        await repo.touch_user(USER, "Ada", "en", T0)
-        attempt = await repo.start_attempt(USER, "arith", tuple(f"q{n}" for n in range(300)), T0)
+        await storage.learners.touch_user(USER, "Ada", "en", T0)
+        attempt = await storage.learners.start_attempt(
+            USER, "arith", tuple(f"q{n}" for n in range(300)), T0
+        )
         # enough writes for SQLite to checkpoint and restart its write-ahead log
         for n in range(300):
-            await repo.record_answer(attempt, f"q{n}", 0, True, T0 + n)
-        assert repo.healthy
+            await storage.learners.record_answer(attempt, f"q{n}", 0, True, T0 + n)
+        assert storage.healthy
     finally:
-        await repo.close()
+        await storage.close()
 
 
 # --- the real application, in process -----------------------------------------------------------
@@ -173,7 +176,7 @@ async def test_a_learner_mid_quiz_is_told_to_come_back_and_nothing_is_acknowledg
         reply = await learner.send("/progress", "")
         assert reply.text == UNAVAILABLE
         services = application.bot_data[SERVICES_KEY]
-        assert not services.repo.healthy
+        assert not services.storage.healthy
         # what GET /healthz reports (bot/serving/health.py answers 503 while this names a reason)
         assert services.health() is not None and said in services.health()
         (critical,) = _criticals(caplog)

@@ -41,8 +41,8 @@ Statement = tuple[str, tuple[Any, ...]]
 
 
 def _bot_db(application: Any) -> aiosqlite.Connection:
-    """The repository's own connection, as the read-only test in test_e2e_edges reaches it."""
-    db: aiosqlite.Connection = application.bot_data[SERVICES_KEY].repo._db
+    """The storage's own connection, as the read-only test in test_e2e_edges reaches it."""
+    db: aiosqlite.Connection = application.bot_data[SERVICES_KEY].storage.database.connection
     return db
 
 

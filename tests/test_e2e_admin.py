@@ -129,7 +129,13 @@ async def test_non_admins_are_refused_and_nothing_changes(
     await eve.send("Some question?", "I answer to commands")
     assert api.downloads == []
     assert api.calls_to("sendDocument") == []
-    for table in ("content_banks", "retired_questions", "posts", "push_schedules", "audit_log"):
+    for table in (
+        "content_banks",
+        "retired_questions",
+        "group_sessions",
+        "push_schedules",
+        "audit_log",
+    ):
         assert rows(db_path, f"SELECT COUNT(*) FROM {table}") == [(0,)], table
     await eve.send("/quiz small-bank", "I have no quiz called")
     await eve.send(f"/quiz {SEED}", "Question 1 of 8")
@@ -371,12 +377,32 @@ async def test_push_to_a_channel_members_answer_once_next_push_reveals(
     assert "Colour of a clear sky?" in second.text
     await admin.send("/push small-bank @news", "Question 3 of 3")
     await admin.send("/push small-bank @news", "has been posted to @news already")
-    assert rows(db_path, "SELECT post_id, user_id, correct FROM post_answers ORDER BY user_id") == [
+    answers = """SELECT s.post_id, a.user_id, a.correct FROM group_answers a
+                 JOIN group_sessions s ON s.id = a.session_id ORDER BY a.user_id"""
+    assert rows(db_path, answers) == [
         (1, 910, 1),
         (1, 911, 0),
     ]
     stats = await admin.send("/stats", "Statistics")
     assert "2 learners, 2 answers, 50% right" in stats.text
+
+
+async def test_a_held_up_count_redraw_never_lands_after_the_reveal(
+    api: FakeBotApi, bot: QuizApplication
+) -> None:
+    admin = Learner(api, ADMIN)
+    channel = api.group(-100800, "slow", admins={ADMIN.id}, type="channel")
+    await upload(api, ADMIN, SMALL, "imported")
+    await admin.send("/push small-bank @slow", "posted to @slow")
+    (post,) = await api.wait_for(lambda: api.bot_messages(channel.id))
+    api.delay("editMessageText", 2.0)  # Telegram is slow with the count's redraw
+    tap = api.tap(FakeUser(920, "Ola", "en"), post, post.button_data()[0])
+    assert (await api.wait_for_answer(tap))["text"] == "✅ Correct!"
+    await api.wait_for(lambda: "editMessageText" in api.delayed)
+    # the next push reveals the question while that redraw is on its way
+    await admin.send("/push small-bank @slow", "Question 2 of 3")
+    await api.wait_for(lambda: post.edits == 2)
+    assert post.reply_markup is None and "1 answered, 1 right" in post.text
 
 
 async def test_schedule_is_stored_and_rearmed_after_a_restart(

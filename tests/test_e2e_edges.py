@@ -103,7 +103,7 @@ async def test_read_only_database_gets_a_polite_answer_and_records_nothing(
     async with running_bot(settings) as application:
         question = await learner.send("/quiz model-pipeline-parallelism", "Question 1 of 8")
         # as if the file had turned read-only under the running bot: every write now fails
-        db = application.bot_data[SERVICES_KEY].repo._db
+        db = application.bot_data[SERVICES_KEY].storage.database.connection
         await db.execute("PRAGMA query_only=ON")
         sent = len(learner.messages())
         toast = await learner.tap(question, button_for(question, RIGHT_FIRST))

@@ -21,7 +21,7 @@ from bot.config import DEFAULT_CONTENT_DIR, Settings
 from bot.context import Services
 from content.catalog import Catalog
 from content.model import Quiz
-from storage import Repository
+from storage import Storage
 
 
 async def until(condition: Any, timeout: float = 10.0) -> None:
@@ -90,10 +90,10 @@ async def world(tmp_path: Path) -> AsyncIterator[tuple[Services, Quiz]]:
     settings = Settings(
         token="1:x", db_path=tmp_path / "db.sqlite3", content_dir=DEFAULT_CONTENT_DIR
     )
-    repo = await Repository.open(settings.db_path)
+    storage = await Storage.open(settings.db_path)
     catalog = Catalog.from_folder(settings.content_dir, "en")
-    yield Services(settings, repo, catalog), next(iter(catalog))
-    await repo.close()
+    yield Services(settings, storage, catalog), next(iter(catalog))
+    await storage.close()
 
 
 async def _start(services: Services, quiz: Quiz, client: Client, jobs: Jobs, chat_id: int) -> Any:
@@ -109,8 +109,8 @@ async def test_a_live_count_redraw_never_lands_after_the_reveal(
     services, quiz = world
     client, jobs = Client(), Jobs()
     session = await _start(services, quiz, client, jobs, -1)
-    asked = await services.repo.groups.asked(session.id, 0)
-    await services.repo.groups.record_answer(
+    asked = await services.storage.groups.asked(session.id, 0)
+    await services.storage.groups.record_answer(
         session_id=session.id, position=0, question_id=quiz.questions[0].id, user_id=7,
         name="x", chosen=0, correct=True, elapsed=1.0, points=900, now=services.clock(),
     )  # fmt: skip
@@ -153,4 +153,4 @@ async def test_a_chat_the_bot_was_removed_from_ends_its_session_without_retries(
     for chat in (-2, -3):
         await _start(services, quiz, client, jobs, chat)
     assert [job for job in jobs.jobs if (job.name or "").startswith("group-retry")] == []
-    assert await services.repo.groups.running_sessions() == []
+    assert await services.storage.groups.running_sessions() == []

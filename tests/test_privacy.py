@@ -1,4 +1,4 @@
-"""Deleting a learner's data (issue 11, item 16), in the repository and through
+"""Deleting a learner's data (issue 11, item 16), in the storage and through
 `python -m storage prune`: their own records go, their group and post answers stay for others'
 totals under a placeholder, the audit log says what went and never whose."""
 
@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from storage import CardUpdate, Repository
+from storage import CardUpdate, Storage
+from tests.posting import answer_post, post
 
 DAY = 86_400.0
 NOW = 1_767_000_000.0
@@ -30,47 +31,46 @@ def path(tmp_path: Path) -> Path:
     return tmp_path / "quiz.sqlite3"
 
 
-async def _learner(repo: Repository, user_id: int, at: float, answers: int = 2) -> None:
-    await repo.touch_user(user_id, f"name-{user_id}", "en", at)
-    await repo.set_reminder(user_id, "08:00", at)
-    attempt = await repo.start_attempt(user_id, "arith", ("q1", "q2", "q3"), at)
+async def _learner(storage: Storage, user_id: int, at: float, answers: int = 2) -> None:
+    await storage.learners.touch_user(user_id, f"name-{user_id}", "en", at)
+    await storage.learners.set_reminder(user_id, "08:00", at)
+    attempt = await storage.learners.start_attempt(user_id, "arith", ("q1", "q2", "q3"), at)
     for n in range(answers):
         card = CardUpdate('{"due": 1}', at + DAY, 3)
-        await repo.record_answer(attempt, f"q{n + 1}", 0, True, at + n, card=card)
+        await storage.learners.record_answer(attempt, f"q{n + 1}", 0, True, at + n, card=card)
 
 
-async def _group_answers(repo: Repository, at: float, people: dict[int, int]) -> int:
+async def _group_answers(storage: Storage, at: float, people: dict[int, int]) -> int:
     """A group quiz at `at` in which each person answered its one question for `points`."""
-    session = await repo.groups.start_session(
+    session = await storage.groups.start_session(
         chat_id=GROUP, chat_type="supergroup", quiz_id="arith", question_ids=("q1",),
         seconds=30, mode="buttons", language="en", started_by=ADA, now=at,
     )  # fmt: skip
     assert session is not None
-    await repo.groups.question_asked(session.id, 0, "q1", 77, None, at, at + 30)
+    await storage.groups.question_asked(session.id, 0, "q1", 77, None, at, at + 30)
     for user_id, points in people.items():
-        await repo.groups.record_answer(
+        await storage.groups.record_answer(
             session_id=session.id, position=0, question_id="q1", user_id=user_id,
             name=f"name-{user_id}", chosen=0, correct=True, elapsed=1.0, points=points, now=at + 1,
         )  # fmt: skip
-    await repo.groups.stop_session(session.id, at + 40)
+    await storage.groups.stop_session(session.id, at + 40)
     return session.id
 
 
 @pytest.fixture
-async def history(path: Path) -> AsyncIterator[Repository]:
-    repo = await Repository.open(path)
-    await _learner(repo, ADA, OLD)
-    await _learner(repo, BOLA, OLD)
-    attempt = await repo.start_attempt(BOLA, "other", ("x1",), RECENT)
-    await repo.record_answer(attempt, "x1", 0, True, RECENT)
-    await repo.touch_user(CHIKE, "name-1003", "en", OLD)
-    await _group_answers(repo, OLD, {ADA: 900, BOLA: 500, CHIKE: 700})
-    post = await repo.content.reserve_post(GROUP, "arith", "q2", 42, OLD)
-    assert post is not None
-    await repo.content.answer_post(post.id, ADA, 1, False, OLD)
-    await repo.content.answer_post(post.id, BOLA, 0, True, OLD)
-    yield repo
-    await repo.close()
+async def history(path: Path) -> AsyncIterator[Storage]:
+    storage = await Storage.open(path)
+    await _learner(storage, ADA, OLD)
+    await _learner(storage, BOLA, OLD)
+    attempt = await storage.learners.start_attempt(BOLA, "other", ("x1",), RECENT)
+    await storage.learners.record_answer(attempt, "x1", 0, True, RECENT)
+    await storage.learners.touch_user(CHIKE, "name-1003", "en", OLD)
+    await _group_answers(storage, OLD, {ADA: 900, BOLA: 500, CHIKE: 700})
+    posted = await post(storage, GROUP, "arith", "q2", 42, OLD)
+    await answer_post(storage, posted, ADA, 1, False, OLD)
+    await answer_post(storage, posted, BOLA, 0, True, OLD)
+    yield storage
+    await storage.close()
 
 
 def _rows(path: Path, sql: str, *params: Any) -> list[tuple[Any, ...]]:
@@ -80,11 +80,18 @@ def _rows(path: Path, sql: str, *params: Any) -> list[tuple[Any, ...]]:
 
 def _mentions(path: Path, user_id: int) -> dict[str, int]:
     """Rows anywhere that still carry the learner's id."""
-    tables = ("users", "attempts", "answers", "cards", "review_log", "group_answers",
-              "post_answers")  # fmt: skip
+    tables = ("users", "attempts", "answers", "cards", "review_log")
     found = {
         t: _rows(path, f"SELECT COUNT(*) FROM {t} WHERE user_id=?", user_id)[0][0] for t in tables
     }
+    for label, kind in (("group_answers", "timed"), ("post_answers", "post")):
+        found[label] = _rows(
+            path,
+            """SELECT COUNT(*) FROM group_answers a JOIN group_sessions s ON s.id = a.session_id
+               WHERE a.user_id=? AND s.kind=?""",
+            user_id,
+            kind,
+        )[0][0]
     found["group_sessions"] = _rows(
         path, "SELECT COUNT(*) FROM group_sessions WHERE started_by=?", user_id
     )[0][0]
@@ -92,16 +99,16 @@ def _mentions(path: Path, user_id: int) -> dict[str, int]:
 
 
 async def test_forgetting_a_learner_removes_their_records_and_keeps_others_totals(
-    history: Repository, path: Path
+    history: Storage, path: Path
 ) -> None:
-    repo = history
-    board_before = await repo.groups.chat_scores(GROUP)
+    storage = history
+    board_before = await storage.groups.chat_scores(GROUP)
     assert _mentions(path, ADA)
 
-    forgotten = await repo.forget_learner(ADA, NOW)
+    forgotten = await storage.privacy.forget_learner(ADA, NOW)
 
     assert _mentions(path, ADA) == {}
-    assert await repo.get_user(ADA) is None  # not served from the cache either
+    assert await storage.learners.get_user(ADA) is None  # not served from the cache either
     assert forgotten.learners == 1
     assert forgotten.deleted == {
         "review_log": 2, "cards": 2, "answers": 2, "attempts": 1, "users": 1
@@ -111,11 +118,12 @@ async def test_forgetting_a_learner_removes_their_records_and_keeps_others_total
     assert _mentions(path, BOLA)["answers"] == 3
     assert _mentions(path, CHIKE) == {"users": 1, "group_answers": 1}
     # the group's ranking keeps every point; Ada's row is a nameless placeholder
-    board = await repo.groups.chat_scores(GROUP)
+    board = await storage.groups.chat_scores(GROUP)
     assert sorted(r.points for r in board) == sorted(r.points for r in board_before)
     (placeholder,) = [r for r in board if r.points == 900]
     assert placeholder.user_id < 0 and placeholder.name == ""
-    assert (await repo.content.post_tally(1)).answers == 2
+    posted = await storage.groups.post(1)
+    assert posted is not None and (await storage.groups.tally(posted.id, 0)).answers == 2
     # audited, without the person
     (admin_id, detail) = _rows(
         path, "SELECT admin_id, detail FROM audit_log WHERE action='forget_learner'"
@@ -126,10 +134,10 @@ async def test_forgetting_a_learner_removes_their_records_and_keeps_others_total
 
 
 async def test_two_forgotten_learners_stay_two_rows_in_a_ranking(
-    history: Repository, path: Path
+    history: Storage, path: Path
 ) -> None:
-    await history.forget_learner(ADA, NOW)
-    await history.forget_learner(CHIKE, NOW)
+    await history.privacy.forget_learner(ADA, NOW)
+    await history.privacy.forget_learner(CHIKE, NOW)
     board = await history.groups.chat_scores(GROUP)
     placeholders = sorted((r.user_id, r.points) for r in board if r.user_id < 0)
     assert [points for _, points in placeholders] == [700, 900]
@@ -137,40 +145,40 @@ async def test_two_forgotten_learners_stay_two_rows_in_a_ranking(
     assert [r.name for r in board if r.user_id == BOLA] == ["name-1002"]
 
 
-async def test_a_learner_can_start_again_after_forgetting(history: Repository) -> None:
-    await history.forget_learner(ADA, NOW)
-    user = await history.touch_user(ADA, "Ada", "en", NOW + 1)
+async def test_a_learner_can_start_again_after_forgetting(history: Storage) -> None:
+    await history.privacy.forget_learner(ADA, NOW)
+    user = await history.learners.touch_user(ADA, "Ada", "en", NOW + 1)
     assert user.remind_at is None
-    attempt = await history.start_attempt(ADA, "arith", ("q1",), NOW + 2)
-    outcome = await history.record_answer(attempt, "q1", 0, True, NOW + 3)
+    attempt = await history.learners.start_attempt(ADA, "arith", ("q1",), NOW + 2)
+    outcome = await history.learners.record_answer(attempt, "q1", 0, True, NOW + 3)
     assert outcome.recorded and outcome.finished
 
 
 async def test_forgetting_someone_unknown_changes_nothing_and_audits_nothing(
-    history: Repository, path: Path
+    history: Storage, path: Path
 ) -> None:
-    forgotten = await history.forget_learner(999_999, NOW)
+    forgotten = await history.privacy.forget_learner(999_999, NOW)
     assert forgotten.learners == 0
     assert _rows(path, "SELECT COUNT(*) FROM audit_log WHERE action='forget_learner'") == [(0,)]
 
 
 async def test_prune_forgets_exactly_the_inactive_and_a_dry_run_nothing(
-    history: Repository, path: Path
+    history: Storage, path: Path
 ) -> None:
     before = NOW - 30 * DAY
-    await history.mark_reminded(ADA, "2026-12-28", RECENT)  # the bot's doing, not hers
-    dry = await history.prune_inactive(before, NOW, dry_run=True)
+    await history.learners.mark_reminded(ADA, "2026-12-28", RECENT)  # the bot's doing, not hers
+    dry = await history.privacy.prune_inactive(before, NOW, dry_run=True)
     assert dry.learners == 2  # Ada and Chike
     assert _mentions(path, ADA) and _mentions(path, CHIKE)
     assert _rows(path, "SELECT COUNT(*) FROM audit_log WHERE action='prune_inactive'") == [(0,)]
 
-    pruned = await history.prune_inactive(before, NOW)
+    pruned = await history.privacy.prune_inactive(before, NOW)
     assert pruned == dry
     assert _mentions(path, ADA) == {} and _mentions(path, CHIKE) == {}
     assert _mentions(path, BOLA)["answers"] == 3
     (detail,) = _rows(path, "SELECT detail FROM audit_log WHERE action='prune_inactive'")[0]
     assert str(ADA) not in detail and str(CHIKE) not in detail
-    assert (await history.prune_inactive(before, NOW)).learners == 0
+    assert (await history.privacy.prune_inactive(before, NOW)).learners == 0
 
 
 # --- python -m storage prune ---------------------------------------------------------------------
@@ -190,10 +198,10 @@ async def test_prune_on_the_command_line(path: Path, tmp_path: Path) -> None:
     import time
 
     now = time.time()
-    repo = await Repository.open(path)
-    await _learner(repo, ADA, now - 40 * DAY)
-    await _learner(repo, BOLA, now - 2 * DAY)
-    await repo.close()
+    storage = await Storage.open(path)
+    await _learner(storage, ADA, now - 40 * DAY)
+    await _learner(storage, BOLA, now - 2 * DAY)
+    await storage.close()
 
     code, out, err = await _storage("prune", "--inactive-days", "30", "--dry-run", "--db",
                                     str(path), cwd=tmp_path)  # fmt: skip
@@ -214,12 +222,12 @@ async def test_prune_on_the_command_line(path: Path, tmp_path: Path) -> None:
 async def test_prune_refuses_while_the_bot_holds_the_database(path: Path, tmp_path: Path) -> None:
     import os
 
-    repo = await Repository.open(path)  # as the running bot does
+    storage = await Storage.open(path)  # as the running bot does
     try:
         code, out, err = await _storage("prune", "--inactive-days", "30", "--db", str(path),
                                         cwd=tmp_path)  # fmt: skip
     finally:
-        await repo.close()
+        await storage.close()
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1
     assert f"pid {os.getpid()}" in err

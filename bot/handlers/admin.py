@@ -1,5 +1,5 @@
 """Admins in their private chat: /import, /addquestion, /export, /delquestion, /push,
-/schedule, /stats; and the buttons of posted questions, which anyone in that chat taps.
+/schedule, /stats. (The buttons of a posted question are the group feature's: handlers/group.py.)
 
 Everyone else who sends an admin command gets a polite refusal and nothing changes.
 """
@@ -21,7 +21,7 @@ from telegram.ext import (
 )
 from telegram.warnings import PTBUserWarning
 
-from bot import admin_flow, admin_render, arguments, callbacks, render
+from bot import admin_flow, admin_render, arguments, callbacks, group_flow, render
 from bot.admin_flow import Draft
 from bot.arguments import Refusal
 from bot.context import QuizContext
@@ -129,7 +129,7 @@ async def push(update: Update, context: QuizContext) -> None:
         await _say(update, context, wanted.text(locale))
         return
     quiz, target = wanted
-    outcome = await admin_flow.push_next(
+    outcome = await group_flow.push_next(
         context.bot, context.services, context.job_queue, quiz, target, update.effective_user.id
     )
     await _say(update, context, outcome.text(locale))
@@ -385,18 +385,6 @@ def _addquestion_conversation() -> ConversationHandler[QuizContext]:
         )
 
 
-# buttons of the admin feature outside the conversation
-
-
-async def on_post_answer(update: Update, context: QuizContext, tap: callbacks.PostAnswer) -> None:
-    """A member's one answer to a posted question (anyone in that chat may answer)."""
-    query = update.callback_query
-    assert query is not None
-    services = context.services
-    _, locale = await services.learner(query.from_user)
-    await admin_flow.answer_post(services, context.job_queue, query, tap, locale)
-
-
 def handlers() -> list[BaseHandler[Update, QuizContext, None]]:
     """Registered before the learner's: the conversation takes an admin's text first."""
     private = PRIVATE_MESSAGE
@@ -411,5 +399,4 @@ def handlers() -> list[BaseHandler[Update, QuizContext, None]]:
         CommandHandler("schedule", schedule, filters=private),
         CommandHandler("stats", stats, filters=private),
         CommandHandler("cancel", cancel_outside, filters=private),
-        TapHandler(callbacks.PostAnswer, on_post_answer),
     ]

@@ -140,6 +140,6 @@ async def _telegram_fault(update: object, context: QuizContext, error: TelegramE
     log.info("user %s refuses the bot; marked inactive: %s", user_id, faults.describe(error))
     try:
         services = context.services
-        await services.repo.set_active(user_id, False, services.clock())
+        await services.storage.learners.set_active(user_id, False, services.clock())
     except StorageError:
         log.exception("could not mark user inactive")

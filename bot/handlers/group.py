@@ -1,4 +1,5 @@
-"""Quizzes for a whole chat: /groupquiz, /stopquiz, /skip, /leaderboard, taps and poll votes.
+"""Quizzes for a whole chat: /groupquiz, /stopquiz, /skip, /leaderboard, taps and poll votes;
+and the taps on posted questions (an admin's /push), which anyone in that chat may answer.
 
 Works in groups, supergroups and channels. In a channel a command arrives as a channel post
 with no person behind it (the channel itself is the sender); only a channel's admins can
@@ -134,7 +135,7 @@ async def stopquiz(update: Update, context: QuizContext) -> None:
     if not await _may_control(update, context):
         await _say(update, context, locale.t("group_admins_only"))
         return
-    session = await context.services.repo.groups.running_session(update.effective_chat.id)
+    session = await context.services.storage.groups.running_session(update.effective_chat.id)
     if session is None or not await group_flow.stop(
         context.bot, context.services, _jobs(context), session
     ):
@@ -148,7 +149,7 @@ async def skip(update: Update, context: QuizContext) -> None:
     if not await _may_control(update, context):
         await _say(update, context, locale.t("group_admins_only"))
         return
-    groups = context.services.repo.groups
+    groups = context.services.storage.groups
     session = await groups.running_session(update.effective_chat.id)
     asked = await groups.asked(session.id, session.position) if session is not None else None
     sent_at = update.effective_message.date.timestamp() if update.effective_message else None
@@ -166,7 +167,7 @@ async def leaderboard(update: Update, context: QuizContext) -> None:
     services = context.services
     locale = await _chat_locale(update, context)
     chat_id = update.effective_chat.id
-    session = await services.repo.groups.latest_session(chat_id)
+    session = await services.storage.groups.latest_session(chat_id)
     if session is None:
         await _say(update, context, locale.t("board_nothing"))
         return
@@ -175,8 +176,8 @@ async def leaderboard(update: Update, context: QuizContext) -> None:
     text = render_group.leaderboard(
         title,
         session.running,
-        rank(await services.repo.groups.session_scores(session.id)),
-        rank(await services.repo.groups.chat_scores(chat_id)),
+        rank(await services.storage.groups.session_scores(session.id)),
+        rank(await services.storage.groups.chat_scores(chat_id)),
         locale,
     )
     await _say(update, context, text)
@@ -197,8 +198,13 @@ async def on_reveal(update: Update, context: QuizContext, tap: callbacks.GroupRe
     assert query is not None
     services = context.services
     _, locale = await services.learner(query.from_user)
-    session = await services.repo.groups.get_session(tap.session_id)
-    if session is None or query.message is None or session.chat_id != query.message.chat.id:
+    session = await services.storage.groups.get_session(tap.session_id)
+    if (
+        session is None
+        or session.posted  # a post has no Reveal button: this one is forged
+        or query.message is None
+        or session.chat_id != query.message.chat.id
+    ):
         await query.answer(locale.t("stale_button"))
         return
     if not await _may_control(update, context):
@@ -206,6 +212,14 @@ async def on_reveal(update: Update, context: QuizContext, tap: callbacks.GroupRe
         return
     await query.answer()
     await group_flow.reveal(context.bot, services, _jobs(context), session.id, tap.position)
+
+
+async def on_post_answer(update: Update, context: QuizContext, tap: callbacks.PostAnswer) -> None:
+    """A member's one answer to a posted question (anyone in that chat may answer)."""
+    query = update.callback_query
+    assert query is not None
+    _, locale = await context.services.learner(query.from_user)
+    await group_flow.take_post_answer(context.services, context.job_queue, query, tap, locale)
 
 
 async def on_poll_answer(update: Update, context: QuizContext) -> None:
@@ -236,5 +250,6 @@ def handlers() -> list[BaseHandler[Update, QuizContext, None]]:
         ),
         TapHandler(callbacks.GroupAnswer, on_answer),
         TapHandler(callbacks.GroupReveal, on_reveal),
+        TapHandler(callbacks.PostAnswer, on_post_answer),
         PollAnswerHandler(on_poll_answer),
     ]

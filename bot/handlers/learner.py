@@ -124,27 +124,27 @@ async def progress(update: Update, context: QuizContext) -> None:
     assert update.effective_user and update.effective_chat
     services = context.services
     user, locale = await services.learner(update.effective_user)
-    repo, now = services.repo, services.clock()
+    learners, now = services.storage.learners, services.clock()
     tz = zone(user.timezone or services.settings.default_timezone)
     local_now = datetime.fromtimestamp(now, tz)
     end_of_day = datetime.combine(local_now.date() + timedelta(days=1), time(), tz).timestamp()
     utc_offset = local_now.utcoffset()
     offset = int(utc_offset.total_seconds()) if utc_offset is not None else 0
-    days = await repo.study_days(user.user_id, offset)
+    days = await learners.study_days(user.user_id, offset)
     today = int((now + offset) // 86400)
     overview = render.Overview(
         streak=streak_of_days(days, today),
-        due_now=await repo.count_due(user.user_id, now),
-        due_today=await repo.count_due(user.user_id, end_of_day),
+        due_now=await learners.count_due(user.user_id, now),
+        due_today=await learners.count_due(user.user_id, end_of_day),
     )
     records = await quiz_flow.quiz_records(services, user.user_id)
     cards_by_quiz: dict[str, dict[str, str]] = {}
-    for card in await repo.cards(user.user_id):
+    for card in await learners.cards(user.user_id):
         cards_by_quiz.setdefault(card.quiz_id, {})[card.question_id] = card.card_json
     standing = {}
     for quiz in services.catalog:
         if quiz.id in cards_by_quiz or quiz.id in records:
-            latest = await repo.latest_answers(user.user_id, quiz.id)
+            latest = await learners.latest_answers(user.user_id, quiz.id)
             correct = {qid: answer.correct for qid, answer in latest.items()}
             standing[quiz.id] = mastery(quiz, cards_by_quiz.get(quiz.id, {}), correct, now)
     for message in render.progress_message(
@@ -174,7 +174,7 @@ async def timezone(update: Update, context: QuizContext) -> None:
     if isinstance(wanted, Refusal):
         await _refuse(update, context, wanted, locale)
         return
-    await services.repo.set_timezone(user.user_id, wanted, services.clock())
+    await services.storage.learners.set_timezone(user.user_id, wanted, services.clock())
     await context.bot.send_message(
         update.effective_chat.id, locale.t("timezone_set", timezone=wanted)
     )
@@ -191,12 +191,14 @@ async def remind(update: Update, context: QuizContext) -> None:
     if isinstance(at, Refusal):
         await _refuse(update, context, at, locale)
     elif isinstance(at, time):
-        await services.repo.set_reminder(user.user_id, at.strftime("%H:%M"), services.clock())
+        await services.storage.learners.set_reminder(
+            user.user_id, at.strftime("%H:%M"), services.clock()
+        )
         await context.bot.send_message(
             chat_id, locale.t("remind_set", time=at.strftime("%H:%M"), timezone=tz)
         )
     else:  # off
-        await services.repo.set_reminder(user.user_id, None, services.clock())
+        await services.storage.learners.set_reminder(user.user_id, None, services.clock())
         await context.bot.send_message(chat_id, locale.t("remind_off"))
 
 
@@ -230,7 +232,7 @@ async def on_language(update: Update, context: QuizContext, tap: callbacks.Choos
     if tap.language not in _language_choices(context):
         await query.answer(locale.t("stale_button"))
         return
-    await services.repo.set_language(user.user_id, tap.language, services.clock())
+    await services.storage.learners.set_language(user.user_id, tap.language, services.clock())
     locale = Locale(tap.language, locale.default)
     done = locale.t("language_set", language=render.language_name(tap.language))
     await query.answer(done)
@@ -292,7 +294,7 @@ async def on_forget(
     elif not 0 <= now - tap.asked_at <= FORGET_CONFIRM_SECONDS:
         outcome = "forget_expired"
     else:
-        forgotten = await services.repo.forget_learner(query.from_user.id, now)
+        forgotten = await services.storage.privacy.forget_learner(query.from_user.id, now)
         log.info("a learner deleted their data (/forgetme): %s", forgotten.describe())
         outcome = "forget_done"
     await query.answer(locale.t(outcome))

@@ -371,6 +371,26 @@ class FakeBotApi:
         self._push({"channel_post": data})
         return message
 
+    def sent_earlier(
+        self, chat: Chat, text: str, buttons: list[tuple[str, str]], days_ago: float = 1
+    ) -> Message:
+        """A message the bot sent into `chat` before this test (an earlier version of it, say):
+        `buttons` are (label, callback data), one per row. Nothing is queued: it is history."""
+        markup = {
+            "inline_keyboard": [[{"text": label, "callback_data": data}] for label, data in buttons]
+        }
+        message = Message(
+            chat=chat,
+            message_id=next(self._message_ids[chat.id]),
+            from_bot=True,
+            text=text,
+            html=text,
+            reply_markup=self._markup({"reply_markup": markup}),
+            date=int(time.time() - days_ago * 86_400),
+        )
+        self.messages[(chat.id, message.message_id)] = message
+        return message
+
     def vote(self, user: FakeUser, message: Message, option: int) -> int:
         """`user` votes `option` in the poll of `message`; Telegram then sends a poll_answer."""
         poll = message.poll

@@ -1,48 +1,23 @@
-"""The one interface to the database: an aiosqlite connection per process, writes serialized.
+"""Learners' part of the database: who they are (with their language, time zone and reminder),
+their attempts and answers, and their spaced-repetition cards.
 
-Every write runs in a `BEGIN IMMEDIATE` transaction under an asyncio lock, and returns only
-after COMMIT, so a caller that acknowledges after the call never acknowledges a write that a
-crash could lose. Learners' answers share a transaction with the answers that arrive with them
-(storage/answer_batch.py); every other write has its own.
-
-The file is checked before it is opened and locked while it is open (storage/database_file.py).
-After every COMMIT, and every few seconds when asked, the repository checks that the file it
-opened is still the one at its path: once it is not (deleted, replaced), the database is *lost*:
-one CRITICAL line, `on_lost` is called, and every later call, that write included, raises
-`DatabaseLost`, so nothing written since is acknowledged.
+Learners are read on every update and written rarely: `get_user` is a read-through cache, kept
+coherent because every write to `users` goes through `_user_write` (and `uncache` for the
+deletions of storage/privacy.py). Answers are written in batches (storage/answer_batch.py):
+`record_answer` returns once its batch is committed.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
-import logging
-import sqlite3
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
 from storage.answer_batch import AnswerBatcher, AnswerOutcome, CardUpdate, PendingAnswer
-from storage.content_store import ContentStore
-from storage.database_file import (
-    ClaimedDatabase,
-    DatabaseLock,
-    DatabaseLost,
-    FileWatch,
-    claim_database,
-)
-from storage.errors import StorageError
-from storage.group_store import GroupStore
-from storage.migrations import MIGRATIONS, SCHEMA_VERSION
-from storage.privacy import FORGET_ACTION, INACTIVE_SINCE, PRUNE_ACTION, Forgotten, forget
-
-log = logging.getLogger(__name__)
+from storage.database import Database, Transaction
 
 USER_CACHE_SIZE = 10_000
 
@@ -148,193 +123,28 @@ def attempt_item_parts(attempt: Attempt, item: str) -> tuple[str, str]:
     return attempt.quiz_id, item
 
 
-class Repository:
-    def __init__(self, connection: aiosqlite.Connection) -> None:
-        self._db = connection
-        self._write_lock = asyncio.Lock()
-        # Learners are read on every update and written rarely: a read-through cache, kept
-        # coherent because every write to `users` goes through `_user_write`.
+class LearnerStore:
+    def __init__(self, database: Database) -> None:
+        self._database = database
         self._users: OrderedDict[int, User] = OrderedDict()
-        self._answers = AnswerBatcher(self._transaction)
-        self.content = ContentStore(self)
-        self.groups = GroupStore(self._transaction, self._fetchone, self._fetchall)
-        self._lock: DatabaseLock | None = None
-        self._file: FileWatch | None = None
-        self._lost: str | None = None
-        self._on_lost: Callable[[], None] | None = None
-        self._watcher: asyncio.Task[None] | None = None
+        self._answers = AnswerBatcher(database.transaction)
 
-    @classmethod
-    async def open(
-        cls,
-        path: Path | str,
-        *,
-        claimed: ClaimedDatabase | None = None,
-        on_lost: Callable[[], None] | None = None,
-        watch_seconds: float | None = None,
-    ) -> Repository:
-        """Open the database at `path` (or the one `claimed` already, see
-        `storage.claim_database`): its lock file is taken first, a file that is not a
-        sound Quiz Tutor database is refused untouched, and a new one is created only where no
-        file exists. `on_lost` is called once if the file is later found deleted or replaced;
-        `watch_seconds` also checks for that on a timer, not only after each write."""
-        if str(path) == ":memory:":
-            return await cls._opened(await aiosqlite.connect(":memory:", isolation_level=None))
-        if claimed is None:
-            claimed = await asyncio.to_thread(claim_database, Path(path))
-        try:
-            connection = await aiosqlite.connect(
-                f"{claimed.path.as_uri()}?mode=rw", uri=True, isolation_level=None
-            )
-            repository = await cls._opened(connection)
-        except BaseException:
-            claimed.lock.release()
-            raise
-        repository._lock = claimed.lock
-        repository._file = FileWatch(claimed.path)
-        repository._on_lost = on_lost
-        if watch_seconds is not None:
-            repository._watcher = asyncio.create_task(
-                repository._watch(watch_seconds), name="database-file-watch"
-            )
-        return repository
-
-    @classmethod
-    async def _opened(cls, connection: aiosqlite.Connection) -> Repository:
-        connection.row_factory = aiosqlite.Row
-        repository = cls(connection)
-        try:
-            await repository._configure()
-            await repository._migrate()
-        except BaseException:
-            await connection.close()
-            raise
-        return repository
-
-    async def close(self) -> None:
-        if self._watcher is not None:
-            self._watcher.cancel()
-            await asyncio.gather(self._watcher, return_exceptions=True)
+    async def drain(self) -> None:
+        """Wait until every answer handed in so far is written (or has failed)."""
         await self._answers.drain()
-        async with self._write_lock:
-            await self._db.close()
-        if self._lock is not None:
-            self._lock.release()
-
-    @property
-    def lost(self) -> str | None:
-        """Why the database file is lost (deleted or replaced under this process), or None."""
-        return self._lost
-
-    @property
-    def healthy(self) -> bool:
-        """False once the database file is lost: what a health check reports."""
-        return self._lost is None
-
-    async def _configure(self) -> None:
-        for pragma in (
-            "PRAGMA journal_mode=WAL",
-            "PRAGMA synchronous=FULL",
-            "PRAGMA foreign_keys=ON",
-            "PRAGMA busy_timeout=5000",
-        ):
-            await self._db.execute(pragma)
-
-    async def _watch(self, seconds: float) -> None:
-        with contextlib.suppress(DatabaseLost):  # noticed: logged, `on_lost` called
-            while True:
-                await asyncio.sleep(seconds)
-                self._check_file()
-
-    def _check_file(self) -> None:
-        """Raise `DatabaseLost` if the file is lost, noticing it now if it just was."""
-        if self._lost is None and self._file is not None:
-            problem = self._file.problem()
-            if problem is not None:
-                self._lose(problem)
-        if self._lost is not None:
-            raise DatabaseLost(f"the database is lost: {self._lost}")
-
-    def _lose(self, problem: str) -> None:
-        self._lost = problem
-        if self._file is not None:
-            self._file.drop_own_logs()
-        log.critical(
-            "database lost: %s while in use; nothing is acknowledged from now on, "
-            "and the bot stops so that it can be restarted",
-            problem,
-        )
-        if self._on_lost is not None:
-            try:
-                self._on_lost()
-            except Exception:
-                log.exception("on_lost failed")
-
-    async def schema_version(self) -> int:
-        async with self._db.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
-        return int(row[0]) if row else 0
-
-    async def _migrate(self) -> None:
-        current = await self.schema_version()
-        if current > SCHEMA_VERSION:
-            raise StorageError(
-                f"database schema {current} is newer than this program's {SCHEMA_VERSION}"
-            )
-        for version in range(current + 1, SCHEMA_VERSION + 1):
-            async with self._transaction() as db:
-                await db.executescript_in_transaction(MIGRATIONS[version - 1])
-                await db.execute(f"PRAGMA user_version={version}")
-            log.info("database migrated to schema %d", version)
 
     @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[_Tx]:
-        async with self._write_lock:
-            self._refuse_if_lost()
-            try:
-                await self._db.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as error:
-                raise StorageError(str(error)) from error
-            try:
-                yield _Tx(self._db)
-                await self._db.execute("COMMIT")
-            except BaseException as error:
-                try:
-                    await self._db.execute("ROLLBACK")
-                except sqlite3.Error:
-                    log.exception("rollback failed")
-                if isinstance(error, sqlite3.Error):
-                    raise StorageError(str(error)) from error
-                raise
-            # committed, but into the file at our path? Only then may the caller acknowledge.
-            self._check_file()
-
-    def _refuse_if_lost(self) -> None:
-        if self._lost is not None:
-            raise DatabaseLost(f"the database is lost: {self._lost}")
-
-    @asynccontextmanager
-    async def _user_write(self, user_id: int) -> AsyncIterator[_Tx]:
+    async def _user_write(self, user_id: int) -> AsyncIterator[Transaction]:
         try:
-            async with self._transaction() as tx:
+            async with self._database.transaction() as tx:
                 yield tx
         finally:
             self._users.pop(user_id, None)
 
-    async def _fetchone(self, sql: str, *params: Any) -> Any:
-        self._refuse_if_lost()
-        try:
-            rows = await self._db.execute_fetchall(sql, params)
-        except sqlite3.Error as error:
-            raise StorageError(str(error)) from error
-        return next(iter(rows), None)
-
-    async def _fetchall(self, sql: str, *params: Any) -> list[Any]:
-        self._refuse_if_lost()
-        try:
-            return list(await self._db.execute_fetchall(sql, params))
-        except sqlite3.Error as error:
-            raise StorageError(str(error)) from error
+    def uncache(self, user_ids: Iterable[int]) -> None:
+        """Forget the cached records of learners whose rows were changed elsewhere."""
+        for user_id in user_ids:
+            self._users.pop(user_id, None)
 
     # users
 
@@ -373,7 +183,7 @@ class Repository:
         if cached is not None:
             self._users.move_to_end(user_id)
             return cached
-        row = await self._fetchone("SELECT * FROM users WHERE user_id=?", user_id)
+        row = await self._database.fetchone("SELECT * FROM users WHERE user_id=?", user_id)
         if row is None:
             return None
         user = User(
@@ -406,7 +216,7 @@ class Repository:
     # attempts and answers
 
     async def running_attempt(self, user_id: int, quiz_id: str) -> Attempt | None:
-        row = await self._fetchone(
+        row = await self._database.fetchone(
             "SELECT * FROM attempts WHERE user_id=? AND quiz_id=? AND finished_at IS NULL",
             user_id,
             quiz_id,
@@ -414,7 +224,7 @@ class Repository:
         return None if row is None else _attempt(row)
 
     async def get_attempt(self, attempt_id: int) -> Attempt | None:
-        row = await self._fetchone("SELECT * FROM attempts WHERE id=?", attempt_id)
+        row = await self._database.fetchone("SELECT * FROM attempts WHERE id=?", attempt_id)
         return None if row is None else _attempt(row)
 
     async def start_attempt(
@@ -426,7 +236,7 @@ class Repository:
         kind: str = "quiz",
     ) -> Attempt:
         """Start an attempt, or return the one already running for this learner and quiz."""
-        async with self._transaction() as tx:
+        async with self._database.transaction() as tx:
             await tx.execute(
                 """INSERT INTO attempts (user_id, quiz_id, question_ids, total, started_at, kind)
                    VALUES (?, ?, ?, ?, ?, ?)
@@ -444,7 +254,7 @@ class Repository:
 
     async def answers(self, attempt_id: int) -> dict[str, Answer]:
         """The attempt's answers, keyed by attempt item (see `attempt_item`)."""
-        rows = await self._fetchall(
+        rows = await self._database.fetchall(
             """SELECT a.quiz_id, a.question_id, a.chosen, a.correct, a.answered_at, t.kind
                FROM answers a JOIN attempts t ON t.id = a.attempt_id
                WHERE a.attempt_id=? ORDER BY a.id""",
@@ -503,7 +313,7 @@ class Repository:
     async def finish_attempt(self, attempt_id: int, score: int, total: int, now: float) -> bool:
         """End a running attempt that has nothing left to ask (its last questions were
         retired) with the score of what it asked; False if it had ended already."""
-        async with self._transaction() as tx:
+        async with self._database.transaction() as tx:
             cursor = await tx.execute(
                 """UPDATE attempts SET finished_at=?, score=?, total=?
                    WHERE id=? AND finished_at IS NULL""",
@@ -516,7 +326,7 @@ class Repository:
 
     async def quiz_records(self, user_id: int) -> dict[str, QuizRecord]:
         """Best, last and running attempt of every quiz the learner has touched."""
-        rows = await self._fetchall(
+        rows = await self._database.fetchall(
             """
             WITH finished AS (
                 SELECT quiz_id, score, total, finished_at, id FROM attempts
@@ -567,7 +377,7 @@ class Repository:
 
     async def latest_answers(self, user_id: int, quiz_id: str) -> dict[str, Answer]:
         """The most recent answer the learner gave to each question of a quiz."""
-        rows = await self._fetchall(
+        rows = await self._database.fetchall(
             """SELECT question_id, chosen, correct, answered_at FROM answers a
                WHERE user_id=? AND quiz_id=? AND id = (
                    SELECT MAX(id) FROM answers b
@@ -586,7 +396,7 @@ class Repository:
     # spaced repetition
 
     async def card(self, user_id: int, quiz_id: str, question_id: str) -> StoredCard | None:
-        row = await self._fetchone(
+        row = await self._database.fetchone(
             "SELECT * FROM cards WHERE user_id=? AND quiz_id=? AND question_id=?",
             user_id,
             quiz_id,
@@ -595,12 +405,12 @@ class Repository:
         return None if row is None else _card(row)
 
     async def cards(self, user_id: int) -> list[StoredCard]:
-        rows = await self._fetchall("SELECT * FROM cards WHERE user_id=?", user_id)
+        rows = await self._database.fetchall("SELECT * FROM cards WHERE user_id=?", user_id)
         return [_card(row) for row in rows]
 
     async def due_cards(self, user_id: int, now: float) -> list[StoredCard]:
         """Cards due now, most overdue first."""
-        rows = await self._fetchall(
+        rows = await self._database.fetchall(
             "SELECT * FROM cards WHERE user_id=? AND due<=? ORDER BY due, quiz_id, question_id",
             user_id,
             now,
@@ -608,20 +418,20 @@ class Repository:
         return [_card(row) for row in rows]
 
     async def count_due(self, user_id: int, before: float) -> int:
-        row = await self._fetchone(
+        row = await self._database.fetchone(
             "SELECT COUNT(*) FROM cards WHERE user_id=? AND due<=?", user_id, before
         )
         return int(row[0])
 
     async def next_due(self, user_id: int, after: float) -> float | None:
-        row = await self._fetchone(
+        row = await self._database.fetchone(
             "SELECT MIN(due) FROM cards WHERE user_id=? AND due>?", user_id, after
         )
         return None if row is None or row[0] is None else float(row[0])
 
     async def study_days(self, user_id: int, utc_offset_seconds: int) -> set[int]:
         """Days (counted from 1970-01-01 in the learner's time zone) with at least one answer."""
-        rows = await self._fetchall(
+        rows = await self._database.fetchall(
             """SELECT DISTINCT CAST((answered_at + ?) / 86400 AS INTEGER) AS day
                FROM answers WHERE user_id=? ORDER BY day DESC LIMIT 1000""",
             utc_offset_seconds,
@@ -659,67 +469,12 @@ class Repository:
 
     async def users_with_reminders(self) -> list[User]:
         """Active learners who asked for a daily reminder."""
-        rows = await self._fetchall(
+        rows = await self._database.fetchall(
             "SELECT user_id FROM users WHERE remind_at IS NOT NULL AND active=1 ORDER BY user_id"
         )
         users = [await self.get_user(row["user_id"]) for row in rows]
         return [user for user in users if user is not None]
 
-    # privacy (storage/privacy.py)
-
-    async def forget_learner(self, user_id: int, now: float) -> Forgotten:
-        """Delete the learner's data, anonymize their group and post answers, audit it."""
-        async with self._user_write(user_id) as tx:
-            return await forget(tx, [user_id], now, FORGET_ACTION)
-
-    async def prune_inactive(
-        self, before: float, now: float, *, dry_run: bool = False
-    ) -> Forgotten:
-        """Forget every learner with no activity since `before`; with `dry_run`, only say what
-        that would remove (the same work, rolled back)."""
-        pruned: list[Forgotten] = []
-        user_ids: list[int] = []
-        try:
-            async with self._transaction() as tx:
-                user_ids = [int(row[0]) for row in await tx.fetchall(INACTIVE_SINCE, before)]
-                pruned.append(await forget(tx, user_ids, now, PRUNE_ACTION, {"before": before}))
-                if dry_run:
-                    raise _RollBack
-        except _RollBack:
-            pass
-        finally:
-            for user_id in user_ids:
-                self._users.pop(user_id, None)
-        return pruned[0]
-
     async def count_answers(self) -> int:
-        row = await self._fetchone("SELECT COUNT(*) FROM answers")
+        row = await self._database.fetchone("SELECT COUNT(*) FROM answers")
         return int(row[0])
-
-
-class _RollBack(Exception):
-    """Raised inside a transaction to roll it back on purpose."""
-
-
-class _Tx:
-    """The statements available inside a write transaction."""
-
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self._db = db
-
-    async def execute(self, sql: str, *params: Any) -> aiosqlite.Cursor:
-        return await self._db.execute(sql, params)
-
-    async def fetchone(self, sql: str, *params: Any) -> Any:
-        return next(iter(await self._db.execute_fetchall(sql, params)), None)
-
-    async def fetchall(self, sql: str, *params: Any) -> list[Any]:
-        return list(await self._db.execute_fetchall(sql, params))
-
-    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        await self._db.executemany(sql, rows)
-
-    async def executescript_in_transaction(self, script: str) -> None:
-        for statement in script.split(";"):
-            if statement.strip():
-                await self._db.execute(statement)

@@ -1,0 +1,69 @@
+"""`Storage`: the one object the bot holds, opened once. Every store receives the same
+`Database` and none reaches into another (the arrows: stores -> database; privacy -> learners,
+to drop the learners it deleted from their cache)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from storage.audit import AuditLog
+from storage.content_store import ContentStore
+from storage.database import Database
+from storage.database_file import ClaimedDatabase
+from storage.group_store import GroupStore
+from storage.learner_store import LearnerStore
+from storage.privacy import Privacy
+
+
+@dataclass(frozen=True)
+class Storage:
+    database: Database
+    learners: LearnerStore  # users, attempts, answers (in batches), cards, reminders
+    groups: GroupStore  # group quizzes and posted questions
+    content: ContentStore  # banks changed through the bot, retired questions, schedules, stats
+    audit: AuditLog
+    privacy: Privacy  # /forgetme, prune
+
+    @classmethod
+    async def open(
+        cls,
+        path: Path | str,
+        *,
+        claimed: ClaimedDatabase | None = None,
+        on_lost: Callable[[], None] | None = None,
+        watch_seconds: float | None = None,
+    ) -> Storage:
+        """Open the database (see `Database.open`) and every store on it."""
+        database = await Database.open(
+            path, claimed=claimed, on_lost=on_lost, watch_seconds=watch_seconds
+        )
+        return cls.on(database)
+
+    @classmethod
+    def on(cls, database: Database) -> Storage:
+        """Every store on an open database."""
+        learners = LearnerStore(database)
+        return cls(
+            database=database,
+            learners=learners,
+            groups=GroupStore(database),
+            content=ContentStore(database),
+            audit=AuditLog(database),
+            privacy=Privacy(database, learners),
+        )
+
+    async def close(self) -> None:
+        """Write the answers still waiting, then close the database."""
+        await self.learners.drain()
+        await self.database.close()
+
+    @property
+    def lost(self) -> str | None:
+        """Why the database file is lost, or None (see `Database.lost`)."""
+        return self.database.lost
+
+    @property
+    def healthy(self) -> bool:
+        return self.database.healthy
