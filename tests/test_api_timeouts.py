@@ -110,13 +110,15 @@ async def test_stand_in_holds_calls_and_sees_the_client_give_up(api: FakeBotApi)
     gave up, and is recorded as abandoned; a short hold is answered as usual."""
     user = FakeUser(7100, "Ife")
     api.private_chat(user)
-    client = Bot(api.token, base_url=api.base_url, request=AiohttpRequest(read_timeout=0.5))
+    # margins wide enough for a loaded 2-core machine: a short hold is 20 times shorter than
+    # the timeout, a long one 2.5 times longer
+    client = Bot(api.token, base_url=api.base_url, request=AiohttpRequest(read_timeout=1.0))
     async with client:
-        api.delay("sendMessage", 0.1)
+        api.delay("sendMessage", 0.05)
         await client.send_message(user.id, "quick enough")
         assert api.calls_to("sendMessage")[-1].abandoned is False
 
-        api.delay("sendMessage", 1.5)
+        api.delay("sendMessage", 2.5)
         with pytest.raises(TimedOut):
             await client.send_message(user.id, "late")
         assert "late" not in [m.text for m in api.bot_messages(user.id)]  # not yet
@@ -125,7 +127,7 @@ async def test_stand_in_holds_calls_and_sees_the_client_give_up(api: FakeBotApi)
         assert api.calls_to("sendMessage")[-1].abandoned
         assert [m.text for m in api.bot_messages(user.id)] == ["quick enough", "late"]
 
-        api.delay(None, 1.5, lost=True)  # whatever the next call is
+        api.delay(None, 2.5, lost=True)  # whatever the next call is
         with pytest.raises(TimedOut):
             await client.send_message(user.id, "lost")
         await api.wait_for(lambda: len(api.calls_to("sendMessage")) == 3)
