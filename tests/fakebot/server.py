@@ -441,6 +441,10 @@ class FakeBotApi:
         for _ in range(times):
             self._faults.append((method, ApiError(status, description, retry_after, body)))
 
+    def clear_faults(self) -> None:
+        """Telegram is well again: the faults not yet served are dropped."""
+        self._faults.clear()
+
     def delay(self, method: str | None, seconds: float, times: int = 1, lost: bool = False) -> None:
         """The next `times` calls of `method` (None: of any method) wait `seconds` before the
         stand-in answers. Then the call is carried out, even if the bot has stopped waiting;
