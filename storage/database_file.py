@@ -9,6 +9,7 @@ watched for being deleted or replaced under the running process.
   one WARNING line with its absolute path.
 - `<db>.lock` next to the database is held with `flock` for as long as the process uses the
   database, and names that process; the operating system releases it when the process dies.
+  A lock file deleted or replaced meanwhile is locked again by its holder.
 - The identity (device, inode) of the database file and of its write-ahead log is recorded
   once open; a file deleted or replaced under the process has another identity, or none.
 """
@@ -61,7 +62,11 @@ def shm_path(path: Path) -> Path:
 
 
 class DatabaseLock:
-    """An exclusive `flock` on `<db>.lock`, holding the owner's process id."""
+    """An exclusive `flock` on `<db>.lock`, holding the owner's process id.
+
+    The lock is on the file, not on its name: a lock file deleted or replaced while the bot
+    runs (an operator cleaning up) would let a second bot take the database. `keep` takes it
+    again at its path; the repository calls it after every commit and every few seconds."""
 
     def __init__(self, path: Path, fd: int) -> None:
         self.path = path
@@ -70,23 +75,32 @@ class DatabaseLock:
     @classmethod
     def acquire(cls, database: Path) -> DatabaseLock:
         path = lock_path(database)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = _read_pid(fd)
-            os.close(fd)
-            who = f"pid {holder}" if holder else "pid unknown"
+            fd = _lock_at(path)
+        except _Held as held:
             raise DatabaseInUse(
-                f"{database} is in use by another Quiz Tutor process ({who}, lock file {path}); "
+                f"{database} is in use by another Quiz Tutor process ({held}, lock file {path}); "
                 "stop it first, or point QUIZ_DB_PATH at another file"
             ) from None
-        except BaseException:
-            os.close(fd)
-            raise
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         return cls(path, fd)
+
+    def keep(self) -> str | None:
+        """None while this process holds the lock file now at its path. A lock file deleted
+        or replaced is locked again (one WARNING line); what went wrong if that cannot be done,
+        because another process took it meanwhile."""
+        if self._fd is None or _names(self.path, self._fd):
+            return None
+        how = "replaced" if self.path.exists() else "deleted"
+        try:
+            fd = _lock_at(self.path)
+        except _Held as held:
+            return f"its lock file {self.path} was {how} and another process ({held}) took it"
+        except OSError as error:
+            return f"its lock file {self.path} was {how} and cannot be made again: {error}"
+        previous, self._fd = self._fd, fd
+        os.close(previous)
+        log.warning("the lock file %s was %s while in use; taken again", self.path, how)
+        return None
 
     def release(self) -> None:
         """Unlock; the file stays (removing it would race with a process opening it)."""
@@ -95,6 +109,42 @@ class DatabaseLock:
             with contextlib.suppress(OSError):
                 os.ftruncate(fd, 0)
             os.close(fd)
+
+
+class _Held(Exception):
+    """The lock file is locked by another process; the message names it."""
+
+
+def _lock_at(path: Path) -> int:
+    """A descriptor holding an exclusive `flock` on the file at `path` (made if missing), with
+    this process's id written in it; `_Held` if another process holds it."""
+    for _ in range(5):  # the file replaced between open and flock: lock the new one
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _read_pid(fd)
+            os.close(fd)
+            raise _Held(f"pid {holder}" if holder else "pid unknown") from None
+        except BaseException:
+            os.close(fd)
+            raise
+        if _names(path, fd):
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+            return fd
+        os.close(fd)
+    raise _Held(f"its lock file {path} keeps changing")
+
+
+def _names(path: Path, fd: int) -> bool:
+    """Whether `path` is the file open as `fd`."""
+    try:
+        at_path = os.stat(path)
+    except OSError:
+        return False
+    opened = os.fstat(fd)
+    return (at_path.st_dev, at_path.st_ino) == (opened.st_dev, opened.st_ino)
 
 
 def _read_pid(fd: int) -> int | None:

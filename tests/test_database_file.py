@@ -236,3 +236,56 @@ async def test_a_locked_database_is_refused_in_process_too_and_the_lock_released
         await first.close()
     second = await Repository.open(db_path)
     await second.close()
+
+
+def _replace_lock(db_path: Path) -> None:
+    """An operator's `rm quiz.sqlite3.lock` or a file moved over it, while the bot runs."""
+    lock_file = Path(f"{db_path}.lock")
+    stray = lock_file.with_name("stray.lock")
+    stray.write_text("12345\n")
+    os.replace(stray, lock_file)
+
+
+@pytest.mark.parametrize("how", ["deleted", "replaced"])
+async def test_a_lock_file_deleted_or_replaced_while_running_is_taken_again(
+    tmp_path: Path, how: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A second bot must not find the database free because the holder's lock file was
+    removed: the holder takes its lock again at the path, after its next write or check."""
+    db_path = tmp_path / "quiz.sqlite3"
+    first = await Repository.open(db_path)
+    try:
+        if how == "deleted":
+            Path(f"{db_path}.lock").unlink()  # noqa: ASYNC240
+        else:
+            _replace_lock(db_path)
+        await first.touch_user(1, "Ada", "en", 0.0)  # a write: its commit checks the files
+        with pytest.raises(StorageError, match=f"pid {os.getpid()}"):
+            await Repository.open(db_path)
+        assert first.healthy
+        await first.touch_user(2, "Bo", "en", 0.0)
+    finally:
+        await first.close()
+    lines = [r.getMessage() for r in caplog.records if ".lock" in r.getMessage()]
+    assert len(lines) == 1 and f"was {how}" in lines[0] and "taken again" in lines[0], lines
+
+
+async def test_a_lock_file_taken_by_another_bot_meanwhile_stops_the_first(tmp_path: Path) -> None:
+    """If another process took the database in the moment the lock file was gone, two bots
+    share it: the first notices at its next check and stops acknowledging, like a lost file."""
+    db_path = tmp_path / "quiz.sqlite3"
+    noticed = asyncio.Event()
+    first = await Repository.open(db_path, on_lost=noticed.set, watch_seconds=0.05)
+    try:
+        Path(f"{db_path}.lock").unlink()  # noqa: ASYNC240
+        second = await Repository.open(db_path)  # nothing can stop this one now
+        try:
+            await asyncio.wait_for(noticed.wait(), 5)
+            assert not first.healthy and "another process" in (first.lost or "")
+            with pytest.raises(StorageError, match="lost"):
+                await first.touch_user(1, "Ada", "en", 0.0)
+            await second.touch_user(2, "Bo", "en", 0.0)  # the other one serves on
+        finally:
+            await second.close()
+    finally:
+        await first.close()
