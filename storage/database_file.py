@@ -4,9 +4,9 @@ watched for being deleted or replaced under the running process.
 - A file that exists is opened only if it is a sound SQLite database (not empty, the SQLite
   header, `PRAGMA quick_check` passes, and it is a Quiz Tutor database); otherwise it is left
   exactly as it was and the open fails with one line saying why.
-- A new database is made only where no file exists, atomically (written next to its place and
-  renamed into it, so a start killed half-way leaves no empty file), and always announced by
-  one WARNING line with its absolute path.
+- A new database is made only where no file exists (nor a write-ahead log left without it),
+  atomically (written next to its place and renamed into it, so a start killed half-way leaves
+  no empty file), and always announced by one WARNING line with its absolute path.
 - `<db>.lock` next to the database is held with `flock` for as long as the process uses the
   database, and names that process; the operating system releases it when the process dies.
   A lock file deleted or replaced meanwhile is locked again by its holder.
@@ -168,7 +168,10 @@ def claim_database(path: Path) -> ClaimedDatabase:
     existing file must be a sound Quiz Tutor database (checked reading only: a refused file is
     left untouched), a missing one is created, empty. Blocking; call it before the event loop
     or in a thread."""
-    path = path.resolve()
+    try:
+        path = path.resolve()
+    except (RuntimeError, OSError) as error:  # a symlink loop (RuntimeError before 3.13)
+        raise StorageError(f"{path} cannot be opened: {error}") from None
     path.parent.mkdir(parents=True, exist_ok=True)
     lock = DatabaseLock.acquire(path)
     try:
@@ -176,6 +179,7 @@ def claim_database(path: Path) -> ClaimedDatabase:
             check_existing(path)
             check_sound(path)
         else:
+            refuse_orphan_log(path)
             create_empty(path)
     except BaseException:
         lock.release()
@@ -238,6 +242,20 @@ def refuse_unsound(path: Path, quick_check: list[str], version: int, tables: int
         raise DatabaseRefused(
             f"{path} is not a Quiz Tutor database (it has tables of another program); left "
             "untouched: check QUIZ_DB_PATH"
+        )
+
+
+def refuse_orphan_log(path: Path) -> None:
+    """Refuse to make a database where its write-ahead log is left without it: SQLite would
+    apply that log, pages of a database now gone, to the new file."""
+    wal = wal_path(path)
+    size = wal.stat().st_size if wal.is_file() else 0
+    if size:
+        raise DatabaseRefused(
+            f"{path} does not exist but its write-ahead log {wal} does ({size} bytes): it may "
+            "hold the last answers of a database deleted or moved since; left untouched: put "
+            "the database back next to it, or move the log away to start with a new, empty "
+            "database"
         )
 
 

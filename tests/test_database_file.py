@@ -289,3 +289,38 @@ async def test_a_lock_file_taken_by_another_bot_meanwhile_stops_the_first(tmp_pa
             await second.close()
     finally:
         await first.close()
+
+
+async def test_a_write_ahead_log_without_its_database_is_refused_untouched(
+    tmp_path: Path,
+) -> None:
+    """After a crash, the last answers can be in `<db>-wal` alone. If the database file is then
+    removed and the log left, a new database made there would have the old log applied to it:
+    pages of another file, a malformed database. The bot refuses instead, touching nothing."""
+    db_path = tmp_path / "quiz.sqlite3"
+    wal = Path(f"{db_path}-wal")
+    repo = await Repository.open(db_path)
+    try:
+        for user in range(200):
+            await repo.touch_user(user, "N" * 100, "en", 0.0)
+        await repo._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        for user in range(200, 210):
+            await repo.touch_user(user, "M" * 100, "en", 0.0)
+        left_behind = wal.read_bytes()  # noqa: ASYNC240 - as a kill -9 now would leave it
+    finally:
+        await repo.close()
+    db_path.unlink()
+    wal.write_bytes(left_behind)  # noqa: ASYNC240
+    before = _fingerprint(wal)
+    with pytest.raises(StorageError, match="write-ahead log") as refused:
+        await Repository.open(db_path)
+    assert str(wal) in str(refused.value) and "left untouched" in str(refused.value)
+    assert not db_path.exists()
+    assert _fingerprint(wal) == before
+
+
+async def test_a_database_path_that_is_a_symlink_loop_is_one_line(tmp_path: Path) -> None:
+    db_path = tmp_path / "quiz.sqlite3"
+    db_path.symlink_to(db_path)
+    with pytest.raises(StorageError, match="cannot be opened"):
+        await Repository.open(db_path)
