@@ -12,7 +12,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from bot import callbacks
@@ -52,6 +52,16 @@ def test_every_declared_kind_round_trips(tap: callbacks.Tap) -> None:
     assert len(data.encode()) <= callbacks.MAX_BYTES
     assert callbacks.decode(data) == tap
     assert type(callbacks.decode(data)) is type(tap)
+
+
+@example("\ud800")  # a lone surrogate: JSON can carry it, UTF-8 cannot
+@example("1:a:1:2:3\n")
+@given(
+    st.text(st.characters(exclude_categories=())) | st.binary().map(lambda b: b.decode("latin-1"))
+)
+def test_any_data_decodes_to_a_tap_or_nothing_never_an_exception(data: str) -> None:
+    tap = callbacks.decode(data)
+    assert tap is None or tap.encode() == data
 
 
 async def _bot_message_in(api: FakeBotApi, chat: Chat) -> Message:
