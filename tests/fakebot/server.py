@@ -419,6 +419,25 @@ class FakeBotApi:
         )
         return query_id
 
+    def tap_inline(self, user: FakeUser, data: str) -> str:
+        """`user` taps a button on an inline message (sent via the bot in someone else's chat):
+        Telegram names no chat and no message then, only `inline_message_id`."""
+        self._seen_users.add(user.id)
+        query_id = str(next(self._query_ids))
+        self._open_queries[query_id] = self.clock()
+        self._push(
+            {
+                "callback_query": {
+                    "id": query_id,
+                    "from": user.to_dict(),
+                    "chat_instance": "-1",
+                    "inline_message_id": f"inline-{query_id}",
+                    "data": data,
+                }
+            }
+        )
+        return query_id
+
     def block(self, user: FakeUser) -> None:
         self.private_chat(user).blocked = True
 
