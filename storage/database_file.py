@@ -267,11 +267,7 @@ def create_empty(path: Path) -> None:
         leftover.unlink(missing_ok=True)  # a start killed while creating
     with contextlib.closing(sqlite3.connect(partial, isolation_level=None)) as db:
         db.execute("PRAGMA journal_mode=WAL")  # writes the first page: a real database
-    fd = os.open(partial, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    fsync(partial)
     try:
         os.link(partial, path)  # fails if a file appeared at `path` meanwhile: never overwrites
     except FileExistsError:
@@ -281,12 +277,13 @@ def create_empty(path: Path) -> None:
             raise DatabaseRefused(f"{path} appeared while a new database was being made") from None
         os.rename(partial, path)
     partial.unlink(missing_ok=True)
-    _sync_folder(path.parent)
+    fsync(path.parent)
     log.warning("created a new, empty database at %s", path)
 
 
-def _sync_folder(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
+def fsync(path: Path) -> None:
+    """Flush a file, or a folder's entries (a rename into it), to the disk."""
+    fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
     finally:
