@@ -73,7 +73,10 @@ class DatabaseSummary:
 def backup(source: Path, destination: Path, *, force: bool = False) -> DatabaseSummary:
     """Copy the database at `source` to `destination` (refused if it exists, unless `force`);
     returns the verified copy's summary. Raises BackupError, leaving no partial file."""
-    source = source.absolute()
+    try:
+        source = source.resolve()  # SQLite keeps its log next to the file a link points to
+    except (RuntimeError, OSError) as error:  # a link loop
+        raise BackupError(f"{source} cannot be opened: {error}") from None
     destination = destination.absolute()
     if not source.exists():
         raise BackupError(f"no database at {source}: check QUIZ_DB_PATH or --db")
