@@ -403,39 +403,23 @@ class FakeBotApi:
         """`user` taps the button carrying `data`; `forge=True` sends data no button has."""
         if not forge and data not in message.button_data():
             raise AssertionError(f"no button {data!r} on message {message.message_id}")
-        self._seen_users.add(user.id)
-        query_id = str(next(self._query_ids))
-        self._open_queries[query_id] = self.clock()
-        self._push(
-            {
-                "callback_query": {
-                    "id": query_id,
-                    "from": user.to_dict(),
-                    "chat_instance": str(message.chat.id),
-                    "data": data,
-                    "message": message.to_dict(self.bot_user),
-                }
-            }
-        )
-        return query_id
+        return self._callback_query(user, data, message)
 
     def tap_inline(self, user: FakeUser, data: str) -> str:
         """`user` taps a button on an inline message (sent via the bot in someone else's chat):
         Telegram names no chat and no message then, only `inline_message_id`."""
+        return self._callback_query(user, data, None)
+
+    def _callback_query(self, user: FakeUser, data: str, message: Message | None) -> str:
         self._seen_users.add(user.id)
         query_id = str(next(self._query_ids))
         self._open_queries[query_id] = self.clock()
-        self._push(
-            {
-                "callback_query": {
-                    "id": query_id,
-                    "from": user.to_dict(),
-                    "chat_instance": "-1",
-                    "inline_message_id": f"inline-{query_id}",
-                    "data": data,
-                }
-            }
-        )
+        query: dict[str, Any] = {"id": query_id, "from": user.to_dict(), "data": data}
+        if message is None:
+            query.update(chat_instance="-1", inline_message_id=f"inline-{query_id}")
+        else:
+            query.update(chat_instance=str(message.chat.id), message=message.to_dict(self.bot_user))
+        self._push({"callback_query": query})
         return query_id
 
     def block(self, user: FakeUser) -> None:
