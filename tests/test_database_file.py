@@ -11,12 +11,14 @@ import os
 import signal
 import sqlite3
 import sys
+import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from storage import Repository, StorageError
+from storage import ClaimedDatabase, Repository, StorageError, claim_database
 from tests.fakebot.server import FakeBotApi, FakeUser
 from tests.learner import Learner
 from tests.test_process import _env, bot_process
@@ -324,3 +326,40 @@ async def test_a_database_path_that_is_a_symlink_loop_is_one_line(tmp_path: Path
     db_path.symlink_to(db_path)
     with pytest.raises(StorageError, match="cannot be opened"):
         await Repository.open(db_path)
+
+
+async def test_a_folder_at_the_database_path_is_refused_untouched(tmp_path: Path) -> None:
+    db_path = tmp_path / "quiz.sqlite3"
+    db_path.mkdir()
+    (db_path / "keep.txt").write_text("mine")
+    with pytest.raises(StorageError, match="is not a regular file; left untouched"):
+        await Repository.open(db_path)
+    assert os.listdir(db_path) == ["keep.txt"]
+
+
+def test_bots_started_at_the_same_instant_leave_one_holder_and_one_new_database(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    db_path = tmp_path / "data" / "quiz.sqlite3"
+    start = threading.Barrier(8)
+
+    def claim() -> ClaimedDatabase | str:
+        start.wait(timeout=30)
+        try:
+            return claim_database(db_path)
+        except StorageError as error:
+            return str(error)
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        outcomes = list(pool.map(lambda _: claim(), range(8)))
+    held = [o for o in outcomes if isinstance(o, ClaimedDatabase)]
+    refused = [o for o in outcomes if isinstance(o, str)]
+    try:
+        assert len(held) == 1 and len(refused) == 7
+        assert all("is in use by another Quiz Tutor process" in r for r in refused), refused
+        created = [r for r in caplog.records if NEW_DATABASE in r.getMessage()]
+        assert len(created) == 1
+    finally:
+        for claimed in held:
+            claimed.lock.release()
+    claim_database(db_path).lock.release()  # a sound database, and free again
