@@ -1,4 +1,5 @@
-"""`python -m content validate <path>...`: check banks exactly as the bot does."""
+"""`python -m content validate <path>...`: check banks exactly as the bot does, with every type
+and feature of the format (what the bot cannot play yet is said, not refused)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,15 @@ import argparse
 import sys
 from pathlib import Path
 
-from content.loader import bank_files, load_banks
+from content.loader import EVERYTHING, PLAYABLE, bank_files, load_banks
+from content.model import Quiz
+
+
+def _not_playable(quiz: Quiz) -> str:
+    parts = sorted({str(question.type) for question in quiz.questions} - set(PLAYABLE.types))
+    if not PLAYABLE.images and any(question.images for question in quiz.questions):
+        parts.append("images")
+    return f" (the bot cannot play yet: {', '.join(parts)})" if parts else ""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -21,9 +30,12 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.paths:
         files.extend(bank_files(path) if path.is_dir() else [path])
     failed = 0
-    for result in load_banks(files, args.default_language):
+    for result in load_banks(files, args.default_language, EVERYTHING):
+        for warning in result.warnings:
+            print(f"warn  {result.source}: {warning}")
         if result.quiz is not None:
-            print(f"ok    {result.source}: {result.quiz.id}, {len(result.quiz)} questions")
+            quiz = result.quiz
+            print(f"ok    {result.source}: {quiz.id}, {len(quiz)} questions{_not_playable(quiz)}")
             continue
         failed += 1
         for error in result.errors:

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from content.export import bank_data, dump_bank
-from content.loader import MAX_BANK_BYTES, BankResult, check_bank
+from content.images import ImageSource
+from content.loader import MAX_BANK_BYTES, PLAYABLE, Accepts, BankResult, check_bank
 from content.model import Question, Quiz
 from content.schema import MAX_QUESTION_ID_LENGTH
 
@@ -100,8 +101,16 @@ def next_question_id(quiz: Quiz, taken: Collection[str] = ()) -> str:
     return candidate
 
 
-def _validated(data: Mapping[str, Any], quiz_id: str, default_language: str) -> BankResult:
-    result = check_bank(dict(data), f"quiz {quiz_id}", default_language)
+def _validated(
+    data: Mapping[str, Any],
+    quiz_id: str,
+    default_language: str,
+    images: ImageSource | None,
+    accepts: Accepts,
+) -> BankResult:
+    result = check_bank(
+        dict(data), f"quiz {quiz_id}", default_language, images=images, accepts=accepts
+    )
     if result.quiz is not None and len(dump_bank(result.quiz).encode()) > MAX_BANK_BYTES:
         return BankResult(
             result.source,
@@ -112,14 +121,21 @@ def _validated(data: Mapping[str, Any], quiz_id: str, default_language: str) -> 
 
 
 def add_question(
-    quiz: Quiz, question: Mapping[str, Any], taken: Collection[str], default_language: str
+    quiz: Quiz,
+    question: Mapping[str, Any],
+    taken: Collection[str],
+    default_language: str,
+    *,
+    images: ImageSource | None = None,
+    accepts: Accepts = PLAYABLE,
 ) -> BankResult:
     """The quiz with `question` (bank data without an id) appended under a new id, validated
-    exactly like a bank on disk; or the errors, each with its place."""
+    exactly like a bank on disk; or the errors, each with its place. `images` holds the image
+    files of the quiz and of the new question, if they have any."""
     raw = {"id": next_question_id(quiz, taken), **question}
     data = bank_data(quiz)
     data["questions"].append(raw)
-    return _validated(data, quiz.id, default_language)
+    return _validated(data, quiz.id, default_language, images, accepts)
 
 
 def retire_question(quiz: Quiz, question_id: str) -> tuple[Quiz, Question]:

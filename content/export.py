@@ -1,17 +1,32 @@
 """A quiz back into bank YAML that `parse_bank` accepts and that gives the same quiz (round trip).
 
 The document is canonical: keys in the order of the bank format, every localized field as a
-map of language code to text, no anchors or aliases, no tags, so exporting what an import of
-an export gives is byte-identical.
+map of language code to text (typed answers too), `type` only when not single, numbers as
+YAML ints or floats, image paths as canonical relative paths (or the https URL), no anchors
+or aliases, no tags, so exporting what an import of an export gives is byte-identical.
+A bank with image files exports as a bundle (`export_bundle`): the YAML and the images.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 
 import yaml
 
-from content.model import LocalizedText, Question, Quiz
+from content.bundle import write_bundle
+from content.model import (
+    LocalizedText,
+    MultipleAnswer,
+    NumericAnswer,
+    Question,
+    QuestionType,
+    Quiz,
+    SingleAnswer,
+    TrueFalseAnswer,
+    TypedAnswer,
+)
 
 HEADER = "# Quiz Tutor bank, exported; /import accepts this document back unchanged.\n"
 
@@ -27,15 +42,51 @@ def _text(value: LocalizedText) -> dict[str, str]:
     return dict(value.translations)
 
 
+def _number(value: Decimal) -> int | float:
+    """A number as YAML writes it back to the same value: an integer when it is one (and not
+    huge), else the float whose shortest spelling is this decimal (numbers in banks come
+    from YAML's ints and floats, so one of the two always is)."""
+    integral = value == value.to_integral_value()
+    if integral and abs(value) < 10**15:
+        return int(value)
+    as_float = float(value)
+    if Decimal(repr(as_float)) == value:
+        return as_float
+    return int(value)
+
+
 def question_data(question: Question) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "id": question.id,
-        "text": _text(question.text),
-        "options": [_text(option) for option in question.options],
-        "answer": question.answer,
-    }
+    data: dict[str, Any] = {"id": question.id}
+    if question.type is not QuestionType.SINGLE:
+        data["type"] = question.type.value
+    data["text"] = _text(question.text)
+    if question.image is not None:
+        data["image"] = question.image.location
+    if question.image_alt is not None:
+        data["image_alt"] = _text(question.image_alt)
+    if question.options:
+        data["options"] = [_text(option) for option in question.options]
+    match question.key:
+        case SingleAnswer(option):
+            data["answer"] = option
+        case MultipleAnswer(options):
+            data["answer"] = sorted(options)
+        case TrueFalseAnswer(value):
+            data["answer"] = value
+        case NumericAnswer(value, tolerance, unit):
+            data["answer"] = _number(value)
+            if tolerance:
+                data["tolerance"] = _number(tolerance)
+            if unit is not None:
+                data["unit"] = _text(unit)
+        case TypedAnswer(accepted, strict_diacritics):
+            data["answer"] = [_text(text) for text in accepted]
+            if strict_diacritics:
+                data["strict_diacritics"] = True
     if question.explanation is not None:
         data["explanation"] = _text(question.explanation)
+    if question.explanation_image is not None:
+        data["explanation_image"] = question.explanation_image.location
     return data
 
 
@@ -64,3 +115,14 @@ def dump_bank(quiz: Quiz) -> str:
         width=1_000_000,
     )
     return HEADER + body
+
+
+def export_bundle(quiz: Quiz, images: Mapping[str, bytes]) -> bytes:
+    """The quiz as a `.zip` bundle: `<quiz id>.yaml` and the image files it names (`images`
+    holds them by path, as `BankResult.images` does); content.bundle reads it back."""
+    named = {image.location for q in quiz.questions for image in q.images if not image.is_url}
+    missing = sorted(named - set(images))
+    if missing:
+        raise ValueError(f"no bytes for the images {', '.join(missing)}")
+    files = {location: images[location] for location in sorted(named)}
+    return write_bundle(f"{quiz.id}.yaml", dump_bank(quiz).encode(), files)

@@ -1,10 +1,13 @@
-"""The content model: quizzes, questions and localized text. Knows nothing of Telegram."""
+"""The content model: quizzes, questions of five types and localized text. Knows nothing of
+Telegram."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from enum import StrEnum
+from typing import ClassVar
 
 
 def utf16_length(text: str) -> int:
@@ -58,16 +61,144 @@ class Guide:
     url: str
 
 
+class QuestionType(StrEnum):
+    SINGLE = "single"  # one right option (the default)
+    MULTIPLE = "multiple"  # several right options, partial credit
+    TRUE_FALSE = "true_false"  # no options: the bot shows True / False
+    NUMERIC = "numeric"  # the learner replies with a number
+    TYPED = "typed"  # the learner replies with text
+
+
 @dataclass(frozen=True)
+class SingleAnswer:
+    option: int  # 0-based index of the right option
+
+    type: ClassVar[QuestionType] = QuestionType.SINGLE
+
+
+@dataclass(frozen=True)
+class MultipleAnswer:
+    options: frozenset[int]  # 0-based indexes of the right options, at least one
+
+    type: ClassVar[QuestionType] = QuestionType.MULTIPLE
+
+
+@dataclass(frozen=True)
+class TrueFalseAnswer:
+    value: bool
+
+    type: ClassVar[QuestionType] = QuestionType.TRUE_FALSE
+
+
+@dataclass(frozen=True)
+class NumericAnswer:
+    value: Decimal  # exact: 1.1 is 1.1, so a tolerance of 0.1 takes 1.0 and 1.2
+    tolerance: Decimal = Decimal(0)  # absolute
+    unit: LocalizedText | None = None
+
+    type: ClassVar[QuestionType] = QuestionType.NUMERIC
+
+
+@dataclass(frozen=True)
+class TypedAnswer:
+    accepted: tuple[LocalizedText, ...]  # any translation of any of them is accepted
+    strict_diacritics: bool = False  # True: tone marks and underdots must match (ọkọ ≠ oko)
+
+    type: ClassVar[QuestionType] = QuestionType.TYPED
+
+
+# What a question accepts, one kind per type: `match question.key: case MultipleAnswer(...)`.
+AnswerKey = SingleAnswer | MultipleAnswer | TrueFalseAnswer | NumericAnswer | TypedAnswer
+
+
+@dataclass(frozen=True)
+class Image:
+    """A picture of a question or an explanation."""
+
+    location: str  # as the bank writes it: a path relative to the bank file, or an https URL
+    sha256: str | None = None  # of the checked file's bytes; None for a URL (never fetched)
+
+    @property
+    def is_url(self) -> bool:
+        return self.location.startswith("https://")
+
+
+@dataclass(frozen=True, init=False)
 class Question:
+    """One question of any type. `key` says what it accepts; `options` is empty for the types
+    without options (true_false, numeric, typed)."""
+
     id: str
     text: LocalizedText
     options: tuple[LocalizedText, ...]
-    answer: int
-    explanation: LocalizedText | None = None
+    key: AnswerKey
+    explanation: LocalizedText | None
+    image: Image | None
+    image_alt: LocalizedText | None
+    explanation_image: Image | None
+
+    def __init__(
+        self,
+        id: str,
+        text: LocalizedText,
+        options: tuple[LocalizedText, ...] = (),
+        answer: int | AnswerKey | None = None,
+        explanation: LocalizedText | None = None,
+        *,
+        key: AnswerKey | None = None,
+        image: Image | None = None,
+        image_alt: LocalizedText | None = None,
+        explanation_image: Image | None = None,
+    ) -> None:
+        # `answer=2` makes a single question (as before the other types); `key` is the field's
+        # own name, which dataclasses.replace passes.
+        if (answer is None) == (key is None):
+            raise TypeError("give the answer (an option index or an AnswerKey) exactly once")
+        given = key if key is not None else answer
+        assert given is not None
+        if isinstance(given, bool):
+            raise TypeError("a true/false answer is TrueFalseAnswer(value), not a bool")
+        resolved = SingleAnswer(given) if isinstance(given, int) else given
+        for name, value in (
+            ("id", id),
+            ("text", text),
+            ("options", tuple(options)),
+            ("key", resolved),
+            ("explanation", explanation),
+            ("image", image),
+            ("image_alt", image_alt),
+            ("explanation_image", explanation_image),
+        ):
+            object.__setattr__(self, name, value)
+
+    @property
+    def type(self) -> QuestionType:
+        return self.key.type
+
+    @property
+    def answer(self) -> int:
+        """The right option of a single question (the form the bot has always played)."""
+        if not isinstance(self.key, SingleAnswer):
+            raise TypeError(f"question {self.id} is {self.type}: it has no single right option")
+        return self.key.option
+
+    @property
+    def right_options(self) -> frozenset[int]:
+        """The right options of a single or multiple question."""
+        match self.key:
+            case SingleAnswer(option):
+                return frozenset({option})
+            case MultipleAnswer(options):
+                return options
+        raise TypeError(f"question {self.id} is {self.type}: it has no options")
 
     def is_correct(self, option: int) -> bool:
-        return option == self.answer
+        """Whether that option is a right one (single and multiple questions)."""
+        return option in self.right_options
+
+    @property
+    def images(self) -> tuple[Image, ...]:
+        return tuple(image for image in (self.image, self.explanation_image) if image)
 
 
 @dataclass(frozen=True)

@@ -1,26 +1,52 @@
 """The bank schema (pydantic) and its translation into the content model.
 
 pydantic reports every error with its path at once, which is what authors need; the checks
-that span fields (answer in range, unique ids) are validators on the models.
+that span fields (answer in range, unique ids) are validators on the models. A question is a
+union tagged by its `type` (single when absent): each type's model forbids the fields of the
+others, so a field in the wrong type is reported at its place. Images are checked during
+validation by the ImageChecker passed in the validation context (`{"images": checker}`);
+without one, only https URLs are accepted.
 """
 
 from __future__ import annotations
 
+import math
 import re
-from typing import Annotated, Any
+from decimal import Decimal
+from typing import Annotated, Any, Literal, Self
 
 from pydantic import (
     AfterValidator,
     BaseModel,
     ConfigDict,
+    Discriminator,
     Field,
     StringConstraints,
+    Tag,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
 
-from content.model import Guide, Level, LocalizedText, Question, Quiz, utf16_length
+from content.answers import MAX_EXPONENT, normalize
+from content.images import ImageChecker, ImageError, NoImages
+from content.model import (
+    AnswerKey,
+    Guide,
+    Image,
+    Level,
+    LocalizedText,
+    MultipleAnswer,
+    NumericAnswer,
+    Question,
+    QuestionType,
+    Quiz,
+    SingleAnswer,
+    TrueFalseAnswer,
+    TypedAnswer,
+    utf16_length,
+)
 
 MAX_QUIZ_ID_LENGTH = 40
 MAX_QUESTION_ID_LENGTH = 40
@@ -36,6 +62,11 @@ MAX_OPTION_LENGTH = 180
 MAX_EXPLANATION_LENGTH = 1000
 MAX_DESCRIPTION_LENGTH = 1000
 MAX_GUIDE_TITLE_LENGTH = 200
+MAX_IMAGE_ALT_LENGTH = 300  # shown in the photo's caption (1,024 characters) with the question
+MAX_UNIT_LENGTH = 30
+MAX_ACCEPTED_LENGTH = MAX_OPTION_LENGTH
+MAX_ACCEPTED_ANSWERS = 20
+MAX_NUMBER_EXPONENT = MAX_EXPONENT  # a number's size in a bank, as in a reply
 
 SLUG = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}(?:-[a-z0-9]{2,8})?$")
@@ -71,6 +102,39 @@ def _localized_validator(max_length: int) -> Any:
 
 
 OptionText = Annotated[Any, AfterValidator(_localized_validator(MAX_OPTION_LENGTH))]
+UnitText = Annotated[Any, AfterValidator(_localized_validator(MAX_UNIT_LENGTH))]
+AcceptedText = Annotated[Any, AfterValidator(_localized_validator(MAX_ACCEPTED_LENGTH))]
+
+
+def _image(value: Any, info: ValidationInfo) -> Image:
+    """A checked image: the context's ImageChecker reads and checks each file once."""
+    if not isinstance(value, str):
+        raise ValueError("must be a path relative to the bank file, or an https:// URL")
+    checker = (info.context or {}).get("images")
+    if not isinstance(checker, ImageChecker):
+        checker = ImageChecker(NoImages())
+    try:
+        return checker.check(value)
+    except ImageError as error:
+        raise ValueError(str(error)) from None
+
+
+ImageField = Annotated[Any, AfterValidator(_image)]
+
+
+def _number(value: Any, what: str) -> Decimal:
+    # YAML reads 1e3 as text (it wants 1.0e3), and yes/no as booleans
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        shown = repr(value)[:30]
+        raise ValueError(f"{what} must be a number, such as 14, 0.5 or 1.0e3 (not {shown})")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{what} must be a finite number")
+    number = Decimal(value) if isinstance(value, int) else Decimal(repr(value))
+    if number and abs(number.adjusted()) > MAX_NUMBER_EXPONENT:
+        raise ValueError(
+            f"{what} must be between 1e-{MAX_NUMBER_EXPONENT} and 1e{MAX_NUMBER_EXPONENT}"
+        )
+    return number
 
 
 class _Strict(BaseModel):
@@ -87,15 +151,19 @@ class GuideSchema(_Strict):
     _title = field_validator("title")(_localized_validator(MAX_GUIDE_TITLE_LENGTH))
 
 
-class QuestionSchema(_Strict):
+class _QuestionSchema(_Strict):
+    """The fields every type has."""
+
     id: QuestionId
     text: Text
-    options: list[OptionText] = Field(min_length=MIN_OPTIONS, max_length=MAX_OPTIONS)
-    answer: int
     explanation: Text | None = None
+    image: ImageField | None = None
+    image_alt: Text | None = None
+    explanation_image: ImageField | None = None
 
     _text = field_validator("text")(_localized_validator(MAX_QUESTION_LENGTH))
     _explanation = field_validator("explanation")(_localized_validator(MAX_EXPLANATION_LENGTH))
+    _image_alt = field_validator("image_alt")(_localized_validator(MAX_IMAGE_ALT_LENGTH))
 
     @field_validator("id", mode="before")
     @classmethod
@@ -106,12 +174,158 @@ class QuestionSchema(_Strict):
         return value
 
     @model_validator(mode="after")
-    def _answer_in_range(self) -> QuestionSchema:
+    def _alt_with_image(self) -> Self:
+        if self.image_alt is not None and self.image is None:
+            raise ValueError("image_alt describes the question's image: add image, or remove it")
+        return self
+
+
+Options = Annotated[list[OptionText], Field(min_length=MIN_OPTIONS, max_length=MAX_OPTIONS)]
+
+
+class SingleSchema(_QuestionSchema):
+    type: Literal["single"] = "single"
+    options: Options
+    answer: int
+
+    @field_validator("answer", mode="before")
+    @classmethod
+    def _one_answer(cls, value: Any) -> Any:
+        if isinstance(value, list):
+            raise ValueError(
+                "a single question has one right option, e.g. answer: 0; "
+                "for several right options write type: multiple"
+            )
+        if isinstance(value, bool):
+            raise ValueError(
+                "the answer is an option's index (0 is the first); "
+                "for a true/false question write type: true_false"
+            )
+        return value
+
+    @model_validator(mode="after")
+    def _answer_in_range(self) -> SingleSchema:
         if not 0 <= self.answer < len(self.options):
             raise ValueError(
                 f"answer {self.answer} is not an option index (0 to {len(self.options) - 1})"
             )
         return self
+
+
+class MultipleSchema(_QuestionSchema):
+    type: Literal["multiple"]
+    options: Options
+    answer: list[int] = Field(min_length=1)
+
+    @field_validator("answer", mode="before")
+    @classmethod
+    def _a_list(cls, value: Any) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool):
+            raise ValueError(f"a multiple question lists its right options, e.g. answer: [{value}]")
+        return value
+
+    @model_validator(mode="after")
+    def _answers_in_range(self) -> MultipleSchema:
+        last = len(self.options) - 1
+        outside = [a for a in self.answer if not 0 <= a <= last]
+        if outside:
+            shown = ", ".join(str(a) for a in outside)
+            raise ValueError(f"answer {shown}: not an option index (0 to {last})")
+        if len(set(self.answer)) != len(self.answer):
+            raise ValueError("answer lists an option twice")
+        return self
+
+
+class TrueFalseSchema(_QuestionSchema):
+    type: Literal["true_false"]
+    answer: bool
+
+    @field_validator("answer", mode="before")
+    @classmethod
+    def _a_truth(cls, value: Any) -> Any:
+        if not isinstance(value, bool):
+            raise ValueError("a true_false question's answer is true or false")
+        return value
+
+
+class NumericSchema(_QuestionSchema):
+    type: Literal["numeric"]
+    answer: Any
+    tolerance: Any = Decimal(0)
+    unit: UnitText | None = None
+
+    @field_validator("answer")
+    @classmethod
+    def _answer_number(cls, value: Any) -> Decimal:
+        return _number(value, "the answer")
+
+    @field_validator("tolerance")
+    @classmethod
+    def _tolerance_number(cls, value: Any) -> Decimal:
+        number = _number(value, "the tolerance")
+        if number < 0:
+            raise ValueError("the tolerance is how far a reply may be from the answer: 0 or more")
+        return number
+
+
+class TypedSchema(_QuestionSchema):
+    type: Literal["typed"]
+    answer: list[AcceptedText] = Field(min_length=1, max_length=MAX_ACCEPTED_ANSWERS)
+    strict_diacritics: bool = False
+
+    @field_validator("answer", mode="before")
+    @classmethod
+    def _a_list(cls, value: Any) -> Any:
+        if not isinstance(value, list):
+            raise ValueError('a typed question lists the accepted answers, e.g. answer: ["bubble"]')
+        return value
+
+    @model_validator(mode="after")
+    def _answers_comparable(self) -> TypedSchema:
+        for accepted in self.answer:
+            for text in accepted.values():
+                if not normalize(text, self.strict_diacritics):
+                    raise ValueError(
+                        f"accepted answer {text!r} is only punctuation and spaces, which a reply "
+                        "never matches (they are dropped before comparing)"
+                    )
+        return self
+
+
+QUESTION_SCHEMAS: dict[QuestionType, type[_QuestionSchema]] = {
+    QuestionType.SINGLE: SingleSchema,
+    QuestionType.MULTIPLE: MultipleSchema,
+    QuestionType.TRUE_FALSE: TrueFalseSchema,
+    QuestionType.NUMERIC: NumericSchema,
+    QuestionType.TYPED: TypedSchema,
+}
+TYPE_NAMES = ", ".join(QUESTION_SCHEMAS)
+
+
+def _question_type(value: Any) -> str | None:
+    if not isinstance(value, dict):
+        return QuestionType.SINGLE.value  # reported by the single schema: not a mapping
+    kind = value.get("type", QuestionType.SINGLE.value)
+    return kind if isinstance(kind, str) and kind in QUESTION_SCHEMAS else UNKNOWN_TYPE
+
+
+UNKNOWN_TYPE = "unknown"  # no schema has this tag, so pydantic reports the union's error
+QuestionSchema = Annotated[
+    Annotated[SingleSchema, Tag(QuestionType.SINGLE.value)]
+    | Annotated[MultipleSchema, Tag(QuestionType.MULTIPLE.value)]
+    | Annotated[TrueFalseSchema, Tag(QuestionType.TRUE_FALSE.value)]
+    | Annotated[NumericSchema, Tag(QuestionType.NUMERIC.value)]
+    | Annotated[TypedSchema, Tag(QuestionType.TYPED.value)],
+    Discriminator(
+        _question_type,
+        custom_error_type="unknown_question_type",
+        custom_error_message=f"unknown question type; the types are {TYPE_NAMES}",
+    ),
+]
+
+
+def fields_of(kind: QuestionType) -> frozenset[str]:
+    return frozenset(QUESTION_SCHEMAS[kind].model_fields)
 
 
 class BankSchema(_Strict):
@@ -147,6 +361,40 @@ def _required(value: dict[str, str], default_language: str) -> LocalizedText:
     return text
 
 
+def _key(question: _QuestionSchema, default_language: str) -> AnswerKey:
+    match question:
+        case SingleSchema():
+            return SingleAnswer(question.answer)
+        case MultipleSchema():
+            return MultipleAnswer(frozenset(question.answer))
+        case TrueFalseSchema():
+            return TrueFalseAnswer(question.answer)
+        case NumericSchema():
+            return NumericAnswer(
+                question.answer, question.tolerance, _localized(question.unit, default_language)
+            )
+        case TypedSchema():
+            return TypedAnswer(
+                tuple(_required(accepted, default_language) for accepted in question.answer),
+                question.strict_diacritics,
+            )
+    raise TypeError(f"no answer key for {type(question).__name__}")
+
+
+def to_question(question: _QuestionSchema, default_language: str) -> Question:
+    options = getattr(question, "options", ())
+    return Question(
+        id=question.id,
+        text=_required(question.text, default_language),
+        options=tuple(_required(option, default_language) for option in options),
+        key=_key(question, default_language),
+        explanation=_localized(question.explanation, default_language),
+        image=question.image,
+        image_alt=_localized(question.image_alt, default_language),
+        explanation_image=question.explanation_image,
+    )
+
+
 def to_quiz(bank: BankSchema, default_language: str) -> Quiz:
     return Quiz(
         id=bank.id,
@@ -159,16 +407,7 @@ def to_quiz(bank: BankSchema, default_language: str) -> Quiz:
             else None
         ),
         shuffle_options=bank.shuffle_options,
-        questions=tuple(
-            Question(
-                id=q.id,
-                text=_required(q.text, default_language),
-                options=tuple(_required(o, default_language) for o in q.options),
-                answer=q.answer,
-                explanation=_localized(q.explanation, default_language),
-            )
-            for q in bank.questions
-        ),
+        questions=tuple(to_question(q, default_language) for q in bank.questions),
     )
 
 
