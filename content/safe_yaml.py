@@ -30,9 +30,10 @@ except ImportError:  # pragma: no cover - PyYAML built without libyaml
 # five deep: bank, questions, question, options, option.
 MAX_NODES = 150_000
 MAX_DEPTH = 10
-# A bank's numbers are answers and counts. A longer integer is refused before it is built:
-# YAML 1.1 reads `1:1:1...` in base 60, which costs seconds of CPU for one 340 KB value.
-MAX_NUMBER_LENGTH = 30
+# A bank's numbers are at most 1e400 (content.answers.MAX_EXPONENT): 401 digits. A longer
+# integer is refused before it is built: YAML 1.1 reads `1:1:1...` in base 60, which costs
+# seconds of CPU for one 340 KB value, and int() refuses more than 4,300 digits by raising.
+MAX_NUMBER_LENGTH = 1000
 TOO_DEEP = f"the document is nested too deeply (more than {MAX_DEPTH} levels; a bank has 5)"
 
 
