@@ -27,6 +27,7 @@ from bot import admin_render, group_flow, render
 from bot.arguments import ascii_number, echo, parse_chat
 from bot.context import QuizContext, Services
 from bot.render import Locale, Reply
+from bot.transport import BodyTooLarge, body_limit
 from content.editing import add_question, plan_import, retire_question
 from content.export import dump_bank
 from content.loader import MAX_BANK_BYTES, BankResult, parse_bank
@@ -87,7 +88,11 @@ async def import_document(
                 chat_id, locale.t("import_too_large", size=file.file_size, limit=MAX_BANK_BYTES)
             )
             return
-        data = bytes(await file.download_as_bytearray())
+        with body_limit(MAX_BANK_BYTES):  # both sizes above are optional: never trusted
+            data = bytes(await file.download_as_bytearray())
+    except BodyTooLarge:
+        await bot.send_message(chat_id, locale.t("import_too_large_unsized", limit=MAX_BANK_BYTES))
+        return
     except TelegramError as error:
         log.warning("import of %s: download failed: %s", name, error)
         await bot.send_message(chat_id, locale.t("import_download_failed"))

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import time
-from typing import Literal
+from typing import Literal, TypeVar
 
 from bot.config import Settings
 from bot.display import ECHO_LIMIT, isolate
@@ -30,6 +30,8 @@ from content.catalog import Catalog
 from content.model import Quiz
 from content.rules import parse_clock_time, parse_timezone
 from content.schema import MAX_QUIZ_ID_LENGTH, SLUG
+
+T = TypeVar("T")
 
 Words = Sequence[str] | None  # `context.args`: None for an update that is not a command
 
@@ -229,28 +231,27 @@ def addquestion(args: Words, catalog: Catalog) -> Quiz | Refusal:
 
 def delquestion(args: Words, catalog: Catalog) -> tuple[Quiz, str] | Refusal:
     """`/delquestion <quiz id> <question id>`: the quiz and one of its questions' ids."""
-    usage = Reply("usage_delquestion")
-    words = _words(args, usage, 2, 2)
-    if isinstance(words, Refusal):
-        return words
-    quiz = known_quiz(words[0], catalog)
-    if isinstance(quiz, Reply):
-        return Refusal(quiz, usage)
-    question = known_question(words[1], quiz)
-    return Refusal(question, usage) if isinstance(question, Reply) else (quiz, question)
+    return _quiz_and(args, catalog, "usage_delquestion", known_question)
 
 
 def push(args: Words, catalog: Catalog) -> tuple[Quiz, int | str] | Refusal:
     """`/push <quiz id> <@channel or chat id>`"""
-    usage = Reply("usage_push")
+    return _quiz_and(args, catalog, "usage_push", lambda word, _: chat(word))
+
+
+def _quiz_and(
+    args: Words, catalog: Catalog, usage_key: str, second: Callable[[str, Quiz], T | Reply]
+) -> tuple[Quiz, T] | Refusal:
+    """Two words: a quiz id, then what `second` makes of the next word for that quiz."""
+    usage = Reply(usage_key)
     words = _words(args, usage, 2, 2)
     if isinstance(words, Refusal):
         return words
     quiz = known_quiz(words[0], catalog)
     if isinstance(quiz, Reply):
         return Refusal(quiz, usage)
-    target = chat(words[1])
-    return Refusal(target, usage) if isinstance(target, Reply) else (quiz, target)
+    value = second(words[1], quiz)
+    return Refusal(value, usage) if isinstance(value, Reply) else (quiz, value)
 
 
 @dataclass(frozen=True)

@@ -184,8 +184,8 @@ def decode(data: str | None) -> Tap | None:
     """The tap a button carries, or None for anything that is not ours (or is forged).
 
     Pure and cached: the dispatcher and the handler it picks share one decoding."""
-    if not data or len(data.encode()) > MAX_BYTES:
-        return None
+    if not data or not data.isascii() or len(data) > MAX_BYTES:
+        return None  # every declared field is ASCII (a lone surrogate cannot even be encoded)
     version, _, rest = data.partition(":")
     prefix, _, body = rest.partition(":")
     kind = _KINDS.get(prefix)

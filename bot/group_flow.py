@@ -354,7 +354,12 @@ async def take_answer(
     bot: Bot, services: Services, jobs: Jobs, query: CallbackQuery, tap: GroupAnswer,
     locale: Locale,
 ) -> None:  # fmt: skip
-    """Record a member's first answer (committed first), then tell them alone; pace the count."""
+    """Record a member's first answer (committed first); tell them alone and pace the count.
+
+    A chat's taps are handled one after another, so a tap's turn holds only what must be in
+    order, the stored answer: the toast and the redrawn count follow outside it (a toast or an
+    edit that Telegram answers with 502 is tried again for seconds, and the members who tapped
+    after would wait for it, past the deadline)."""
     groups = services.storage.groups
     session = await groups.get_session(tap.session_id)
     message = query.message
@@ -364,34 +369,43 @@ async def take_answer(
         or message is None
         or session.chat_id != message.chat.id
     ):
-        await query.answer(locale.t("stale_button"))
+        _toast(jobs, query, locale.t("stale_button"))
         return
     if not session.running:
-        await query.answer(locale.t("group_toast_over"))
+        _toast(jobs, query, locale.t("group_toast_over"))
         return
     asked = await groups.asked(session.id, tap.position)
     quiz = services.catalog.get(session.quiz_id)
     question = quiz.question(asked.question_id) if asked is not None and quiz else None
     if asked is None or question is None or asked.message_id != message.message_id:
-        await query.answer(locale.t("stale_button"))
+        _toast(jobs, query, locale.t("stale_button"))
         return
     if tap.option >= len(question.options):
-        await query.answer(locale.t("stale_button"))
+        _toast(jobs, query, locale.t("stale_button"))
         return
     outcome = await _record(services, session, asked, question, query.from_user, tap.option)
     if outcome.status is AnswerStatus.ALREADY:
         assert outcome.chosen is not None
-        await query.answer(locale.t("group_toast_stands", letter=letter(outcome.chosen)))
+        _toast(jobs, query, locale.t("group_toast_stands", letter=letter(outcome.chosen)))
         return
     if outcome.status is AnswerStatus.CLOSED:
-        await query.answer(locale.t("group_toast_closed"))
+        _toast(jobs, query, locale.t("group_toast_closed"))
         return
-    # committed: a failed acknowledgement must not stop the live count
-    try:
-        await query.answer(render_group.answer_toast(question, tap.option, outcome.points, locale))
-    except TelegramError as error:
-        log.warning("group answer stored, its toast failed: %s", error)
-    await refresh_count(bot, services, jobs, session.id, tap.position)
+    _toast(jobs, query, render_group.answer_toast(question, tap.option, outcome.points, locale))
+    schedule_count(jobs, session.id, tap.position)
+
+
+def _toast(jobs: Jobs, query: CallbackQuery, text: str) -> None:
+    """Answer a tap outside its chat's turn; a toast that fails costs one line (an answer it
+    acknowledges is stored already)."""
+
+    async def answer() -> None:
+        try:
+            await query.answer(text)
+        except TelegramError as error:
+            log.warning("a group tap's toast failed: %s", faults.describe(error))
+
+    jobs.application.create_task(answer(), name="group-toast")
 
 
 async def take_poll_answer(bot: Bot, services: Services, answer: PollAnswer) -> None:
@@ -437,10 +451,7 @@ async def refresh_count(
     upcoming = upcoming_sends(asked.deadline, session.seconds, now)
     wait = services.pace.count_edit_wait(session.chat_id, now, upcoming)
     if wait > 0:
-        if not jobs.get_jobs_by_name(_count_job(session_id)):
-            jobs.run_once(
-                _on_count, when=wait, data=(session_id, position), name=_count_job(session_id)
-            )
+        schedule_count(jobs, session_id, position, wait)
         return
     quiz = services.catalog.get(session.quiz_id)
     question = quiz.question(asked.question_id) if quiz is not None else None
@@ -467,6 +478,14 @@ async def refresh_count(
             return
         services.pace.record(session.chat_id, services.clock(), count_edit=True)
         services.pace.shown_counts[key] = count
+
+
+def schedule_count(jobs: Jobs, session_id: int, position: int, wait: float = 0.0) -> None:
+    """Redraw the live count `wait` seconds from now, in a job of its own (one at a time)."""
+    if not jobs.get_jobs_by_name(_count_job(session_id)):
+        jobs.run_once(
+            _on_count, when=wait, data=(session_id, position), name=_count_job(session_id)
+        )
 
 
 async def _on_count(context: CallbackContext[Any, Any, Any, Any]) -> None:

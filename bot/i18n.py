@@ -72,6 +72,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "not_admin": "Sorry, that command is for the bot's admins. Nothing was changed.",
         "usage_import": "Send a YAML bank as a document with the caption <code>/import</code>, or reply <code>/import</code> to one.",
         "import_too_large": "That file has {size} bytes; a bank may have at most {limit}. Nothing was changed.",
+        "import_too_large_unsized": "That file has more than {limit} bytes, and a bank may have at most {limit}. Nothing was changed.",
         "import_download_failed": "I could not download that file. Nothing was changed.",
         "import_refused": "❌ <b>{file}</b> was refused; nothing was changed. Errors ({n}):",
         "import_done": "✅ <b>{title}</b> (<code>{quiz_id}</code>) imported: {n} questions.",
@@ -322,6 +323,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "not_admin": "Ẹ má bínú, àṣẹ yẹn wà fún àwọn alábòójútó bot nìkan. Kò sí ohun tó yí padà.",
         "usage_import": "Ẹ fi bánkì YAML ránṣẹ́ bí ìwé pẹ̀lú àkọlé <code>/import</code>, tàbí ẹ fèsì <code>/import</code> sí ọ̀kan.",
         "import_too_large": "Fáìlì yẹn ní báìtì {size}; bánkì kan kò gbọdọ̀ ju {limit} lọ. Kò sí ohun tó yí padà.",
+        "import_too_large_unsized": "Fáìlì yẹn ju báìtì {limit} lọ, bánkì kan kò sì gbọdọ̀ ju {limit} lọ. Kò sí ohun tó yí padà.",  # yo: review
         "import_download_failed": "Mi ò lè gba fáìlì yẹn sílẹ̀. Kò sí ohun tó yí padà.",
         "import_refused": "❌ A kọ <b>{file}</b>; kò sí ohun tó yí padà. Àṣìṣe ({n}):",
         "import_done": "✅ A ti gbé <b>{title}</b> (<code>{quiz_id}</code>) wọlé: ìbéèrè {n}.",

@@ -14,11 +14,14 @@ The request tells apart what `bot.faults.classify` needs: a connection that coul
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import json
 import logging
 import random
 import re
 import urllib.request
+from collections.abc import Iterator
 from http import HTTPStatus
 from typing import Any
 from urllib.parse import urlsplit
@@ -102,6 +105,47 @@ class QuizBot(ExtBot[Any]):
 OWN_RETRIES = frozenset({"getUpdates", "getMe", "setWebhook", "deleteWebhook"})
 
 
+class BodyTooLarge(NetworkError):
+    """An answer longer than the `body_limit` in force: read no further than the limit."""
+
+    __slots__ = ("limit",)
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"the answer has more than {limit} bytes")
+        self.limit = limit
+
+    def __reduce__(self) -> tuple[type, tuple[int]]:  # type: ignore[override]
+        return self.__class__, (self.limit,)
+
+
+_BODY_LIMIT: contextvars.ContextVar[int | None] = contextvars.ContextVar("body_limit", default=None)
+
+
+@contextlib.contextmanager
+def body_limit(limit: int) -> Iterator[None]:
+    """Within this block, an answer (a file download) of more than `limit` bytes raises
+    `BodyTooLarge` once `limit` bytes came, whatever sizes were announced before."""
+    token = _BODY_LIMIT.set(limit)
+    try:
+        yield
+    finally:
+        _BODY_LIMIT.reset(token)
+
+
+async def _read_at_most(response: aiohttp.ClientResponse, limit: int | None) -> bytes:
+    if limit is None:
+        return await response.read()
+    if response.content_length is not None and response.content_length > limit:
+        raise BodyTooLarge(limit)
+    parts, size = [], 0
+    while chunk := await response.content.read(65536):
+        size += len(chunk)
+        if size > limit:
+            raise BodyTooLarge(limit)
+        parts.append(chunk)
+    return b"".join(parts)
+
+
 class AiohttpRequest(BaseRequest):
     """One aiohttp session with a bounded connection pool; JSON bodies, multipart for files."""
 
@@ -172,7 +216,8 @@ class AiohttpRequest(BaseRequest):
             async with self._session.request(
                 method, url, timeout=timeout, proxy=self._proxy_for(url), json=json_body, data=form
             ) as response:
-                status, payload = response.status, await response.read()
+                status = response.status
+                payload = await _read_at_most(response, _BODY_LIMIT.get())
         except aiohttp.ConnectionTimeoutError as error:  # connecting, or waiting for the pool
             raise faults.ConnectTimedOut(_safe(error)) from None
         except TimeoutError as error:  # sent, and no answer in time: it may have arrived

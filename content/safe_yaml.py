@@ -18,7 +18,7 @@ from yaml.events import (
     CollectionStartEvent,
     NodeEvent,
 )
-from yaml.nodes import MappingNode
+from yaml.nodes import MappingNode, Node, ScalarNode
 
 try:  # libyaml's parser: about ten times faster than the pure-Python one
     from yaml import CSafeLoader as _SafeLoader
@@ -30,6 +30,10 @@ except ImportError:  # pragma: no cover - PyYAML built without libyaml
 # five deep: bank, questions, question, options, option.
 MAX_NODES = 150_000
 MAX_DEPTH = 10
+# A bank's numbers are at most 1e400 (content.answers.MAX_EXPONENT): 401 digits. A longer
+# integer is refused before it is built: YAML 1.1 reads `1:1:1...` in base 60, which costs
+# seconds of CPU for one 340 KB value, and int() refuses more than 4,300 digits by raising.
+MAX_NUMBER_LENGTH = 1000
 TOO_DEEP = f"the document is nested too deeply (more than {MAX_DEPTH} levels; a bank has 5)"
 
 
@@ -38,9 +42,28 @@ class BankYamlError(ValueError):
 
 
 class _StrictLoader(_SafeLoader):
-    """The safe loader, refusing duplicate keys and keys that are not plain values."""
+    """The safe loader, refusing duplicate keys, keys that are not plain values, numbers too
+    long for a bank, and values it cannot build (a 13th month), each at its place."""
+
+    def construct_object(self, node: Node, deep: bool = False) -> Any:
+        try:
+            return super().construct_object(node, deep=deep)
+        except (yaml.YAMLError, RecursionError):
+            raise
+        except Exception as error:  # a tag on a value it cannot build: `!!timestamp x`, `!!bool y`
+            problem = f"cannot read this value: {error or type(error).__name__}"
+            raise ConstructorError(None, None, problem, node.start_mark) from None
+
+    def construct_yaml_int(self, node: ScalarNode) -> int:
+        if len(self.construct_scalar(node)) > MAX_NUMBER_LENGTH:
+            problem = f"a number of more than {MAX_NUMBER_LENGTH} characters"
+            raise ConstructorError(None, None, problem, node.start_mark)
+        value: int = super().construct_yaml_int(node)
+        return value
 
     def construct_mapping(self, node: MappingNode, deep: bool = False) -> dict[Any, Any]:
+        if not isinstance(node, MappingNode):  # `!!set 0`: a mapping's tag on a plain value
+            raise ConstructorError(None, None, "a mapping was expected here", node.start_mark)
         seen: set[Any] = set()
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=deep)
@@ -54,6 +77,9 @@ class _StrictLoader(_SafeLoader):
                 raise ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
             seen.add(key)
         return super().construct_mapping(node, deep=deep)
+
+
+_StrictLoader.add_constructor("tag:yaml.org,2002:int", _StrictLoader.construct_yaml_int)
 
 
 def _refuse(problem: str, event: Any) -> BankYamlError:
@@ -103,3 +129,7 @@ def load_bank_yaml(text: str | bytes) -> Any:
         raise BankYamlError(f"invalid YAML: {error}") from None
     except RecursionError:
         raise BankYamlError(TOO_DEEP) from None
+    except BankYamlError:
+        raise
+    except Exception as error:  # a constructor's own failure, outside any node's place
+        raise BankYamlError(f"cannot read the document: {error or type(error).__name__}") from None

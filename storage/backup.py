@@ -28,6 +28,7 @@ from storage.database_file import (
     DatabaseLock,
     check_existing,
     check_sound,
+    fsync,
     lock_path,
     shm_path,
     wal_path,
@@ -70,7 +71,10 @@ class DatabaseSummary:
 def backup(source: Path, destination: Path, *, force: bool = False) -> DatabaseSummary:
     """Copy the database at `source` to `destination` (refused if it exists, unless `force`);
     returns the verified copy's summary. Raises BackupError, leaving no partial file."""
-    source = source.absolute()
+    try:
+        source = source.resolve()  # SQLite keeps its log next to the file a link points to
+    except (RuntimeError, OSError) as error:  # a link loop
+        raise BackupError(f"{source} cannot be opened: {error}") from None
     destination = destination.absolute()
     if not source.exists():
         raise BackupError(f"no database at {source}: check QUIZ_DB_PATH or --db")
@@ -85,9 +89,9 @@ def backup(source: Path, destination: Path, *, force: bool = False) -> DatabaseS
         summary = summarize(partial)
         if summary.check != "ok":
             raise BackupError(f"the copy failed PRAGMA quick_check ({summary.check}): not kept")
-        _fsync(partial)
+        fsync(partial)
         os.replace(partial, destination)
-        _fsync(destination.parent)
+        fsync(destination.parent)
     finally:
         for leftover in (partial, wal_path(partial), shm_path(partial)):
             with contextlib.suppress(FileNotFoundError):
@@ -125,9 +129,9 @@ def restore(
         partial = database.with_name(f".{database.name}.partial-{os.getpid()}")
         try:
             shutil.copyfile(backup_file, partial)
-            _fsync(partial)
+            fsync(partial)
             os.replace(partial, database)
-            _fsync(database.parent)
+            fsync(database.parent)
         finally:
             partial.unlink(missing_ok=True)
     finally:
@@ -184,11 +188,3 @@ def summarize(path: Path) -> DatabaseSummary:
         raise BackupError(f"could not read {path}: {error}") from error
     check = "ok" if problems == ["ok"] else " ".join(" ".join(problems).split())[:120]
     return DatabaseSummary(path, path.stat().st_size, check, counts)
-
-
-def _fsync(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

@@ -13,8 +13,9 @@ privacy.py) receives it the same way and uses only what is public here.
   `PRAGMA user_version` it sets: a migration that fails leaves the previous version intact.
 - **The file** is checked before it is opened and locked while it is open
   (storage/database_file.py). After every COMMIT, and every few seconds when asked, the
-  database checks that the file it opened is still the one at its path: once it is not
-  (deleted, replaced), the database is *lost*: one CRITICAL line, `on_lost` is called, and
+  database checks that the file it opened is still the one at its path, and that it still
+  holds the lock file (taken again if an operator deleted it): once not (deleted, replaced,
+  another process took the lock meanwhile), the database is *lost*: one CRITICAL line, `on_lost` is called, and
   every later call, that write included, raises `DatabaseLost`, so nothing written since is
   acknowledged.
 """
@@ -175,12 +176,14 @@ class Database:
         if self._lost is None and self._file is not None:
             problem = self._file.problem()
             if problem is not None:
-                self._lose(problem)
+                self._lose(problem, drop_logs=True)
+            elif self._lock is not None and (taken := self._lock.keep()) is not None:
+                self._lose(taken, drop_logs=False)  # the file is shared now: logs stay
         self._refuse_if_lost()
 
-    def _lose(self, problem: str) -> None:
+    def _lose(self, problem: str, *, drop_logs: bool) -> None:
         self._lost = problem
-        if self._file is not None:
+        if drop_logs and self._file is not None:
             self._file.drop_own_logs()
         log.critical(
             "database lost: %s while in use; nothing is acknowledged from now on, "

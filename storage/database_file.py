@@ -4,11 +4,12 @@ watched for being deleted or replaced under the running process.
 - A file that exists is opened only if it is a sound SQLite database (not empty, the SQLite
   header, `PRAGMA quick_check` passes, and it is a Quiz Tutor database); otherwise it is left
   exactly as it was and the open fails with one line saying why.
-- A new database is made only where no file exists, atomically (written next to its place and
-  renamed into it, so a start killed half-way leaves no empty file), and always announced by
-  one WARNING line with its absolute path.
+- A new database is made only where no file exists (nor a write-ahead log left without it),
+  atomically (written next to its place and renamed into it, so a start killed half-way leaves
+  no empty file), and always announced by one WARNING line with its absolute path.
 - `<db>.lock` next to the database is held with `flock` for as long as the process uses the
   database, and names that process; the operating system releases it when the process dies.
+  A lock file deleted or replaced meanwhile is locked again by its holder.
 - The identity (device, inode) of the database file and of its write-ahead log is recorded
   once open; a file deleted or replaced under the process has another identity, or none.
 """
@@ -61,7 +62,11 @@ def shm_path(path: Path) -> Path:
 
 
 class DatabaseLock:
-    """An exclusive `flock` on `<db>.lock`, holding the owner's process id."""
+    """An exclusive `flock` on `<db>.lock`, holding the owner's process id.
+
+    The lock is on the file, not on its name: a lock file deleted or replaced while the bot
+    runs (an operator cleaning up) would let a second bot take the database. `keep` takes it
+    again at its path; the repository calls it after every commit and every few seconds."""
 
     def __init__(self, path: Path, fd: int) -> None:
         self.path = path
@@ -70,23 +75,32 @@ class DatabaseLock:
     @classmethod
     def acquire(cls, database: Path) -> DatabaseLock:
         path = lock_path(database)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = _read_pid(fd)
-            os.close(fd)
-            who = f"pid {holder}" if holder else "pid unknown"
+            fd = _lock_at(path)
+        except _Held as held:
             raise DatabaseInUse(
-                f"{database} is in use by another Quiz Tutor process ({who}, lock file {path}); "
+                f"{database} is in use by another Quiz Tutor process ({held}, lock file {path}); "
                 "stop it first, or point QUIZ_DB_PATH at another file"
             ) from None
-        except BaseException:
-            os.close(fd)
-            raise
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         return cls(path, fd)
+
+    def keep(self) -> str | None:
+        """None while this process holds the lock file now at its path. A lock file deleted
+        or replaced is locked again (one WARNING line); what went wrong if that cannot be done,
+        because another process took it meanwhile."""
+        if self._fd is None or _names(self.path, self._fd):
+            return None
+        how = "replaced" if self.path.exists() else "deleted"
+        try:
+            fd = _lock_at(self.path)
+        except _Held as held:
+            return f"its lock file {self.path} was {how} and another process ({held}) took it"
+        except OSError as error:
+            return f"its lock file {self.path} was {how} and cannot be made again: {error}"
+        previous, self._fd = self._fd, fd
+        os.close(previous)
+        log.warning("the lock file %s was %s while in use; taken again", self.path, how)
+        return None
 
     def release(self) -> None:
         """Unlock; the file stays (removing it would race with a process opening it)."""
@@ -95,6 +109,42 @@ class DatabaseLock:
             with contextlib.suppress(OSError):
                 os.ftruncate(fd, 0)
             os.close(fd)
+
+
+class _Held(Exception):
+    """The lock file is locked by another process; the message names it."""
+
+
+def _lock_at(path: Path) -> int:
+    """A descriptor holding an exclusive `flock` on the file at `path` (made if missing), with
+    this process's id written in it; `_Held` if another process holds it."""
+    for _ in range(5):  # the file replaced between open and flock: lock the new one
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _read_pid(fd)
+            os.close(fd)
+            raise _Held(f"pid {holder}" if holder else "pid unknown") from None
+        except BaseException:
+            os.close(fd)
+            raise
+        if _names(path, fd):
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+            return fd
+        os.close(fd)
+    raise _Held(f"its lock file {path} keeps changing")
+
+
+def _names(path: Path, fd: int) -> bool:
+    """Whether `path` is the file open as `fd`."""
+    try:
+        at_path = os.stat(path)
+    except OSError:
+        return False
+    opened = os.fstat(fd)
+    return (at_path.st_dev, at_path.st_ino) == (opened.st_dev, opened.st_ino)
 
 
 def _read_pid(fd: int) -> int | None:
@@ -118,7 +168,10 @@ def claim_database(path: Path) -> ClaimedDatabase:
     existing file must be a sound Quiz Tutor database (checked reading only: a refused file is
     left untouched), a missing one is created, empty. Blocking; call it before the event loop
     or in a thread."""
-    path = path.resolve()
+    try:
+        path = path.resolve()
+    except (RuntimeError, OSError) as error:  # a symlink loop (RuntimeError before 3.13)
+        raise StorageError(f"{path} cannot be opened: {error}") from None
     path.parent.mkdir(parents=True, exist_ok=True)
     lock = DatabaseLock.acquire(path)
     try:
@@ -126,6 +179,7 @@ def claim_database(path: Path) -> ClaimedDatabase:
             check_existing(path)
             check_sound(path)
         else:
+            refuse_orphan_log(path)
             create_empty(path)
     except BaseException:
         lock.release()
@@ -191,6 +245,20 @@ def refuse_unsound(path: Path, quick_check: list[str], version: int, tables: int
         )
 
 
+def refuse_orphan_log(path: Path) -> None:
+    """Refuse to make a database where its write-ahead log is left without it: SQLite would
+    apply that log, pages of a database now gone, to the new file."""
+    wal = wal_path(path)
+    size = wal.stat().st_size if wal.is_file() else 0
+    if size:
+        raise DatabaseRefused(
+            f"{path} does not exist but its write-ahead log {wal} does ({size} bytes): it may "
+            "hold the last answers of a database deleted or moved since; left untouched: put "
+            "the database back next to it, or move the log away to start with a new, empty "
+            "database"
+        )
+
+
 def create_empty(path: Path) -> None:
     """Make a new, empty database at `path`, where no file is: written under another name,
     synced, then renamed into place, so `path` is never an empty or half-written file."""
@@ -199,11 +267,7 @@ def create_empty(path: Path) -> None:
         leftover.unlink(missing_ok=True)  # a start killed while creating
     with contextlib.closing(sqlite3.connect(partial, isolation_level=None)) as db:
         db.execute("PRAGMA journal_mode=WAL")  # writes the first page: a real database
-    fd = os.open(partial, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    fsync(partial)
     try:
         os.link(partial, path)  # fails if a file appeared at `path` meanwhile: never overwrites
     except FileExistsError:
@@ -213,12 +277,13 @@ def create_empty(path: Path) -> None:
             raise DatabaseRefused(f"{path} appeared while a new database was being made") from None
         os.rename(partial, path)
     partial.unlink(missing_ok=True)
-    _sync_folder(path.parent)
+    fsync(path.parent)
     log.warning("created a new, empty database at %s", path)
 
 
-def _sync_folder(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
+def fsync(path: Path) -> None:
+    """Flush a file, or a folder's entries (a rename into it), to the disk."""
+    fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
     finally:

@@ -158,6 +158,23 @@ async def test_refusals_are_one_line_exit_2_and_change_nothing(
     assert not source.exists() or case != "no-database"
 
 
+async def test_a_database_reached_through_a_link_keeps_its_own_files(
+    database: Path, tmp_path: Path
+) -> None:
+    """SQLite keeps the log next to the file a link points to: a DEST naming that log must
+    be refused like the database's own files, not overwritten (with --force) under the bot."""
+    link = tmp_path / "link.sqlite3"
+    link.symlink_to(database)
+    folder = sorted(os.listdir(database.parent))
+    for dest in (database, database.with_name(database.name + "-wal")):
+        code, out, err = await _storage(
+            "backup", str(dest), "--force", "--db", str(link), cwd=tmp_path
+        )
+        assert (code, out) == (2, ""), err
+        assert "is the database itself or one of its files" in err
+    assert sorted(os.listdir(database.parent)) == folder
+
+
 async def test_a_usage_error_is_one_line_exit_2(tmp_path: Path) -> None:
     code, out, err = await _storage("backup", cwd=tmp_path)
     assert (code, out) == (2, "")

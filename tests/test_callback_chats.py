@@ -9,15 +9,18 @@ private chat. The refusal is one short toast.
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from bot import callbacks
 from bot.app import QuizApplication
+from bot.config import Settings
 from tests.fakebot.server import Chat, FakeBotApi, FakeUser, Message
+from tests.harness import running_bot
 from tests.learner import Learner
 
 QUIZ_ID = "model-pipeline-parallelism"
@@ -52,6 +55,16 @@ def test_every_declared_kind_round_trips(tap: callbacks.Tap) -> None:
     assert len(data.encode()) <= callbacks.MAX_BYTES
     assert callbacks.decode(data) == tap
     assert type(callbacks.decode(data)) is type(tap)
+
+
+@example("\ud800")  # a lone surrogate: JSON can carry it, UTF-8 cannot
+@example("1:a:1:2:3\n")
+@given(
+    st.text(st.characters(exclude_categories=())) | st.binary().map(lambda b: b.decode("latin-1"))
+)
+def test_any_data_decodes_to_a_tap_or_nothing_never_an_exception(data: str) -> None:
+    tap = callbacks.decode(data)
+    assert tap is None or tap.encode() == data
 
 
 async def _bot_message_in(api: FakeBotApi, chat: Chat) -> Message:
@@ -126,3 +139,60 @@ async def test_learner_buttons_pressed_in_a_channel_do_nothing_there(
         assert (await api.wait_for_answer(query))["text"] == WRONG_CHAT
     assert len(api.bot_messages(channel.id)) == seen + 1
     assert api.messages[(channel.id, target.message_id)].edits == 0
+
+
+STALE = "This button is no longer active."
+
+
+async def test_buttons_out_of_their_place_do_nothing(
+    api: FakeBotApi, settings: Settings, db_path: Path
+) -> None:
+    """The chat type is right but the place is not: a posted question's button pressed on
+    another message or in another chat, a group quiz's button of chat A pressed in chat B;
+    data of exactly 64 bytes and of 65; and a tap on an inline message, which names no chat."""
+    admin = Learner(api, ADA)
+    bo = FakeUser(7102, "Bo", "en")
+    configured = replace(settings, admin_ids=frozenset({ADA.id}), group_min_seconds=1)
+    group_a = api.group(-100701, "A", admins={ADA.id})
+    group_b = api.group(-100702, "B", admins={ADA.id})
+    api.group(-100703, "news", admins=set(), type="channel")
+    async with running_bot(configured):
+        await admin.send(f"/push {QUIZ_ID} @news", "posted to @news")
+        post = api.bot_messages(-100703)[-1]
+        answer_post = post.button_data()[0]
+        elsewhere = await _bot_message_in(api, group_b)
+        seen = len(api.bot_messages(group_a.id))
+        api.send_text(ADA, f"/groupquiz {QUIZ_ID} 60", group_a)
+        question = await api.wait_for_bot_message(group_a.id, "Question 1 of", after=seen)
+        for data, message in [
+            (answer_post, elsewhere),  # a post's button on a message of another chat
+            (answer_post, question),  # on a message of another chat that has buttons
+            (answer_post, (await admin.send("/help", "/progress"))),  # in a private chat
+            (question.button_data()[0], elsewhere),  # chat A's group quiz pressed in chat B
+            (question.button_data()[-1], elsewhere),  # its Reveal too
+        ]:
+            toast = await api.wait_for_answer(api.tap(bo, message, data, forge=True))
+            assert toast["text"] == STALE, (data, message.chat.id)
+        longest = callbacks.GroupAnswer(10**17, 10**17, 10**17).encode()  # the longest kind
+        assert len(longest) == 61
+        for data, expected in [
+            (longest, STALE),  # a group kind in a group: decoded, then no such session
+            ("1:ls:" + "x" * 59, STALE),  # 64 bytes, not ours
+            ("1:ls:" + "x" * 60, STALE),  # 65 bytes
+            ("1:ls:" + "é" * 30, STALE),  # 65 bytes in 35 characters
+        ]:
+            toast = await api.wait_for_answer(api.tap(bo, elsewhere, data, forge=True))
+            assert toast["text"] == expected, data
+        for kind in callbacks.kinds():
+            texts = [next(v for v in ("1", "en") if f.pattern.fullmatch(v)) for f in kind.formats]
+            data = ":".join([callbacks.VERSION, kind.prefix, *texts])
+            tap = callbacks.decode(data)
+            assert tap is not None, data
+            toast = await api.wait_for_answer(api.tap_inline(bo, data))
+            assert toast["text"] == WRONG_CHAT, data
+    assert api.messages[(group_b.id, elsewhere.message_id)].edits == 0
+    assert api.messages[(group_a.id, question.message_id)].edits == 0
+    with sqlite3.connect(db_path) as db:
+        # posted questions' answers are group answers (a post is a one-question group session)
+        assert db.execute("SELECT COUNT(*) FROM group_answers").fetchone() == (0,)
+        assert db.execute("SELECT COUNT(*) FROM answers").fetchone() == (0,)

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from content.loader import MAX_BANK_BYTES, BankResult, bank_files, load_banks, parse_bank
 from content.model import Level, LocalizedText
 from content.rules import Summary, next_position, resolve_language, summarize
-from content.safe_yaml import BankYamlError, load_bank_yaml
+from content.safe_yaml import MAX_NUMBER_LENGTH, BankYamlError, load_bank_yaml
 from content.schema import MAX_OPTIONS, MAX_QUESTION_LENGTH, MAX_QUIZ_ID_LENGTH
 
 REPO = Path(__file__).resolve().parents[1]
@@ -384,6 +387,44 @@ def test_unhashable_set_key_is_refused_not_raised() -> None:
     result = parse("? !!set {a: null}\n: 1\n")
     assert result.quiz is None
     assert result.errors == ("line 1, column 3: a key must be plain text",)
+
+
+@pytest.mark.parametrize(
+    ("answer", "says"),
+    [
+        ("9" * 5000, f"a number of more than {MAX_NUMBER_LENGTH} characters"),  # int() raises
+        ("1" + ":1" * 170_000, f"a number of more than {MAX_NUMBER_LENGTH} characters"),  # base 60
+        ("2001-13-45", "cannot read this value: month must be in 1..12"),  # a timestamp
+    ],
+)
+def test_values_yaml_cannot_build_are_refused_at_their_place_not_raised(
+    answer: str, says: str
+) -> None:
+    started = time.process_time()
+    error = only_error(bank_yaml(question_yaml(answer=answer)))
+    assert error == f"line 8, column 13: {says}"
+    assert time.process_time() - started < 1.0
+
+
+YAML_TAGS = ["!!binary", "!!timestamp", "!!int", "!!float", "!!set", "!!omap", "!!pairs",
+             "!!str", "!!bool", "!!null", "!!merge", "!!value", "!!seq", "!!map"]  # fmt: skip
+SCALARS = st.one_of(
+    st.text(max_size=40),
+    st.from_regex(r"[0-9:._+\-eE TZx]{1,40}", fullmatch=True),  # numbers, dates, base 60
+    st.sampled_from(YAML_TAGS).map(lambda tag: f"{tag} "),
+)
+
+
+@settings(max_examples=300)
+@given(st.lists(st.tuples(SCALARS, SCALARS), max_size=5), st.text(max_size=30))
+def test_any_yaml_values_and_tags_give_a_bank_or_a_refusal_never_an_exception(
+    pairs: list[tuple[str, str]], tail: str
+) -> None:
+    document = "\n".join(f"k{i}: {a}{b}" for i, (a, b) in enumerate(pairs)) + "\n" + tail
+    with contextlib.suppress(BankYamlError):
+        load_bank_yaml(document)
+    result = parse(document)
+    assert result.quiz is not None or result.errors
 
 
 # --- load_banks -----------------------------------------------------------------------------

@@ -11,12 +11,14 @@ import os
 import signal
 import sqlite3
 import sys
+import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from storage import Storage, StorageError
+from storage import ClaimedDatabase, Storage, StorageError, claim_database
 from tests.fakebot.server import FakeBotApi, FakeUser
 from tests.learner import Learner
 from tests.test_process import _env, bot_process
@@ -236,3 +238,128 @@ async def test_a_locked_database_is_refused_in_process_too_and_the_lock_released
         await first.close()
     second = await Storage.open(db_path)
     await second.close()
+
+
+def _replace_lock(db_path: Path) -> None:
+    """An operator's `rm quiz.sqlite3.lock` or a file moved over it, while the bot runs."""
+    lock_file = Path(f"{db_path}.lock")
+    stray = lock_file.with_name("stray.lock")
+    stray.write_text("12345\n")
+    os.replace(stray, lock_file)
+
+
+@pytest.mark.parametrize("how", ["deleted", "replaced"])
+async def test_a_lock_file_deleted_or_replaced_while_running_is_taken_again(
+    tmp_path: Path, how: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A second bot must not find the database free because the holder's lock file was
+    removed: the holder takes its lock again at the path, after its next write or check."""
+    db_path = tmp_path / "quiz.sqlite3"
+    first = await Storage.open(db_path)
+    try:
+        if how == "deleted":
+            Path(f"{db_path}.lock").unlink()  # noqa: ASYNC240
+        else:
+            _replace_lock(db_path)
+        await first.learners.touch_user(1, "Ada", "en", 0.0)  # a write: its commit checks the files
+        with pytest.raises(StorageError, match=f"pid {os.getpid()}"):
+            await Storage.open(db_path)
+        assert first.healthy
+        await first.learners.touch_user(2, "Bo", "en", 0.0)
+    finally:
+        await first.close()
+    lines = [r.getMessage() for r in caplog.records if ".lock" in r.getMessage()]
+    assert len(lines) == 1 and f"was {how}" in lines[0] and "taken again" in lines[0], lines
+
+
+async def test_a_lock_file_taken_by_another_bot_meanwhile_stops_the_first(tmp_path: Path) -> None:
+    """If another process took the database in the moment the lock file was gone, two bots
+    share it: the first notices at its next check and stops acknowledging, like a lost file."""
+    db_path = tmp_path / "quiz.sqlite3"
+    noticed = asyncio.Event()
+    first = await Storage.open(db_path, on_lost=noticed.set, watch_seconds=0.05)
+    try:
+        Path(f"{db_path}.lock").unlink()  # noqa: ASYNC240
+        second = await Storage.open(db_path)  # nothing can stop this one now
+        try:
+            await asyncio.wait_for(noticed.wait(), 5)
+            assert not first.healthy and "another process" in (first.lost or "")
+            with pytest.raises(StorageError, match="lost"):
+                await first.learners.touch_user(1, "Ada", "en", 0.0)
+            await second.learners.touch_user(2, "Bo", "en", 0.0)  # the other one serves on
+        finally:
+            await second.close()
+    finally:
+        await first.close()
+
+
+async def test_a_write_ahead_log_without_its_database_is_refused_untouched(
+    tmp_path: Path,
+) -> None:
+    """After a crash, the last answers can be in `<db>-wal` alone. If the database file is then
+    removed and the log left, a new database made there would have the old log applied to it:
+    pages of another file, a malformed database. The bot refuses instead, touching nothing."""
+    db_path = tmp_path / "quiz.sqlite3"
+    wal = Path(f"{db_path}-wal")
+    repo = await Storage.open(db_path)
+    try:
+        for user in range(200):
+            await repo.learners.touch_user(user, "N" * 100, "en", 0.0)
+        await repo.database.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        for user in range(200, 210):
+            await repo.learners.touch_user(user, "M" * 100, "en", 0.0)
+        left_behind = wal.read_bytes()  # noqa: ASYNC240 - as a kill -9 now would leave it
+    finally:
+        await repo.close()
+    db_path.unlink()
+    wal.write_bytes(left_behind)  # noqa: ASYNC240
+    before = _fingerprint(wal)
+    with pytest.raises(StorageError, match="write-ahead log") as refused:
+        await Storage.open(db_path)
+    assert str(wal) in str(refused.value) and "left untouched" in str(refused.value)
+    assert not db_path.exists()
+    assert _fingerprint(wal) == before
+
+
+async def test_a_database_path_that_is_a_symlink_loop_is_one_line(tmp_path: Path) -> None:
+    db_path = tmp_path / "quiz.sqlite3"
+    db_path.symlink_to(db_path)
+    with pytest.raises(StorageError, match="cannot be opened"):
+        await Storage.open(db_path)
+
+
+async def test_a_folder_at_the_database_path_is_refused_untouched(tmp_path: Path) -> None:
+    db_path = tmp_path / "quiz.sqlite3"
+    db_path.mkdir()
+    (db_path / "keep.txt").write_text("mine")
+    with pytest.raises(StorageError, match="is not a regular file; left untouched"):
+        await Storage.open(db_path)
+    assert os.listdir(db_path) == ["keep.txt"]
+
+
+def test_bots_started_at_the_same_instant_leave_one_holder_and_one_new_database(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    db_path = tmp_path / "data" / "quiz.sqlite3"
+    start = threading.Barrier(8)
+
+    def claim() -> ClaimedDatabase | str:
+        start.wait(timeout=30)
+        try:
+            return claim_database(db_path)
+        except StorageError as error:
+            return str(error)
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        outcomes = list(pool.map(lambda _: claim(), range(8)))
+    held = [o for o in outcomes if isinstance(o, ClaimedDatabase)]
+    refused = [o for o in outcomes if isinstance(o, str)]
+    try:
+        assert len(held) == 1 and len(refused) == 7
+        assert all("is in use by another Quiz Tutor process" in r for r in refused), refused
+        created = [r for r in caplog.records if NEW_DATABASE in r.getMessage()]
+        assert len(created) == 1
+    finally:
+        for claimed in held:
+            claimed.lock.release()
+    claim_database(db_path).lock.release()  # a sound database, and free again

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import shutil
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -13,12 +11,12 @@ import pytest
 from bot.app import QuizApplication
 from bot.config import DEFAULT_CONTENT_DIR, Settings
 from content.loader import MAX_BANK_BYTES, parse_bank
+from tests.admin import SEED, seed_banks, upload
 from tests.fakebot.server import FakeBotApi, FakeUser, Message
 from tests.harness import make_settings, running_bot
 from tests.learner import Learner
 
 ADMIN = FakeUser(900, "Ade", "en")
-SEED = "model-pipeline-parallelism"
 
 SMALL = """\
 id: small-bank
@@ -59,10 +57,7 @@ questions:
 
 @pytest.fixture
 def banks(tmp_path: Path) -> Path:
-    folder = tmp_path / "banks"
-    folder.mkdir()
-    shutil.copy(DEFAULT_CONTENT_DIR / f"{SEED}.yaml", folder)
-    return folder
+    return seed_banks(tmp_path)
 
 
 @pytest.fixture
@@ -70,30 +65,9 @@ def settings(api: FakeBotApi, db_path: Path, banks: Path) -> Settings:
     return make_settings(api, db_path, content_dir=banks, admin_ids=frozenset({ADMIN.id}))
 
 
-@pytest.fixture
-async def bot(settings: Settings) -> AsyncIterator[QuizApplication]:
-    async with running_bot(settings) as application:
-        yield application
-
-
 def rows(db_path: Path, sql: str) -> list[tuple[object, ...]]:
     with sqlite3.connect(db_path) as db:
         return db.execute(sql).fetchall()
-
-
-async def upload(
-    api: FakeBotApi,
-    who: FakeUser,
-    content: str | bytes,
-    expect: str,
-    name: str = "bank.yaml",
-    caption: str | None = "/import",
-    declared_size: int | None = None,
-) -> Message:
-    data = content.encode() if isinstance(content, str) else content
-    seen = len(api.bot_messages(who.id))
-    api.upload(who, data, name, caption=caption, declared_size=declared_size)
-    return await api.wait_for_bot_message(who.id, expect, after=seen)
 
 
 async def test_admin_commands_are_in_the_admins_menu_only(
@@ -217,6 +191,21 @@ async def test_oversized_documents_are_refused(
     # a document whose announced size lies: getFile's size refuses it, still before downloading
     await upload(api, ADMIN, big, "a bank may have at most", declared_size=1000)
     assert api.downloads == []
+    assert rows(db_path, "SELECT COUNT(*) FROM content_banks") == [(0,)]
+
+
+async def test_a_document_of_unannounced_size_is_read_only_up_to_the_limit(
+    api: FakeBotApi, bot: QuizApplication, db_path: Path
+) -> None:
+    """Both sizes Telegram announces are optional: a 64 MB document announced by neither is
+    read up to the limit of a bank and no further, not into memory whole."""
+    huge = SMALL.encode() + b"#" * (64 * 1024 * 1024) + b"\n"
+    seen = len(api.bot_messages(ADMIN.id))
+    api.upload(ADMIN, huge, "huge.yaml", caption="/import", sizes_announced=False)
+    report = await api.wait_for_bot_message(ADMIN.id, "a bank may have at most", after=seen)
+    assert f"more than {MAX_BANK_BYTES} bytes" in report.text and "Nothing" in report.text
+    (path,) = api.downloads
+    assert api.download_sent[path] < 24 * 1024 * 1024  # the limit, and what buffers held
     assert rows(db_path, "SELECT COUNT(*) FROM content_banks") == [(0,)]
 
 

@@ -3,45 +3,24 @@ and a file, not a flood."""
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 import yaml
 
 from bot.app import QuizApplication
-from bot.config import DEFAULT_CONTENT_DIR, Settings
-from tests.fakebot.server import FakeBotApi, FakeUser, Message
-from tests.harness import make_settings, running_bot
+from bot.config import Settings
+from tests.admin import failed_calls, seed_banks, upload
+from tests.fakebot.server import FakeBotApi, FakeUser
+from tests.harness import make_settings
 
 ADMIN = FakeUser(960, "Ade", "en")
-SEED = "model-pipeline-parallelism"
 
 
 @pytest.fixture
 def settings(api: FakeBotApi, db_path: Path, tmp_path: Path) -> Settings:
-    banks = tmp_path / "banks"
-    banks.mkdir()
-    shutil.copy(DEFAULT_CONTENT_DIR / f"{SEED}.yaml", banks)
+    banks = seed_banks(tmp_path)
     return make_settings(api, db_path, content_dir=banks, admin_ids=frozenset({ADMIN.id}))
-
-
-@pytest.fixture
-async def bot(settings: Settings) -> AsyncIterator[QuizApplication]:
-    async with running_bot(settings) as application:
-        yield application
-
-
-def failed_calls(api: FakeBotApi) -> list[str]:
-    return [f"{c.method}: {c.description}" for c in api.calls if not c.ok]
-
-
-async def upload(api: FakeBotApi, content: str | bytes, expect: str, name: str) -> Message:
-    data = content.encode() if isinstance(content, str) else content
-    seen = len(api.bot_messages(ADMIN.id))
-    api.upload(ADMIN, data, name, caption="/import")
-    return await api.wait_for_bot_message(ADMIN.id, expect, after=seen)
 
 
 # item 14: a refusal with hundreds of errors
@@ -86,7 +65,7 @@ async def test_a_bank_with_few_errors_gets_them_all_in_one_message_and_no_file(
     api: FakeBotApi, bot: QuizApplication
 ) -> None:
     seen = len(api.bot_messages(ADMIN.id))
-    await upload(api, bank_with_errors(3), "Errors (3)", "three.yaml")
+    await upload(api, ADMIN, bank_with_errors(3), "Errors (3)", "three.yaml")
     await api.wait_until_polled()
     sent = api.bot_messages(ADMIN.id)[seen:]
     assert len(sent) == 1 and sent[0].document is None

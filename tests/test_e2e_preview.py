@@ -4,8 +4,6 @@ the stand-in, which checks Telegram's HTML and length."""
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -25,37 +23,18 @@ from content.schema import (
     MAX_QUIZ_ID_LENGTH,
     MAX_TITLE_LENGTH,
 )
+from tests.admin import failed_calls, seed_banks, upload
 from tests.fakebot.server import FakeBotApi, FakeUser, Message
-from tests.harness import make_settings, running_bot
+from tests.harness import make_settings
 from tests.learner import Learner
 
 ADMIN = FakeUser(970, "Ade", "en")
-SEED = "model-pipeline-parallelism"
 
 
 @pytest.fixture
 def settings(api: FakeBotApi, db_path: Path, tmp_path: Path) -> Settings:
-    banks = tmp_path / "banks"
-    banks.mkdir()
-    shutil.copy(DEFAULT_CONTENT_DIR / f"{SEED}.yaml", banks)
+    banks = seed_banks(tmp_path)
     return make_settings(api, db_path, content_dir=banks, admin_ids=frozenset({ADMIN.id}))
-
-
-@pytest.fixture
-async def bot(settings: Settings) -> AsyncIterator[QuizApplication]:
-    async with running_bot(settings) as application:
-        yield application
-
-
-def failed_calls(api: FakeBotApi) -> list[str]:
-    return [f"{c.method}: {c.description}" for c in api.calls if not c.ok]
-
-
-async def upload(api: FakeBotApi, content: str | bytes, expect: str, name: str) -> Message:
-    data = content.encode() if isinstance(content, str) else content
-    seen = len(api.bot_messages(ADMIN.id))
-    api.upload(ADMIN, data, name, caption="/import")
-    return await api.wait_for_bot_message(ADMIN.id, expect, after=seen)
 
 
 # item 15: everything the validator accepts can be shown
@@ -155,7 +134,7 @@ async def test_the_seed_banks_and_a_bank_at_every_limit_are_shown_whole(
     data = yaml.safe_dump(bank, allow_unicode=True, sort_keys=False)
     result = parse_bank(data, "hidden.yaml", "en")
     assert result.ok, result.errors  # the validator accepts it
-    await upload(api, data, "imported", "hidden.yaml")
+    await upload(api, ADMIN, data, "imported", "hidden.yaml")
     seeds = [parse_bank(p.read_bytes(), str(p), "en").quiz for p in bank_files(DEFAULT_CONTENT_DIR)]
     for user in (FakeUser(961, "Ada", "en"), FakeUser(962, "Ife", "yo")):
         learner = Learner(api, user)

@@ -3,20 +3,18 @@ learner's running attempt, and languages that come and go with imports."""
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from bot.app import QuizApplication
-from bot.config import DEFAULT_CONTENT_DIR, Settings
+from bot.config import Settings
+from tests.admin import seed_banks, upload
 from tests.fakebot.server import FakeBotApi, FakeUser, Message
-from tests.harness import make_settings, running_bot
+from tests.harness import make_settings
 from tests.learner import Learner
 
 ADMIN = FakeUser(980, "Ade", "en")
-SEED = "model-pipeline-parallelism"
 
 SMALL = """\
 id: small-bank
@@ -40,27 +38,8 @@ questions:
 
 @pytest.fixture
 def settings(api: FakeBotApi, db_path: Path, tmp_path: Path) -> Settings:
-    banks = tmp_path / "banks"
-    banks.mkdir()
-    shutil.copy(DEFAULT_CONTENT_DIR / f"{SEED}.yaml", banks)
+    banks = seed_banks(tmp_path)
     return make_settings(api, db_path, content_dir=banks, admin_ids=frozenset({ADMIN.id}))
-
-
-@pytest.fixture
-async def bot(settings: Settings) -> AsyncIterator[QuizApplication]:
-    async with running_bot(settings) as application:
-        yield application
-
-
-def failed_calls(api: FakeBotApi) -> list[str]:
-    return [f"{c.method}: {c.description}" for c in api.calls if not c.ok]
-
-
-async def upload(api: FakeBotApi, content: str | bytes, expect: str, name: str) -> Message:
-    data = content.encode() if isinstance(content, str) else content
-    seen = len(api.bot_messages(ADMIN.id))
-    api.upload(ADMIN, data, name, caption="/import")
-    return await api.wait_for_bot_message(ADMIN.id, expect, after=seen)
 
 
 # small things: the catalog is the one source of truth after an admin change
@@ -70,7 +49,7 @@ async def test_quizzes_and_quiz_agree_after_a_bank_shrinks_under_a_running_attem
     api: FakeBotApi, bot: QuizApplication
 ) -> None:
     admin = Learner(api, ADMIN)
-    await upload(api, SMALL, "imported", "small.yaml")
+    await upload(api, ADMIN, SMALL, "imported", "small.yaml")
     ada = Learner(api, FakeUser(963, "Ada", "en"))
     question = await ada.send("/quiz small-bank", "Question 1 of 3")
     _, question = await ada.choose(question, "Three", "Question 2 of 3")  # s1 wrong
@@ -91,13 +70,13 @@ async def test_quizzes_and_quiz_agree_after_a_bank_shrinks_under_a_running_attem
 async def test_an_attempt_whose_remaining_questions_were_retired_finishes_and_can_restart(
     api: FakeBotApi, bot: QuizApplication
 ) -> None:
-    await upload(api, SMALL, "imported", "small.yaml")
+    await upload(api, ADMIN, SMALL, "imported", "small.yaml")
     ada = Learner(api, FakeUser(964, "Ada", "en"))
     question = await ada.send("/quiz small-bank", "Question 1 of 3")
     _, question = await ada.choose(question, "Three", "Question 2 of 3")  # s1 wrong
     await ada.choose(question, "Blue", "Question 3 of 3")  # s2 right
     smaller = SMALL.split("  - id: s3")[0]  # a new version of the bank without s3
-    await upload(api, smaller, "retired 1", "small-v2.yaml")
+    await upload(api, ADMIN, smaller, "retired 1", "small-v2.yaml")
     listing = await ada.send("/quizzes", "Small bank")
     assert "2 questions" in listing.text and "2/2" in listing.text, listing.text
     summary = await ada.send("/quiz small-bank", "finished")
@@ -121,11 +100,11 @@ async def test_the_language_menu_follows_the_catalog_after_imports(
     api: FakeBotApi, bot: QuizApplication
 ) -> None:
     french = SMALL.replace('"One plus one?"', '{en: "One plus one?", fr: "Un plus un ?"}')
-    await upload(api, french, "imported", "small-fr.yaml")
+    await upload(api, ADMIN, french, "imported", "small-fr.yaml")
     bo = Learner(api, FakeUser(965, "Bo", "en"))
     menu = await bo.send("/language", "Choose your language")
     french_button = data_of(menu, "fr")
-    await upload(api, SMALL, "imported", "small.yaml")  # French is gone again
+    await upload(api, ADMIN, SMALL, "imported", "small.yaml")  # French is gone again
     toast = await bo.tap(menu, french_button)
     assert toast["text"] == "This button is no longer active."
     menu = await bo.send("/language", "Choose your language")

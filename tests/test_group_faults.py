@@ -14,10 +14,10 @@ import pytest
 from bot import faults, group_flow
 from bot.app import QuizApplication
 from bot.config import Settings
-from tests.fakebot.server import STALE_QUERY, FakeBotApi
+from tests.fakebot.server import STALE_QUERY, FakeBotApi, FakeUser
 from tests.harness import make_settings, running_bot
 from tests.learner import Learner
-from tests.test_e2e_group import ADA, BANK, BO, GROUP_ID, Room
+from tests.test_e2e_group import ADA, BANK, BO, GROUP_ID, Room, group_answers
 
 
 @pytest.fixture(autouse=True)
@@ -214,3 +214,28 @@ async def test_push_tells_trouble_on_telegrams_side_from_a_chat_that_refuses(
         api.kick_bot(channel)
         await admin.send("/push tiny @news", "I cannot post in @news")
     assert len(api.bot_messages(channel.id)) == 1
+
+
+async def test_a_502_storm_during_a_group_quiz_costs_no_member_an_answer_given_in_time(
+    api: FakeBotApi, settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Taps of one chat are handled one after another. A toast or a redraw of the live count
+    that Telegram answers with 502 is tried again for seconds: if that happened inside a tap's
+    turn, each member waited for the retries of everyone who tapped before, and answers given
+    in time came in after the deadline ("Time is up") or for fewer points."""
+    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
+    members = [FakeUser(100 + i, f"M{i}") for i in range(8)]
+    async with running_bot(settings):
+        q1 = await room.say(ADA, "/groupquiz tiny 12", "Question 1 of 3")
+        api.fail("editMessageText", 502, "Bad Gateway", times=1000)  # the count, for good
+        api.fail("answerCallbackQuery", 502, "Bad Gateway", times=len(members))  # once each
+        right = q1.button_data()[1]
+        question = api.messages[(GROUP_ID, q1.message_id)]
+        taps = [api.tap(member, question, right) for member in members]
+        toasts = [(await api.wait_for_answer(query, timeout=30))["text"] for query in taps]
+        api.clear_faults()
+    assert all(toast.startswith("✅ Right!") for toast in toasts), toasts
+    answered = group_answers(settings.db_path)
+    assert [row[1] for row in answered] == [member.id for member in members]
+    assert min(row[3] for row in answered) > 900, answered  # each within ~2 s of the question
+    assert not our_problems(caplog), api.describe()

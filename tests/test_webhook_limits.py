@@ -17,11 +17,11 @@ import pytest
 from bot.app import QuizApplication
 from bot.context import SERVICES_KEY
 from bot.serving import health
-from bot.serving.http import Limits, Listener, RefusalLog
+from bot.serving.http import DEFAULT_LIMITS, Limits, Listener, RefusalLog
 from bot.serving.webhook import start_webhook
 from tests.fakebot.server import FakeBotApi, FakeUser
 from tests.harness import make_settings, running_bot
-from tests.test_webhook import PATH, SECRET, head, post, read_response, update_for
+from tests.test_webhook import PATH, SECRET, exchange, head, post, read_response, update_for
 
 LIMITS = Limits(head_seconds=0.5, body_seconds=0.5, connections=3, body_bytes=4096)
 
@@ -221,3 +221,52 @@ async def test_a_request_that_is_not_valid_http_is_one_line(
         "webhook: refused a request that is not valid HTTP, LineTooLong (400)"
     ]
     assert not any(r.exc_info for r in caplog.records)
+
+
+def _chunked(body: bytes, size: int = 65536) -> bytes:
+    chunks = [body[i : i + size] for i in range(0, len(body), size)]
+    return b"".join(b"%x\r\n%s\r\n" % (len(c), c) for c in chunks) + b"0\r\n\r\n"
+
+
+async def test_header_tricks_and_a_body_at_the_real_cap(api: FakeBotApi, db_path: Path) -> None:
+    """Attacks on the framing and the secret header, with the real limits: a body of exactly
+    1 MiB is served (with a length or chunked) and one byte more is 413; two secret headers,
+    a secret in another case, Content-Length with Transfer-Encoding, two lengths, a negative
+    or huge one are refused; pipelined requests are answered in order, the refused one last."""
+    user = FakeUser(2302, "Ayo", "en")
+    update = update_for(api, user, "/help", 1)
+    update["padding"] = ""
+    update["padding"] = "x" * (DEFAULT_LIMITS.body_bytes - len(json.dumps(update)))
+    at_cap = json.dumps(update).encode()
+    assert len(at_cap) == DEFAULT_LIMITS.body_bytes
+
+    def raw(secret_lines: str, framing: str, body: bytes = b"") -> bytes:
+        return f"POST {PATH} HTTP/1.1\r\nHost: x\r\n{secret_lines}{framing}\r\n".encode() + body
+
+    good = f"X-Telegram-Bot-Api-Secret-Token: {SECRET}\r\n"
+    small = json.dumps(update_for(api, user, "/help", 2)).encode()
+    cases = [
+        (post(at_cap), 200),
+        (head("POST", secret=SECRET, chunked=True) + _chunked(at_cap), 200),
+        (post(at_cap + b" "), 413),
+        (head("POST", secret=SECRET, chunked=True) + _chunked(at_cap + b" "), 413),
+        (
+            raw(f"X-Telegram-Bot-Api-Secret-Token: no\r\n{good}", "Content-Length: 2\r\n", b"{}"),
+            403,
+        ),
+        (raw(good.replace(SECRET, SECRET.upper()), "Content-Length: 2\r\n", b"{}"), 403),
+        (raw(good, "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n", b"0\r\n\r\n"), 400),
+        (raw(good, "Content-Length: 2\r\nContent-Length: 3\r\n", b"{}"), 400),
+        (raw(good, "Content-Length: -2\r\n", b"{}"), 400),
+        (raw(good, f"Content-Length: {10**30}\r\n"), 400),
+    ]
+    async with webhook(api, db_path, DEFAULT_LIMITS) as (_, listener):
+        for request, status in cases:
+            assert (await exchange(listener.port, request))[0] == status, request[:200]
+        reader, writer = await asyncio.open_connection("127.0.0.1", listener.port)
+        writer.write(post(small) + post(small.replace(b'"update_id": 2', b'"update_id": 3')))
+        writer.write(post(b"{}", secret="wrong"))
+        statuses = [(await read_response(reader))[0] for _ in range(3)]
+        writer.close()
+        assert statuses == [200, 200, 403]
+        await api.wait_for(lambda: len(api.bot_messages(user.id)) == 4)  # 1+1 at the cap, 2

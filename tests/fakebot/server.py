@@ -187,6 +187,8 @@ class FakeBotApi:
         self.callback_answers: dict[str, dict[str, Any]] = {}
         self.files: dict[str, tuple[str, bytes]] = {}  # file_id -> (file_path, content)
         self.downloads: list[str] = []  # file_paths the bot downloaded
+        self.download_sent: dict[str, int] = {}  # file_path -> bytes sent before the bot hung up
+        self._unannounced: set[str] = set()  # file_ids whose size getFile leaves out
         self._file_ids = itertools.count(1)
         self._open_queries: dict[str, float] = {}  # query id -> when it was tapped (clock)
         self.callback_query_max_age: float | None = CALLBACK_QUERY_MAX_AGE
@@ -325,13 +327,19 @@ class FakeBotApi:
         caption: str | None = None,
         chat: Chat | None = None,
         declared_size: int | None = None,
+        sizes_announced: bool = True,
     ) -> Message:
         """`user` sends a document (with an optional caption); `declared_size` overrides the
-        `file_size` Telegram announces (as a client may leave it out or get it wrong)."""
+        `file_size` Telegram announces (as a client may leave it out or get it wrong);
+        `sizes_announced=False` leaves it out of the message and of getFile's answer (both are
+        optional in the Bot API)."""
         chat = chat or self.private_chat(user)
         document = self.add_file(content, file_name)
         if declared_size is not None:
             document["file_size"] = declared_size
+        if not sizes_announced:
+            del document["file_size"]
+            self._unannounced.add(document["file_id"])
         message = Message(
             chat=chat,
             message_id=next(self._message_ids[chat.id]),
@@ -415,20 +423,23 @@ class FakeBotApi:
         """`user` taps the button carrying `data`; `forge=True` sends data no button has."""
         if not forge and data not in message.button_data():
             raise AssertionError(f"no button {data!r} on message {message.message_id}")
+        return self._callback_query(user, data, message)
+
+    def tap_inline(self, user: FakeUser, data: str) -> str:
+        """`user` taps a button on an inline message (sent via the bot in someone else's chat):
+        Telegram names no chat and no message then, only `inline_message_id`."""
+        return self._callback_query(user, data, None)
+
+    def _callback_query(self, user: FakeUser, data: str, message: Message | None) -> str:
         self._seen_users.add(user.id)
         query_id = str(next(self._query_ids))
         self._open_queries[query_id] = self.clock()
-        self._push(
-            {
-                "callback_query": {
-                    "id": query_id,
-                    "from": user.to_dict(),
-                    "chat_instance": str(message.chat.id),
-                    "data": data,
-                    "message": message.to_dict(self.bot_user),
-                }
-            }
-        )
+        query: dict[str, Any] = {"id": query_id, "from": user.to_dict(), "data": data}
+        if message is None:
+            query.update(chat_instance="-1", inline_message_id=f"inline-{query_id}")
+        else:
+            query.update(chat_instance=str(message.chat.id), message=message.to_dict(self.bot_user))
+        self._push({"callback_query": query})
         return query_id
 
     def block(self, user: FakeUser) -> None:
@@ -460,6 +471,10 @@ class FakeBotApi:
         is that page instead of the Bot API's JSON (as a proxy in front of Telegram sends)."""
         for _ in range(times):
             self._faults.append((method, ApiError(status, description, retry_after, body)))
+
+    def clear_faults(self) -> None:
+        """Telegram is well again: the faults not yet served are dropped."""
+        self._faults.clear()
 
     def delay(self, method: str | None, seconds: float, times: int = 1, lost: bool = False) -> None:
         """The next `times` calls of `method` (None: of any method) wait `seconds` before the
@@ -546,8 +561,23 @@ class FakeBotApi:
             if file_path == path:
                 self.downloads.append(path)
                 self._notify()
-                return web.Response(body=content, content_type="application/octet-stream")
+                return await self._stream(request, path, content)
         return web.Response(status=404, text="Not Found")
+
+    async def _stream(self, request: web.Request, path: str, content: bytes) -> web.StreamResponse:
+        """Send a file in pieces, counting what was sent until the bot hung up."""
+        response = web.StreamResponse(headers={"Content-Type": "application/octet-stream"})
+        response.content_length = len(content)
+        await response.prepare(request)
+        self.download_sent[path] = 0
+        try:
+            for start in range(0, len(content), 65536):
+                await response.write(content[start : start + 65536])
+                self.download_sent[path] = min(start + 65536, len(content))
+            await response.write_eof()
+        except ConnectionError:
+            pass  # the bot stopped reading
+        return response
 
     async def _handle(self, request: web.Request) -> web.Response:
         if request.match_info["token"] != self.token:
@@ -773,12 +803,15 @@ class FakeBotApi:
             raise ApiError(400, "Bad Request: invalid file_id")
         file_path, content = self.files[file_id]
         number = file_id.removeprefix("file-")
-        return {
+        found = {
             "file_id": file_id,
             "file_unique_id": f"unique-{number}",
             "file_size": len(content),
             "file_path": file_path,
         }
+        if file_id in self._unannounced:
+            del found["file_size"]
+        return found
 
     async def _api_sendDocument(self, params: dict[str, Any]) -> Any:
         chat = self._chat(params)
