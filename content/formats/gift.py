@@ -62,7 +62,11 @@ _NEWLINE, _BACKSLASH = "\ufdd6", "\ufdd7"
 _RESTORE = str.maketrans(
     {**{mark: char for char, mark in _ESCAPED.items()}, _NEWLINE: "\n", _BACKSLASH: "\\"}
 )
+# A literal noncharacter of that range (no text should hold one, but any may) is kept as the
+# pair _LITERAL + a letter, so that it never reads as an escape.
+_LITERAL = "\ufddf"
 _NONCHARACTERS = re.compile("[\ufdd0-\ufddf]")
+_LITERAL_PAIR = re.compile(_LITERAL + "([A-P])")
 _MARKER = re.compile(r"^\[(html|moodle|plain|markdown)\]", re.IGNORECASE)
 _WEIGHT = re.compile(r"^%(-?\d{1,3}(?:\.\d*)?)%")
 _TRUTHS = {"T": True, "TRUE": True, "F": False, "FALSE": False}
@@ -72,6 +76,7 @@ DEFAULT_FORMAT = "moodle"
 
 def _protect(text: str) -> str:
     """The escapes replaced by placeholders (a lone backslash stays a backslash)."""
+    text = _NONCHARACTERS.sub(lambda match: _LITERAL + chr(ord(match.group()) - 0xFDD0 + 65), text)
     out: list[str] = []
     position, length = 0, len(text)
     while position < length:
@@ -97,7 +102,10 @@ def _protect(text: str) -> str:
 
 
 def _restore(text: str) -> str:
-    return text.translate(_RESTORE)
+    restored = text.translate(_RESTORE)
+    if _LITERAL in restored:
+        restored = _LITERAL_PAIR.sub(lambda match: chr(0xFDD0 + ord(match.group(1)) - 65), restored)
+    return restored
 
 
 def _plain(text: str, text_format: str) -> str:
@@ -131,9 +139,6 @@ class _Reader:
         self.draft = Draft(bank={})
 
     def read(self, text: str) -> Draft:
-        if (bad := _NONCHARACTERS.search(text)) is not None:
-            line = text.count("\n", 0, bad.start()) + 1
-            raise ConversionError([f"line {line}: the character U+{ord(bad.group()):04X}"])
         block: list[str] = []
         first_line = 0
         for number, raw in enumerate(text.split("\n"), 1):
@@ -141,11 +146,12 @@ class _Reader:
             if not stripped:
                 if block:
                     self._block(block, first_line)
-                block = []
+                block, first_line = [], 0
                 continue
-            if not block:
+            comment = stripped.startswith("//")
+            if not first_line and not comment:
                 first_line = number
-            block.append(" " if stripped.startswith("//") else stripped)
+            block.append(" " if comment else stripped)
         if block:
             self._block(block, first_line)
         self.problems.raise_if_refused()
@@ -190,7 +196,7 @@ class _Reader:
                 return
             name = _restore(text[2:end]).strip()
             text = text[end + 2 :].strip()
-            place = f"line {line} (::{name[:40]}::)"
+            place = f"line {line} ::{name[:40]}::"
         question = self._question(text, place)
         if question is None:
             return
@@ -203,11 +209,11 @@ class _Reader:
         if start < 0 and finish < 0:
             self.problems.unsupported_part(place, "a description (text with no answer section {…})")
             return None
+        if start >= 0 and finish < 0:
+            self.problems.error(place, "a { without its }; write a literal brace as \\{ or \\}")
+            return None
         if start < 0 or finish < start:
             self.problems.error(place, "a } without its {; write a literal brace as \\{ or \\}")
-            return None
-        if finish < 0:
-            self.problems.error(place, "a { without its }; write a literal brace as \\{ or \\}")
             return None
         if text.find("{", start + 1) >= 0 or text.find("}", finish + 1) >= 0:
             self.problems.error(
@@ -487,7 +493,7 @@ def _choice_weight(count: int) -> str:
     return f"{100 / count:.5f}".rstrip("0").rstrip(".")
 
 
-def _answers(question: Question, language: str) -> list[str]:
+def _answers(question: Question, language: str, dropped: list[str]) -> list[str]:
     options = [text_in(option, language) or "" for option in question.options]
     match question.key:
         case SingleAnswer(right):
@@ -510,6 +516,11 @@ def _answers(question: Question, language: str) -> list[str]:
             written = []
             for answer in accepted:
                 text = answer.get(language, language).replace("*", "\\*")
+                if "->" in text:  # GIFT reads = with -> as a matching question, whatever escapes
+                    dropped.append(
+                        f"{question.id}: the accepted answer {text!r} (GIFT reads -> as matching)"
+                    )
+                    continue
                 written.append(("=%100%" if text.startswith("%") else "=") + _piece(text))
             return written
     raise TypeError(f"no GIFT answers for {question.type}")  # pragma: no cover
@@ -538,7 +549,12 @@ def _dropped(quiz: Quiz) -> list[str]:
             if isinstance(question.key, TypedAnswer) and question.key.strict_diacritics
         ),
     }
-    found.extend(f"{count} {name}" for name, count in counts.items() if count)
+    singular = {"images": "image", "units": "unit", "strict_diacritics": "strict_diacritics"}
+    found.extend(
+        f"{count} {name if count > 1 else singular[name]}"
+        for name, count in counts.items()
+        if count
+    )
     return found
 
 
@@ -550,10 +566,15 @@ def write_gift(quiz: Quiz, options: WriteOptions) -> Written:
         f"$CATEGORY: $course$/top/{title.replace('/', '//')}",
         "",
     ]
+    left_out: list[str] = []
     for question in quiz.questions:
+        answers = _answers(question, language, left_out)
+        if not answers:
+            left_out.append(f"{question.id}: the whole question (no answer GIFT can hold)")
+            continue
         text = text_in(question.text, language) or ""
         out.append(f"::{escape(question.id)}:: [markdown]{escape(text)} {{")
-        out.extend(f"\t{answer}" for answer in _answers(question, language))
+        out.extend(f"\t{answer}" for answer in answers)
         explanation = text_in(question.explanation, language)
         if explanation:
             out.append(f"\t####{escape(explanation)}")
@@ -564,4 +585,5 @@ def write_gift(quiz: Quiz, options: WriteOptions) -> Written:
     ]
     if dropped := _dropped(quiz):
         warnings.append(f"GIFT cannot hold {', '.join(dropped)}: left out")
+    warnings.extend(f"left out {what}" for what in left_out)
     return Written("\n".join(out).encode(), warnings=tuple(warnings))

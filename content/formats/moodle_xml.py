@@ -80,6 +80,22 @@ STRICT_TAG = "strict-diacritics"
 MAX_DEPTH = 32  # a Moodle export nests 6 deep
 MAX_ELEMENTS = 200_000  # a 512 KiB file cannot hold many more (`<a/>` is 4 bytes)
 SUPPORTED = ("multichoice", "truefalse", "numerical", "shortanswer")
+UNSUPPORTED_TYPES = {
+    "calculated": "calculated",
+    "calculatedsimple": "simple calculated",
+    "calculatedmulti": "calculated multichoice",
+    "multianswer": "cloze (embedded answers)",
+    "matching": "matching",
+    "randomsamatch": "random short-answer matching",
+    "essay": "essay",
+    "description": "description (text only)",
+    "ddwtos": "drag and drop into text",
+    "gapselect": "select missing words",
+    "ddimageortext": "drag and drop onto image",
+    "ddmarker": "drag and drop markers",
+    "ordering": "ordering",
+    "random": "random (a placeholder for questions of a category)",
+}
 _SETTINGS = frozenset(
     [
         "name",
@@ -422,9 +438,10 @@ class _Reader:
             return
         name = (element.findtext("name/text") or "").strip()
         if name:
-            place = f"{place} (question {name[:40]!r})"
+            place = f"{place}, question {name[:40]!r}"
         if kind not in SUPPORTED:
-            self.problems.unsupported_part(place, f"a {kind[:30] or 'untyped'} question")
+            described = UNSUPPORTED_TYPES.get(kind, f"{kind[:30]!r}" if kind else "untyped")
+            self.problems.unsupported_part(place, f"a question of type {described}")
             return
         if len(self.draft.questions) >= MAX_QUESTIONS:
             raise ConversionError(
