@@ -5,6 +5,7 @@ quiz or ConversionError, and any text survives GIFT's escaping."""
 
 from __future__ import annotations
 
+import contextlib
 from decimal import Decimal
 
 import pytest
@@ -247,7 +248,7 @@ def test_gift_in_another_language_falls_back_field_by_field() -> None:
     )
 
 
-SPECIAL = st.sampled_from(list("~=#{}:\\%[]`*") + ["\\n", "[html]", "->", "####", "//", "::"])
+SPECIAL = st.sampled_from([*list("~=#{}:\\%[]`*"), "\\n", "[html]", "->", "####", "//", "::"])
 TEXT = (
     st.lists(
         st.one_of(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), SPECIAL),
@@ -284,8 +285,8 @@ def test_any_text_survives_gift_escaping(question: str, option: str, answer: str
 GIFTISH = st.lists(
     st.one_of(
         st.sampled_from(
-            list("{}=~#:%\\[]\n\n\n ->.0123456789TF$/")
-            + [
+            [
+                *list("{}=~#:%\\[]\n\n\n ->.0123456789TF$/"),
                 "::",
                 "{#",
                 "####",
@@ -317,10 +318,8 @@ def test_any_text_gives_a_quiz_or_a_conversion_error(text: str) -> None:
 @given(st.binary(max_size=200))
 @settings(max_examples=200, deadline=None)
 def test_any_bytes_give_a_draft_or_a_conversion_error(data: bytes) -> None:
-    try:
+    with contextlib.suppress(ConversionError):
         read_gift(data, ReadOptions())
-    except ConversionError:
-        pass
 
 
 def test_numbers_are_exact() -> None:
