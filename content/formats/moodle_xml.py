@@ -806,7 +806,9 @@ class _Writer:
 
     def _category(self, root: ET.Element) -> None:
         category = ET.SubElement(root, "question", {"type": "category"})
-        path = "$course$/top/" + self._plain_multilang(self.quiz.title).replace("/", "//")
+        name = self._plain_multilang(self.quiz.title).replace("/", "//")
+        # Moodle splits a path at single slashes: a name cannot start with one
+        path = "$course$/top/" + (" " + name if name.startswith("/") else name)
         ET.SubElement(ET.SubElement(category, "category"), "text").text = path
         info = self._html(self.quiz.description)
         if self.quiz.guide is not None:
