@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from content.formats.base import ConversionError, ReadOptions, WriteOptions, check_language
-from content.formats.convert import Loaded, read_bundle_quiz, read_quiz, write_quiz
+from content.formats.convert import Loaded, read_bundle_quiz, read_quiz, too_big, write_quiz
 from content.formats.registry import FORMATS, input_format, output_format
 from content.formats.xlsx_sheet import template
 from content.images import BundleImages, FolderImages, image_location
@@ -30,9 +30,7 @@ def _read_input(path: Path, options: ReadOptions, given: str | None) -> Loaded:
         return read_bundle_quiz(path.read_bytes(), options, given)
     fmt = input_format(path, given)
     if size > fmt.max_bytes:  # said before the file is read
-        raise ConversionError(
-            [f"{path.name}: {size:,} bytes; a {fmt.label} file may have at most {fmt.max_bytes:,}"]
-        )
+        raise ConversionError([f"{path.name}: {too_big(size, fmt)}"])
     return read_quiz(path.read_bytes(), fmt, options, FolderImages(path.parent))
 
 

@@ -67,11 +67,14 @@ def read_quiz(
     if fmt.reader is None:
         raise ConversionError([f"{fmt.label} is written, not read"])
     if len(data) > fmt.max_bytes:
-        raise ConversionError(
-            [f"{len(data):,} bytes; a {fmt.label} file may have at most {fmt.max_bytes:,}"]
-        )
+        raise ConversionError([too_big(len(data), fmt)])
     draft = fmt.reader(data, options)
     return _validated(draft, options, _Carried(draft.images, images or NoImages()), accepts)
+
+
+def too_big(size: int, fmt: Format) -> str:
+    article = "an" if fmt.label[0] in "AEIOU" else "a"
+    return f"{size:,} bytes; {article} {fmt.label} file may have at most {fmt.max_bytes:,} bytes"
 
 
 def _validated(draft: Draft, options: ReadOptions, images: ImageSource, accepts: Accepts) -> Loaded:
