@@ -91,6 +91,6 @@ def read_aiken(data: bytes, options: ReadOptions) -> Draft:
         else:
             text.append(line)
     if text:
-        problems.error(f"line {start}", "a question with no ANSWER: line")
+        problems.error(f"line {start}", "a question ends with its ANSWER: line (none found)")
     problems.raise_if_refused()
     return draft
