@@ -326,3 +326,26 @@ def test_numbers_are_exact() -> None:
     loaded = read(b"::q:: Tiny? {#0.1:0.05}", "gift")
     key = loaded.quiz.questions[0].key
     assert (key.value, key.tolerance) == (Decimal("0.1"), Decimal("0.05"))  # type: ignore[union-attr]
+
+
+def test_an_accepted_answer_with_an_arrow_is_left_out_with_a_warning() -> None:
+    english = lambda text: LocalizedText({"en": text})  # noqa: E731
+    quiz = Quiz(
+        "arrows",
+        english("Arrows"),
+        Level.MEDIUM,
+        (
+            Question(
+                "a", english("Which way?"), key=TypedAnswer((english("->"), english("right")))
+            ),
+            Question("b", english("Only arrows?"), key=TypedAnswer((english("a->b"),))),
+        ),
+    )
+    back, output = trip(Loaded(quiz), "gift", quiz_id="arrows")
+    assert [q.id for q in back.quiz.questions] == ["a"]
+    assert back.quiz.questions[0].key == TypedAnswer((english("right"),))
+    assert output.warnings[-3:] == (
+        "left out a: the accepted answer '->' (GIFT reads -> as matching)",
+        "left out b: the accepted answer 'a->b' (GIFT reads -> as matching)",
+        "left out b: the whole question (no answer GIFT can hold)",
+    )

@@ -400,3 +400,14 @@ def test_the_largest_document_parses_in_bounded_time() -> None:
     assert time.perf_counter() - started < 10
     assert len(loaded.quiz) == 6 * copies
     assert loaded.warnings[0].startswith("two questions are named 'single-1'")
+
+
+def test_more_text_than_a_bank_can_hold_is_refused_while_parsing() -> None:
+    data = (
+        b"<quiz><question><name><text>"
+        + b"x" * (5 * 1024 * 1024)
+        + b"</text></name></question></quiz>"
+    )
+    with pytest.raises(ConversionError) as caught:
+        read(data, "xml")
+    assert caught.value.problems == ("refused: more than 4 MiB of text besides the embedded files",)

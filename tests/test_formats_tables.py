@@ -477,3 +477,36 @@ def test_images_in_a_bundle_with_the_sheet() -> None:
     loaded = read_bundle_quiz(bundle, ReadOptions())
     assert loaded.quiz.id == "sheet"
     assert dict(loaded.images) == {"pics/a.png": png()}
+
+
+def test_a_sheet_wider_than_a_question_sheet_is_refused() -> None:
+    book = Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(["question", "option1", "option2", "answer"])
+    sheet.cell(row=2, column=16_384, value="far")
+    buffer = io.BytesIO()
+    book.save(buffer)
+    with pytest.raises(ConversionError) as caught:
+        read(buffer.getvalue(), "xlsx")
+    assert caught.value.problems == (
+        "the sheet has 16,384 columns; a question sheet has at most 500",
+    )
+
+
+def test_a_conversion_that_would_not_fit_a_bank_is_refused() -> None:
+    row = "q{n},{text},a,b,A\n"
+    rows = "id,question,option1,option2,answer\n" + "".join(
+        row.format(n=n, text="x" * 790) for n in range(500)
+    )
+    data = rows.encode()
+    assert len(data) < 512 * 1024
+    loaded = read(data, "csv")  # 500 questions of 790 characters: a bank just fits
+    assert len(loaded.quiz) == 500
+    wider = "id,question,question:yo,option1,option2,answer\n" + "".join(
+        f"q{n},{'x' * 500},{'y' * 500},a,b,A\n" for n in range(500)
+    )
+    with pytest.raises(ConversionError) as caught:
+        read(wider.encode(), "csv")
+    assert caught.value.problems[0].startswith("the bank would take ")
+    assert caught.value.problems[0].endswith(" bytes as YAML; a bank has at most 524,288")

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from posixpath import basename, splitext
 
 from content.bundle import BundleError, read_bundle, write_bundle
+from content.export import dump_bank
 from content.formats.base import (
     ConversionError,
     Draft,
@@ -26,7 +27,7 @@ from content.formats.base import (
 )
 from content.formats.registry import FORMATS, Format, bundle_mains, format_of
 from content.images import BundleImages, ImageError, ImageSource, NoImages
-from content.loader import EVERYTHING, Accepts, check_bank
+from content.loader import EVERYTHING, MAX_BANK_BYTES, Accepts, check_bank
 from content.model import Quiz
 
 _QUESTION_PLACE = re.compile(r"^question .*? \(#(\d+)\)")
@@ -96,6 +97,11 @@ def _validated(draft: Draft, options: ReadOptions, images: ImageSource, accepts:
     result = check_bank(bank, source, options.language, images=images, accepts=accepts)
     if result.quiz is None:
         raise ConversionError([_placed(error, draft.origins) for error in result.errors])
+    size = len(dump_bank(result.quiz).encode())
+    if size > MAX_BANK_BYTES:  # what /import and `validate` would refuse
+        raise ConversionError(
+            [f"the bank would take {size:,} bytes as YAML; a bank has at most {MAX_BANK_BYTES:,}"]
+        )
     return Loaded(
         result.quiz,
         result.images,

@@ -78,7 +78,10 @@ GUIDE_CLASS = "quiz-tutor-guide"
 LEVEL_TAG = "level:"
 STRICT_TAG = "strict-diacritics"
 MAX_DEPTH = 32  # a Moodle export nests 6 deep
-MAX_ELEMENTS = 200_000  # a 512 KiB file cannot hold many more (`<a/>` is 4 bytes)
+MAX_ELEMENTS = 200_000  # 500 questions of ten options take about 30,000
+# Text outside the base64 of embedded files: a bank's 512 KiB of YAML, with its HTML and
+# multilang spans escaped, takes about three times that.
+MAX_TEXT_CHARACTERS = 4 * 1024 * 1024
 SUPPORTED = ("multichoice", "truefalse", "numerical", "shortanswer")
 UNSUPPORTED_TYPES = {
     "calculated": "calculated",
@@ -140,6 +143,8 @@ class _Builder(ET.TreeBuilder):
         self.count = 0
         self.lines: dict[int, int] = {}
         self.expat: Any = None
+        self.in_file = 0
+        self.text_characters = 0
 
     def start(self, tag: str, attrs: dict[str, str]) -> ET.Element:
         self.depth += 1
@@ -148,6 +153,7 @@ class _Builder(ET.TreeBuilder):
             raise _TooBig(f"elements nested more than {MAX_DEPTH} deep")
         if self.count > MAX_ELEMENTS:
             raise _TooBig(f"more than {MAX_ELEMENTS:,} elements")
+        self.in_file += tag == "file"
         element = super().start(tag, attrs)
         if tag == "question" and self.expat is not None:
             self.lines[id(element)] = self.expat.CurrentLineNumber
@@ -155,7 +161,15 @@ class _Builder(ET.TreeBuilder):
 
     def end(self, tag: str) -> ET.Element:
         self.depth -= 1
+        self.in_file -= tag == "file"
         return super().end(tag)
+
+    def data(self, data: str) -> None:
+        if not self.in_file:
+            self.text_characters += len(data)
+            if self.text_characters > MAX_TEXT_CHARACTERS:
+                raise _TooBig("more than 4 MiB of text besides the embedded files")
+        super().data(data)
 
 
 def _line_of(data: bytes, marker: bytes) -> int:

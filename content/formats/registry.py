@@ -15,8 +15,11 @@ from content.model import Quiz
 Reader = Callable[[bytes, ReadOptions], Draft]
 Writer = Callable[[Quiz, Mapping[str, bytes], WriteOptions], Written]
 
-MAX_TEXT_BYTES = MAX_BANK_BYTES  # GIFT, Aiken, Moodle XML, CSV, YAML: 512 KiB
+MAX_TEXT_BYTES = MAX_BANK_BYTES  # GIFT, Aiken, CSV, YAML: 512 KiB
 MAX_XLSX_BYTES = 5 * MIB
+# Moodle XML carries its images in base64, as a bundle carries them in a zip: it is sized for
+# a bank's images (at most 19 MiB, a third more in base64) and its text.
+MAX_MOODLE_XML_BYTES = 28 * MIB
 
 
 @dataclass(frozen=True)
@@ -58,7 +61,7 @@ FORMATS: dict[str, Format] = {
             "xml",
             "Moodle XML",
             (".xml",),
-            MAX_TEXT_BYTES,
+            MAX_MOODLE_XML_BYTES,
             moodle_xml.read_moodle_xml,
             moodle_xml.write_moodle_xml,
         ),
@@ -131,6 +134,5 @@ def output_format(path: str | PurePath, given: str | None = None) -> Format:
 
 def bundle_mains() -> dict[str, int]:
     """What a `.zip` bundle's main file may be: any input format, by extension."""
-    return {ext: fmt.max_bytes for ext, fmt in _BY_EXTENSION.items() if fmt.reader is not None} | {
-        ".txt": MAX_TEXT_BYTES
-    }
+    mains = {ext: fmt.max_bytes for ext, fmt in _BY_EXTENSION.items() if fmt.reader is not None}
+    return mains | {".txt": MAX_TEXT_BYTES}

@@ -90,9 +90,19 @@ def check_zip(data: bytes) -> None:
 
 
 def _rows(sheet: Any, width: int) -> Iterator[tuple[str, Sequence[Any]]]:
+    """The sheet's rows up to Excel's last; rows missing from the file come as empty rows.
+
+    openpyxl fills each missing row with one shared tuple of Nones: seen once, it is passed
+    on without looking at its cells again, so a sheet whose one cell sits in Excel's last
+    row costs a million cheap steps, not a million times its width."""
+    filler: object = None
     for number, row in enumerate(
         sheet.iter_rows(max_row=EXCEL_MAX_ROWS, max_col=width, values_only=True), 1
     ):
+        if row is filler:
+            continue
+        if filler is None and not any(cell is not None for cell in row):
+            filler = row
         yield f"row {number}", row
 
 
@@ -107,7 +117,11 @@ def read_xlsx(data: bytes, options: ReadOptions) -> Draft:
     try:
         names = workbook.sheetnames
         questions = workbook[names[0]]
-        width = min(questions.max_column or MAX_COLUMNS, MAX_COLUMNS)
+        width = questions.max_column or MAX_COLUMNS
+        if width > MAX_COLUMNS:
+            raise ConversionError(
+                [f"the sheet has {width:,} columns; a question sheet has at most {MAX_COLUMNS}"]
+            )
         read_table(_rows(questions, width), options.language, problems, draft)
         if QUIZ_SHEET in names[1:]:
             _quiz_sheet(workbook[QUIZ_SHEET], options.language, problems, draft)
