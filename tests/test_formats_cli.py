@@ -106,7 +106,7 @@ def test_skip_unsupported_lists_what_it_skipped(
     )
     assert code == 0
     assert [line.split(":")[0] for line in lines[:4]] == ["skip  unsupported.xml"] * 4
-    assert lines[-1] == f"ok    {output}: kept, 1 questions (Quiz Tutor YAML)"
+    assert lines[-1] == f"ok    {output}: kept, 1 question (Quiz Tutor YAML)"
 
 
 def test_formats_by_name_and_the_ones_that_go_one_way(

@@ -86,12 +86,16 @@ def run_convert(args: argparse.Namespace) -> int:
         output.write_bytes(result.bundled(name))
     else:
         _write_beside(output, result.data, result.images)
-    images = f", {len(result.images)} images" if result.images else ""
     quiz = loaded.quiz
-    print(
-        f"ok    {output}: {quiz.id}, {len(quiz)} questions{images} ({FORMATS[target.name].label})"
+    counted = _count(len(quiz), "question") + (
+        f", {_count(len(result.images), 'image')}" if result.images else ""
     )
+    print(f"ok    {output}: {quiz.id}, {counted} ({FORMATS[target.name].label})")
     return 0
+
+
+def _count(number: int, what: str) -> str:
+    return f"{number} {what}{'' if number == 1 else 's'}"
 
 
 def run_template(output: Path) -> int:

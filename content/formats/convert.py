@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from posixpath import basename, splitext
+from posixpath import basename
 
 from content.bundle import BundleError, read_bundle, write_bundle
 from content.export import dump_bank
@@ -163,14 +163,6 @@ def write_quiz(
     except ImageError as error:
         raise ConversionError([str(error)]) from None
     return Output(written.data, written.images, written.warnings)
-
-
-def output_name(quiz: Quiz, fmt: Format) -> str:
-    return f"{quiz.id}{fmt.extension}"
-
-
-def stem(name: str) -> str:
-    return splitext(basename(name))[0]
 
 
 __all__ = ["FORMATS", "Loaded", "Output", "read_bundle_quiz", "read_quiz", "write_quiz"]

@@ -463,11 +463,14 @@ def _typed_answer(text: str) -> str | None:
 
 
 def category_name(path: str) -> str:
-    """The last part of a Moodle category path (`$course$/top/Week 1` is `Week 1`); `//` is a
-    slash inside a name."""
-    parts = re.split(r"(?<!/)/(?!/)", path.strip())
-    name = parts[-1].replace("//", "/").strip()
-    return "" if name.lower() == "top" or name.startswith("$") else name
+    """The last part of a Moodle category path (`$course$/top/Week 1` is `Week 1`), after
+    the context (`$course$`, `$system$`…) and `top`; `//` is a slash inside a name."""
+    parts = [part.replace("//", "/").strip() for part in re.split(r"(?<!/)/(?!/)", path.strip())]
+    if parts and re.fullmatch(r"\$[a-z]+\$", parts[0]):
+        parts = parts[1:]
+        if parts and parts[0] == "top":
+            parts = parts[1:]
+    return parts[-1] if parts else ""
 
 
 def read_gift(data: bytes, options: ReadOptions) -> Draft:
