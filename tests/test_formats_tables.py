@@ -510,3 +510,28 @@ def test_a_conversion_that_would_not_fit_a_bank_is_refused() -> None:
         read(wider.encode(), "csv")
     assert caught.value.problems[0].startswith("the bank would take ")
     assert caught.value.problems[0].endswith(" bytes as YAML; a bank has at most 524,288")
+
+
+def test_entities_inside_an_xlsx_are_refused() -> None:
+    """openpyxl parses through defusedxml when it is installed (it is a dependency): a sheet
+    declaring entities is refused, not expanded."""
+    import openpyxl.xml
+
+    assert openpyxl.xml.DEFUSEDXML
+    data = workbook_bytes([["question", "option1", "option2", "answer"], ["Q?", "a", "b", "A"]])
+    source = zipfile.ZipFile(io.BytesIO(data))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as target:
+        for info in source.infolist():
+            content = source.read(info)
+            if info.filename == "xl/worksheets/sheet1.xml":
+                content = content.replace(
+                    b"<worksheet",
+                    b'<!DOCTYPE w [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]><worksheet',
+                    1,
+                ).replace(b"<sheetData>", b"<sheetData>&lol2;", 1)
+            target.writestr(info.filename, content)
+    with pytest.raises(ConversionError) as caught:
+        read(buffer.getvalue(), "xlsx")
+    assert len(caught.value.problems) == 1
+    assert caught.value.problems[0].startswith("not a readable .xlsx file (")
