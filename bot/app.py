@@ -19,13 +19,19 @@ from telegram.constants import ParseMode
 from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, ContextTypes, Defaults
 
-from bot import admin_flow, group_flow, reminders
+from bot.admin import flow as admin_flow
+from bot.admin import handlers as admin
+from bot.common import handlers as common
 from bot.config import Settings
-from bot.context import SERVICES_KEY, QuizContext, Services
-from bot.handlers import WrongChatGuard, admin, common, group, learner
-from bot.i18n import STRINGS, translate
-from bot.transport import AiohttpRequest, QuizBot
-from bot.update_processor import PerChatUpdateProcessor
+from bot.core.context import SERVICES_KEY, QuizContext, Services
+from bot.core.handlers import WrongChatGuard
+from bot.core.i18n import STRINGS, translate
+from bot.core.transport import AiohttpRequest, QuizBot
+from bot.core.update_processor import PerChatUpdateProcessor
+from bot.group import flow as group_flow
+from bot.group import handlers as group
+from bot.learner import handlers as learner
+from bot.learner import reminders
 from content.catalog import Catalog
 from content.group_rules import SendPace
 from storage import ClaimedDatabase, Storage

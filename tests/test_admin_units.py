@@ -6,9 +6,12 @@ import dataclasses
 
 import pytest
 
-from bot import admin_render, callbacks, render_group
-from bot.admin_flow import Draft, parse_answer, parse_options, parse_translation
-from bot.render import MAX_MESSAGE_LENGTH, Locale, Rendered, Reply
+from bot.admin import render as admin_render
+from bot.admin.flow import Draft, parse_answer, parse_options, parse_translation
+from bot.core import callbacks
+from bot.core.i18n import Locale
+from bot.core.render import MAX_MESSAGE_LENGTH, Rendered, Reply
+from bot.group import render as render_group
 from content.model import LocalizedText
 from content.schema import MAX_EXPLANATION_LENGTH, MAX_OPTION_LENGTH, MAX_QUESTION_LENGTH
 from storage.content_store import QuestionStat, QuizTotals, RetiredQuestion

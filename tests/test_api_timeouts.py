@@ -36,7 +36,7 @@ from telegram.error import TimedOut
 import bot.app
 from bot.app import QuizApplication
 from bot.config import Settings
-from bot.transport import AiohttpRequest
+from bot.core.transport import AiohttpRequest
 from tests.fakebot.server import Call, FakeBotApi, FakeUser
 from tests.harness import running_bot
 from tests.learner import Learner

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from bot import arguments
-from bot.arguments import GroupQuiz, Refusal, ScheduleArgs
 from bot.config import Settings
-from bot.i18n import ui_languages
-from bot.render import MAX_MESSAGE_LENGTH, Locale, Reply
+from bot.core import arguments
+from bot.core.arguments import GroupQuiz, Refusal, ScheduleArgs
+from bot.core.i18n import Locale, ui_languages
+from bot.core.render import MAX_MESSAGE_LENGTH, Reply
 from content.catalog import Catalog
 from content.rules import parse_clock_time, parse_timezone, zone
 from tests.fakebot.html_check import telegram_length, visible_text

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from bot import callbacks
 from bot.app import QuizApplication
 from bot.config import Settings
+from bot.core import callbacks
 from tests.fakebot.server import Chat, FakeBotApi, FakeUser, Message
 from tests.harness import running_bot
 from tests.learner import Learner

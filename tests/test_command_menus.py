@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import GROUP_COMMANDS, PRIVATE_COMMANDS
-from bot.i18n import STRINGS
+from bot.core.i18n import STRINGS
 from tests.fakebot.server import FakeBotApi, FakeUser
 from tests.harness import make_settings, running_bot
 from tests.learner import Learner

@@ -19,7 +19,7 @@ import pytest
 
 from bot.app import DATABASE_WATCH_SECONDS
 from bot.config import DEFAULT_CONTENT_DIR, Settings
-from bot.context import SERVICES_KEY
+from bot.core.context import SERVICES_KEY
 from content.loader import load_bank_file
 from storage import DatabaseLost, Storage
 from storage.migrations import MIGRATIONS

@@ -26,7 +26,7 @@ import aiosqlite
 import pytest
 
 from bot.config import Settings
-from bot.context import SERVICES_KEY
+from bot.core.context import SERVICES_KEY
 from tests.fakebot.server import FakeBotApi, FakeUser
 from tests.harness import running_bot
 from tests.learner import Learner, button_for

@@ -8,9 +8,11 @@ import unicodedata
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from bot import render, render_group
-from bot.display import FSI, NAME_LIMIT, PDI, isolate, without_overrides
-from bot.render import MAX_MESSAGE_LENGTH, Locale
+from bot.core import render
+from bot.core.display import FSI, NAME_LIMIT, PDI, isolate, without_overrides
+from bot.core.i18n import Locale
+from bot.core.render import MAX_MESSAGE_LENGTH
+from bot.group import render as render_group
 from content.model import LocalizedText
 from storage.group_store import ScoreRow
 from tests.fakebot.html_check import telegram_length, visible_text

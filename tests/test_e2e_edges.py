@@ -97,7 +97,7 @@ async def test_updates_without_a_person_are_ignored_quietly(
 async def test_read_only_database_gets_a_polite_answer_and_records_nothing(
     api: FakeBotApi, settings: Settings, db_path: Path
 ) -> None:
-    from bot.context import SERVICES_KEY
+    from bot.core.context import SERVICES_KEY
 
     learner = Learner(api, FakeUser(3004, "Lade", "en"))
     async with running_bot(settings) as application:

@@ -9,9 +9,9 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot import reminders
 from bot.app import QuizApplication
 from bot.config import Settings
+from bot.learner import reminders
 from tests.fakebot.server import FakeBotApi, FakeUser, Message
 from tests.harness import make_settings, running_bot
 from tests.learner import Learner

@@ -11,8 +11,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot import callbacks
 from bot.config import Settings
+from bot.core import callbacks
 from tests.fakebot.server import FakeBotApi, FakeUser
 from tests.harness import running_bot
 from tests.learner import Learner

@@ -145,8 +145,8 @@ async def test_the_confirm_button_does_nothing_in_a_group(
 
 
 def test_a_forgotten_learner_shows_as_deleted_in_every_language() -> None:
-    from bot.render import Locale
-    from bot.render_group import board_lines
+    from bot.core.i18n import Locale
+    from bot.group.render import board_lines
     from storage.group_store import ScoreRow
 
     rows = [ScoreRow(-3, "", 900, 1, 1, 1.0), ScoreRow(7302, "Kemi", 500, 1, 1, 2.0)]

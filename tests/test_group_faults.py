@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from bot import faults, group_flow
 from bot.app import QuizApplication
 from bot.config import Settings
+from bot.core import faults
+from bot.group import flow as group_flow
 from tests.fakebot.server import STALE_QUERY, FakeBotApi, FakeUser
 from tests.harness import make_settings, running_bot
 from tests.learner import Learner

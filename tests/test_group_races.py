@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from telegram.error import Forbidden
 
-from bot import group_flow
 from bot.config import DEFAULT_CONTENT_DIR, Settings
-from bot.context import Services
+from bot.core.context import Services
+from bot.group import flow as group_flow
 from content.catalog import Catalog
 from content.model import Quiz
 from storage import Storage

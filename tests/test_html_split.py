@@ -9,8 +9,8 @@ import re
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from bot.render import MAX_MESSAGE_LENGTH, split_blocks
-from bot.telegram_html import visible_length
+from bot.core.render import MAX_MESSAGE_LENGTH, split_blocks
+from bot.core.telegram_html import visible_length
 from tests.fakebot.html_check import telegram_length, visible_text
 
 # characters that escape to entities, a Yoruba letter with two combining marks, emoji (two

@@ -5,20 +5,17 @@ from __future__ import annotations
 import pytest
 from telegram import InlineKeyboardMarkup
 
-from bot import callbacks
-from bot.render import (
-    MAX_BUTTON_LABEL,
-    MAX_MESSAGE_LENGTH,
-    Locale,
+from bot.core import callbacks
+from bot.core.i18n import Locale
+from bot.core.render import MAX_BUTTON_LABEL, MAX_MESSAGE_LENGTH, Rendered, shorten
+from bot.learner.render import (
     Overview,
-    Rendered,
     language_menu,
     preview_messages,
     progress_message,
     question_message,
     quiz_list,
     reveal_message,
-    shorten,
     summary_message,
 )
 from content.model import Guide, Level, LocalizedText, Question, Quiz
@@ -494,7 +491,7 @@ def test_preview_of_emoji_content_fits() -> None:
 def test_every_interface_string_has_a_yoruba_translation_with_the_same_placeholders() -> None:
     import string
 
-    from bot.i18n import STRINGS
+    from bot.core.i18n import STRINGS
 
     def fields(template: str) -> set[str]:
         return {name for _, name, _, _ in string.Formatter().parse(template) if name}
@@ -506,7 +503,7 @@ def test_every_interface_string_has_a_yoruba_translation_with_the_same_placehold
 
 
 def test_a_block_over_the_limit_is_cut_at_line_ends() -> None:
-    from bot.render import split_blocks
+    from bot.core.render import split_blocks
 
     lines = [f"line {n}: " + "x" * 90 for n in range(100)]
     messages = split_blocks(["intro", "\n".join(lines), "outro"])

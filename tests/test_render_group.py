@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot import callbacks
-from bot.render import MAX_MESSAGE_LENGTH
-from bot.render_group import (
+from bot.core import callbacks
+from bot.core.render import MAX_MESSAGE_LENGTH
+from bot.group.render import (
     MAX_POLL_EXPLANATION,
     MAX_POLL_OPTION,
     MAX_POLL_QUESTION,

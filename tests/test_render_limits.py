@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from telegram import InlineKeyboardMarkup
 
-from bot.render import (
-    MAX_MESSAGE_LENGTH,
+from bot.core.i18n import Locale
+from bot.core.render import MAX_MESSAGE_LENGTH, Rendered
+from bot.learner.render import (
     MAX_MISSED_SHOWN,
-    Locale,
     Overview,
-    Rendered,
     progress_message,
     quiz_list,
     summary_message,

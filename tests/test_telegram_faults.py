@@ -28,9 +28,9 @@ from telegram.error import (
     TimedOut,
 )
 
-from bot import faults
 from bot.config import Settings
-from bot.faults import Fault
+from bot.core import faults
+from bot.core.faults import Fault
 from tests.fakebot.server import STALE_QUERY, Call, FakeBotApi, FakeUser
 from tests.harness import running_bot
 from tests.learner import Learner

@@ -14,8 +14,8 @@ from telegram.error import NetworkError, TimedOut
 from telegram.request import RequestData
 from telegram.request._requestparameter import RequestParameter
 
-from bot.faults import ConnectTimedOut, NotSent, ServerError
-from bot.transport import AiohttpRequest
+from bot.core.faults import ConnectTimedOut, NotSent, ServerError
+from bot.core.transport import AiohttpRequest
 
 
 class Server:

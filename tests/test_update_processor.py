@@ -6,7 +6,7 @@ import asyncio
 
 from telegram import Chat, Message, Update
 
-from bot.update_processor import PerChatUpdateProcessor, chat_key
+from bot.core.update_processor import PerChatUpdateProcessor, chat_key
 
 
 def _update(update_id: int, chat_id: int) -> Update:

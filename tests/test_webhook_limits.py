@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import QuizApplication
-from bot.context import SERVICES_KEY
+from bot.core.context import SERVICES_KEY
 from bot.serving import health
 from bot.serving.http import DEFAULT_LIMITS, Limits, Listener, RefusalLog
 from bot.serving.webhook import start_webhook

@@ -8,7 +8,7 @@ used, put into the sender's language when it is sent. No input makes a parser ra
   "²", "٣" or "５" too; the reply says "digits 0-9".
 - A quiz id is a bank's slug (`[a-z0-9-]`, ASCII, case folded), a question id one of the
   quiz's, a chat `@name` or a numeric id; anything else is named as what is wrong.
-- A value that is echoed back is cleaned, shortened and isolated (`bot.display`), then
+- A value that is echoed back is cleaned, shortened and isolated (`bot.core.display`), then
   escaped: a 4,096-character argument cannot make the reply too long for Telegram.
 - Words after the last argument a command takes are refused, not ignored. Commands that take
   no arguments (/progress, /stopquiz, ...) ignore whatever follows them.
@@ -24,8 +24,9 @@ from datetime import time
 from typing import Literal, TypeVar
 
 from bot.config import Settings
-from bot.display import ECHO_LIMIT, isolate
-from bot.render import Locale, Reply
+from bot.core.display import ECHO_LIMIT, isolate
+from bot.core.i18n import Locale
+from bot.core.render import Reply
 from content.catalog import Catalog
 from content.model import Quiz
 from content.rules import parse_clock_time, parse_timezone

@@ -28,10 +28,12 @@ from telegram.constants import PollType
 from telegram.error import BadRequest, TelegramError
 from telegram.ext import CallbackContext, JobQueue
 
-from bot import faults, render, render_group
-from bot.callbacks import GroupAnswer, PostAnswer
-from bot.context import SERVICES_KEY, Services
-from bot.render import Locale, Rendered, Reply, letter
+from bot.core import faults
+from bot.core.callbacks import GroupAnswer, PostAnswer
+from bot.core.context import SERVICES_KEY, Services
+from bot.core.i18n import Locale
+from bot.core.render import Rendered, Reply, answer_toast, letter
+from bot.group import render
 from content.group_rules import points, rank, upcoming_sends
 from content.model import Question, Quiz
 from storage.group_store import (
@@ -132,7 +134,7 @@ async def start(
         return None
     locale = _locale(services, session)
     try:
-        await send(bot, services, chat_id, render_group.intro(quiz, session.total, seconds, locale))
+        await send(bot, services, chat_id, render.intro(quiz, session.total, seconds, locale))
     except TelegramError as error:
         if faults.classify(error).permanent:
             await _end_unposted(bot, services, jobs, session, error)
@@ -264,7 +266,7 @@ async def ask(
                     bot, services, session, quiz, question, position
                 )
             else:
-                rendered = render_group.question_message(
+                rendered = render.question_message(
                     quiz, question, position, session.total, session.id, session.seconds, 0,
                     locale,
                 )  # fmt: skip
@@ -286,7 +288,7 @@ async def _send_poll(
     position: int,
 ) -> tuple[int, str]:  # fmt: skip
     locale = _locale(services, session)
-    spec = render_group.poll_spec(quiz, question, position, session.total, locale)
+    spec = render.poll_spec(quiz, question, position, session.total, locale)
     message = await bot.send_poll(
         session.chat_id,
         spec.question,
@@ -297,9 +299,7 @@ async def _send_poll(
         explanation=spec.explanation,
         explanation_parse_mode=None,
         question_parse_mode=None,
-        reply_markup=InlineKeyboardMarkup(
-            [[render_group.reveal_button(session.id, position, locale)]]
-        ),
+        reply_markup=InlineKeyboardMarkup([[render.reveal_button(session.id, position, locale)]]),
     )
     services.pace.record(session.chat_id, services.clock())
     assert message.poll is not None
@@ -391,7 +391,7 @@ async def take_answer(
     if outcome.status is AnswerStatus.CLOSED:
         _toast(jobs, query, locale.t("group_toast_closed"))
         return
-    _toast(jobs, query, render_group.answer_toast(question, tap.option, outcome.points, locale))
+    _toast(jobs, query, render.answer_toast(question, tap.option, outcome.points, locale))
     schedule_count(jobs, session.id, tap.position)
 
 
@@ -465,7 +465,7 @@ async def refresh_count(
         key = (session_id, position)
         if services.pace.shown_counts.get(key) == count:
             return
-        rendered = render_group.question_message(
+        rendered = render.question_message(
             quiz, question, position, session.total, session.id, session.seconds, count,
             _locale(services, session),
         )  # fmt: skip
@@ -535,12 +535,12 @@ async def _show_reveal(
     if session.mode == POLL:
         await bot.stop_poll(session.chat_id, message_id)
         services.pace.record(session.chat_id, services.clock())
-        spec = render_group.poll_spec(quiz, question, position, session.total, locale)
+        spec = render.poll_spec(quiz, question, position, session.total, locale)
         if spec.followup is not None:
             await send(bot, services, session.chat_id, spec.followup)
         return
     counts = await services.storage.groups.answer_counts(session.id, position)
-    rendered = render_group.reveal_message(quiz, question, position, session.total, counts, locale)
+    rendered = render.reveal_message(quiz, question, position, session.total, counts, locale)
     await bot.edit_message_text(rendered.text, session.chat_id, message_id)
     services.pace.record(session.chat_id, services.clock())
 
@@ -555,7 +555,7 @@ async def _post_final(bot: Bot, services: Services, session: GroupSession) -> No
             bot,
             services,
             session.chat_id,
-            render_group.final_board(quiz, rows, _locale(services, session)),
+            render.final_board(quiz, rows, _locale(services, session)),
         )
     except TelegramError as error:  # the session has ended all the same
         log.warning("group session %s: results not posted: %s", session.id, faults.describe(error))
@@ -664,7 +664,7 @@ async def _push_into(
         )
         if session is None or session.post_id is None:
             continue
-        message = render_group.post_message(
+        message = render.post_message(
             quiz, question, session.post_id, Tally(0, 0), _locale(services, session)
         )
         try:
@@ -706,7 +706,7 @@ async def reveal_open_posts(bot: Bot, services: Services, jobs: Jobs | None, cha
                 rendered = Rendered(locale.t("post_retired"))
             else:
                 tally = await groups.tally(session.id, 0)
-                rendered = render_group.post_reveal(quiz, question, tally, locale)
+                rendered = render.post_reveal(quiz, question, tally, locale)
             try:
                 await bot.edit_message_text(
                     rendered.text, chat_id=chat_id, message_id=asked.message_id, reply_markup=None
@@ -750,7 +750,7 @@ async def take_post_answer(
         await query.answer(locale.t("post_closed"))
         return
     try:
-        await query.answer(render.answer_toast(question, tap.option, locale))
+        await query.answer(answer_toast(question, tap.option, locale))
     except TelegramError as error:  # stored already: the answer counts without the toast
         log.warning("post %s: answer stored, toast failed: %s", session.post_id, error)
     if jobs is not None and not jobs.get_jobs_by_name(_post_count_job(session.id)):
@@ -781,7 +781,7 @@ async def _refresh_post_count(context: CallbackContext[Any, Any, Any, Any]) -> N
         if current is None or not current.running:
             return
         tally = await groups.tally(session_id, 0)
-        rendered = render_group.post_message(
+        rendered = render.post_message(
             quiz, question, session.post_id, tally, _locale(services, session)
         )
         try:

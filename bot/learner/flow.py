@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from telegram import Bot, CallbackQuery
 from telegram.error import BadRequest, TelegramError
 
-from bot import render
-from bot.callbacks import AnswerTap
-from bot.context import Services
-from bot.render import Locale
+from bot.core.callbacks import AnswerTap
+from bot.core.context import Services
+from bot.core.i18n import Locale
+from bot.core.render import Rendered, answer_toast
+from bot.learner import render
 from content import spacing
 from content.catalog import Catalog
 from content.model import Question, Quiz
@@ -290,7 +291,7 @@ async def take_answer(
     # The answer is committed: a failed acknowledgement or edit must not stop the session,
     # and a failed acknowledgement must not cost the reveal.
     try:
-        await query.answer(render.answer_toast(item.question, tap.option, locale, order))
+        await query.answer(answer_toast(item.question, tap.option, locale, order))
     except TelegramError as error:
         log.warning("answer %s/%s stored, but its toast failed: %s", attempt.id, item.key, error)
     reveal = render.reveal_message(
@@ -315,7 +316,7 @@ async def take_answer(
         await send_question(bot, services, chat_id, attempt, checked.following, locale)
 
 
-async def edit_quietly(query: CallbackQuery, message: render.Rendered) -> None:
+async def edit_quietly(query: CallbackQuery, message: Rendered) -> None:
     """Edit the tapped message; a message that is already so, or gone, is not an error."""
     try:
         await query.edit_message_text(message.text, reply_markup=message.markup)

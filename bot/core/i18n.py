@@ -1,4 +1,5 @@
-"""Interface strings per language; a missing string falls back to English.
+"""Interface strings per language, and `Locale`: a person's language, through which every
+string and every content field is put into words. A missing string falls back to English.
 
 Strings are HTML-safe templates: `{placeholders}` are filled with values the caller has
 already escaped. Kept as plain dicts (two languages, no build step); a gettext catalogue
@@ -6,6 +7,12 @@ would be the move once translators outside the code base join.
 """
 
 from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+from bot.core.display import without_overrides
+from content.model import LocalizedText, clip
 
 FALLBACK = "en"
 
@@ -548,3 +555,26 @@ def ui_languages() -> frozenset[str]:
 
 def language_name(code: str) -> str:
     return LANGUAGE_NAMES.get(code, code)
+
+
+@dataclass(frozen=True)
+class Locale:
+    """A person's language and the content's default, for field-by-field fallback."""
+
+    language: str
+    default: str
+
+    def t(self, key: str, /, **values: object) -> str:
+        return translate(self.language, key, **values)
+
+    def plain(self, value: LocalizedText) -> str:
+        """A content field in this language, as plain text (no bidi overrides)."""
+        return without_overrides(value.get(self.language, self.default))
+
+    def text(self, value: LocalizedText, limit: int) -> str:
+        """A content field in this language, clipped to `limit`, escaped for HTML.
+
+        Valid banks never need the clip; it keeps every message inside Telegram's limit
+        whatever the content.
+        """
+        return html.escape(clip(self.plain(value), limit))

@@ -1,26 +1,31 @@
-"""Pure rendering: data in, `(HTML text, inline keyboard)` out. Nothing here sends anything.
-
-Content is plain text and is escaped here, once; interface strings are HTML templates.
-"""
+"""What a learner sees in a private chat, drawn purely: data in, `Rendered` out. Nothing here
+sends anything; the shared pieces are `bot.core.render`'s."""
 
 from __future__ import annotations
 
 import html
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import callbacks, telegram_html
-from bot.display import NAME_LIMIT, isolate, without_overrides
-from bot.i18n import language_name, translate
-from content.model import LocalizedText, Question, Quiz, clip
+from bot.core import callbacks, telegram_html
+from bot.core.i18n import Locale, language_name
+from bot.core.render import (
+    MAX_MESSAGE_LENGTH,
+    Rendered,
+    explanation,
+    letter,
+    option_button,
+    screen_order,
+    shorten,
+    split_blocks,
+)
+from content.model import Question, Quiz
 from content.progress import Mastery, bar
 from content.rules import Summary
 from content.schema import (
     MAX_DESCRIPTION_LENGTH,
-    MAX_EXPLANATION_LENGTH,
     MAX_GUIDE_TITLE_LENGTH,
     MAX_OPTION_LENGTH,
     MAX_QUESTION_LENGTH,
@@ -28,79 +33,10 @@ from content.schema import (
 )
 from storage import QuizRecord
 
-MAX_MESSAGE_LENGTH = 4096
-MAX_BUTTON_LABEL = 48
 MAX_MISSED_SHOWN = 10  # questions listed under "worth another look" in a summary
 MAX_WEAK_SHOWN = 20  # question numbers listed as weak per quiz in /progress
 # Telegram takes at most 100 buttons in a keyboard; a list row has up to two
 MAX_ROWS_PER_MESSAGE = 40
-LETTERS = "ABCDEFGHIJ"
-
-
-@dataclass(frozen=True)
-class Rendered:
-    text: str
-    markup: InlineKeyboardMarkup | None = None
-
-
-@dataclass(frozen=True)
-class Locale:
-    """The learner's language and the content's default, for field-by-field fallback."""
-
-    language: str
-    default: str
-
-    def t(self, key: str, /, **values: object) -> str:
-        return translate(self.language, key, **values)
-
-    def plain(self, value: LocalizedText) -> str:
-        """A content field in the learner's language, as plain text (no bidi overrides)."""
-        return without_overrides(value.get(self.language, self.default))
-
-    def text(self, value: LocalizedText, limit: int) -> str:
-        """A content field in the learner's language, clipped to `limit`, escaped for HTML.
-
-        Valid banks never need the clip; it keeps every message inside Telegram's limit
-        whatever the content.
-        """
-        return html.escape(clip(self.plain(value), limit))
-
-
-@dataclass(frozen=True)
-class Reply:
-    """An interface string (key and already-escaped values) to send back; a value that is a
-    Reply itself is put into the same language."""
-
-    key: str
-    values: dict[str, Any] = field(default_factory=dict)
-
-    def text(self, locale: Locale) -> str:
-        values = {
-            name: value.text(locale) if isinstance(value, Reply) else value
-            for name, value in self.values.items()
-        }
-        return locale.t(self.key, **values)
-
-
-def person(name: str, locale: Locale) -> str:
-    """Someone's Telegram name inside a message: cleaned, shortened, isolated, escaped."""
-    return html.escape(isolate(name, NAME_LIMIT)) or locale.t("no_name")
-
-
-def shorten(text: str, limit: int) -> str:
-    """Cut plain text to `limit` characters at a word boundary where one is near."""
-    text = " ".join(text.split())
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1]
-    space = cut.rfind(" ")
-    if space >= limit // 2:
-        cut = cut[:space]
-    return cut.rstrip(" ,.;:-") + "…"
-
-
-def letter(option: int) -> str:
-    return LETTERS[option]
 
 
 def _header(
@@ -116,10 +52,6 @@ def _header(
     return f"{title}\n{locale.t('question_header', k=k, n=n)}"
 
 
-def _order(question: Question, order: Sequence[int] | None) -> Sequence[int]:
-    return range(len(question.options)) if order is None else order
-
-
 def question_message(
     quiz: Quiz,
     question: Question,
@@ -133,7 +65,7 @@ def question_message(
     review: bool = False,
 ) -> Rendered:
     """The question with its options in `order` (screen place i shows option order[i])."""
-    shown = [question.options[original] for original in _order(question, order)]
+    shown = [question.options[original] for original in screen_order(question, order)]
     options = "\n".join(
         f"<b>{letter(i)}.</b> {locale.text(option, MAX_OPTION_LENGTH)}"
         for i, option in enumerate(shown)
@@ -143,12 +75,7 @@ def question_message(
         f"{locale.text(question.text, MAX_QUESTION_LENGTH)}\n\n{options}"
     )
     buttons = [
-        [
-            InlineKeyboardButton(
-                f"{letter(i)}. {shorten(locale.plain(option), MAX_BUTTON_LABEL)}",
-                callback_data=callbacks.AnswerTap(attempt_id, position, i).encode(),
-            )
-        ]
+        option_button(i, option, callbacks.AnswerTap(attempt_id, position, i), locale)
         for i, option in enumerate(shown)
     ]
     return Rendered(text, InlineKeyboardMarkup(buttons))
@@ -158,7 +85,7 @@ def reveal_message(
     quiz: Quiz,
     question: Question,
     position: int,
-    chosen: int,
+    tapped: int,
     locale: Locale,
     total: int | None = None,
     *,
@@ -166,18 +93,18 @@ def reveal_message(
     order: Sequence[int] | None = None,
     review: bool = False,
 ) -> Rendered:
-    """The answered question: `chosen` is the place on screen the learner tapped."""
-    places = list(_order(question, order))
+    """The answered question: `tapped` is the place on screen the learner tapped."""
+    places = list(screen_order(question, order))
     right = places.index(question.answer)
     lines = []
     for i, original in enumerate(places):
-        mark = "✅" if i == right else ("❌" if i == chosen else "▫️")
-        mine = f" ← <i>{locale.t('your_answer')}</i>" if i == chosen else ""
+        mark = "✅" if i == right else ("❌" if i == tapped else "▫️")
+        mine = f" ← <i>{locale.t('your_answer')}</i>" if i == tapped else ""
         option = locale.text(question.options[original], MAX_OPTION_LENGTH)
         lines.append(f"{mark} <b>{letter(i)}.</b> {option}{mine}")
     verdict = (
         locale.t("reveal_correct")
-        if chosen == right
+        if tapped == right
         else locale.t("reveal_wrong", letter=letter(right))
     )
     parts = [
@@ -186,36 +113,9 @@ def reveal_message(
         "\n".join(lines),
         verdict,
     ]
-    if question.explanation is not None:
-        parts.append(
-            locale.t("explanation", text=locale.text(question.explanation, MAX_EXPLANATION_LENGTH))
-        )
+    if (why := explanation(question, locale)) is not None:
+        parts.append(why)
     return Rendered("\n\n".join(parts))
-
-
-def option_lines(question: Question, locale: Locale, reveal: bool) -> str:
-    """The options, one a line; on a reveal the right one marked (a posted question, a
-    draft's preview)."""
-    lines = []
-    for i, option in enumerate(question.options):
-        mark = ("✅ " if i == question.answer else "▫️ ") if reveal else ""
-        lines.append(f"{mark}<b>{letter(i)}.</b> {locale.text(option, MAX_OPTION_LENGTH)}")
-    return "\n".join(lines)
-
-
-def explanation(question: Question, locale: Locale) -> str | None:
-    if question.explanation is None:
-        return None
-    return locale.t("explanation", text=locale.text(question.explanation, MAX_EXPLANATION_LENGTH))
-
-
-def answer_toast(
-    question: Question, chosen: int, locale: Locale, order: Sequence[int] | None = None
-) -> str:
-    right = list(_order(question, order)).index(question.answer)
-    if chosen == right:
-        return locale.t("correct_toast")
-    return locale.t("wrong_toast", letter=letter(right))
 
 
 def summary_message(
@@ -353,12 +253,6 @@ def paged(entries: Sequence[tuple[str, list[InlineKeyboardButton] | None]]) -> l
             rows.append(row)
     flush()
     return messages
-
-
-def split_blocks(blocks: Sequence[str], limit: int = MAX_MESSAGE_LENGTH) -> list[str]:
-    """Join blocks with blank lines into as few messages as fit `limit` (as Telegram counts,
-    after entity parsing); see `telegram_html.split_blocks`."""
-    return telegram_html.split_blocks(blocks, limit)
 
 
 def preview_messages(quiz: Quiz, locale: Locale) -> list[Rendered]:

@@ -8,12 +8,13 @@ from datetime import datetime, time, timedelta
 from telegram import Update
 from telegram.ext import BaseHandler, CommandHandler
 
-from bot import arguments, callbacks, quiz_flow, render
-from bot.arguments import Refusal
-from bot.context import QuizContext
-from bot.handlers import PRIVATE_MESSAGE, TapHandler
-from bot.i18n import ui_languages
-from bot.render import Locale
+from bot.core import arguments, callbacks
+from bot.core.arguments import Refusal
+from bot.core.context import QuizContext
+from bot.core.handlers import PRIVATE_MESSAGE, TapHandler
+from bot.core.i18n import Locale, language_name, ui_languages
+from bot.core.render import Rendered, person
+from bot.learner import flow, render
 from content.model import Quiz
 from content.progress import mastery
 from content.rules import streak as streak_of_days
@@ -27,7 +28,7 @@ FORGET_CONFIRM_SECONDS = 10 * 60  # a /forgetme confirmation left lying around e
 async def _send_quiz_list(update: Update, context: QuizContext, locale: Locale) -> None:
     services = context.services
     assert update.effective_user and update.effective_chat
-    records = await quiz_flow.quiz_records(services, update.effective_user.id)
+    records = await flow.quiz_records(services, update.effective_user.id)
     for message in render.quiz_list(list(services.catalog), records, locale):
         await context.bot.send_message(
             update.effective_chat.id, message.text, reply_markup=message.markup
@@ -52,7 +53,7 @@ async def _open(update: Update, context: QuizContext, quiz_id: str, locale: Loca
 
 async def _open_quiz(update: Update, context: QuizContext, quiz: Quiz, locale: Locale) -> None:
     assert update.effective_user and update.effective_chat
-    await quiz_flow.open_quiz(
+    await flow.open_quiz(
         context.bot,
         context.services,
         update.effective_chat.id,
@@ -72,7 +73,7 @@ async def start(update: Update, context: QuizContext) -> None:
     elif deep_link is not None:
         await _open_quiz(update, context, deep_link, locale)
     else:
-        name = render.person(update.effective_user.first_name, locale)
+        name = person(update.effective_user.first_name, locale)
         await context.bot.send_message(update.effective_chat.id, locale.t("welcome", name=name))
         await _send_quiz_list(update, context, locale)
 
@@ -137,7 +138,7 @@ async def progress(update: Update, context: QuizContext) -> None:
         due_now=await learners.count_due(user.user_id, now),
         due_today=await learners.count_due(user.user_id, end_of_day),
     )
-    records = await quiz_flow.quiz_records(services, user.user_id)
+    records = await flow.quiz_records(services, user.user_id)
     cards_by_quiz: dict[str, dict[str, str]] = {}
     for card in await learners.cards(user.user_id):
         cards_by_quiz.setdefault(card.quiz_id, {})[card.question_id] = card.card_json
@@ -159,7 +160,7 @@ async def review(update: Update, context: QuizContext) -> None:
     """A session of the questions due now, across quizzes, most overdue first."""
     assert update.effective_user and update.effective_chat
     _, locale = await context.services.learner(update.effective_user)
-    await quiz_flow.open_review(
+    await flow.open_review(
         context.bot, context.services, update.effective_chat.id, update.effective_user.id, locale
     )
 
@@ -221,7 +222,7 @@ async def on_answer(update: Update, context: QuizContext, tap: callbacks.AnswerT
     query = update.callback_query
     assert query is not None
     _, locale = await context.services.learner(query.from_user)
-    await quiz_flow.take_answer(context.bot, context.services, query, tap, locale)
+    await flow.take_answer(context.bot, context.services, query, tap, locale)
 
 
 async def on_language(update: Update, context: QuizContext, tap: callbacks.ChooseLanguage) -> None:
@@ -234,9 +235,9 @@ async def on_language(update: Update, context: QuizContext, tap: callbacks.Choos
         return
     await services.storage.learners.set_language(user.user_id, tap.language, services.clock())
     locale = Locale(tap.language, locale.default)
-    done = locale.t("language_set", language=render.language_name(tap.language))
+    done = locale.t("language_set", language=language_name(tap.language))
     await query.answer(done)
-    await quiz_flow.edit_quietly(query, render.Rendered(done))
+    await flow.edit_quietly(query, Rendered(done))
 
 
 async def on_list(update: Update, context: QuizContext, tap: callbacks.ListQuizzes) -> None:
@@ -264,7 +265,7 @@ async def on_review(update: Update, context: QuizContext, tap: callbacks.StartRe
     assert update.callback_query is not None and update.effective_chat is not None
     user, locale = await context.services.learner(update.callback_query.from_user)
     await update.callback_query.answer()
-    await quiz_flow.open_review(
+    await flow.open_review(
         context.bot, context.services, update.effective_chat.id, user.user_id, locale
     )
 
@@ -298,7 +299,7 @@ async def on_forget(
         log.info("a learner deleted their data (/forgetme): %s", forgotten.describe())
         outcome = "forget_done"
     await query.answer(locale.t(outcome))
-    await quiz_flow.edit_quietly(query, render.Rendered(locale.t(outcome)))
+    await flow.edit_quietly(query, Rendered(locale.t(outcome)))
 
 
 def handlers() -> list[BaseHandler[Update, QuizContext, None]]:

@@ -13,8 +13,9 @@ from datetime import date, datetime
 
 from telegram.error import TelegramError
 
-from bot import faults, render
-from bot.context import QuizContext, Services
+from bot.core import faults
+from bot.core.context import QuizContext, Services
+from bot.learner import render
 from content.rules import parse_clock_time, reminder_is_due, zone
 
 log = logging.getLogger(__name__)

@@ -6,7 +6,7 @@ audit entry), and only then put into the running catalog. Telegram-facing, but t
 live in `content.editing` and the SQL in `storage.content_store`.
 
 A push itself (a posted question, answered once by each member, revealed by the next push) is
-a one-question group session: bot/group_flow.py.
+a one-question group session: bot/group/flow.py.
 """
 
 from __future__ import annotations
@@ -23,11 +23,13 @@ from telegram import Bot, Document
 from telegram.error import TelegramError
 from telegram.ext import Job, JobQueue
 
-from bot import admin_render, group_flow, render
-from bot.arguments import ascii_number, echo, parse_chat
-from bot.context import QuizContext, Services
-from bot.render import Locale, Reply
-from bot.transport import BodyTooLarge, body_limit
+from bot.admin import render
+from bot.core.arguments import ascii_number, echo, parse_chat
+from bot.core.context import QuizContext, Services
+from bot.core.i18n import Locale
+from bot.core.render import LETTERS, Reply, letter
+from bot.core.transport import BodyTooLarge, body_limit
+from bot.group import flow as group_flow
 from content.editing import add_question, plan_import, retire_question
 from content.export import dump_bank
 from content.loader import MAX_BANK_BYTES, BankResult, parse_bank
@@ -141,7 +143,7 @@ async def send_import_errors(
     bot: Bot, chat_id: int, name: str, errors: Sequence[str], locale: Locale
 ) -> None:
     """The first errors in a message or two; all of them as a text file when there are more."""
-    report = admin_render.import_errors(name, errors, locale)
+    report = render.import_errors(name, errors, locale)
     for text in report.messages:
         await bot.send_message(chat_id, text)
     if report.full_list is not None:
@@ -202,7 +204,7 @@ async def _apply_import(
         restored=[q.id for q in quiz.questions if q.id in was_retired],
     )
     services.catalog.put(quiz)
-    return admin_render.import_report(
+    return render.import_report(
         plan, overrides_disk=existing is not None and quiz.id not in stored_ids, locale=locale
     )
 
@@ -267,12 +269,12 @@ def parse_options(text: str | None) -> list[str] | Reply:
 def parse_answer(text: str | None, options: int) -> int | Reply:
     """The right option: its letter, or its number from 1 in ASCII digits."""
     value = (text or "").strip().upper().rstrip(".")
-    if len(value) == 1 and value in render.LETTERS[:options]:
-        return render.LETTERS.index(value)
+    if len(value) == 1 and value in LETTERS[:options]:
+        return LETTERS.index(value)
     number = ascii_number(value)
     if number is not None and 1 <= number <= options:
         return number - 1
-    return Reply("draft_bad_answer", {"last": render.letter(options - 1)})
+    return Reply("draft_bad_answer", {"last": letter(options - 1)})
 
 
 def parse_translation(text: str | None, draft: Draft) -> tuple[str, list[str]] | Reply:
@@ -357,7 +359,7 @@ async def _retire(services: Services, quiz: Quiz, question_id: str, admin_id: in
 
 async def stats(services: Services, locale: Locale) -> list[str]:
     store = services.storage.content
-    return admin_render.stats_messages(
+    return render.stats_messages(
         list(services.catalog),
         await store.learner_count(),
         await store.quiz_totals(),

@@ -10,7 +10,7 @@ reminders, the error handler) asks `classify` what a failure means, and acts on 
   such as polls). Never retried.
 * `RETRY_LATER`: certainly not carried out and may succeed later (429 with `retry_after`, 502
   and 503, no connection made). Retried with backoff and a cap: by PTB's rate limiter (429)
-  and `bot.transport.QuizBot` (the rest), then by the group session at a slower pace.
+  and `bot.core.transport.QuizBot` (the rest), then by the group session at a slower pace.
 * `MAYBE_DONE`: may have been carried out (timed out after it was sent, 500, 504, connection
   lost mid-request). Not repeated: a second sendMessage would show a question twice; the
   learner's next tap or command resumes from what is stored.

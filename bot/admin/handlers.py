@@ -21,12 +21,15 @@ from telegram.ext import (
 )
 from telegram.warnings import PTBUserWarning
 
-from bot import admin_flow, admin_render, arguments, callbacks, group_flow, render
-from bot.admin_flow import Draft
-from bot.arguments import Refusal
-from bot.context import QuizContext
-from bot.handlers import PRIVATE_MESSAGE, TapHandler
-from bot.render import Locale, Reply
+from bot.admin import flow, render
+from bot.admin.flow import Draft
+from bot.core import arguments, callbacks
+from bot.core.arguments import Refusal
+from bot.core.context import QuizContext
+from bot.core.handlers import PRIVATE_MESSAGE, TapHandler
+from bot.core.i18n import Locale, language_name
+from bot.core.render import Reply, letter, split_blocks
+from bot.group import flow as group_flow
 from content.editing import EditError
 from content.export import dump_bank
 from content.schema import MAX_EXPLANATION_LENGTH, MAX_QUESTION_LENGTH
@@ -41,7 +44,7 @@ async def _admin_locale(update: Update, context: QuizContext) -> Locale | None:
     """The admin's locale; for anyone else a refusal is sent and None returned."""
     assert update.effective_user and update.effective_chat
     _, locale = await context.services.learner(update.effective_user)
-    if admin_flow.is_admin(context.services, update.effective_user.id):
+    if flow.is_admin(context.services, update.effective_user.id):
         return locale
     if update.callback_query is not None:
         await update.callback_query.answer(locale.t("not_admin"))
@@ -67,7 +70,7 @@ async def import_bank(update: Update, context: QuizContext) -> None:
     if document is None:
         await _say(update, context, locale.t("usage_import"))
         return
-    await admin_flow.import_document(
+    await flow.import_document(
         context.bot,
         context.services,
         message.chat.id,
@@ -110,9 +113,7 @@ async def delquestion(update: Update, context: QuizContext) -> None:
         await _say(update, context, locale.t("last_question", **shown))
         return
     try:
-        smaller = await admin_flow.retire(
-            context.services, quiz, question_id, update.effective_user.id
-        )
+        smaller = await flow.retire(context.services, quiz, question_id, update.effective_user.id)
     except EditError as error:  # another admin changed the quiz in the meantime
         await _say(update, context, html.escape(str(error)))
         return
@@ -146,7 +147,7 @@ async def schedule(update: Update, context: QuizContext) -> None:
         await _say(update, context, wanted.text(locale))
         return
     assert context.job_queue is not None
-    outcome = await admin_flow.set_schedule(
+    outcome = await flow.set_schedule(
         context.services,
         context.job_queue,
         wanted.quiz_id,
@@ -162,7 +163,7 @@ async def stats(update: Update, context: QuizContext) -> None:
     locale = await _admin_locale(update, context)
     if locale is None:
         return
-    for text in await admin_flow.stats(context.services, locale):
+    for text in await flow.stats(context.services, locale):
         await _say(update, context, text)
 
 
@@ -199,7 +200,7 @@ async def addquestion(update: Update, context: QuizContext) -> int:
     assert context.user_data is not None
     context.user_data[DRAFT_KEY] = Draft(quiz.id, secrets.randbelow(10**12))
     title = html.escape(locale.plain(quiz.title))
-    language = render.language_name(context.services.settings.default_language)
+    language = language_name(context.services.settings.default_language)
     await _say(update, context, locale.t("draft_text", title=title, language=language))
     return TEXT
 
@@ -213,7 +214,7 @@ async def draft_text(update: Update, context: QuizContext) -> int:
     if step is None:
         return END
     draft, locale, text = step
-    value = admin_flow.check_text(text, MAX_QUESTION_LENGTH)
+    value = flow.check_text(text, MAX_QUESTION_LENGTH)
     if isinstance(value, Reply):
         await _refuse(update, context, value, locale)
         return TEXT
@@ -227,12 +228,12 @@ async def draft_options(update: Update, context: QuizContext) -> int:
     if step is None:
         return END
     draft, locale, text = step
-    options = admin_flow.parse_options(text)
+    options = flow.parse_options(text)
     if isinstance(options, Reply):
         await _refuse(update, context, options, locale)
         return OPTIONS
     draft.options = options
-    await _say(update, context, locale.t("draft_answer", last=render.letter(len(options) - 1)))
+    await _say(update, context, locale.t("draft_answer", last=letter(len(options) - 1)))
     return ANSWER
 
 
@@ -241,7 +242,7 @@ async def draft_answer(update: Update, context: QuizContext) -> int:
     if step is None:
         return END
     draft, locale, text = step
-    answer = admin_flow.parse_answer(text, len(draft.options))
+    answer = flow.parse_answer(text, len(draft.options))
     if isinstance(answer, Reply):
         await _refuse(update, context, answer, locale)
         return ANSWER
@@ -256,7 +257,7 @@ async def draft_explanation(update: Update, context: QuizContext) -> int:
         return END
     draft, locale, text = step
     if text.split("@")[0].strip() != "/skip":
-        value = admin_flow.check_text(text, MAX_EXPLANATION_LENGTH)
+        value = flow.check_text(text, MAX_EXPLANATION_LENGTH)
         if isinstance(value, Reply):
             await _refuse(update, context, value, locale)
             return EXPLANATION
@@ -271,7 +272,7 @@ async def draft_translation(update: Update, context: QuizContext) -> int:
         return END
     draft, locale, text = step
     if text.split("@")[0].strip() != "/skip":
-        parsed = admin_flow.parse_translation(text, draft)
+        parsed = flow.parse_translation(text, draft)
         if isinstance(parsed, Reply):
             await _refuse(update, context, parsed, locale)
             return TRANSLATION
@@ -280,15 +281,15 @@ async def draft_translation(update: Update, context: QuizContext) -> int:
 
 
 async def _preview(update: Update, context: QuizContext, draft: Draft, locale: Locale) -> int:
-    result = await admin_flow.draft_result(context.services, draft)
+    result = await flow.draft_result(context.services, draft)
     if result.quiz is None:
         _drop_draft(context)
         await _say(update, context, locale.t("draft_refused"))
-        for text in render.split_blocks([f"• {html.escape(e)}" for e in result.errors]):
+        for text in split_blocks([f"• {html.escape(e)}" for e in result.errors]):
             await _say(update, context, text)
         return END
     assert update.effective_chat
-    for message in admin_render.draft_preview(
+    for message in render.draft_preview(
         result.quiz, result.quiz.questions[-1], draft.nonce, draft.language, locale
     ):
         await context.bot.send_message(
@@ -316,12 +317,12 @@ async def draft_button(
         await query.edit_message_reply_markup(None)
         await _say(update, context, locale.t("draft_cancelled"))
         return END
-    result = await admin_flow.save_draft(context.services, draft, query.from_user.id)
+    result = await flow.save_draft(context.services, draft, query.from_user.id)
     await query.answer()
     await query.edit_message_reply_markup(None)
     if result.quiz is None:
         await _say(update, context, locale.t("draft_refused"))
-        for text in render.split_blocks([f"• {html.escape(e)}" for e in result.errors]):
+        for text in split_blocks([f"• {html.escape(e)}" for e in result.errors]):
             await _say(update, context, text)
         return END
     added = result.quiz.questions[-1]

@@ -19,11 +19,12 @@ from telegram.ext import (
     filters,
 )
 
-from bot import arguments, callbacks, group_flow, render_group
-from bot.arguments import Refusal
-from bot.context import QuizContext
-from bot.handlers import PRIVATE_MESSAGE, TapHandler
-from bot.render import Locale
+from bot.core import arguments, callbacks
+from bot.core.arguments import Refusal
+from bot.core.context import QuizContext
+from bot.core.handlers import PRIVATE_MESSAGE, TapHandler
+from bot.core.i18n import Locale
+from bot.group import flow, render
 from content.group_rules import may_control, rank
 
 CHAT_COMMAND = (filters.UpdateType.MESSAGE & filters.ChatType.GROUPS) | (
@@ -91,7 +92,7 @@ async def _member_status(context: QuizContext, chat_id: int, user_id: int) -> st
 
 async def _say(update: Update, context: QuizContext, text: str) -> None:
     assert update.effective_chat is not None
-    await group_flow.send(context.bot, context.services, update.effective_chat.id, text)
+    await flow.send(context.bot, context.services, update.effective_chat.id, text)
 
 
 async def groupquiz(update: Update, context: QuizContext) -> None:
@@ -107,12 +108,12 @@ async def groupquiz(update: Update, context: QuizContext) -> None:
     if isinstance(wanted, Refusal):
         await _say(update, context, wanted.text(locale))
         return
-    mode = group_flow.POLL if wanted.poll else group_flow.BUTTONS
-    if mode == group_flow.POLL and chat.type == "channel":
+    mode = flow.POLL if wanted.poll else flow.BUTTONS
+    if mode == flow.POLL and chat.type == "channel":
         await _say(update, context, locale.t("group_poll_not_in_channel"))
         return
     user = update.effective_user
-    started = await group_flow.start(
+    started = await flow.start(
         context.bot,
         context.services,
         _jobs(context),
@@ -136,7 +137,7 @@ async def stopquiz(update: Update, context: QuizContext) -> None:
         await _say(update, context, locale.t("group_admins_only"))
         return
     session = await context.services.storage.groups.running_session(update.effective_chat.id)
-    if session is None or not await group_flow.stop(
+    if session is None or not await flow.stop(
         context.bot, context.services, _jobs(context), session
     ):
         await _say(update, context, locale.t("group_none_running"))
@@ -155,7 +156,7 @@ async def skip(update: Update, context: QuizContext) -> None:
     sent_at = update.effective_message.date.timestamp() if update.effective_message else None
     if asked is not None and sent_at is not None and sent_at < int(asked.asked_at):
         return  # the command was about the question before, which is revealed already
-    if session is None or not await group_flow.reveal(
+    if session is None or not await flow.reveal(
         context.bot, context.services, _jobs(context), session.id, session.position
     ):
         await _say(update, context, locale.t("group_none_running"))
@@ -173,7 +174,7 @@ async def leaderboard(update: Update, context: QuizContext) -> None:
         return
     quiz = services.catalog.get(session.quiz_id)
     title = locale.plain(quiz.title) if quiz is not None else session.quiz_id
-    text = render_group.leaderboard(
+    text = render.leaderboard(
         title,
         session.running,
         rank(await services.storage.groups.session_scores(session.id)),
@@ -189,7 +190,7 @@ async def on_answer(update: Update, context: QuizContext, tap: callbacks.GroupAn
     assert query is not None
     services = context.services
     _, locale = await services.learner(query.from_user)
-    await group_flow.take_answer(context.bot, services, _jobs(context), query, tap, locale)
+    await flow.take_answer(context.bot, services, _jobs(context), query, tap, locale)
 
 
 async def on_reveal(update: Update, context: QuizContext, tap: callbacks.GroupReveal) -> None:
@@ -211,7 +212,7 @@ async def on_reveal(update: Update, context: QuizContext, tap: callbacks.GroupRe
         await query.answer(locale.t("group_admins_only"))
         return
     await query.answer()
-    await group_flow.reveal(context.bot, services, _jobs(context), session.id, tap.position)
+    await flow.reveal(context.bot, services, _jobs(context), session.id, tap.position)
 
 
 async def on_post_answer(update: Update, context: QuizContext, tap: callbacks.PostAnswer) -> None:
@@ -219,12 +220,12 @@ async def on_post_answer(update: Update, context: QuizContext, tap: callbacks.Po
     query = update.callback_query
     assert query is not None
     _, locale = await context.services.learner(query.from_user)
-    await group_flow.take_post_answer(context.services, context.job_queue, query, tap, locale)
+    await flow.take_post_answer(context.services, context.job_queue, query, tap, locale)
 
 
 async def on_poll_answer(update: Update, context: QuizContext) -> None:
     assert update.poll_answer is not None
-    await group_flow.take_poll_answer(context.bot, context.services, update.poll_answer)
+    await flow.take_poll_answer(context.bot, context.services, update.poll_answer)
 
 
 async def private_groupquiz(update: Update, context: QuizContext) -> None:

@@ -9,8 +9,8 @@ from typing import Any, TypeVar
 from telegram import Message, Update
 from telegram.ext import Application, ApplicationHandlerStop, BaseHandler, filters
 
-from bot.callbacks import Tap, decode
-from bot.context import QuizContext
+from bot.core.callbacks import Tap, decode
+from bot.core.context import QuizContext
 
 log = logging.getLogger(__name__)
 

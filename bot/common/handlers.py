@@ -9,10 +9,10 @@ from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, MessageHandler, filters
 
-from bot import faults
-from bot.context import QuizContext
-from bot.handlers import GROUP_MESSAGE, PRIVATE_MESSAGE, USER_MESSAGE
-from bot.i18n import translate
+from bot.core import faults
+from bot.core.context import QuizContext
+from bot.core.handlers import GROUP_MESSAGE, PRIVATE_MESSAGE, USER_MESSAGE
+from bot.core.i18n import translate
 from storage import DatabaseLost, StorageError
 
 log = logging.getLogger(__name__)

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import callbacks
-from bot.render import Locale, Rendered, explanation, option_lines, shorten, split_blocks
+from bot.core import callbacks
+from bot.core.i18n import Locale
+from bot.core.render import Rendered, explanation, option_lines, shorten, split_blocks
 from content.editing import ImportPlan
 from content.model import Question, Quiz
 from content.schema import MAX_QUESTION_LENGTH

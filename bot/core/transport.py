@@ -6,7 +6,7 @@ about twice the CPU per call of aiohttp with JSON bodies, and a quiz answer take
 (see bench/ and the README's "Performance"). python-telegram-bot's own contrib repository has an
 aiohttp request class too, but it is not published on PyPI, so this small one lives here.
 
-The request tells apart what `bot.faults.classify` needs: a connection that could not be made
+The request tells apart what `bot.core.faults.classify` needs: a connection that could not be made
 (`NotSent`), a 5xx with its status (`ServerError`), and a timeout after the request was sent
 (`TimedOut`). `QuizBot._do_post` then retries what certainly did not reach Telegram.
 """
@@ -33,7 +33,7 @@ from telegram.error import NetworkError, TelegramError, TimedOut
 from telegram.ext import ExtBot
 from telegram.request import BaseRequest, RequestData
 
-from bot import faults
+from bot.core import faults
 
 log = logging.getLogger(__name__)
 

@@ -11,9 +11,9 @@ from typing import Any
 from telegram import User as TelegramUser
 from telegram.ext import Application, CallbackContext, ExtBot
 
-from bot.callbacks import Tap
 from bot.config import Settings
-from bot.render import Locale
+from bot.core.callbacks import Tap
+from bot.core.i18n import Locale
 from content.catalog import Catalog
 from content.group_rules import SendPace
 from content.rules import resolve_language
@@ -80,7 +80,7 @@ class QuizContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], 
         user_id: int | None = None,
     ) -> None:
         super().__init__(application=application, chat_id=chat_id, user_id=user_id)
-        self.tap: Tap | None = None  # the button pressed, decoded (bot.handlers.TapHandler)
+        self.tap: Tap | None = None  # the button pressed, decoded (bot.core.handlers.TapHandler)
 
     @property
     def services(self) -> Services:

@@ -9,17 +9,9 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import callbacks
-from bot.render import (
-    MAX_BUTTON_LABEL,
-    Locale,
-    Rendered,
-    explanation,
-    letter,
-    option_lines,
-    person,
-    shorten,
-)
+from bot.core import callbacks
+from bot.core.i18n import Locale
+from bot.core.render import Rendered, explanation, letter, option_button, option_lines, person
 from content.model import Question, Quiz, clip
 from content.schema import (
     MAX_EXPLANATION_LENGTH,
@@ -72,12 +64,7 @@ def question_message(
         f"{locale.text(question.text, MAX_QUESTION_LENGTH)}\n\n{options}\n\n{status}"
     )
     rows = [
-        [
-            InlineKeyboardButton(
-                f"{letter(i)}. {shorten(locale.plain(option), MAX_BUTTON_LABEL)}",
-                callback_data=callbacks.GroupAnswer(session_id, position, i).encode(),
-            )
-        ]
+        option_button(i, option, callbacks.GroupAnswer(session_id, position, i), locale)
         for i, option in enumerate(question.options)
     ]
     rows.append([reveal_button(session_id, position, locale)])
@@ -113,10 +100,8 @@ def reveal_message(
         "\n".join(lines),
         locale.t("group_answered", count=sum(counts.values())),
     ]
-    if question.explanation is not None:
-        parts.append(
-            locale.t("explanation", text=locale.text(question.explanation, MAX_EXPLANATION_LENGTH))
-        )
+    if (why := explanation(question, locale)) is not None:
+        parts.append(why)
     return Rendered("\n\n".join(parts))
 
 
@@ -154,12 +139,7 @@ def post_message(
         ]
     )
     buttons = [
-        [
-            InlineKeyboardButton(
-                f"{letter(i)}. {shorten(locale.plain(option), MAX_BUTTON_LABEL)}",
-                callback_data=callbacks.PostAnswer(post_id, i).encode(),
-            )
-        ]
+        option_button(i, option, callbacks.PostAnswer(post_id, i), locale)
         for i, option in enumerate(question.options)
     ]
     return Rendered(text, InlineKeyboardMarkup(buttons))

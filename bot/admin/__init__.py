@@ -1,0 +1,1 @@
+"""The bot's admins editing content: import, export, /addquestion, /delquestion, /stats."""

@@ -1,0 +1,1 @@
+"""What every chat gets: /help, answers to unknown commands and stray text, the error handler."""

@@ -1,0 +1,1 @@
+"""A learner in a private chat: quizzes, review sessions, progress, reminders, /forgetme."""
