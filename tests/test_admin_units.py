@@ -94,7 +94,7 @@ def test_worst_case_preview_with_translation_fits_in_messages() -> None:
 def test_posted_question_and_reveal_escape_content_and_fit() -> None:
     quiz = nasty_quiz()
     question = quiz.questions[0]
-    posted = render_group.post_message(quiz, question, 5, Tally(3, 1), EN)
+    posted = render_group.post_message(quiz, question, 5, 3, EN)
     shown = visible(posted)
     assert NASTY in shown and "Answers so far: 3" in shown
     assert [b.callback_data for row in posted.markup.inline_keyboard for b in row] == [  # type: ignore[union-attr]
@@ -104,7 +104,7 @@ def test_posted_question_and_reveal_escape_content_and_fit() -> None:
     revealed = visible(render_group.post_reveal(quiz, question, Tally(3, 1), EN))
     assert "3 answered, 1 right" in revealed and "✅ B." in revealed
     worst, big = worst_case_quiz()
-    visible(render_group.post_message(worst, big, 10**17, Tally(10**6, 0), EN))
+    visible(render_group.post_message(worst, big, 10**17, 10**6, EN))
     visible(render_group.post_reveal(worst, big, Tally(10**6, 0), EN))
 
 

@@ -66,9 +66,9 @@ async def test_a_group_where_the_bot_may_not_write_ends_the_quiz_and_tells_its_a
     api: FakeBotApi, settings: Settings, caplog: pytest.LogCaptureFixture
 ) -> None:
     room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
-    api.private_chat(ADA)  # Ada has a chat with the bot
     api.restrict_bot(room.chat)
     async with running_bot(settings):
+        await Learner(api, ADA).send("/start", "Hello")  # Ada has a chat with the bot
         api.send_text(ADA, "/groupquiz tiny 60", room.chat)
         told = await api.wait_for_bot_message(ADA.id, "has ended")
         assert "Tiny <quiz> & co" in told.text and str(GROUP_ID) in told.text
@@ -86,8 +86,9 @@ async def test_a_group_that_removes_the_bot_mid_quiz_ends_it_and_marks_nobody(
     api: FakeBotApi, settings: Settings, caplog: pytest.LogCaptureFixture
 ) -> None:
     room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
-    api.private_chat(ADA)
     async with running_bot(settings) as application:
+        for person in (ADA, BO):  # both use the bot in private too
+            await Learner(api, person).send("/start", "Hello")
         q1 = await room.say(ADA, "/groupquiz tiny 2", "Question 1 of 3")
         assert (await room.tap(BO, q1, 1)).startswith("✅")
         api.kick_bot(room.chat)
@@ -131,7 +132,7 @@ async def test_an_admin_who_never_opened_a_chat_with_the_bot_costs_one_line(
     assert "can't initiate conversation with a user" in line.getMessage()
     assert line.levelno == logging.INFO
     assert api.bot_messages(ADA.id) == []
-    assert active(settings) == {ADA.id: 1}
+    assert active(settings) == {}  # she never wrote to the bot in private: no row of hers
     assert not our_problems(caplog), api.describe()
 
 

@@ -1,18 +1,13 @@
-"""What admins do to content and chats: import a bank, add or retire a question, statistics,
-daily schedules of pushes.
+"""What the bot's admins do to content: import a bank, add or retire a question, statistics.
 
 Every change is validated like a bank on disk, stored in SQLite (one transaction with its
 audit entry), and only then put into the running catalog. Telegram-facing, but the rules
 live in `content.editing` and the SQL in `storage.content_store`.
-
-A push itself (a posted question, answered once by each member, revealed by the next push) is
-a one-question group session: bot/group/flow.py.
 """
 
 from __future__ import annotations
 
 import asyncio
-import datetime
 import html
 import logging
 from collections.abc import Sequence
@@ -21,15 +16,13 @@ from typing import Any
 
 from telegram import Bot, Document
 from telegram.error import TelegramError
-from telegram.ext import Job, JobQueue
 
 from bot.admin import render
-from bot.core.arguments import ascii_number, echo, parse_chat
-from bot.core.context import QuizContext, Services
+from bot.core.arguments import ascii_number, echo
+from bot.core.context import Services
 from bot.core.i18n import Locale
 from bot.core.render import LETTERS, Reply, letter
 from bot.core.transport import BodyTooLarge, body_limit
-from bot.group import flow as group_flow
 from content.editing import add_question, plan_import, retire_question
 from content.export import dump_bank
 from content.loader import MAX_BANK_BYTES, BankResult, parse_bank
@@ -42,13 +35,8 @@ from content.schema import (
     MAX_QUESTION_LENGTH,
     MIN_OPTIONS,
 )
-from storage.content_store import Schedule
 
 log = logging.getLogger(__name__)
-
-
-def is_admin(services: Services, user_id: int | None) -> bool:
-    return user_id is not None and user_id in services.settings.admin_ids
 
 
 def _default(services: Services) -> str:
@@ -367,76 +355,3 @@ async def stats(services: Services, locale: Locale) -> list[str]:
         await store.retired(),
         locale,
     )
-
-
-# daily schedules
-
-
-def _job_name(schedule: Schedule) -> str:
-    return f"push-schedule-{schedule.id}"
-
-
-def arm(job_queue: JobQueue[Any], schedule: Schedule) -> Job[Any]:
-    """A daily job for the schedule, replacing the one it had."""
-    disarm(job_queue, schedule)
-    at = datetime.time(
-        schedule.minute_of_day // 60, schedule.minute_of_day % 60, tzinfo=datetime.UTC
-    )
-    return job_queue.run_daily(scheduled_push, time=at, name=_job_name(schedule), data=schedule.id)
-
-
-def disarm(job_queue: JobQueue[Any], schedule: Schedule) -> None:
-    for job in job_queue.get_jobs_by_name(_job_name(schedule)):
-        job.schedule_removal()
-
-
-async def set_schedule(
-    services: Services,
-    job_queue: JobQueue[Any],
-    quiz_id: str,
-    chat: int | str,
-    minute_of_day: int | None,
-    admin_id: int,
-) -> Reply:
-    """Store and arm a daily push at `minute_of_day` (UTC), or end it when that is None."""
-    shown = {"quiz_id": html.escape(quiz_id), "chat": html.escape(str(chat))}
-    store = services.storage.content
-    if minute_of_day is None:
-        removed = await store.delete_schedule(quiz_id, str(chat), admin_id, services.clock())
-        if removed is None:
-            return Reply("schedule_none", shown)
-        disarm(job_queue, removed)
-        return Reply("schedule_off", shown)
-    if services.catalog.get(quiz_id) is None:
-        return Reply("unknown_quiz", {"quiz_id": shown["quiz_id"]})
-    saved = await store.save_schedule(quiz_id, str(chat), minute_of_day, admin_id, services.clock())
-    arm(job_queue, saved)
-    at = f"{minute_of_day // 60:02d}:{minute_of_day % 60:02d}"
-    return Reply("schedule_done", {**shown, "time": at})
-
-
-async def arm_schedules(job_queue: JobQueue[Any], services: Services) -> None:
-    for schedule in await services.storage.content.schedules():
-        arm(job_queue, schedule)
-
-
-async def scheduled_push(context: QuizContext) -> None:
-    """The job of a schedule: push the next question, as an admin's `/push` would."""
-    assert context.job is not None
-    services = context.services
-    schedule = next(
-        (s for s in await services.storage.content.schedules() if s.id == context.job.data), None
-    )
-    if schedule is None:
-        return
-    quiz = services.catalog.get(schedule.quiz_id)
-    if quiz is None:
-        log.warning("schedule %s: quiz %s is gone", schedule.id, schedule.quiz_id)
-        return
-    target = parse_chat(schedule.chat)
-    if target is None:
-        return
-    outcome = await group_flow.push_next(
-        context.bot, services, context.job_queue, quiz, target, None
-    )
-    log.info("schedule %s: %s", schedule.id, outcome.key)

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import html
 import logging
+from collections.abc import Sequence
+from typing import Any
 
 from telegram import Update
+from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, MessageHandler, filters
 
@@ -19,66 +22,41 @@ log = logging.getLogger(__name__)
 
 
 def _bot_link(context: QuizContext) -> str:
-    return f"https://t.me/{context.bot.username}"
+    return html.escape(f"https://t.me/{context.bot.username}")
 
 
 async def help_command(update: Update, context: QuizContext) -> None:
     """What the bot does, for this person in this chat."""
-    assert update.effective_user and update.effective_chat
-    _, locale = await context.services.learner(update.effective_user)
-    if update.effective_chat.type == "private":
-        text = locale.t("help")
+    if update.effective_chat is not None and update.effective_chat.type == ChatType.PRIVATE:
+        await context.say(context.locale.t("help"))
     else:
-        text = locale.t("help_group", link=html.escape(_bot_link(context)))
-    await context.bot.send_message(update.effective_chat.id, text)
+        await context.say(context.locale.t("help_group", link=_bot_link(context)))
 
 
-async def learner_command_elsewhere(update: Update, context: QuizContext) -> None:
+async def private_command_elsewhere(update: Update, context: QuizContext) -> None:
     """A private-chat command sent in a group: point to the private chat, change nothing."""
-    assert update.effective_user and update.effective_chat
-    _, locale = await context.services.learner(update.effective_user)
-    link = html.escape(_bot_link(context))
-    await context.bot.send_message(update.effective_chat.id, locale.t("private_only", link=link))
+    await context.say(context.locale.t("private_only", link=_bot_link(context)))
 
 
 async def unknown_command(update: Update, context: QuizContext) -> None:
-    assert update.effective_user and update.effective_chat
-    _, locale = await context.services.learner(update.effective_user)
-    await context.bot.send_message(update.effective_chat.id, locale.t("unknown_command"))
+    await context.say(context.locale.t("unknown_command"))
 
 
 async def plain_text(update: Update, context: QuizContext) -> None:
-    assert update.effective_user and update.effective_chat
-    _, locale = await context.services.learner(update.effective_user)
-    await context.bot.send_message(update.effective_chat.id, locale.t("plain_text"))
+    await context.say(context.locale.t("plain_text"))
 
 
 async def stale_button(update: Update, context: QuizContext) -> None:
     """A button no handler took: not ours, forged, or of a version gone by."""
-    assert update.callback_query is not None
-    locale = await context.services.locale_for(update.callback_query.from_user)
-    await update.callback_query.answer(locale.t("stale_button"))
+    await context.answer(context.locale.t("stale_button"))
 
 
-LEARNER_COMMANDS = (
-    "start",
-    "quizzes",
-    "quiz",
-    "preview",
-    "progress",
-    "language",
-    "review",
-    "timezone",
-    "remind",
-    "forgetme",
-)
-
-
-def handlers() -> list[BaseHandler[Update, QuizContext, None]]:
-    """Registered after the feature handlers: they catch what those did not take."""
+def handlers(private_commands: Sequence[str]) -> list[BaseHandler[Update, QuizContext, Any]]:
+    """Registered after the features' handlers: they catch what those did not take.
+    `private_commands` are answered in a group with a pointer to the private chat."""
     return [
         CommandHandler("help", help_command, filters=USER_MESSAGE),
-        CommandHandler(LEARNER_COMMANDS, learner_command_elsewhere, filters=GROUP_MESSAGE),
+        CommandHandler(private_commands, private_command_elsewhere, filters=GROUP_MESSAGE),
         MessageHandler(filters.COMMAND & PRIVATE_MESSAGE, unknown_command),
         MessageHandler(filters.TEXT & ~filters.COMMAND & PRIVATE_MESSAGE, plain_text),
         CallbackQueryHandler(stale_button),

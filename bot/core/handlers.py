@@ -1,4 +1,11 @@
-"""Handlers, one module per audience; the filters and the button handler they share."""
+"""The handler classes and filters every feature registers with, and the two that run before
+any feature's handler sees an update:
+
+- group -2, `WrongChatGuard`: a button pressed outside the chat types its kind declares gets
+  a short toast, and nothing else happens (nobody is looked up, created or refreshed);
+- group -1, `Identify`: who sent the update and the language to answer them in, filled into
+  the context once (`QuizContext.identify`).
+"""
 
 from __future__ import annotations
 
@@ -6,8 +13,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from telegram import Message, Update
-from telegram.ext import Application, ApplicationHandlerStop, BaseHandler, filters
+from telegram import CallbackQuery, Message, Update
+from telegram.ext import Application, ApplicationHandlerStop, BaseHandler, TypeHandler, filters
 
 from bot.core.callbacks import Tap, decode
 from bot.core.context import QuizContext
@@ -25,13 +32,18 @@ class _HasSender(filters.MessageFilter):
 USER_MESSAGE = filters.UpdateType.MESSAGE & _HasSender()
 PRIVATE_MESSAGE = USER_MESSAGE & filters.ChatType.PRIVATE
 GROUP_MESSAGE = USER_MESSAGE & filters.ChatType.GROUPS
+# a command for a whole chat: a member's message in a group, or a post in a channel
+CHAT_COMMAND = (filters.UpdateType.MESSAGE & filters.ChatType.GROUPS) | (
+    filters.UpdateType.CHANNEL_POST & filters.ChatType.CHANNEL
+)
 
 T = TypeVar("T", bound=Tap)
 RT = TypeVar("RT")
 
 
 class TapHandler(BaseHandler[Update, QuizContext, RT]):
-    """The buttons of one kind: the data decoded once and handed to the callback, typed.
+    """The buttons of one kind: the data decoded once and handed to the callback, typed, with
+    the callback query: `callback(query, context, tap)`.
 
     Registration order does not matter: kinds are disjoint. Where a kind may be pressed is
     checked before any of these, by `WrongChatGuard`."""
@@ -39,7 +51,7 @@ class TapHandler(BaseHandler[Update, QuizContext, RT]):
     def __init__(
         self,
         kind: type[T],
-        callback: Callable[[Update, QuizContext, T], Awaitable[RT]],
+        callback: Callable[[CallbackQuery, QuizContext, T], Awaitable[RT]],
     ) -> None:
         super().__init__(self._call)
         self.kind = kind
@@ -59,9 +71,9 @@ class TapHandler(BaseHandler[Update, QuizContext, RT]):
         context.tap = check_result if isinstance(check_result, Tap) else None
 
     async def _call(self, update: Update, context: QuizContext) -> RT:
-        tap = context.tap
-        assert isinstance(tap, self.kind)
-        return await self.on_tap(update, context, tap)
+        tap, query = context.tap, update.callback_query
+        assert isinstance(tap, self.kind) and query is not None  # check_update saw both
+        return await self.on_tap(query, context, tap)
 
 
 def _tap_of(update: object) -> Tap | None:
@@ -71,8 +83,8 @@ def _tap_of(update: object) -> Tap | None:
 
 
 class WrongChatGuard(BaseHandler[Update, QuizContext, None]):
-    """Registered before every other handler: a button pressed outside the chat types its
-    kind declares gets a short toast, and no other handler sees the tap."""
+    """A button pressed outside the chat types its kind declares gets a short toast, and no
+    other handler sees the tap."""
 
     def __init__(self) -> None:
         super().__init__(self._refuse)
@@ -88,6 +100,15 @@ class WrongChatGuard(BaseHandler[Update, QuizContext, None]):
         query = update.callback_query
         assert query is not None
         log.debug("a button pressed outside its chat types refused: %r", query.data)
-        locale = await context.services.locale_for(query.from_user)
+        _, locale = await context.services.look_up(query.from_user)  # records nothing
         await query.answer(locale.t("button_wrong_chat"))
         raise ApplicationHandlerStop
+
+
+async def _identify(update: Update, context: QuizContext) -> None:
+    await context.identify(update)
+
+
+def guards() -> list[tuple[BaseHandler[Update, QuizContext, None], int]]:
+    """The handlers that run before every feature's, each with its group."""
+    return [(WrongChatGuard(), -2), (TypeHandler(Update, _identify), -1)]

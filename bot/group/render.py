@@ -11,7 +11,15 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.core import callbacks
 from bot.core.i18n import Locale
-from bot.core.render import Rendered, explanation, letter, option_button, option_lines, person
+from bot.core.render import (
+    Rendered,
+    answer_toast,
+    explanation,
+    letter,
+    option_button,
+    option_lines,
+    person,
+)
 from content.model import Question, Quiz, clip
 from content.schema import (
     MAX_EXPLANATION_LENGTH,
@@ -19,7 +27,7 @@ from content.schema import (
     MAX_QUESTION_LENGTH,
     MAX_TITLE_LENGTH,
 )
-from storage.group_store import ScoreRow, Tally
+from storage.group_store import AnswerStatus, GroupAnswerOutcome, GroupSession, ScoreRow, Tally
 
 BOARD_SIZE = 10
 MEDALS = ("🥇", "🥈", "🥉")
@@ -105,11 +113,43 @@ def reveal_message(
     return Rendered("\n\n".join(parts))
 
 
-def answer_toast(question: Question, chosen: int, points: int, locale: Locale) -> str:
-    """The tapper's own result, shown to them alone: right or wrong, never the right letter."""
-    if question.is_correct(chosen):
-        return locale.t("group_toast_right", points=points)
+def tap_toast(
+    session: GroupSession, question: Question, option: int, outcome: GroupAnswerOutcome,
+    locale: Locale,
+) -> str:  # fmt: skip
+    """What a member is told of their tap, alone: in a timed quiz right or wrong and the
+    points, never the right letter (the others are still answering); on a posted question the
+    right letter at once, as a learner is told in private."""
+    if outcome.status is AnswerStatus.ALREADY:
+        if session.posted:
+            return locale.t("already_answered")
+        assert outcome.chosen is not None
+        return locale.t("group_toast_stands", letter=letter(outcome.chosen))
+    if outcome.status is AnswerStatus.CLOSED:
+        return locale.t("post_closed" if session.posted else "group_toast_closed")
+    if session.posted:
+        return answer_toast(question, option, locale)
+    if question.is_correct(option):
+        return locale.t("group_toast_right", points=outcome.points)
     return locale.t("group_toast_wrong")
+
+
+def closed_toast(session: GroupSession, locale: Locale) -> str:
+    """A tap on a question of a session that has ended (a posted question: revealed)."""
+    return locale.t("post_closed" if session.posted else "group_toast_over")
+
+
+def open_question(
+    session: GroupSession, quiz: Quiz, question: Question, position: int, answered: int,
+    locale: Locale,
+) -> Rendered:  # fmt: skip
+    """A session's question while it takes answers, with its live count."""
+    if session.posted:
+        assert session.post_id is not None
+        return post_message(quiz, question, session.post_id, answered, locale)
+    return question_message(
+        quiz, question, position, session.total, session.id, session.seconds, answered, locale
+    )
 
 
 # posted questions (/push): one question, answered once by each member, revealed by the next
@@ -126,7 +166,7 @@ def _post_header(quiz: Quiz, question: Question, locale: Locale) -> str:
 
 
 def post_message(
-    quiz: Quiz, question: Question, post_id: int, tally: Tally, locale: Locale
+    quiz: Quiz, question: Question, post_id: int, answered: int, locale: Locale
 ) -> Rendered:
     """A question posted into a chat: anyone answers once with the buttons, which carry the
     post's number."""
@@ -135,7 +175,7 @@ def post_message(
             _post_header(quiz, question, locale),
             locale.text(question.text, MAX_QUESTION_LENGTH),
             option_lines(question, locale, reveal=False),
-            locale.t("post_count", n=tally.answers),
+            locale.t("post_count", n=answered),
         ]
     )
     buttons = [

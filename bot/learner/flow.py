@@ -10,6 +10,7 @@ import dataclasses
 import logging
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from datetime import datetime, time, timedelta
 
 from telegram import Bot, CallbackQuery
 from telegram.error import BadRequest, TelegramError
@@ -22,13 +23,16 @@ from bot.learner import render
 from content import spacing
 from content.catalog import Catalog
 from content.model import Question, Quiz
+from content.progress import Mastery, mastery
 from content.rules import (
     Progress,
     Summary,
     attempt_order,
     attempt_progress,
     option_order,
+    streak,
     summarize,
+    zone,
 )
 from storage import (
     REVIEW,
@@ -37,6 +41,7 @@ from storage import (
     Attempt,
     CardUpdate,
     QuizRecord,
+    User,
     attempt_item_parts,
     review_item,
 )
@@ -88,6 +93,43 @@ async def quiz_records(services: Services, user_id: int) -> dict[str, QuizRecord
             record, running_answered=now.done, running_total=now.total
         )
     return records
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A learner's whole standing, as `/progress` shows it."""
+
+    records: dict[str, QuizRecord]
+    mastery: dict[str, Mastery]  # per quiz touched, by its id
+    overview: render.Overview
+
+
+async def standing(services: Services, learner: User) -> Standing:
+    """Per quiz the record and the mastery; overall the streak of days in the learner's time
+    zone and the reviews due now and by the end of their day."""
+    learners, now = services.storage.learners, services.clock()
+    tz = zone(learner.timezone or services.settings.default_timezone)
+    local_now = datetime.fromtimestamp(now, tz)
+    end_of_day = datetime.combine(local_now.date() + timedelta(days=1), time(), tz).timestamp()
+    utc_offset = local_now.utcoffset()
+    offset = int(utc_offset.total_seconds()) if utc_offset is not None else 0
+    days = await learners.study_days(learner.user_id, offset)
+    overview = render.Overview(
+        streak=streak(days, int((now + offset) // 86400)),
+        due_now=await learners.count_due(learner.user_id, now),
+        due_today=await learners.count_due(learner.user_id, end_of_day),
+    )
+    records = await quiz_records(services, learner.user_id)
+    cards_by_quiz: dict[str, dict[str, str]] = {}
+    for card in await learners.cards(learner.user_id):
+        cards_by_quiz.setdefault(card.quiz_id, {})[card.question_id] = card.card_json
+    by_quiz = {}
+    for quiz in services.catalog:
+        if quiz.id in cards_by_quiz or quiz.id in records:
+            latest = await learners.latest_answers(learner.user_id, quiz.id)
+            correct = {qid: answer.correct for qid, answer in latest.items()}
+            by_quiz[quiz.id] = mastery(quiz, cards_by_quiz.get(quiz.id, {}), correct, now)
+    return Standing(records, by_quiz, overview)
 
 
 def _order(attempt: Attempt, item: Item) -> tuple[int, ...]:

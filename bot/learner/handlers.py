@@ -1,11 +1,14 @@
-"""A learner in a private chat: commands and buttons. Each handler is thin: look up, call, send."""
+"""A learner in a private chat: commands and buttons. Each handler is thin: read the
+arguments, call the flow, send what the renderer drew. The learner and their locale are the
+context's (`QuizContext.identify`)."""
 
 from __future__ import annotations
 
 import logging
-from datetime import datetime, time, timedelta
+from datetime import time
+from typing import Any
 
-from telegram import Update
+from telegram import CallbackQuery, Update
 from telegram.ext import BaseHandler, CommandHandler
 
 from bot.core import arguments, callbacks
@@ -15,192 +18,143 @@ from bot.core.handlers import PRIVATE_MESSAGE, TapHandler
 from bot.core.i18n import Locale, language_name, ui_languages
 from bot.core.render import Rendered, person
 from bot.learner import flow, render
-from content.model import Quiz
-from content.progress import mastery
-from content.rules import streak as streak_of_days
-from content.rules import zone
 
 log = logging.getLogger(__name__)
 
+COMMANDS = (
+    "start",
+    "quizzes",
+    "quiz",
+    "preview",
+    "progress",
+    "language",
+    "review",
+    "timezone",
+    "remind",
+    "forgetme",
+)
 FORGET_CONFIRM_SECONDS = 10 * 60  # a /forgetme confirmation left lying around expires
 
 
-async def _send_quiz_list(update: Update, context: QuizContext, locale: Locale) -> None:
-    services = context.services
-    assert update.effective_user and update.effective_chat
-    records = await flow.quiz_records(services, update.effective_user.id)
-    for message in render.quiz_list(list(services.catalog), records, locale):
-        await context.bot.send_message(
-            update.effective_chat.id, message.text, reply_markup=message.markup
-        )
+async def _say_all(context: QuizContext, messages: list[Rendered]) -> None:
+    for message in messages:
+        await context.say(message.text, message.markup)
 
 
-async def _refuse(update: Update, context: QuizContext, refusal: Refusal, locale: Locale) -> None:
-    assert update.effective_chat
-    await context.bot.send_message(update.effective_chat.id, refusal.text(locale))
+async def _send_quiz_list(context: QuizContext) -> None:
+    records = await flow.quiz_records(context.services, context.learner.user_id)
+    await _say_all(
+        context, render.quiz_list(list(context.services.catalog), records, context.locale)
+    )
 
 
-async def _open(update: Update, context: QuizContext, quiz_id: str, locale: Locale) -> None:
+async def _open(context: QuizContext, quiz_id: str) -> None:
     """A quiz chosen by a button: still there, or gone since the button was drawn."""
-    assert update.effective_chat
     quiz = context.services.catalog.get(quiz_id)
     if quiz is None:
-        unknown = locale.t("unknown_quiz", quiz_id=arguments.echo(quiz_id))
-        await context.bot.send_message(update.effective_chat.id, unknown)
+        await context.say(context.locale.t("unknown_quiz", quiz_id=arguments.echo(quiz_id)))
         return
-    await _open_quiz(update, context, quiz, locale)
-
-
-async def _open_quiz(update: Update, context: QuizContext, quiz: Quiz, locale: Locale) -> None:
-    assert update.effective_user and update.effective_chat
     await flow.open_quiz(
         context.bot,
         context.services,
-        update.effective_chat.id,
-        update.effective_user.id,
+        context.chat_id,
+        context.learner.user_id,
         quiz,
-        locale,
+        context.locale,
     )
+
+
+async def _send_preview(context: QuizContext, quiz_id: str) -> None:
+    quiz = context.services.catalog.get(quiz_id)
+    if quiz is None:
+        await context.say(context.locale.t("unknown_quiz", quiz_id=arguments.echo(quiz_id)))
+        return
+    await _say_all(context, render.preview_messages(quiz, context.locale))
 
 
 async def start(update: Update, context: QuizContext) -> None:
     """Welcome, then the quiz list; `/start quiz-<id>` opens that quiz directly."""
-    assert update.effective_user and update.effective_chat
-    _, locale = await context.services.learner(update.effective_user)
     deep_link = arguments.start(context.args, context.services.catalog)
     if isinstance(deep_link, Refusal):
-        await _refuse(update, context, deep_link, locale)
+        await context.say(deep_link.text(context.locale))
     elif deep_link is not None:
-        await _open_quiz(update, context, deep_link, locale)
+        await _open(context, deep_link.id)
     else:
-        name = person(update.effective_user.first_name, locale)
-        await context.bot.send_message(update.effective_chat.id, locale.t("welcome", name=name))
-        await _send_quiz_list(update, context, locale)
+        name = person(context.learner.first_name, context.locale)
+        await context.say(context.locale.t("welcome", name=name))
+        await _send_quiz_list(context)
 
 
 async def quizzes(update: Update, context: QuizContext) -> None:
     """The quizzes with level, size and the learner's progress."""
-    assert update.effective_user
-    _, locale = await context.services.learner(update.effective_user)
-    await _send_quiz_list(update, context, locale)
+    await _send_quiz_list(context)
 
 
 async def quiz(update: Update, context: QuizContext) -> None:
     """`/quiz <id>`: start or resume that quiz."""
-    assert update.effective_user
-    _, locale = await context.services.learner(update.effective_user)
-    chosen = arguments.quiz(context.args, context.services.catalog)
-    if isinstance(chosen, Refusal):
-        await _refuse(update, context, chosen, locale)
-        return
-    await _open_quiz(update, context, chosen, locale)
+    wanted = arguments.quiz(context.args, context.services.catalog)
+    if isinstance(wanted, Refusal):
+        await context.say(wanted.text(context.locale))
+    else:
+        await _open(context, wanted.id)
 
 
 async def preview(update: Update, context: QuizContext) -> None:
     """`/preview <id>`: every question and its options, without the answers."""
-    assert update.effective_user
-    _, locale = await context.services.learner(update.effective_user)
-    chosen = arguments.preview(context.args, context.services.catalog)
-    if isinstance(chosen, Refusal):
-        await _refuse(update, context, chosen, locale)
-        return
-    await _send_preview(update, context, chosen.id, locale)
-
-
-async def _send_preview(update: Update, context: QuizContext, quiz_id: str, locale: Locale) -> None:
-    assert update.effective_chat
-    found = context.services.catalog.get(quiz_id)
-    if found is None:
-        unknown = locale.t("unknown_quiz", quiz_id=arguments.echo(quiz_id))
-        await context.bot.send_message(update.effective_chat.id, unknown)
-        return
-    for message in render.preview_messages(found, locale):
-        await context.bot.send_message(
-            update.effective_chat.id, message.text, reply_markup=message.markup
-        )
+    wanted = arguments.preview(context.args, context.services.catalog)
+    if isinstance(wanted, Refusal):
+        await context.say(wanted.text(context.locale))
+    else:
+        await _send_preview(context, wanted.id)
 
 
 async def progress(update: Update, context: QuizContext) -> None:
     """Per quiz: mastery bar, scores, weak spots; overall: streak and reviews due."""
-    assert update.effective_user and update.effective_chat
-    services = context.services
-    user, locale = await services.learner(update.effective_user)
-    learners, now = services.storage.learners, services.clock()
-    tz = zone(user.timezone or services.settings.default_timezone)
-    local_now = datetime.fromtimestamp(now, tz)
-    end_of_day = datetime.combine(local_now.date() + timedelta(days=1), time(), tz).timestamp()
-    utc_offset = local_now.utcoffset()
-    offset = int(utc_offset.total_seconds()) if utc_offset is not None else 0
-    days = await learners.study_days(user.user_id, offset)
-    today = int((now + offset) // 86400)
-    overview = render.Overview(
-        streak=streak_of_days(days, today),
-        due_now=await learners.count_due(user.user_id, now),
-        due_today=await learners.count_due(user.user_id, end_of_day),
+    standing = await flow.standing(context.services, context.learner)
+    messages = render.progress_message(
+        list(context.services.catalog),
+        standing.records,
+        standing.mastery,
+        standing.overview,
+        context.locale,
     )
-    records = await flow.quiz_records(services, user.user_id)
-    cards_by_quiz: dict[str, dict[str, str]] = {}
-    for card in await learners.cards(user.user_id):
-        cards_by_quiz.setdefault(card.quiz_id, {})[card.question_id] = card.card_json
-    standing = {}
-    for quiz in services.catalog:
-        if quiz.id in cards_by_quiz or quiz.id in records:
-            latest = await learners.latest_answers(user.user_id, quiz.id)
-            correct = {qid: answer.correct for qid, answer in latest.items()}
-            standing[quiz.id] = mastery(quiz, cards_by_quiz.get(quiz.id, {}), correct, now)
-    for message in render.progress_message(
-        list(services.catalog), records, standing, overview, locale
-    ):
-        await context.bot.send_message(
-            update.effective_chat.id, message.text, reply_markup=message.markup
-        )
+    await _say_all(context, messages)
 
 
 async def review(update: Update, context: QuizContext) -> None:
     """A session of the questions due now, across quizzes, most overdue first."""
-    assert update.effective_user and update.effective_chat
-    _, locale = await context.services.learner(update.effective_user)
     await flow.open_review(
-        context.bot, context.services, update.effective_chat.id, update.effective_user.id, locale
+        context.bot, context.services, context.chat_id, context.learner.user_id, context.locale
     )
 
 
 async def timezone(update: Update, context: QuizContext) -> None:
     """`/timezone Area/City` or `/timezone +01:00`: the zone reminders and streaks use."""
-    assert update.effective_user and update.effective_chat
-    services = context.services
-    user, locale = await services.learner(update.effective_user)
-    current = user.timezone or services.settings.default_timezone
-    wanted = arguments.timezone(context.args, current)
-    if isinstance(wanted, Refusal):
-        await _refuse(update, context, wanted, locale)
-        return
-    await services.storage.learners.set_timezone(user.user_id, wanted, services.clock())
-    await context.bot.send_message(
-        update.effective_chat.id, locale.t("timezone_set", timezone=wanted)
+    services, learner = context.services, context.learner
+    wanted = arguments.timezone(
+        context.args, learner.timezone or services.settings.default_timezone
     )
+    if isinstance(wanted, Refusal):
+        await context.say(wanted.text(context.locale))
+        return
+    await services.storage.learners.set_timezone(learner.user_id, wanted, services.clock())
+    await context.say(context.locale.t("timezone_set", timezone=wanted))
 
 
 async def remind(update: Update, context: QuizContext) -> None:
     """`/remind HH:MM` for a daily reminder when reviews are due; `/remind off` to stop."""
-    assert update.effective_user and update.effective_chat
-    services = context.services
-    user, locale = await services.learner(update.effective_user)
-    chat_id = update.effective_chat.id
-    tz = user.timezone or services.settings.default_timezone
-    at = arguments.remind(context.args, tz, user.remind_at)
+    services, learner, locale = context.services, context.learner, context.locale
+    tz = learner.timezone or services.settings.default_timezone
+    at = arguments.remind(context.args, tz, learner.remind_at)
     if isinstance(at, Refusal):
-        await _refuse(update, context, at, locale)
-    elif isinstance(at, time):
-        await services.storage.learners.set_reminder(
-            user.user_id, at.strftime("%H:%M"), services.clock()
-        )
-        await context.bot.send_message(
-            chat_id, locale.t("remind_set", time=at.strftime("%H:%M"), timezone=tz)
-        )
-    else:  # off
-        await services.storage.learners.set_reminder(user.user_id, None, services.clock())
-        await context.bot.send_message(chat_id, locale.t("remind_off"))
+        await context.say(at.text(locale))
+        return
+    wanted = at.strftime("%H:%M") if isinstance(at, time) else None  # else: off
+    await services.storage.learners.set_reminder(learner.user_id, wanted, services.clock())
+    if wanted is None:
+        await context.say(locale.t("remind_off"))
+    else:
+        await context.say(locale.t("remind_set", time=wanted, timezone=tz))
 
 
 def _language_choices(context: QuizContext) -> list[str]:
@@ -209,86 +163,69 @@ def _language_choices(context: QuizContext) -> list[str]:
 
 async def language(update: Update, context: QuizContext) -> None:
     """Buttons to choose the language of questions and of the interface."""
-    assert update.effective_user and update.effective_chat
-    _, locale = await context.services.learner(update.effective_user)
+    locale = context.locale
     message = render.language_menu(_language_choices(context), locale.language, locale)
-    await context.bot.send_message(
-        update.effective_chat.id, message.text, reply_markup=message.markup
-    )
+    await context.say(message.text, message.markup)
 
 
-async def on_answer(update: Update, context: QuizContext, tap: callbacks.AnswerTap) -> None:
+async def on_answer(query: CallbackQuery, context: QuizContext, tap: callbacks.AnswerTap) -> None:
     """An option tapped: checked against the stored attempt, recorded, revealed."""
-    query = update.callback_query
-    assert query is not None
-    _, locale = await context.services.learner(query.from_user)
-    await flow.take_answer(context.bot, context.services, query, tap, locale)
+    await flow.take_answer(context.bot, context.services, query, tap, context.locale)
 
 
-async def on_language(update: Update, context: QuizContext, tap: callbacks.ChooseLanguage) -> None:
-    query = update.callback_query
-    assert query is not None
+async def on_language(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.ChooseLanguage
+) -> None:
+    """A language chosen: stored, and said in that language."""
     services = context.services
-    user, locale = await services.learner(query.from_user)
     if tap.language not in _language_choices(context):
-        await query.answer(locale.t("stale_button"))
+        await query.answer(context.locale.t("stale_button"))
         return
-    await services.storage.learners.set_language(user.user_id, tap.language, services.clock())
-    locale = Locale(tap.language, locale.default)
-    done = locale.t("language_set", language=language_name(tap.language))
+    await services.storage.learners.set_language(
+        context.learner.user_id, tap.language, services.clock()
+    )
+    done = Locale(tap.language, context.locale.default).t(
+        "language_set", language=language_name(tap.language)
+    )
     await query.answer(done)
     await flow.edit_quietly(query, Rendered(done))
 
 
-async def on_list(update: Update, context: QuizContext, tap: callbacks.ListQuizzes) -> None:
-    assert update.callback_query is not None
-    _, locale = await context.services.learner(update.callback_query.from_user)
-    await update.callback_query.answer()
-    await _send_quiz_list(update, context, locale)
+async def on_list(query: CallbackQuery, context: QuizContext, tap: callbacks.ListQuizzes) -> None:
+    await query.answer()
+    await _send_quiz_list(context)
 
 
-async def on_preview(update: Update, context: QuizContext, tap: callbacks.PreviewQuiz) -> None:
-    assert update.callback_query is not None
-    _, locale = await context.services.learner(update.callback_query.from_user)
-    await update.callback_query.answer()
-    await _send_preview(update, context, tap.quiz_id, locale)
+async def on_preview(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.PreviewQuiz
+) -> None:
+    await query.answer()
+    await _send_preview(context, tap.quiz_id)
 
 
-async def on_open(update: Update, context: QuizContext, tap: callbacks.OpenQuiz) -> None:
-    assert update.callback_query is not None
-    _, locale = await context.services.learner(update.callback_query.from_user)
-    await update.callback_query.answer()
-    await _open(update, context, tap.quiz_id, locale)
+async def on_open(query: CallbackQuery, context: QuizContext, tap: callbacks.OpenQuiz) -> None:
+    await query.answer()
+    await _open(context, tap.quiz_id)
 
 
-async def on_review(update: Update, context: QuizContext, tap: callbacks.StartReview) -> None:
-    assert update.callback_query is not None and update.effective_chat is not None
-    user, locale = await context.services.learner(update.callback_query.from_user)
-    await update.callback_query.answer()
-    await flow.open_review(
-        context.bot, context.services, update.effective_chat.id, user.user_id, locale
-    )
+async def on_review(query: CallbackQuery, context: QuizContext, tap: callbacks.StartReview) -> None:
+    await query.answer()
+    await review(context.current_update, context)
 
 
 async def forgetme(update: Update, context: QuizContext) -> None:
     """`/forgetme`: what deleting their data means, with buttons to confirm or cancel."""
-    assert update.effective_user and update.effective_chat
-    services = context.services
-    locale = await services.locale_for(update.effective_user)  # records nothing
-    message = render.forget_request(int(services.clock()), locale)
-    await context.bot.send_message(
-        update.effective_chat.id, message.text, reply_markup=message.markup
-    )
+    message = render.forget_request(int(context.services.clock()), context.locale)
+    await context.say(message.text, message.markup)
 
 
 async def on_forget(
-    update: Update, context: QuizContext, tap: callbacks.ConfirmForget | callbacks.CancelForget
+    query: CallbackQuery,
+    context: QuizContext,
+    tap: callbacks.ConfirmForget | callbacks.CancelForget,
 ) -> None:
     """The learner's answer to `/forgetme`: delete everything of theirs, or nothing."""
-    query = update.callback_query
-    assert query is not None
     services = context.services
-    locale = await services.locale_for(query.from_user)
     now = services.clock()
     if isinstance(tap, callbacks.CancelForget):
         outcome = "forget_kept"
@@ -298,11 +235,11 @@ async def on_forget(
         forgotten = await services.storage.privacy.forget_learner(query.from_user.id, now)
         log.info("a learner deleted their data (/forgetme): %s", forgotten.describe())
         outcome = "forget_done"
-    await query.answer(locale.t(outcome))
-    await flow.edit_quietly(query, Rendered(locale.t(outcome)))
+    await query.answer(context.locale.t(outcome))
+    await flow.edit_quietly(query, Rendered(context.locale.t(outcome)))
 
 
-def handlers() -> list[BaseHandler[Update, QuizContext, None]]:
+def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
     private = PRIVATE_MESSAGE
     return [
         CommandHandler("start", start, filters=private),
