@@ -6,6 +6,7 @@
 - a feature (`bot/learner`, `bot/group`, `bot/admin`, `bot/common`) imports `bot/core`,
   `bot.config`, `content` and `storage`, never another feature;
 - `bot/core` imports no feature, nor the application that wires them;
+- `bot/sandbox`, the Bot API stand-in, imports nothing of the bot;
 - at most 6 modules directly in `bot/`;
 - no import circle;
 - no module reaches into another module's private names (`x._name` where `_name` is defined
@@ -94,6 +95,11 @@ def test_content_and_storage_know_nothing_of_telegram_or_the_bot(package: str) -
 def test_a_feature_imports_no_other_feature(feature: str) -> None:
     others = tuple(f for f in FEATURES if f != feature)
     assert _offences(feature, (*others, "bot.app", "bot.serving")) == []
+
+
+def test_the_sandbox_imports_nothing_of_the_bot() -> None:
+    offences = _offences("bot.sandbox", ("bot", "content", "storage", "telegram"))
+    assert [o for o in offences if not o.split(" imports ")[1].startswith("bot.sandbox")] == []
 
 
 def test_the_core_imports_no_feature() -> None:
