@@ -10,9 +10,9 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from telegram import Bot, Document
 from telegram.error import TelegramError
@@ -197,7 +197,12 @@ async def _apply_import(
     )
 
 
-# a question added step by step
+# a question added step by step: its text, its options, the right one, an explanation (or
+# /skip), a translation (or /skip); each step's answer is checked before the next is asked
+
+TEXT, OPTIONS, ANSWER, EXPLANATION, TRANSLATION = range(5)
+STEPS = 5
+SKIPPABLE = frozenset({EXPLANATION, TRANSLATION})
 
 
 @dataclass
@@ -231,6 +236,34 @@ class Draft:
         if self.explanation is not None:
             data["explanation"] = localized(self.explanation, 1 + n)
         return data
+
+    def take(self, step: int, text: str) -> Reply | None:
+        """The answer to `step` put into the draft; or why it is refused (nothing changed)."""
+        parsers: dict[int, Callable[[str], object]] = {
+            TEXT: lambda text: check_text(text, MAX_QUESTION_LENGTH),
+            OPTIONS: parse_options,
+            ANSWER: lambda text: parse_answer(text, len(self.options)),
+            EXPLANATION: lambda text: check_text(text, MAX_EXPLANATION_LENGTH),
+            TRANSLATION: lambda text: parse_translation(text, self),
+        }
+        value = parsers[step](text)
+        if isinstance(value, Reply):
+            return value
+        if step == TRANSLATION:
+            self.language, self.translated = cast(tuple[str, list[str]], value)
+        else:
+            setattr(self, ("text", "options", "answer", "explanation")[step], value)
+        return None
+
+    def question(self, step: int) -> Reply:
+        """What is asked for `step` (the text is asked by `/addquestion` itself)."""
+        n = len(self.options)
+        return {
+            OPTIONS: Reply("draft_options"),
+            ANSWER: Reply("draft_answer", {"last": letter(max(n, 1) - 1)}),
+            EXPLANATION: Reply("draft_explanation"),
+            TRANSLATION: Reply("draft_translation", {"n": n}),
+        }[step]
 
 
 def check_text(text: str | None, limit: int) -> str | Reply:

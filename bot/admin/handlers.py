@@ -11,6 +11,7 @@ import asyncio
 import html
 import secrets
 import warnings
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from telegram import CallbackQuery, Update
@@ -25,15 +26,14 @@ from bot.core.arguments import Refusal
 from bot.core.context import QuizContext
 from bot.core.handlers import PRIVATE_MESSAGE, TapHandler
 from bot.core.i18n import language_name
-from bot.core.render import Reply, letter, split_blocks
+from bot.core.render import split_blocks
 from content.editing import EditError
 from content.export import dump_bank
 from content.loader import BankResult
-from content.schema import MAX_EXPLANATION_LENGTH, MAX_QUESTION_LENGTH
 
 COMMANDS = ("import", "addquestion", "export", "delquestion", "stats")
 DRAFT_KEY = "admin_draft"
-TEXT, OPTIONS, ANSWER, EXPLANATION, TRANSLATION, CONFIRM = range(6)
+CONFIRM = flow.STEPS  # the conversation's states: the draft's steps, then its confirmation
 END = ConversationHandler.END
 
 
@@ -125,72 +125,32 @@ async def addquestion(update: Update, context: QuizContext) -> int:
     title = html.escape(locale.plain(quiz.title))
     language = language_name(context.services.settings.default_language)
     await context.say(locale.t("draft_text", title=title, language=language))
-    return TEXT
+    return flow.TEXT
 
 
-async def draft_text(update: Update, context: QuizContext) -> int:
-    draft = _draft(context)
-    if draft is None:
-        return END
-    value = flow.check_text(_text(update), MAX_QUESTION_LENGTH)
-    if isinstance(value, Reply):
-        await context.say(value.text(context.locale))
-        return TEXT
-    draft.text = value
-    await context.say(context.locale.t("draft_options"))
-    return OPTIONS
+def _step(step: int) -> Callable[[Update, QuizContext], Coroutine[Any, Any, int]]:
+    """The handler of one step of the draft: its answer taken (or refused and asked again),
+    then the next step asked; after the last, the draft is validated and previewed."""
+
+    async def take(update: Update, context: QuizContext) -> int:
+        draft = _draft(context)
+        if draft is None:
+            return END
+        text = _text(update)
+        if not (step in flow.SKIPPABLE and _skipped(text)):
+            refused = draft.take(step, text)
+            if refused is not None:
+                await context.say(refused.text(context.locale))
+                return step
+        if step + 1 < flow.STEPS:
+            await context.say(draft.question(step + 1).text(context.locale))
+            return step + 1
+        return await _preview(context, draft)
+
+    return take
 
 
-async def draft_options(update: Update, context: QuizContext) -> int:
-    draft = _draft(context)
-    if draft is None:
-        return END
-    options = flow.parse_options(_text(update))
-    if isinstance(options, Reply):
-        await context.say(options.text(context.locale))
-        return OPTIONS
-    draft.options = options
-    await context.say(context.locale.t("draft_answer", last=letter(len(options) - 1)))
-    return ANSWER
-
-
-async def draft_answer(update: Update, context: QuizContext) -> int:
-    draft = _draft(context)
-    if draft is None:
-        return END
-    answer = flow.parse_answer(_text(update), len(draft.options))
-    if isinstance(answer, Reply):
-        await context.say(answer.text(context.locale))
-        return ANSWER
-    draft.answer = answer
-    await context.say(context.locale.t("draft_explanation"))
-    return EXPLANATION
-
-
-async def draft_explanation(update: Update, context: QuizContext) -> int:
-    draft = _draft(context)
-    if draft is None:
-        return END
-    if not _skipped(update):
-        value = flow.check_text(_text(update), MAX_EXPLANATION_LENGTH)
-        if isinstance(value, Reply):
-            await context.say(value.text(context.locale))
-            return EXPLANATION
-        draft.explanation = value
-    await context.say(context.locale.t("draft_translation", n=len(draft.options)))
-    return TRANSLATION
-
-
-async def draft_translation(update: Update, context: QuizContext) -> int:
-    draft = _draft(context)
-    if draft is None:
-        return END
-    if not _skipped(update):
-        parsed = flow.parse_translation(_text(update), draft)
-        if isinstance(parsed, Reply):
-            await context.say(parsed.text(context.locale))
-            return TRANSLATION
-        draft.language, draft.translated = parsed
+async def _preview(context: QuizContext, draft: Draft) -> int:
     result = await flow.draft_result(context.services, draft)
     if result.quiz is None:
         _drop_draft(context)
@@ -208,8 +168,8 @@ def _text(update: Update) -> str:
     return (message.text if message is not None else None) or ""
 
 
-def _skipped(update: Update) -> bool:
-    return _text(update).split("@")[0].strip() == "/skip"
+def _skipped(text: str) -> bool:
+    return text.split("@")[0].strip() == "/skip"
 
 
 async def _say_refused(context: QuizContext, result: BankResult) -> None:
@@ -274,11 +234,12 @@ def _addquestion_conversation() -> ConversationHandler[QuizContext]:
         return ConversationHandler(
             entry_points=[CommandHandler("addquestion", addquestion, filters=PRIVATE_MESSAGE)],
             states={
-                TEXT: [MessageHandler(text, draft_text)],
-                OPTIONS: [MessageHandler(text, draft_options)],
-                ANSWER: [MessageHandler(text, draft_answer)],
-                EXPLANATION: [MessageHandler(text | skip, draft_explanation)],
-                TRANSLATION: [MessageHandler(text | skip, draft_translation)],
+                **{
+                    step: [
+                        MessageHandler(text | skip if step in flow.SKIPPABLE else text, _step(step))
+                    ]
+                    for step in range(flow.STEPS)
+                },
                 CONFIRM: [
                     TapHandler(callbacks.ConfirmDraft, draft_button),
                     TapHandler(callbacks.CancelDraft, draft_button),

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from functools import lru_cache
-from typing import Annotated, Any, ClassVar, cast, get_args, get_type_hints
+from typing import Annotated, Any, ClassVar, cast, dataclass_transform, get_args, get_type_hints
 
 VERSION = "1"
 MAX_BYTES = 64
@@ -40,9 +40,10 @@ Slug = Annotated[str, FieldFormat(re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*"), str)]
 Language = Annotated[str, FieldFormat(re.compile(r"[a-z]{2,3}(?:-[a-z0-9]{2,8})?"), str)]
 
 
+@dataclass_transform(frozen_default=True)
 class Tap:
-    """A kind of button. Subclasses are frozen dataclasses declared with
-    `class Kind(Tap, prefix="x", chats=PRIVATE)`; their fields are `Int`, `Slug` or `Language`."""
+    """A kind of button, declared as `class Kind(Tap, prefix="x", chats=PRIVATE)` with fields
+    that are `Int`, `Slug` or `Language`; each kind is made a frozen dataclass."""
 
     prefix: ClassVar[str]
     chats: ClassVar[frozenset[str]]
@@ -50,6 +51,7 @@ class Tap:
 
     def __init_subclass__(cls, *, prefix: str, chats: frozenset[str], **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        dataclass(frozen=True)(cls)
         if prefix in _KINDS:
             raise TypeError(f"callback prefix {prefix!r} declared twice")
         hints = get_type_hints(cls, include_extras=True)
@@ -77,43 +79,38 @@ _KINDS: dict[str, type[Tap]] = {}
 # --- a learner in a private chat ---
 
 
-@dataclass(frozen=True)
 class AnswerTap(Tap, prefix="a", chats=PRIVATE):
-    """A learner chose `option` for the question at `position` of attempt `attempt_id`."""
+    """A learner tapped the option shown at `place` (options are shuffled per attempt: the
+    attempt's order says which option that is) for the question at `position` of attempt
+    `attempt_id`."""
 
     attempt_id: Int
     position: Int
-    option: Int
+    place: Int
 
 
-@dataclass(frozen=True)
 class OpenQuiz(Tap, prefix="q", chats=PRIVATE):
     """Start a quiz, or continue its running attempt (a finished one starts anew)."""
 
     quiz_id: Slug
 
 
-@dataclass(frozen=True)
 class PreviewQuiz(Tap, prefix="p", chats=PRIVATE):
     quiz_id: Slug
 
 
-@dataclass(frozen=True)
 class ChooseLanguage(Tap, prefix="l", chats=PRIVATE):
     language: Language
 
 
-@dataclass(frozen=True)
 class StartReview(Tap, prefix="rv", chats=PRIVATE):
     """Start or continue a review session of the questions due now."""
 
 
-@dataclass(frozen=True)
 class ListQuizzes(Tap, prefix="ls", chats=PRIVATE):
     pass
 
 
-@dataclass(frozen=True)
 class ConfirmForget(Tap, prefix="fgy", chats=PRIVATE):
     """A learner confirms deleting their data (`/forgetme`), asked at `asked_at` (Unix time):
     a confirmation left lying around expires."""
@@ -121,7 +118,6 @@ class ConfirmForget(Tap, prefix="fgy", chats=PRIVATE):
     asked_at: Int
 
 
-@dataclass(frozen=True)
 class CancelForget(Tap, prefix="fgn", chats=PRIVATE):
     pass
 
@@ -129,19 +125,16 @@ class CancelForget(Tap, prefix="fgn", chats=PRIVATE):
 # --- admins ---
 
 
-@dataclass(frozen=True)
 class ConfirmDraft(Tap, prefix="adc", chats=PRIVATE):
     """An admin confirms the previewed question draft `nonce` (`/addquestion`)."""
 
     nonce: Int
 
 
-@dataclass(frozen=True)
 class CancelDraft(Tap, prefix="adx", chats=PRIVATE):
     nonce: Int
 
 
-@dataclass(frozen=True)
 class PostAnswer(Tap, prefix="adp", chats=ANY_CHAT):
     """A chat member chose `option` of the question posted as post `post_id` (admin push).
 
@@ -157,7 +150,6 @@ class PostAnswer(Tap, prefix="adp", chats=ANY_CHAT):
 # --- a whole group or channel ---
 
 
-@dataclass(frozen=True)
 class GroupAnswer(Tap, prefix="ga", chats=GROUPS):
     """A member of a chat chose `option` for the question at `position` of a group session."""
 
@@ -166,7 +158,6 @@ class GroupAnswer(Tap, prefix="ga", chats=GROUPS):
     option: Int
 
 
-@dataclass(frozen=True)
 class GroupReveal(Tap, prefix="gr", chats=GROUPS):
     """A chat admin asks to reveal the question at `position` of a group session now."""
 

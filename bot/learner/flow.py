@@ -280,7 +280,7 @@ async def _check_tap(services: Services, tap: AnswerTap, user_id: int) -> _Valid
         if attempt.kind == REVIEW or services.catalog.get(attempt.quiz_id) is not None:
             return _Refusal("tap_on_retired", resume=attempt)
         return _Refusal("quiz_gone")
-    if tap.option >= len(item.question.options):
+    if tap.place >= len(item.question.options):
         return _Refusal("stale_button")
     answers = await services.storage.learners.answers(attempt.id)
     if item.key in answers:
@@ -305,7 +305,7 @@ async def take_answer(
             await _continue(bot, services, chat_id, checked.resume, locale, resuming=False)
         return
     attempt, item, order = checked.attempt, checked.item, checked.order
-    chosen = order[tap.option]
+    chosen = order[tap.place]  # the option of the bank shown at the place tapped
     correct = item.question.is_correct(chosen)
     now = services.clock()
     card = await services.storage.learners.card(attempt.user_id, item.quiz.id, item.question.id)
@@ -333,14 +333,14 @@ async def take_answer(
     # The answer is committed: a failed acknowledgement or edit must not stop the session,
     # and a failed acknowledgement must not cost the reveal.
     try:
-        await query.answer(answer_toast(item.question, tap.option, locale, order))
+        await query.answer(answer_toast(item.question, tap.place, locale, order))
     except TelegramError as error:
         log.warning("answer %s/%s stored, but its toast failed: %s", attempt.id, item.key, error)
     reveal = render.reveal_message(
         item.quiz,
         item.question,
         tap.position,
-        tap.option,
+        tap.place,
         locale,
         total=checked.progress.total,
         number=checked.progress.number(item.key),

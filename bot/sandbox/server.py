@@ -89,12 +89,12 @@ class FakeUser:
     username: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"id": self.id, "is_bot": False, "first_name": self.first_name}
-        if self.language_code:
-            data["language_code"] = self.language_code
-        if self.username:
-            data["username"] = self.username
-        return data
+        return {
+            "id": self.id,
+            "is_bot": False,
+            "first_name": self.first_name,
+            **_present(language_code=self.language_code, username=self.username),
+        }
 
 
 @dataclass
@@ -110,12 +110,11 @@ class Chat:
     can_send_polls: bool = True
 
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"id": self.id, "type": self.type}
-        if self.title:
-            data["title"] = self.title
-        if self.first_name:
-            data["first_name"] = self.first_name
-        return data
+        return {
+            "id": self.id,
+            "type": self.type,
+            **_present(title=self.title, first_name=self.first_name),
+        }
 
 
 @dataclass
@@ -152,28 +151,38 @@ class Message:
         }
         if self.chat.type != "channel":
             data["from"] = bot_user if self.from_bot else self.sender
-        if self.text:
-            data["text"] = self.text
-        if self.reply_markup:
-            data["reply_markup"] = self.reply_markup
-        if self.document:
-            data["document"] = self.document
-        if self.caption:
-            data["caption"] = self.caption
-            if self.caption.startswith("/"):
-                command = self.caption.split()[0]
-                data["caption_entities"] = [
-                    {"type": "bot_command", "offset": 0, "length": len(command)}
-                ]
+        data.update(
+            _present(
+                text=self.text,
+                reply_markup=self.reply_markup,
+                document=self.document,
+                caption=self.caption,
+                poll=self.poll,
+            )
+        )
+        if not self.from_bot:  # what a person sends: a leading /command is marked, as Telegram does
+            data.update(
+                _present(entities=_command(self.text), caption_entities=_command(self.caption))
+            )
         if self.reply_to is not None:
             data["reply_to_message"] = self.reply_to.to_dict(bot_user)
-        if self.poll:
-            data["poll"] = self.poll
         if self.sender_chat:
             data["sender_chat"] = self.sender_chat
         elif self.from_bot and self.chat.type == "channel":
             data["sender_chat"] = self.chat.to_dict()  # a channel's posts are signed by it
         return data
+
+
+def _present(**fields: Any) -> dict[str, Any]:
+    """The fields that have a value (Telegram leaves the others out)."""
+    return {name: value for name, value in fields.items() if value}
+
+
+def _command(text: str | None) -> list[dict[str, Any]] | None:
+    """The entity of a leading /command."""
+    if not text or not text.startswith("/"):
+        return None
+    return [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]
 
 
 @dataclass
@@ -331,23 +340,8 @@ class FakeBotApi:
         """`user` sends `text` (a command if it starts with '/') into `chat` (default: private)."""
         chat = chat or self.private_chat(user)
         self._seen_users.add(user.id)
-        message = Message(
-            chat=chat,
-            message_id=next(self._message_ids[chat.id]),
-            from_bot=False,
-            text=text,
-            html=text,
-            reply_markup=None,
-            date=int(time.time()),
-            sender=user.to_dict(),
-            reply_to=reply_to,
-        )
-        self.messages[(chat.id, message.message_id)] = message
-        data = message.to_dict(self.bot_user)
-        if text.startswith("/"):
-            command = text.split()[0]
-            data["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]
-        self._push({"message": data})
+        message = self._new_message(chat, text=text, sender=user.to_dict(), reply_to=reply_to)
+        self._push({"message": message.to_dict(self.bot_user)})
         return message
 
     def add_file(self, content: bytes, file_name: str) -> dict[str, Any]:
@@ -384,19 +378,7 @@ class FakeBotApi:
         if not sizes_announced:
             del document["file_size"]
             self._unannounced.add(document["file_id"])
-        message = Message(
-            chat=chat,
-            message_id=next(self._message_ids[chat.id]),
-            from_bot=False,
-            text="",
-            html="",
-            reply_markup=None,
-            date=int(time.time()),
-            sender=user.to_dict(),
-            document=document,
-            caption=caption,
-        )
-        self.messages[(chat.id, message.message_id)] = message
+        message = self._new_message(chat, sender=user.to_dict(), document=document, caption=caption)
         self._push({"message": message.to_dict(self.bot_user)})
         return message
 
@@ -405,22 +387,8 @@ class FakeBotApi:
 
     def post_in_channel(self, channel: Chat, text: str) -> Message:
         """An admin posts `text` into `channel`: a channel post, sent as the channel itself."""
-        message = Message(
-            chat=channel,
-            message_id=next(self._message_ids[channel.id]),
-            from_bot=False,
-            text=text,
-            html=text,
-            reply_markup=None,
-            date=int(time.time()),
-            sender_chat=channel.to_dict(),
-        )
-        self.messages[(channel.id, message.message_id)] = message
-        data = message.to_dict(self.bot_user)
-        if text.startswith("/"):
-            command = text.split()[0]
-            data["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]
-        self._push({"channel_post": data})
+        message = self._new_message(channel, text=text, sender_chat=channel.to_dict())
+        self._push({"channel_post": message.to_dict(self.bot_user)})
         return message
 
     def sent_earlier(
@@ -431,16 +399,39 @@ class FakeBotApi:
         markup = {
             "inline_keyboard": [[{"text": label, "callback_data": data}] for label, data in buttons]
         }
-        message = Message(
-            chat=chat,
-            message_id=next(self._message_ids[chat.id]),
+        return self._new_message(
+            chat,
             from_bot=True,
             text=text,
-            html=text,
             reply_markup=self._markup({"reply_markup": markup}),
             date=int(time.time() - days_ago * 86_400),
         )
+
+    def _new_message(
+        self,
+        chat: Chat,
+        *,
+        from_bot: bool = False,
+        text: str = "",
+        html: str | None = None,
+        date: int | None = None,
+        **fields: Any,
+    ) -> Message:
+        """A message in `chat` under its next id, kept; `html` is the text as sent (the bot's
+        HTML, a person's plain text)."""
+        message = Message(
+            chat=chat,
+            message_id=next(self._message_ids[chat.id]),
+            from_bot=from_bot,
+            text=text,
+            html=text if html is None else html,
+            reply_markup=fields.pop("reply_markup", None),
+            date=int(time.time()) if date is None else date,
+            **fields,
+        )
         self.messages[(chat.id, message.message_id)] = message
+        if from_bot and self.on_bot_message is not None:
+            self.on_bot_message(message)
         return message
 
     def vote(self, user: FakeUser, message: Message, option: int) -> int:
@@ -756,15 +747,21 @@ class FakeBotApi:
         raw = params.get("text")
         if not isinstance(raw, str) or not raw.strip():
             raise ApiError(400, "Bad Request: message text is empty")
+        text = self._visible(raw, params, self.strictness.max_text, "message is too long")
+        if not text.strip():
+            raise ApiError(400, "Bad Request: message text is empty")
+        return raw, text
+
+    @staticmethod
+    def _visible(raw: str, params: dict[str, Any], limit: int, too_long: str) -> str:
+        """A text or caption as shown, after entity parsing; refused as Telegram refuses it."""
         try:
             text = visible_text(raw, params.get("parse_mode"))
         except EntityParseError as error:
             raise ApiError(400, f"Bad Request: can't parse entities: {error}") from None
-        if not text.strip():
-            raise ApiError(400, "Bad Request: message text is empty")
-        if telegram_length(text) > self.strictness.max_text:
-            raise ApiError(400, "Bad Request: message is too long")
-        return raw, text
+        if telegram_length(text) > limit:
+            raise ApiError(400, f"Bad Request: {too_long}")
+        return text
 
     def _markup(self, params: dict[str, Any]) -> dict[str, Any] | None:
         markup = params.get("reply_markup")
@@ -791,18 +788,7 @@ class FakeBotApi:
         raw, text = self._text(params)
         markup = self._markup(params)
         self._check_group_rate(chat)
-        message = Message(
-            chat=chat,
-            message_id=next(self._message_ids[chat.id]),
-            from_bot=True,
-            text=text,
-            html=raw,
-            reply_markup=markup,
-            date=int(time.time()),
-        )
-        self.messages[(chat.id, message.message_id)] = message
-        if self.on_bot_message is not None:
-            self.on_bot_message(message)
+        message = self._new_message(chat, from_bot=True, text=text, html=raw, reply_markup=markup)
         return message.to_dict(self.bot_user)
 
     def _message(self, params: dict[str, Any]) -> Message:
@@ -874,25 +860,14 @@ class FakeBotApi:
         caption = params.get("caption")
         caption_text = None
         if caption:
-            try:
-                caption_text = visible_text(str(caption), params.get("parse_mode"))
-            except EntityParseError as error:
-                raise ApiError(400, f"Bad Request: can't parse entities: {error}") from None
-            if telegram_length(caption_text) > self.strictness.max_caption:
-                raise ApiError(400, "Bad Request: message caption is too long")
+            caption_text = self._visible(
+                str(caption), params, self.strictness.max_caption, "message caption is too long"
+            )
         self._check_group_rate(chat)
-        message = Message(
-            chat=chat,
-            message_id=next(self._message_ids[chat.id]),
-            from_bot=True,
-            text="",
-            html="",
-            reply_markup=self._markup(params),
-            date=int(time.time()),
-            document=sent,
+        message = self._new_message(
+            chat, from_bot=True, reply_markup=self._markup(params), document=sent,
             caption=caption_text,
-        )
-        self.messages[(chat.id, message.message_id)] = message
+        )  # fmt: skip
         return message.to_dict(self.bot_user)
 
     async def _api_sendPoll(self, params: dict[str, Any]) -> Any:
@@ -938,17 +913,7 @@ class FakeBotApi:
             poll["correct_option_ids"] = [int(correct)]
         if explanation:
             poll["explanation"] = str(explanation)
-        message = Message(
-            chat=chat,
-            message_id=next(self._message_ids[chat.id]),
-            from_bot=True,
-            text="",
-            html="",
-            reply_markup=markup,
-            date=int(time.time()),
-            poll=poll,
-        )
-        self.messages[(chat.id, message.message_id)] = message
+        message = self._new_message(chat, from_bot=True, reply_markup=markup, poll=poll)
         return message.to_dict(self.bot_user)
 
     async def _api_stopPoll(self, params: dict[str, Any]) -> Any:

@@ -8,7 +8,6 @@ import pytest
 
 from content.group_rules import (
     SendPace,
-    answer_open,
     count_edit_wait,
     may_control,
     peak_per_minute,
@@ -77,12 +76,6 @@ def test_who_may_control(
         )
         is allowed
     )
-
-
-def test_answers_count_until_the_deadline_or_the_reveal() -> None:
-    assert answer_open(10.0, 10.0, revealed=False)
-    assert not answer_open(10.1, 10.0, revealed=False)
-    assert not answer_open(5.0, 10.0, revealed=True)
 
 
 def test_count_edits_keep_an_interval() -> None:
