@@ -260,12 +260,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "forget_ask": (
             "This deletes everything Quiz Tutor stored about you: your answers, scores and "
             "progress, your review schedule, your reminder, language and time zone. In group "
-            "quizzes your points stay, shown as “(deleted)”. This cannot be undone."
+            "quizzes your points stay, shown as “(deleted)”; an answer to a group question "
+            "still open is anonymized when it closes (a quiz question within 10 minutes, a "
+            "posted one with the next post or within 7 days). This cannot be undone."
         ),
         "forget_confirm": "Delete my data",
         "forget_cancel": "Cancel",
         "forget_done": (
-            "Your data is deleted. If you write to me again, I start a new, empty record."
+            "Your data is deleted (an answer to a group question still open: when it closes). "
+            "If you write to me again, I start a new, empty record."
         ),
         "forget_kept": "Nothing was deleted.",
         "forget_expired": "This request has expired: send /forgetme again.",
@@ -525,12 +528,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "forget_ask": (
             "Èyí yóò pa gbogbo ohun tí Quiz Tutor tọ́jú nípa yín rẹ́: àwọn ìdáhùn yín, àmì àti "
             "ìlọsíwájú yín, ètò àtúnyẹ̀wò yín, ìránnilétí yín, èdè àti àkókò agbègbè yín. Nínú "
-            "ìdánwò ẹgbẹ́, àmì yín yóò wà síbẹ̀, pẹ̀lú “(ti parẹ́)” dípò orúkọ yín. Kò ṣeé dá padà."
+            "ìdánwò ẹgbẹ́, àmì yín yóò wà síbẹ̀, pẹ̀lú “(ti parẹ́)” dípò orúkọ yín; ìdáhùn sí "
+            "ìbéèrè ẹgbẹ́ tí ó ṣì ṣí sílẹ̀ yóò di àìlórúkọ nígbà tí ó bá parí (ìbéèrè ìdánwò "
+            "láàárín ìṣẹ́jú 10, ìbéèrè tí a fi ránṣẹ́ pẹ̀lú èyí tó kàn tàbí láàárín ọjọ́ 7). "
+            "Kò ṣeé dá padà."
         ),  # yo: review
         "forget_confirm": "Pa data mi rẹ́",  # yo: review
         "forget_cancel": "Fagilé",  # yo: review
         "forget_done": (
-            "A ti pa data yín rẹ́. Tí ẹ bá tún kọ̀wé sí mi, màá bẹ̀rẹ̀ àkọsílẹ̀ tuntun, òfìfo."
+            "A ti pa data yín rẹ́ (ìdáhùn sí ìbéèrè ẹgbẹ́ tí ó ṣì ṣí sílẹ̀: nígbà tí ó bá parí). "
+            "Tí ẹ bá tún kọ̀wé sí mi, màá bẹ̀rẹ̀ àkọsílẹ̀ tuntun, òfìfo."
         ),  # yo: review
         "forget_kept": "Kò sí ohun tí a pa rẹ́.",  # yo: review
         "forget_expired": "Ìbéèrè yìí ti kọjá àkókò: ẹ tún fi /forgetme ránṣẹ́.",  # yo: review

@@ -4,6 +4,8 @@ State lives in SQLite (`remind_at`, `last_reminded`), so a restart loses nothing
 after downtime still sends today's reminder. A learner who blocked the bot is marked inactive
 and is not asked again. A reminder Telegram could not take now (`faults.Fault.RETRY_LATER`)
 ends the sweep, and the next one tries again; one that may have arrived is not sent twice.
+The same sweep ends the holds on forgotten learners' answers that no close ended
+(storage/held_answers.py).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ async def send_due_reminders(context: QuizContext) -> None:
     services: Services = context.services
     learners = services.storage.learners
     now = services.clock()
+    await services.storage.privacy.release_held(now)  # forgotten learners' answers (security.md)
     for user in await learners.users_with_reminders():
         remind_at = parse_clock_time(user.remind_at or "")
         if remind_at is None:

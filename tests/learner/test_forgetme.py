@@ -21,7 +21,7 @@ GROUP_ID = -100_321
 ADMIN = FakeUser(7301, "Ada")
 KEMI = FakeUser(7302, "Kemi")
 ASK = "This deletes everything Quiz Tutor stored about you"
-DONE = "Your data is deleted."
+DONE = "Your data is deleted"
 KEPT = "Nothing was deleted."
 
 

@@ -74,6 +74,12 @@ def _fill(db_path: Path, pages: int, filler: Callable[[int], Statement], probe: 
             except sqlite3.OperationalError as error:
                 assert FULL in str(error), error
                 break
+        # a row that needs two new pages fails while one is still free (how many are free
+        # depends on the schema): each page left becomes a table's root, one page each
+        for k in itertools.count():
+            if db.execute("PRAGMA freelist_count").fetchone() == (0,):
+                break
+            db.execute(f"CREATE TABLE filler_page_{k} (x)")
         assert db.execute("PRAGMA page_count").fetchone() == (pages,)
         assert db.execute("PRAGMA freelist_count").fetchone() == (0,)
         db.execute("BEGIN IMMEDIATE")

@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 
 from storage import CardUpdate, Storage
+from storage.group_store import AnswerStatus
+from storage.held_answers import HOLD_LIMIT
 from tests.support.posting import answer_post, post
 
 DAY = 86_400.0
@@ -248,3 +250,151 @@ async def test_prune_refusals_are_one_line(tmp_path: Path, args: list[str], says
     assert len(err.strip().splitlines()) == 1, err
     assert says in err
     assert not (tmp_path / "nowhere.sqlite3").exists()
+
+
+# --- answers to questions still open: held until the question closes ----------------------------
+
+
+async def _open_question(storage: Storage, at: float, seconds: int = 30) -> int:
+    """A running group quiz of two questions, its first asked at `at` and open `seconds`."""
+    session = await storage.groups.start_session(
+        chat_id=GROUP - 1, chat_type="supergroup", quiz_id="arith", question_ids=("q1", "q2"),
+        seconds=seconds, mode="buttons", language="en", started_by=BOLA, now=at,
+    )  # fmt: skip
+    assert session is not None
+    await storage.groups.question_asked(session.id, 0, "q1", 78, None, at, at + seconds)
+    return session.id
+
+
+async def _answer(
+    storage: Storage, session_id: int, user_id: int, at: float, points: int = 600
+) -> AnswerStatus:
+    outcome = await storage.groups.record_answer(
+        session_id=session_id, position=0, question_id="q1", user_id=user_id,
+        name=f"name-{user_id}", chosen=0, correct=True, elapsed=1.0, points=points, now=at,
+    )  # fmt: skip
+    return outcome.status
+
+
+def _open_answers(path: Path, session_id: int) -> list[tuple[int, str]]:
+    return [
+        (int(user_id), str(name))
+        for user_id, name in _rows(
+            path,
+            "SELECT user_id, name FROM group_answers WHERE session_id=? ORDER BY user_id",
+            session_id,
+        )
+    ]
+
+
+async def test_an_answer_to_an_open_question_is_held_then_anonymized_by_the_reveal(
+    history: Storage, path: Path
+) -> None:
+    storage = history
+    session_id = await _open_question(storage, NOW)
+    assert await _answer(storage, session_id, ADA, NOW + 1, points=800) is AnswerStatus.RECORDED
+    assert await _answer(storage, session_id, BOLA, NOW + 2) is AnswerStatus.RECORDED
+
+    forgotten = await storage.privacy.forget_learner(ADA, NOW + 3)
+    assert forgotten.anonymized == {"group_answers": 1, "post_answers": 1}  # closed ones
+    assert forgotten.held == {"group_answers": 1, "post_answers": 0}
+    (detail,) = _rows(path, "SELECT detail FROM audit_log WHERE action='forget_learner'")[0]
+    assert json.loads(detail)["held"] == {"group_answers": 1, "post_answers": 0}
+    assert _open_answers(path, session_id) == [(ADA, ""), (BOLA, "name-1002")]
+    # one answer per question: a second one is refused, the count stays
+    assert await _answer(storage, session_id, ADA, NOW + 4) is AnswerStatus.ALREADY
+    assert (await storage.groups.tally(session_id, 0)).answers == 2
+    # the ranking shows her already as one forgotten line with her points
+    board = await storage.groups.session_scores(session_id)
+    assert sorted((r.forgotten, r.points) for r in board) == [(False, 600), (True, 800)]
+
+    step = await storage.groups.reveal(session_id, 0, NOW + 10)
+    assert step.revealed and step.next_position == 1
+    ((placeholder, name), bola) = _open_answers(path, session_id)
+    assert placeholder < 0 and name == "" and bola[0] == BOLA
+    assert _mentions(path, ADA) == {}
+    # the same placeholder as her closed answers: one line in the chat's ranking
+    (earlier,) = _rows(path, "SELECT DISTINCT user_id FROM group_answers WHERE user_id < 0")
+    assert earlier == (placeholder,)
+    assert _rows(path, "SELECT COUNT(*) FROM group_answers WHERE forgotten_as IS NOT NULL") == [
+        (0,)
+    ]
+
+
+async def test_stopping_a_session_anonymizes_its_held_answers(history: Storage, path: Path) -> None:
+    session_id = await _open_question(history, NOW)
+    await _answer(history, session_id, CHIKE, NOW + 1)
+    await history.privacy.forget_learner(CHIKE, NOW + 2)
+    assert _open_answers(path, session_id) == [(CHIKE, "")]
+    assert await history.groups.stop_session(session_id, NOW + 3)
+    ((placeholder, _),) = _open_answers(path, session_id)
+    assert placeholder < 0 and _mentions(path, CHIKE) == {}
+
+
+async def test_prune_holds_an_answer_to_an_open_post_until_the_post_is_revealed(
+    history: Storage, path: Path
+) -> None:
+    storage = history
+    at = NOW - 3 * DAY  # posted and answered three days ago, by learners quiet since
+    posted = await post(storage, GROUP, "arith", "q3", 42, at)
+    assert await answer_post(storage, posted, CHIKE, 0, True, at + 60) is AnswerStatus.RECORDED
+    pruned = await storage.privacy.prune_inactive(NOW - 2 * DAY, NOW)
+    assert pruned.learners == 2  # Ada (quiet for 40 days) and Chike
+    assert pruned.held == {"group_answers": 0, "post_answers": 1}
+    assert _open_answers(path, posted.id) == [(CHIKE, "")]
+    assert await answer_post(storage, posted, CHIKE, 1, False, NOW) is AnswerStatus.ALREADY
+    assert (await storage.groups.tally(posted.id, 0)).answers == 1
+    # a prune ignores what is held: it is nobody's activity any more
+    assert (await storage.privacy.prune_inactive(NOW, NOW + 1)).learners == 1  # Bola
+
+    assert (await storage.groups.reveal(posted.id, 0, NOW + 5)).revealed
+    ((placeholder, _),) = _open_answers(path, posted.id)
+    assert placeholder < 0 and _mentions(path, CHIKE) == {}
+
+
+async def test_a_hold_no_close_ends_is_ended_by_the_sweep_after_its_limit(
+    history: Storage, path: Path
+) -> None:
+    storage = history
+    session_id = await _open_question(storage, NOW, seconds=30)
+    await _answer(storage, session_id, ADA, NOW + 1)
+    posted = await post(storage, GROUP, "arith", "q3", 42, NOW)
+    await answer_post(storage, posted, ADA, 0, True, NOW + 2)
+    await storage.privacy.forget_learner(ADA, NOW + 3)
+    assert _mentions(path, ADA) == {"group_answers": 1, "post_answers": 1}  # both held
+
+    # a timed question: held until its deadline, when it takes no more answers
+    assert await storage.privacy.release_held(NOW + 30) == 0
+    assert await storage.privacy.release_held(NOW + 31) == 1
+    assert _mentions(path, ADA) == {"post_answers": 1}
+    # a post: held while it is younger than the limit (it never closes if nobody pushes again)
+    assert await storage.privacy.release_held(NOW + HOLD_LIMIT) == 0
+    assert await storage.privacy.release_held(NOW + HOLD_LIMIT + 1) == 1
+    assert _mentions(path, ADA) == {}
+    (placeholder,) = {row[0] for row in _rows(path, "SELECT user_id FROM group_answers")} - {
+        BOLA, CHIKE
+    }  # fmt: skip
+    assert placeholder < 0
+    # and a forget of an answer to a question past its limit anonymizes it at once
+    await answer_post(storage, posted, BOLA, 0, True, NOW + HOLD_LIMIT + 2)
+    forgotten = await storage.privacy.forget_learner(BOLA, NOW + HOLD_LIMIT + 3)
+    assert forgotten.held == {"group_answers": 0, "post_answers": 0}
+    assert _mentions(path, BOLA) == {}
+
+
+async def test_a_learner_forgotten_with_only_held_answers_keeps_a_placeholder_of_their_own(
+    history: Storage, path: Path
+) -> None:
+    storage = history
+    session_id = await _open_question(storage, NOW)
+    newcomer = 1004
+    await _answer(storage, session_id, newcomer, NOW + 1, points=900)
+    await storage.privacy.forget_learner(newcomer, NOW + 2)  # held: its placeholder unused yet
+    await storage.privacy.forget_learner(CHIKE, NOW + 3)  # anonymized at once
+    await storage.groups.stop_session(session_id, NOW + 4)
+    board = await storage.groups.chat_scores(GROUP - 1)
+    assert [(r.forgotten, r.points) for r in board] == [(True, 900)]
+    ids = {r.user_id for r in board} | {
+        r.user_id for r in await storage.groups.chat_scores(GROUP) if r.forgotten
+    }
+    assert len(ids) == 2  # the newcomer and Chike: two people, two placeholders

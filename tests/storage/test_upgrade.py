@@ -516,6 +516,8 @@ async def test_a_database_of_the_first_schema_with_data_upgrades_and_the_bot_rea
         ("timed", None)
     }
     assert "posts" not in after and "post_answers" not in after
+    # no answer of before is held for a forgotten learner (schema 7)
+    assert {a["forgotten_as"] for a in after["group_answers"]} == {None}
 
     # each post is a one-question session under its old number, its message and answers with it
     for old in before["posts"]:
