@@ -70,7 +70,7 @@ def main() -> None:
         .base_url(os.environ["TELEGRAM_API_BASE_URL"])
     )
     if "--aiohttp" in sys.argv:
-        from bot.transport import AiohttpRequest
+        from bot.core.transport import AiohttpRequest
 
         builder = builder.request(AiohttpRequest()).get_updates_request(
             AiohttpRequest(connection_pool_size=1)

@@ -49,7 +49,12 @@ def _fill(path: Path, sessions: int, members: int, learners: int) -> int:
                 for position in range(QUESTIONS)
                 for member in range(members)
             ]  # fmt: skip
-            db.executemany("INSERT INTO group_answers VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
+            db.executemany(
+                """INSERT INTO group_answers (session_id, position, question_id, user_id, name,
+                       chosen, correct, elapsed, points, answered_at)
+                   VALUES (?,?,?,?,?,?,?,?,?,?)""",
+                rows,
+            )
             written += len(rows)
         order = json.dumps([str(q) for q in range(QUESTIONS)])
         for learner in range(1, learners + 1):

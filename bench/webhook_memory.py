@@ -24,9 +24,7 @@ import argparse
 import asyncio
 import importlib.util
 import json
-import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -35,7 +33,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.fakebot.server import FakeBotApi, FakeUser
+from bot.sandbox import FakeBotApi, FakeUser, free_port
 
 REPO = Path(__file__).resolve().parent.parent
 SECRET = "bench-secret-token"
@@ -64,12 +62,6 @@ def _status(pid: int, key: str) -> int:
         if line.startswith(key + ":"):
             return int(line.split()[1])
     return 0
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _head(secret: str, length: int) -> bytes:
@@ -175,15 +167,12 @@ async def measure(name: str, tree: Path, args: argparse.Namespace) -> Result:
     result = Result(name)
     api = FakeBotApi()
     await api.start()
-    port = _free_port()
+    port = free_port()
     with tempfile.TemporaryDirectory() as folder:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "QUIZ_"))}
-        env.update(
-            TELEGRAM_BOT_TOKEN=api.token, TELEGRAM_API_BASE_URL=api.base_url,
-            QUIZ_DB_PATH=str(Path(folder) / "quiz.sqlite3"), LOG_LEVEL="WARNING",
+        env = api.bot_environment(
+            Path(folder) / "quiz.sqlite3", LOG_LEVEL="WARNING",
             QUIZ_WEBHOOK_URL=f"http://127.0.0.1:{port}{PATH}", QUIZ_WEBHOOK_SECRET=SECRET,
             QUIZ_WEBHOOK_LISTEN="127.0.0.1", QUIZ_WEBHOOK_PORT=str(port),
-            NO_PROXY="127.0.0.1,localhost", PYTHONUNBUFFERED="1",
         )  # fmt: skip
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", env=env, cwd=tree,

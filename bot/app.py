@@ -19,19 +19,20 @@ from telegram.constants import ParseMode
 from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, ContextTypes, Defaults
 
-from bot import admin_flow, group_flow, reminders
+from bot import admin, common, group, learner
 from bot.config import Settings
-from bot.context import SERVICES_KEY, QuizContext, Services
-from bot.handlers import WrongChatGuard, admin, common, group, learner
-from bot.i18n import STRINGS, translate
-from bot.transport import AiohttpRequest, QuizBot
-from bot.update_processor import PerChatUpdateProcessor
+from bot.core import handlers
+from bot.core.context import SERVICES_KEY, QuizContext, Services
+from bot.core.i18n import STRINGS, translate
+from bot.core.transport import AiohttpRequest, QuizBot
+from bot.core.update_processor import PerChatUpdateProcessor
 from content.catalog import Catalog
 from content.group_rules import SendPace
 from storage import ClaimedDatabase, Storage
 
 log = logging.getLogger(__name__)
 
+# the command menus, in the order shown
 PRIVATE_COMMANDS = (
     "start",
     "quizzes",
@@ -45,7 +46,9 @@ PRIVATE_COMMANDS = (
     "help",
     "forgetme",
 )
-GROUP_COMMANDS = ("groupquiz", "stopquiz", "skip", "leaderboard", "help")
+GROUP_COMMANDS = (*group.COMMANDS, "help")
+ADMIN_COMMANDS = ("import", "addquestion", "export", "delquestion", "push", "schedule", "stats")
+FEATURES = (admin, group, learner)  # in the order they are asked for an update
 
 QuizApplication = Application[Any, QuizContext, Any, Any, Any, Any]
 
@@ -77,18 +80,10 @@ def build_application(
         pace = SendPace(interval=settings.group_count_interval)
         services = Services(settings, storage, catalog, clock, pace=pace, poll_chats=poll_chats)
         application.bot_data[SERVICES_KEY] = services
-        await admin_flow.load_stored_banks(services)
         assert application.job_queue is not None
-        await admin_flow.arm_schedules(application.job_queue, services)
+        for feature in FEATURES:
+            await feature.start(application.job_queue, services)
         await _set_commands(application, settings)
-        application.job_queue.run_repeating(
-            reminders.send_due_reminders,
-            interval=reminders.SWEEP_SECONDS,
-            first=reminders.SWEEP_SECONDS,
-            name=reminders.JOB_NAME,
-        )
-        # running group quizzes continue: timers re-armed, unasked questions asked
-        application.job_queue.run_once(group_flow.resume_job, when=0, name="group-resume")
         log.info(
             "Quiz Tutor ready as @%s: %d quiz(zes), database %s",
             application.bot.username,
@@ -111,11 +106,13 @@ def build_application(
         .post_shutdown(post_shutdown)
         .build()
     )
-    application.add_handler(WrongChatGuard(), group=-1)
+    for guard, group_number in handlers.guards():
+        application.add_handler(guard, group=group_number)
     # the admin's /addquestion conversation takes an admin's text before anything else;
     # the common handlers take what no feature took
-    for handler in [*admin.handlers(), *group.handlers(), *learner.handlers(), *common.handlers()]:
-        application.add_handler(handler)
+    for feature in FEATURES:
+        application.add_handlers(feature.handlers())
+    application.add_handlers(common.handlers(private_commands=learner.COMMANDS))
     application.add_error_handler(common.on_error)
     return application
 
@@ -205,7 +202,7 @@ async def _send_commands(bot: Bot, settings: Settings) -> None:
         for admin_id in sorted(settings.admin_ids):
             try:
                 await bot.set_my_commands(
-                    _commands(PRIVATE_COMMANDS + admin.ADMIN_COMMANDS, language),
+                    _commands(PRIVATE_COMMANDS + ADMIN_COMMANDS, language),
                     scope=BotCommandScopeChat(admin_id),
                     language_code=code,
                 )

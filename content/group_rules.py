@@ -98,11 +98,6 @@ def peak_per_minute(times: Sequence[float]) -> int:
     return peak
 
 
-def answer_open(now: float, deadline: float, revealed: bool) -> bool:
-    """An answer counts while the question is not revealed and its time has not run out."""
-    return not revealed and now <= deadline
-
-
 @dataclass
 class SendPace:
     """What the bot has sent or edited into each group in the last minute, to pace redraws.
@@ -127,9 +122,6 @@ class SendPace:
         self._window(chat_id, now).append(now)
         if count_edit:
             self._last_count_edit[chat_id] = now
-
-    def sent_last_minute(self, chat_id: int, now: float) -> int:
-        return len(self._window(chat_id, now))
 
     def count_edit_wait(self, chat_id: int, now: float, upcoming: Sequence[float] = ()) -> float:
         """Seconds until a redraw of the live count may go out (0: now)."""

@@ -56,11 +56,12 @@ class QuizTotals:
 
 
 # Every answer, from private attempts and to posted questions, as one relation (answers to
-# timed group quizzes count on their leaderboards, not here).
+# timed group quizzes count on their leaderboards, not here); a held answer is its
+# placeholder's already (storage/held_answers.py).
 _ALL_ANSWERS = """
     SELECT user_id, quiz_id, question_id, correct FROM answers
     UNION ALL
-    SELECT a.user_id, s.quiz_id, a.question_id, a.correct
+    SELECT COALESCE(a.forgotten_as, a.user_id), s.quiz_id, a.question_id, a.correct
     FROM group_sessions s JOIN group_answers a ON a.session_id = s.id
     WHERE s.kind = 'post'
 """

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from storage import held_answers
 from storage.audit import AuditLog
 from storage.database import Database
 
@@ -148,14 +149,17 @@ def _asked(row: Any) -> AskedQuestion:
     )
 
 
-_SCORES = """SELECT a.user_id,
-       (SELECT b.name FROM group_answers b WHERE b.user_id=a.user_id
+# A member's points under their latest name; a held answer (storage/held_answers.py) counts
+# as its placeholder's already, nameless, and lends its name to nobody.
+_SCORES = """SELECT COALESCE(a.forgotten_as, a.user_id) AS who,
+       (SELECT b.name FROM group_answers b WHERE b.user_id=COALESCE(a.forgotten_as, a.user_id)
+          AND b.forgotten_as IS NULL
         ORDER BY b.answered_at DESC LIMIT 1) AS name,
        SUM(a.points) AS points, SUM(a.correct) AS correct, COUNT(*) AS answered,
        SUM(a.elapsed) AS total_time
 FROM group_answers a JOIN group_sessions s ON s.id = a.session_id
 WHERE {where}
-GROUP BY a.user_id"""
+GROUP BY who"""
 
 
 class GroupStore:
@@ -228,7 +232,8 @@ class GroupStore:
         return None if row is None else _session(row)
 
     async def stop_session(self, session_id: int, now: float) -> bool:
-        """End a running session early; False when it had ended already."""
+        """End a running session early, and anonymize the answers held for forgotten
+        learners, in one commit; False when it had ended already."""
         async with self._database.transaction() as tx:
             cursor = await tx.execute(
                 """UPDATE group_sessions SET finished_at=?, outcome='stopped'
@@ -236,7 +241,10 @@ class GroupStore:
                 now,
                 session_id,
             )
-            return bool(cursor.rowcount == 1)
+            if cursor.rowcount != 1:
+                return False
+            await held_answers.release(tx, now, session_id)
+            return True
 
     # questions
 
@@ -283,8 +291,9 @@ class GroupStore:
         return None if row is None else _asked(row)
 
     async def reveal(self, session_id: int, position: int, now: float) -> RevealStep:
-        """Close the question and move the session on, in one commit; idempotent. A post whose
-        message was never sent closes all the same (with nothing to show)."""
+        """Close the question and move the session on, in one commit, which also anonymizes
+        the answers held for forgotten learners (storage/held_answers.py); idempotent. A post
+        whose message was never sent closes all the same (with nothing to show)."""
         async with self._database.transaction() as tx:
             session = await tx.fetchone(
                 "SELECT position, question_ids, finished_at, kind FROM group_sessions WHERE id=?",
@@ -320,11 +329,14 @@ class GroupStore:
                     now,
                     session_id,
                 )
-                return RevealStep(revealed=True, next_position=None)
-            await tx.execute(
-                "UPDATE group_sessions SET position=? WHERE id=?", following, session_id
-            )
-            return RevealStep(revealed=True, next_position=following)
+                step = RevealStep(revealed=True, next_position=None)
+            else:
+                await tx.execute(
+                    "UPDATE group_sessions SET position=? WHERE id=?", following, session_id
+                )
+                step = RevealStep(revealed=True, next_position=following)
+            await held_answers.release(tx, now, session_id)
+            return step
 
     # posted questions
 
@@ -495,7 +507,7 @@ class GroupStore:
         rows = await self._database.fetchall(_SCORES.format(where=where), value)
         return [
             ScoreRow(
-                user_id=row["user_id"],
+                user_id=row["who"],
                 name=row["name"] or "",
                 points=int(row["points"] or 0),
                 correct=int(row["correct"] or 0),

@@ -255,6 +255,14 @@ MIGRATIONS: tuple[Migration, ...] = (
         "DROP TABLE post_answers",
         "DROP TABLE posts",
     ),
+    # 7: /forgetme during an open question: the answer keeps the member's id (so that they
+    # cannot answer again) until the question closes, and then takes the placeholder kept in
+    # `forgotten_as` (storage/held_answers.py). NULL: an answer not held, as every answer was.
+    (
+        "ALTER TABLE group_answers ADD COLUMN forgotten_as INTEGER CHECK (forgotten_as < 0)",
+        """CREATE INDEX group_answers_held ON group_answers(forgotten_as)
+            WHERE forgotten_as IS NOT NULL""",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

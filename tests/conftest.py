@@ -8,8 +8,8 @@ import pytest
 
 from bot.app import QuizApplication
 from bot.config import Settings
-from tests.fakebot.server import FakeBotApi
-from tests.harness import make_settings, running_bot
+from bot.sandbox import FakeBotApi
+from tests.support.harness import make_settings, running_bot
 
 # The stand-in lives on loopback; no proxy of the environment may sit in between.
 os.environ["NO_PROXY"] = "127.0.0.1,localhost"

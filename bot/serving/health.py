@@ -18,7 +18,7 @@ from aiohttp import web
 from telegram.ext import Application
 
 from bot.config import HEALTH_PATH
-from bot.context import SERVICES_KEY, Services
+from bot.core.context import SERVICES_KEY, Services
 from bot.serving.http import DEFAULT_LIMITS, Limits, Listener, RefusalLog
 
 log = logging.getLogger(__name__)

@@ -1,0 +1,21 @@
+"""The bot's admins editing content: import, export, /addquestion, /delquestion, /stats.
+
+The feature's face, as `bot/app.py` wires it: its handlers, its commands, and what it does at
+start."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from telegram.ext import JobQueue
+
+from bot.admin import flow
+from bot.admin.handlers import COMMANDS, handlers
+from bot.core.context import Services
+
+__all__ = ["COMMANDS", "handlers", "start"]
+
+
+async def start(jobs: JobQueue[Any], services: Services) -> None:
+    """At start: the banks changed through the bot, from SQLite, over the files' banks."""
+    await flow.load_stored_banks(services)

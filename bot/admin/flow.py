@@ -1,0 +1,390 @@
+"""What the bot's admins do to content: import a bank, add or retire a question, statistics.
+
+Every change is validated like a bank on disk, stored in SQLite (one transaction with its
+audit entry), and only then put into the running catalog. Telegram-facing, but the rules
+live in `content.editing` and the SQL in `storage.content_store`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from telegram import Bot, Document
+from telegram.error import TelegramError
+
+from bot.admin import render
+from bot.core.arguments import ascii_number, echo
+from bot.core.context import Services
+from bot.core.i18n import Locale
+from bot.core.render import LETTERS, Reply, letter
+from bot.core.transport import BodyTooLarge, body_limit
+from content.editing import add_question, plan_import, retire_question
+from content.export import dump_bank
+from content.loader import MAX_BANK_BYTES, BankResult, parse_bank
+from content.model import Quiz, utf16_length
+from content.schema import (
+    LANGUAGE_CODE,
+    MAX_EXPLANATION_LENGTH,
+    MAX_OPTION_LENGTH,
+    MAX_OPTIONS,
+    MAX_QUESTION_LENGTH,
+    MIN_OPTIONS,
+)
+
+log = logging.getLogger(__name__)
+
+
+def _default(services: Services) -> str:
+    return services.settings.default_language
+
+
+# banks stored in SQLite
+
+
+async def load_stored_banks(services: Services) -> None:
+    """At start: banks changed through the bot, parsed once; each overrides a file's bank."""
+    for stored in await services.storage.content.banks():
+        result = parse_bank(stored.yaml, f"stored bank {stored.quiz_id}", _default(services))
+        if result.quiz is None:
+            for error in result.errors:
+                log.error("stored bank %s refused: %s", stored.quiz_id, error)
+            continue
+        if services.catalog.put(result.quiz) is not None:
+            log.info("quiz %s: the copy changed through the bot overrides the file", stored.quiz_id)
+
+
+# import
+
+
+async def import_document(
+    bot: Bot, services: Services, chat_id: int, admin_id: int, document: Document, locale: Locale
+) -> None:
+    """Download, validate with the bank validator, and store: all of it, or nothing."""
+    name = document.file_name or "document"
+    if document.file_size is not None and document.file_size > MAX_BANK_BYTES:
+        await bot.send_message(
+            chat_id, locale.t("import_too_large", size=document.file_size, limit=MAX_BANK_BYTES)
+        )
+        return
+    try:
+        file = await bot.get_file(document.file_id)
+        if file.file_size is not None and file.file_size > MAX_BANK_BYTES:
+            await bot.send_message(
+                chat_id, locale.t("import_too_large", size=file.file_size, limit=MAX_BANK_BYTES)
+            )
+            return
+        with body_limit(MAX_BANK_BYTES):  # both sizes above are optional: never trusted
+            data = bytes(await file.download_as_bytearray())
+    except BodyTooLarge:
+        await bot.send_message(chat_id, locale.t("import_too_large_unsized", limit=MAX_BANK_BYTES))
+        return
+    except TelegramError as error:
+        log.warning("import of %s: download failed: %s", name, error)
+        await bot.send_message(chat_id, locale.t("import_download_failed"))
+        return
+    if len(data) > MAX_BANK_BYTES:
+        await bot.send_message(
+            chat_id, locale.t("import_too_large", size=len(data), limit=MAX_BANK_BYTES)
+        )
+        return
+    # Parsing is CPU work: in a worker thread, so that other chats are served meanwhile, and
+    # one upload at a time, so that admins sending at once do not multiply it.
+    async with services.import_lock:
+        checked = await asyncio.to_thread(check_upload, data, name, _default(services))
+    if checked.quiz is None or checked.stored is None:
+        await send_import_errors(bot, chat_id, name, checked.result.errors, locale)
+        return
+    stored_size = len(checked.stored.encode())
+    if stored_size > MAX_BANK_BYTES:  # stored as canonical YAML, which may be longer
+        await bot.send_message(
+            chat_id, locale.t("import_too_large", size=stored_size, limit=MAX_BANK_BYTES)
+        )
+        return
+    await bot.send_message(
+        chat_id,
+        await apply_import(services, checked.quiz, admin_id, name, locale, checked.stored),
+    )
+
+
+@dataclass(frozen=True)
+class CheckedUpload:
+    result: BankResult
+    stored: str | None  # the bank as canonical YAML, as it will be stored, when valid
+
+    @property
+    def quiz(self) -> Quiz | None:
+        return self.result.quiz
+
+
+def check_upload(data: bytes, name: str, default_language: str) -> CheckedUpload:
+    """Validate an uploaded bank and write it as it would be stored (pure CPU work)."""
+    result = parse_bank(data, name, default_language)
+    return CheckedUpload(result, dump_bank(result.quiz) if result.quiz is not None else None)
+
+
+async def send_import_errors(
+    bot: Bot, chat_id: int, name: str, errors: Sequence[str], locale: Locale
+) -> None:
+    """The first errors in a message or two; all of them as a text file when there are more."""
+    report = render.import_errors(name, errors, locale)
+    for text in report.messages:
+        await bot.send_message(chat_id, text)
+    if report.full_list is not None:
+        await bot.send_document(
+            chat_id,
+            report.full_list.encode(),
+            filename=report.file_name,
+            caption=locale.t("import_errors_file", file=html.escape(name), n=len(errors)),
+        )
+
+
+async def apply_import(
+    services: Services,
+    quiz: Quiz,
+    admin_id: int,
+    source: str,
+    locale: Locale,
+    stored: str | None = None,
+) -> str:
+    """Store a valid bank (`stored`: its canonical YAML, if already written) over the quiz of
+    its id; the report to send."""
+    async with services.bank_lock:
+        if stored is None:
+            stored = await asyncio.to_thread(dump_bank, quiz)
+        return await _apply_import(services, quiz, admin_id, source, locale, stored)
+
+
+async def _apply_import(
+    services: Services, quiz: Quiz, admin_id: int, source: str, locale: Locale, stored: str
+) -> str:
+    store = services.storage.content
+    existing = services.catalog.get(quiz.id)
+    plan = plan_import(existing, quiz)
+    if not plan.changes_anything:
+        return locale.t("import_unchanged", quiz_id=quiz.id)
+    default = _default(services)
+    retired = []
+    if existing is not None:
+        for question_id in plan.retired:
+            gone = existing.question(question_id)
+            assert gone is not None
+            retired.append((question_id, gone.text.get(default, default)))
+    was_retired = {r.question_id for r in await store.retired(quiz.id)}
+    stored_ids = {bank.quiz_id for bank in await store.banks()}
+    await store.save_bank(
+        quiz.id,
+        stored,
+        admin_id,
+        services.clock(),
+        "import",
+        {
+            "file": source,
+            "added": list(plan.added),
+            "updated": list(plan.updated),
+            "retired": list(plan.retired),
+        },
+        retired=retired,
+        restored=[q.id for q in quiz.questions if q.id in was_retired],
+    )
+    services.catalog.put(quiz)
+    return render.import_report(
+        plan, overrides_disk=existing is not None and quiz.id not in stored_ids, locale=locale
+    )
+
+
+# a question added step by step: its text, its options, the right one, an explanation (or
+# /skip), a translation (or /skip); each step's answer is checked before the next is asked
+
+TEXT, OPTIONS, ANSWER, EXPLANATION, TRANSLATION = range(5)
+STEPS = 5
+SKIPPABLE = frozenset({EXPLANATION, TRANSLATION})
+
+
+@dataclass
+class Draft:
+    """An admin's question in the making; lives in the conversation, never half-stored."""
+
+    quiz_id: str
+    nonce: int
+    text: str = ""
+    options: list[str] = field(default_factory=list)
+    answer: int = 0
+    explanation: str | None = None
+    language: str | None = None
+    translated: list[str] = field(default_factory=list)  # text, options..., [explanation]
+
+    def question_data(self, default_language: str) -> dict[str, Any]:
+        """The question as bank data (without an id), translation included."""
+        n = len(self.options)
+
+        def localized(base: str, index: int) -> dict[str, str]:
+            value = {default_language: base}
+            if self.language and index < len(self.translated):
+                value[self.language] = self.translated[index]
+            return value
+
+        data: dict[str, Any] = {
+            "text": localized(self.text, 0),
+            "options": [localized(option, 1 + i) for i, option in enumerate(self.options)],
+            "answer": self.answer,
+        }
+        if self.explanation is not None:
+            data["explanation"] = localized(self.explanation, 1 + n)
+        return data
+
+    def take(self, step: int, text: str) -> Reply | None:
+        """The answer to `step` put into the draft; or why it is refused (nothing changed)."""
+        parsers: dict[int, Callable[[str], object]] = {
+            TEXT: lambda text: check_text(text, MAX_QUESTION_LENGTH),
+            OPTIONS: parse_options,
+            ANSWER: lambda text: parse_answer(text, len(self.options)),
+            EXPLANATION: lambda text: check_text(text, MAX_EXPLANATION_LENGTH),
+            TRANSLATION: lambda text: parse_translation(text, self),
+        }
+        value = parsers[step](text)
+        if isinstance(value, Reply):
+            return value
+        if step == TRANSLATION:
+            self.language, self.translated = cast(tuple[str, list[str]], value)
+        else:
+            setattr(self, ("text", "options", "answer", "explanation")[step], value)
+        return None
+
+    def question(self, step: int) -> Reply:
+        """What is asked for `step` (the text is asked by `/addquestion` itself)."""
+        n = len(self.options)
+        return {
+            OPTIONS: Reply("draft_options"),
+            ANSWER: Reply("draft_answer", {"last": letter(max(n, 1) - 1)}),
+            EXPLANATION: Reply("draft_explanation"),
+            TRANSLATION: Reply("draft_translation", {"n": n}),
+        }[step]
+
+
+def check_text(text: str | None, limit: int) -> str | Reply:
+    value = (text or "").strip()
+    if not value:
+        return Reply("draft_empty")
+    if utf16_length(value) > limit:
+        return Reply("draft_too_long", {"length": utf16_length(value), "limit": limit})
+    return value
+
+
+def parse_options(text: str | None) -> list[str] | Reply:
+    lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
+    if not MIN_OPTIONS <= len(lines) <= MAX_OPTIONS:
+        return Reply("draft_options_count", {"n": len(lines)})
+    for line in lines:
+        if utf16_length(line) > MAX_OPTION_LENGTH:
+            return Reply(
+                "draft_too_long", {"length": utf16_length(line), "limit": MAX_OPTION_LENGTH}
+            )
+    return lines
+
+
+def parse_answer(text: str | None, options: int) -> int | Reply:
+    """The right option: its letter, or its number from 1 in ASCII digits."""
+    value = (text or "").strip().upper().rstrip(".")
+    if len(value) == 1 and value in LETTERS[:options]:
+        return LETTERS.index(value)
+    number = ascii_number(value)
+    if number is not None and 1 <= number <= options:
+        return number - 1
+    return Reply("draft_bad_answer", {"last": letter(options - 1)})
+
+
+def parse_translation(text: str | None, draft: Draft) -> tuple[str, list[str]] | Reply:
+    """`code`, question, the options, optionally the explanation: one per line."""
+    lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
+    n = len(draft.options)
+    wanted = {1 + 1 + n} | ({2 + 1 + n} if draft.explanation is not None else set())
+    if len(lines) not in wanted:
+        return Reply("draft_bad_translation", {"n": n})
+    code = lines[0].lower()
+    if not LANGUAGE_CODE.match(code):
+        return Reply("draft_bad_language", {"code": echo(lines[0])})
+    limits = [MAX_QUESTION_LENGTH] + [MAX_OPTION_LENGTH] * n + [MAX_EXPLANATION_LENGTH]
+    for line, limit in zip(lines[1:], limits, strict=False):
+        if utf16_length(line) > limit:
+            return Reply("draft_too_long", {"length": utf16_length(line), "limit": limit})
+    return code, lines[1:]
+
+
+async def draft_result(services: Services, draft: Draft) -> BankResult:
+    """The quiz with the draft added, validated like a bank on disk (nothing stored)."""
+    quiz = services.catalog.get(draft.quiz_id)
+    if quiz is None:
+        return BankResult(draft.quiz_id, None, (f"quiz {draft.quiz_id} no longer exists",))
+    taken = await services.storage.content.known_question_ids(quiz.id)
+    data = draft.question_data(_default(services))
+    # validated and written as YAML like a whole bank: CPU work for a large quiz
+    return await asyncio.to_thread(add_question, quiz, data, taken, _default(services))
+
+
+async def save_draft(services: Services, draft: Draft, admin_id: int) -> BankResult:
+    """Validate against the quiz as it is now, store, and put it into the catalog."""
+    async with services.bank_lock:
+        return await _save_draft(services, draft, admin_id)
+
+
+async def _save_draft(services: Services, draft: Draft, admin_id: int) -> BankResult:
+    result = await draft_result(services, draft)
+    if result.quiz is None:
+        return result
+    added = result.quiz.questions[-1]
+    await services.storage.content.save_bank(
+        result.quiz.id,
+        await asyncio.to_thread(dump_bank, result.quiz),
+        admin_id,
+        services.clock(),
+        "add_question",
+        {"question": added.id},
+    )
+    services.catalog.put(result.quiz)
+    return result
+
+
+# retiring
+
+
+async def retire(services: Services, quiz: Quiz, question_id: str, admin_id: int) -> Quiz:
+    """Retire a question: stored, audited, out of the catalog; answers stay where they are."""
+    async with services.bank_lock:
+        current = services.catalog.get(quiz.id) or quiz
+        return await _retire(services, current, question_id, admin_id)
+
+
+async def _retire(services: Services, quiz: Quiz, question_id: str, admin_id: int) -> Quiz:
+    smaller, gone = retire_question(quiz, question_id)
+    default = _default(services)
+    await services.storage.content.save_bank(
+        quiz.id,
+        await asyncio.to_thread(dump_bank, smaller),
+        admin_id,
+        services.clock(),
+        "retire",
+        {"question": question_id},
+        retired=[(question_id, gone.text.get(default, default))],
+    )
+    services.catalog.put(smaller)
+    return smaller
+
+
+# statistics
+
+
+async def stats(services: Services, locale: Locale) -> list[str]:
+    store = services.storage.content
+    return render.stats_messages(
+        list(services.catalog),
+        await store.learner_count(),
+        await store.quiz_totals(),
+        await store.question_stats(),
+        await store.retired(),
+        locale,
+    )

@@ -1,0 +1,191 @@
+"""Pure rendering for the admin feature: import reports, question drafts, statistics. Data in,
+`Rendered` (HTML text and keyboard) out; content is escaped here."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.core import callbacks
+from bot.core.i18n import Locale
+from bot.core.render import Rendered, explanation, option_lines, shorten, split_blocks
+from content.editing import ImportPlan
+from content.model import Question, Quiz
+from content.schema import MAX_QUESTION_LENGTH
+from storage.content_store import QuestionStat, QuizTotals, RetiredQuestion
+
+MAX_IDS_SHOWN = 30
+HARDEST_SHOWN = 3
+MAX_ERRORS_SHOWN = 30  # errors of a refused bank listed in messages; all of them in a file
+MAX_ERROR_LENGTH = 300
+
+
+def _ids(ids: Sequence[str]) -> str:
+    shown = ", ".join(f"<code>{html.escape(i)}</code>" for i in ids[:MAX_IDS_SHOWN])
+    return shown + (f" … (+{len(ids) - MAX_IDS_SHOWN})" if len(ids) > MAX_IDS_SHOWN else "")
+
+
+@dataclass(frozen=True)
+class ErrorReport:
+    """A refused bank's errors: the first ones as messages, all of them as a file if more."""
+
+    messages: list[str]
+    full_list: str | None = None  # one error a line
+    file_name: str = ""
+
+
+def import_errors(file_name: str, errors: Sequence[str], locale: Locale) -> ErrorReport:
+    """The first MAX_ERRORS_SHOWN errors with their place (each shortened); past that, a count
+    in the message and every error in full in a text file."""
+    head = locale.t("import_refused", file=html.escape(file_name), n=len(errors))
+    listed = "\n".join(
+        f"• {html.escape(shorten(error, MAX_ERROR_LENGTH))}" for error in errors[:MAX_ERRORS_SHOWN]
+    )
+    blocks = [head, listed]
+    more = len(errors) - MAX_ERRORS_SHOWN
+    if more <= 0:
+        return ErrorReport(split_blocks(blocks))
+    blocks.append(locale.t("import_errors_more", n=more))
+    listing = "".join(f"{error}\n" for error in errors)
+    return ErrorReport(split_blocks(blocks), listing, f"{_plain_file_name(file_name)}.errors.txt")
+
+
+def _plain_file_name(name: str) -> str:
+    """A name as safe for a file name as it is readable: letters, digits, `.`, `-`, `_`."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._")[:60] or "bank"
+
+
+def import_report(plan: ImportPlan, overrides_disk: bool, locale: Locale) -> str:
+    quiz = plan.quiz
+    lines = [
+        locale.t(
+            "import_done", title=html.escape(locale.plain(quiz.title)), quiz_id=quiz.id, n=len(quiz)
+        ),
+        locale.t(
+            "import_counts",
+            added=len(plan.added),
+            updated=len(plan.updated),
+            unchanged=len(plan.unchanged),
+            retired=len(plan.retired),
+        ),
+    ]
+    if plan.replaces and plan.added:
+        lines.append(locale.t("import_added", ids=_ids(plan.added)))
+    if plan.updated:
+        lines.append(locale.t("import_updated", ids=_ids(plan.updated)))
+    if plan.retired:
+        lines.append(locale.t("import_retired", ids=_ids(plan.retired)))
+    if overrides_disk:
+        lines.append(locale.t("import_overrides"))
+    return "\n".join(lines)
+
+
+def draft_preview(
+    quiz: Quiz, question: Question, nonce: int, translation: str | None, locale: Locale
+) -> list[Rendered]:
+    """The new question as learners will see its reveal (and its translation, in a second
+    message when both would not fit one), with Confirm and Cancel on the last message."""
+    own = Locale(locale.default, locale.default)
+    parts = [
+        locale.t(
+            "draft_preview",
+            k=len(quiz),
+            title=html.escape(locale.plain(quiz.title)),
+            question_id=html.escape(question.id),
+        ),
+        own.text(question.text, MAX_QUESTION_LENGTH),
+        option_lines(question, own, reveal=True),
+    ]
+    if (why := explanation(question, own)) is not None:
+        parts.append(why)
+    blocks = ["\n\n".join(parts)]
+    if translation is not None:
+        other = Locale(translation, locale.default)
+        block = [
+            locale.t("draft_translation_title", language=html.escape(translation)),
+            other.text(question.text, MAX_QUESTION_LENGTH),
+            option_lines(question, other, reveal=True),
+        ]
+        if (why := explanation(question, other)) is not None:
+            block.append(why)
+        blocks.append("\n\n".join(block))
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    locale.t("button_confirm"), callback_data=callbacks.ConfirmDraft(nonce).encode()
+                ),
+                InlineKeyboardButton(
+                    locale.t("button_cancel"), callback_data=callbacks.CancelDraft(nonce).encode()
+                ),
+            ]
+        ]
+    )
+    messages = [Rendered(text) for text in split_blocks(blocks)]
+    messages[-1] = Rendered(messages[-1].text, markup)
+    return messages
+
+
+def _percent(correct: int, total: int) -> int:
+    return round(100 * correct / total) if total else 0
+
+
+def stats_messages(
+    quizzes: Sequence[Quiz],
+    learners: int,
+    totals: Mapping[str, QuizTotals],
+    questions: Sequence[QuestionStat],
+    retired: Sequence[RetiredQuestion],
+    locale: Locale,
+) -> list[str]:
+    """Learners and answers overall and per quiz, the hardest questions (lowest share of right
+    answers), retired ones marked."""
+    answers = sum(total.answers for total in totals.values())
+    blocks = [locale.t("stats_title", learners=learners, answers=answers)]
+    for quiz in quizzes:
+        title = html.escape(locale.plain(quiz.title))
+        total = totals.get(quiz.id)
+        gone = {r.question_id: r for r in retired if r.quiz_id == quiz.id}
+        if total is None:
+            lines = [locale.t("stats_quiz_none", title=title, quiz_id=quiz.id)]
+        else:
+            lines = [
+                locale.t(
+                    "stats_quiz",
+                    title=title,
+                    quiz_id=quiz.id,
+                    learners=total.learners,
+                    answers=total.answers,
+                    percent=_percent(total.correct, total.answers),
+                )
+            ]
+            mine = [s for s in questions if s.quiz_id == quiz.id and s.answers]
+            hardest = sorted(mine, key=lambda s: (s.correct / s.answers, -s.answers, s.question_id))
+            if hardest:
+                lines.append(locale.t("stats_hardest"))
+            for stat in hardest[:HARDEST_SHOWN]:
+                question = quiz.question(stat.question_id)
+                if question is not None:
+                    text = html.escape(shorten(locale.plain(question.text), 80))
+                else:
+                    old = gone.get(stat.question_id)
+                    text = locale.t("stats_retired_mark") + (
+                        " " + html.escape(shorten(old.text, 80)) if old else ""
+                    )
+                lines.append(
+                    locale.t(
+                        "stats_question",
+                        question_id=html.escape(stat.question_id),
+                        percent=_percent(stat.correct, stat.answers),
+                        n=stat.answers,
+                        text=text,
+                    )
+                )
+        if gone:
+            lines.append(locale.t("stats_retired", ids=_ids(list(gone))))
+        blocks.append("\n".join(lines))
+    return split_blocks(blocks)

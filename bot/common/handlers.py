@@ -1,0 +1,123 @@
+"""What every chat gets: /help, answers to unknown commands and stray text, the error handler."""
+
+from __future__ import annotations
+
+import html
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from telegram import Update
+from telegram.constants import ChatType
+from telegram.error import TelegramError
+from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, MessageHandler, filters
+
+from bot.core import faults
+from bot.core.context import QuizContext
+from bot.core.handlers import GROUP_MESSAGE, PRIVATE_MESSAGE, USER_MESSAGE
+from bot.core.i18n import translate
+from storage import DatabaseLost, StorageError
+
+log = logging.getLogger(__name__)
+
+
+def _bot_link(context: QuizContext) -> str:
+    return html.escape(f"https://t.me/{context.bot.username}")
+
+
+async def help_command(update: Update, context: QuizContext) -> None:
+    """What the bot does, for this person in this chat."""
+    if update.effective_chat is not None and update.effective_chat.type == ChatType.PRIVATE:
+        await context.say(context.locale.t("help"))
+    else:
+        await context.say(context.locale.t("help_group", link=_bot_link(context)))
+
+
+async def private_command_elsewhere(update: Update, context: QuizContext) -> None:
+    """A private-chat command sent in a group: point to the private chat, change nothing."""
+    await context.say(context.locale.t("private_only", link=_bot_link(context)))
+
+
+async def unknown_command(update: Update, context: QuizContext) -> None:
+    await context.say(context.locale.t("unknown_command"))
+
+
+async def plain_text(update: Update, context: QuizContext) -> None:
+    await context.say(context.locale.t("plain_text"))
+
+
+async def stale_button(update: Update, context: QuizContext) -> None:
+    """A button no handler took: not ours, forged, or of a version gone by."""
+    await context.answer(context.locale.t("stale_button"))
+
+
+def handlers(private_commands: Sequence[str]) -> list[BaseHandler[Update, QuizContext, Any]]:
+    """Registered after the features' handlers: they catch what those did not take.
+    `private_commands` are answered in a group with a pointer to the private chat."""
+    return [
+        CommandHandler("help", help_command, filters=USER_MESSAGE),
+        CommandHandler(private_commands, private_command_elsewhere, filters=GROUP_MESSAGE),
+        MessageHandler(filters.COMMAND & PRIVATE_MESSAGE, unknown_command),
+        MessageHandler(filters.TEXT & ~filters.COMMAND & PRIVATE_MESSAGE, plain_text),
+        CallbackQueryHandler(stale_button),
+    ]
+
+
+async def on_error(update: object, context: QuizContext) -> None:
+    """Log the failure with its update; tell the person when it was ours to tell."""
+    error = context.error
+    if isinstance(error, TelegramError) and faults.classify(error) is not faults.Fault.REJECTED:
+        await _telegram_fault(update, context, error)
+        return
+    if isinstance(error, DatabaseLost) and not isinstance(update, Update):
+        log.info("job not completed: %s", error)  # the loss itself was logged once, CRITICAL
+        return
+    if not isinstance(update, Update) or not isinstance(error, StorageError):
+        log.error(
+            "error while handling update %s",
+            update.to_dict() if isinstance(update, Update) else update,
+            exc_info=error,
+        )
+        return
+    if isinstance(error, DatabaseLost):
+        log.info("update %s not completed: %s", update.update_id, error)
+    elif error.refused:  # not a bug but the database refusing (full, read-only): one line
+        log.error(
+            "storage error, the database refused; update %s in chat %s not completed: %s",
+            update.update_id,
+            update.effective_chat.id if update.effective_chat else None,
+            error,
+        )
+    else:
+        log.error("storage error while handling update %s", update.update_id, exc_info=error)
+    language = update.effective_user.language_code if update.effective_user else None
+    key = "storage_lost" if isinstance(error, DatabaseLost) else "storage_error"
+    text = translate((language or "en").split("-")[0], key)
+    try:
+        if update.callback_query is not None:
+            await update.callback_query.answer(text, show_alert=True)
+        elif update.effective_chat is not None:
+            await context.bot.send_message(update.effective_chat.id, text)
+    except Exception:
+        log.exception("could not tell the user about the storage error")
+
+
+async def _telegram_fault(update: object, context: QuizContext, error: TelegramError) -> None:
+    """A fault of Telegram or of a chat, not a bug: one line, no traceback. Only the private
+    chat that refused is marked as having blocked the bot, never the person whose update led
+    to the call (an admin whose /groupquiz meets a group that removed the bot)."""
+    what = f"update {update.update_id}" if isinstance(update, Update) else "a job"
+    fault = faults.classify(error)
+    if fault is not faults.Fault.CHAT_REFUSES:
+        log.warning("%s not completed: %s", what, faults.describe(error))
+        return
+    user_id = faults.refusing_user(error)
+    if user_id is None:
+        log.info("%s not completed: %s", what, faults.describe(error))
+        return
+    log.info("user %s refuses the bot; marked inactive: %s", user_id, faults.describe(error))
+    try:
+        services = context.services
+        await services.storage.learners.set_active(user_id, False, services.clock())
+    except StorageError:
+        log.exception("could not mark user inactive")

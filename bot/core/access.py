@@ -1,0 +1,104 @@
+"""Who may do what, as decorators on handlers: `@admin_only` for the bot's admins
+(`QUIZ_ADMIN_IDS`), `@chat_admin_only` for what controls a group's or a channel's quiz.
+
+Anyone else is told so (a toast for a tap, a message for a command) and the handler does not
+run: it returns None, which a conversation takes as "stay where you are".
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Coroutine
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+from bot.core.context import QuizContext
+from content.group_rules import may_control
+
+STATUS_TTL = 120.0  # seconds a chat member status is trusted
+
+P = ParamSpec("P")
+R = TypeVar("R")
+U = TypeVar("U")  # the handler's first argument: the update, or a tap's callback query
+
+Handler = Callable[Concatenate[U, QuizContext, P], Coroutine[Any, Any, R]]
+Guarded = Callable[Concatenate[U, QuizContext, P], Coroutine[Any, Any, R | None]]
+
+
+def admin_only(handler: Handler[U, P, R]) -> Guarded[U, P, R]:
+    """For the bot's admins only."""
+
+    @functools.wraps(handler)
+    async def guarded(
+        first: U, context: QuizContext, /, *args: P.args, **kwargs: P.kwargs
+    ) -> R | None:
+        if is_bot_admin(context):
+            return await handler(first, context, *args, **kwargs)
+        await context.answer(context.locale.t("not_admin"))
+        return None
+
+    return guarded
+
+
+def chat_admin_only(handler: Handler[U, P, R]) -> Guarded[U, P, R]:
+    """For the chat's admins only (and the bot's), in a group or a channel."""
+
+    @functools.wraps(handler)
+    async def guarded(
+        first: U, context: QuizContext, /, *args: P.args, **kwargs: P.kwargs
+    ) -> R | None:
+        if await controls_chat(context):
+            return await handler(first, context, *args, **kwargs)
+        await context.answer(context.locale.t("group_admins_only"))
+        return None
+
+    return guarded
+
+
+def is_bot_admin(context: QuizContext) -> bool:
+    user = context.current_update.effective_user
+    return user is not None and user.id in context.services.settings.admin_ids
+
+
+async def controls_chat(context: QuizContext) -> bool:
+    """Whether the sender may start, stop, skip or reveal in this chat (`may_control`); for a
+    handler that must check something else first (a button's own staleness)."""
+    update = context.current_update
+    chat = update.effective_chat
+    if chat is None:
+        return False
+    # only a command's own message can speak as a chat; a tap's message is the bot's post
+    # (which, in a channel, is itself signed by the channel)
+    message = update.message or update.channel_post
+    user = update.effective_user
+    sender_chat_id = message.sender_chat.id if message and message.sender_chat else None
+    if update.channel_post is not None and sender_chat_id is None:
+        sender_chat_id = chat.id  # a channel post is the channel speaking
+    admins = context.services.settings.admin_ids
+    status = None
+    if user is not None and sender_chat_id is None and user.id not in admins:
+        status = await _member_status(context, chat.id, user.id)
+    return may_control(
+        chat_type=chat.type,
+        user_id=user.id if user is not None else None,
+        member_status=status,
+        sender_chat_id=sender_chat_id,
+        chat_id=chat.id,
+        configured_admins=admins,
+    )
+
+
+async def _member_status(context: QuizContext, chat_id: int, user_id: int) -> str:
+    """The person's status in the chat, looked up at most once per `STATUS_TTL` seconds.
+
+    PTB's rate limiter counts getChatMember against the group's 20 requests a minute, so a
+    non-admin repeating /stopquiz, or an admin revealing every question, must not cost a
+    look-up each time. A promotion or demotion takes effect within `STATUS_TTL`.
+    """
+    services = context.services
+    now = services.clock()
+    cached = services.member_status.get((chat_id, user_id))
+    if cached is not None and now - cached[0] < STATUS_TTL:
+        return cached[1]
+    status = str((await context.bot.get_chat_member(chat_id, user_id)).status)
+    services.member_status[(chat_id, user_id)] = (now, status)
+    return status

@@ -1,0 +1,282 @@
+"""Command arguments, parsed in one place.
+
+Each command's parser takes the words after the command (PTB's `context.args`) and returns
+the values its handler needs, typed, or a `Refusal`: what was wrong, then how the command is
+used, put into the sender's language when it is sent. No input makes a parser raise.
+
+- Numbers and clock times are ASCII digits only. Python's `str.isdigit()` and `int()` take
+  "²", "٣" or "５" too; the reply says "digits 0-9".
+- A quiz id is a bank's slug (`[a-z0-9-]`, ASCII, case folded), a question id one of the
+  quiz's, a chat `@name` or a numeric id; anything else is named as what is wrong.
+- A value that is echoed back is cleaned, shortened and isolated (`bot.core.display`), then
+  escaped: a 4,096-character argument cannot make the reply too long for Telegram.
+- Words after the last argument a command takes are refused, not ignored. Commands that take
+  no arguments (/progress, /stopquiz, ...) ignore whatever follows them.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import time
+from typing import Literal, TypeVar
+
+from bot.config import Settings
+from bot.core.display import ECHO_LIMIT, isolate
+from bot.core.i18n import Locale
+from bot.core.render import Reply
+from content.catalog import Catalog
+from content.model import Quiz
+from content.rules import parse_clock_time, parse_timezone
+from content.schema import MAX_QUIZ_ID_LENGTH, SLUG
+
+T = TypeVar("T")
+
+Words = Sequence[str] | None  # `context.args`: None for an update that is not a command
+
+QUIZ_ID = re.compile(SLUG)
+CHAT = re.compile(r"@[A-Za-z][A-Za-z0-9_]{3,31}|-?[1-9][0-9]{0,15}")
+ASCII_NUMBER = re.compile(r"[0-9]{1,9}")
+DEEP_LINK_PREFIX = "quiz-"
+POLL = "poll"
+OFF: Literal["off"] = "off"
+OFF_WORDS = frozenset({"off", "stop", "no"})
+WHICH_QUIZ = Reply("args_which_quiz")
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Arguments a command cannot take: what was wrong (None when nothing was given), then
+    the usage (None for commands that have none)."""
+
+    problem: Reply | None
+    usage: Reply | None
+
+    def text(self, locale: Locale) -> str:
+        return "\n".join(part.text(locale) for part in (self.problem, self.usage) if part)
+
+
+def echo(word: str) -> str:
+    """Someone's argument inside a reply: cleaned, shortened, isolated, escaped."""
+    return html.escape(isolate(word, ECHO_LIMIT) or "…")
+
+
+def example_quiz(catalog: Catalog) -> str:
+    return next((quiz.id for quiz in catalog), "my-quiz")
+
+
+# one argument: a value, or the Reply that says what is wrong with it
+
+
+def ascii_number(word: str) -> int | None:
+    """A whole number written with the digits 0-9 only (up to nine of them)."""
+    return int(word) if ASCII_NUMBER.fullmatch(word) else None
+
+
+def quiz_id(word: str) -> str | Reply:
+    slug = word.lower() if word.isascii() else ""
+    if len(slug) <= MAX_QUIZ_ID_LENGTH and QUIZ_ID.fullmatch(slug):
+        return slug
+    return Reply("unknown_quiz", {"quiz_id": echo(word)})
+
+
+def known_quiz(word: str, catalog: Catalog) -> Quiz | Reply:
+    slug = quiz_id(word)
+    if isinstance(slug, Reply):
+        return slug
+    return catalog.get(slug) or Reply("unknown_quiz", {"quiz_id": slug})
+
+
+def known_question(word: str, quiz: Quiz) -> str | Reply:
+    if quiz.question(word) is not None:  # a bank's ids are [A-Za-z0-9_.-], at most 40
+        return word
+    return Reply("unknown_question", {"quiz_id": quiz.id, "question_id": echo(word)})
+
+
+def parse_chat(word: str) -> int | str | None:
+    """`@name` of a channel or group, or a numeric chat id."""
+    if not word.isascii() or not CHAT.fullmatch(word):
+        return None
+    return word if word.startswith("@") else int(word)
+
+
+def chat(word: str) -> int | str | Reply:
+    target = parse_chat(word)
+    return Reply("args_chat", {"value": echo(word)}) if target is None else target
+
+
+def clock_time(word: str) -> time | Reply:
+    at = parse_clock_time(word)
+    return Reply("args_clock_time", {"value": echo(word)}) if at is None else at
+
+
+def seconds(word: str, low: int, high: int) -> int | Reply:
+    number = ascii_number(word)
+    if number is not None and low <= number <= high:
+        return number
+    return Reply("args_seconds", {"low": low, "high": high, "value": echo(word)})
+
+
+# the words of a command
+
+
+def _words(
+    args: Words, usage: Reply | None, least: int, most: int, missing: Reply | None = None
+) -> list[str] | Refusal:
+    words = list(args or ())
+    if len(words) < least:
+        return Refusal(missing, usage)
+    if len(words) > most:
+        return Refusal(Reply("args_extra", {"value": echo(words[most])}), usage)
+    return words
+
+
+def _one_quiz(args: Words, catalog: Catalog, usage_key: str) -> Quiz | Refusal:
+    usage = Reply(usage_key, {"example": example_quiz(catalog)})
+    words = _words(args, usage, 1, 1, WHICH_QUIZ)
+    if isinstance(words, Refusal):
+        return words
+    quiz = known_quiz(words[0], catalog)
+    return Refusal(quiz, usage) if isinstance(quiz, Reply) else quiz
+
+
+# learners
+
+
+def start(args: Words, catalog: Catalog) -> Quiz | Refusal | None:
+    """`/start`, or the deep link `/start quiz-<id>`: the quiz to open; None to welcome."""
+    payload = args[0] if args else ""
+    if not payload.startswith(DEEP_LINK_PREFIX):
+        return None
+    quiz = known_quiz(payload.removeprefix(DEEP_LINK_PREFIX), catalog)
+    return Refusal(quiz, None) if isinstance(quiz, Reply) else quiz
+
+
+def quiz(args: Words, catalog: Catalog) -> Quiz | Refusal:
+    """`/quiz <id>`"""
+    return _one_quiz(args, catalog, "usage_quiz")
+
+
+def preview(args: Words, catalog: Catalog) -> Quiz | Refusal:
+    """`/preview <id>`"""
+    return _one_quiz(args, catalog, "usage_preview")
+
+
+def timezone(args: Words, current: str) -> str | Refusal:
+    """`/timezone Area/City` or `/timezone +01:00` (words joined: `UTC +1` is one zone)."""
+    usage = Reply("timezone_usage", {"timezone": html.escape(current)})
+    if not args:
+        return Refusal(None, usage)
+    wanted = " ".join(args)
+    zone = parse_timezone(wanted)
+    if zone is None:
+        return Refusal(Reply("timezone_unknown", {"timezone": echo(wanted)}), usage)
+    return zone
+
+
+def remind(args: Words, timezone: str, current: str | None) -> time | Literal["off"] | Refusal:
+    """`/remind HH:MM` or `/remind off` (also `stop`, `no`)."""
+    shown = html.escape(current) if current else Reply("remind_none")
+    usage = Reply("remind_usage", {"timezone": html.escape(timezone), "current": shown})
+    words = _words(args, usage, 1, 1)
+    if isinstance(words, Refusal):
+        return words
+    if words[0].lower() in OFF_WORDS:
+        return OFF
+    at = clock_time(words[0])
+    return Refusal(at, usage) if isinstance(at, Reply) else at
+
+
+# groups and channels
+
+
+@dataclass(frozen=True)
+class GroupQuiz:
+    quiz: Quiz
+    seconds: int
+    poll: bool
+
+
+def groupquiz(args: Words, catalog: Catalog, settings: Settings) -> GroupQuiz | Refusal:
+    """`/groupquiz <id> [seconds] [poll]`; `poll` may stand anywhere after the command."""
+    low, high = settings.group_min_seconds, settings.group_max_seconds
+    usage = Reply("group_usage", {"example": example_quiz(catalog), "low": low, "high": high})
+    given = list(args or ())
+    words = _words([w for w in given if w.lower() != POLL], usage, 1, 2, WHICH_QUIZ)
+    if isinstance(words, Refusal):
+        return words
+    chosen = seconds(words[1], low, high) if len(words) == 2 else settings.group_seconds
+    # the seconds first: "/groupquiz id 5" is about the 5 whatever "id" turns out to be
+    if isinstance(chosen, Reply):
+        return Refusal(chosen, usage)
+    quiz = known_quiz(words[0], catalog)
+    if isinstance(quiz, Reply):
+        return Refusal(quiz, usage)
+    return GroupQuiz(quiz, chosen, poll=len(words) < len(given))
+
+
+# admins
+
+
+def export(args: Words, catalog: Catalog) -> Quiz | Refusal:
+    """`/export <quiz id>`"""
+    return _one_quiz(args, catalog, "usage_export")
+
+
+def addquestion(args: Words, catalog: Catalog) -> Quiz | Refusal:
+    """`/addquestion <quiz id>`"""
+    return _one_quiz(args, catalog, "usage_addquestion")
+
+
+def delquestion(args: Words, catalog: Catalog) -> tuple[Quiz, str] | Refusal:
+    """`/delquestion <quiz id> <question id>`: the quiz and one of its questions' ids."""
+    return _quiz_and(args, catalog, "usage_delquestion", known_question)
+
+
+def push(args: Words, catalog: Catalog) -> tuple[Quiz, int | str] | Refusal:
+    """`/push <quiz id> <@channel or chat id>`"""
+    return _quiz_and(args, catalog, "usage_push", lambda word, _: chat(word))
+
+
+def _quiz_and(
+    args: Words, catalog: Catalog, usage_key: str, second: Callable[[str, Quiz], T | Reply]
+) -> tuple[Quiz, T] | Refusal:
+    """Two words: a quiz id, then what `second` makes of the next word for that quiz."""
+    usage = Reply(usage_key)
+    words = _words(args, usage, 2, 2)
+    if isinstance(words, Refusal):
+        return words
+    quiz = known_quiz(words[0], catalog)
+    if isinstance(quiz, Reply):
+        return Refusal(quiz, usage)
+    value = second(words[1], quiz)
+    return Refusal(value, usage) if isinstance(value, Reply) else (quiz, value)
+
+
+@dataclass(frozen=True)
+class ScheduleArgs:
+    quiz_id: str  # not necessarily a quiz any more: `off` ends the schedule of a removed one
+    chat: int | str
+    minute_of_day: int | None  # UTC; None: `off`
+
+
+def schedule(args: Words) -> ScheduleArgs | Refusal:
+    """`/schedule <quiz id> <@channel or chat id> <HH:MM | off>`"""
+    usage = Reply("usage_schedule")
+    words = _words(args, usage, 3, 3)
+    if isinstance(words, Refusal):
+        return words
+    slug = quiz_id(words[0])
+    if isinstance(slug, Reply):
+        return Refusal(slug, usage)
+    target = chat(words[1])
+    if isinstance(target, Reply):
+        return Refusal(target, usage)
+    if words[2].lower() == OFF:
+        return ScheduleArgs(slug, target, None)
+    at = clock_time(words[2])
+    if isinstance(at, Reply):
+        return Refusal(at, usage)
+    return ScheduleArgs(slug, target, at.hour * 60 + at.minute)

@@ -1,0 +1,194 @@
+"""The callback-data codec: typed, versioned, at most 64 bytes, never trusted.
+
+Each kind of button is declared once: a frozen dataclass of typed fields, its prefix, and the
+chat types where it may be pressed. Encoding, decoding and the chat rule all follow from that
+declaration. Layout: `<version>:<prefix>:<field>:<field>...`.
+
+Decoding only proves the data has our shape; handlers check it against stored state. Anyone
+can send any callback data on any of the bot's messages, in any chat the bot is in, so the
+chat rule is not a formality: a learner's button pressed on a group message must not act there.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from functools import lru_cache
+from typing import Annotated, Any, ClassVar, cast, dataclass_transform, get_args, get_type_hints
+
+VERSION = "1"
+MAX_BYTES = 64
+
+PRIVATE = frozenset({"private"})
+GROUPS = frozenset({"group", "supergroup", "channel"})
+ANY_CHAT = PRIVATE | GROUPS
+
+
+@dataclass(frozen=True)
+class FieldFormat:
+    """How one field is written: the exact text pattern, and how to read it back."""
+
+    pattern: re.Pattern[str]
+    parse: type
+
+
+# ASCII digits only, no sign, no leading zero: exactly one text per number
+Int = Annotated[int, FieldFormat(re.compile(r"0|[1-9][0-9]{0,17}"), int)]
+Slug = Annotated[str, FieldFormat(re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*"), str)]
+Language = Annotated[str, FieldFormat(re.compile(r"[a-z]{2,3}(?:-[a-z0-9]{2,8})?"), str)]
+
+
+@dataclass_transform(frozen_default=True)
+class Tap:
+    """A kind of button, declared as `class Kind(Tap, prefix="x", chats=PRIVATE)` with fields
+    that are `Int`, `Slug` or `Language`; each kind is made a frozen dataclass."""
+
+    prefix: ClassVar[str]
+    chats: ClassVar[frozenset[str]]
+    formats: ClassVar[tuple[FieldFormat, ...]]  # one per field, in the order they are written
+
+    def __init_subclass__(cls, *, prefix: str, chats: frozenset[str], **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        dataclass(frozen=True)(cls)
+        if prefix in _KINDS:
+            raise TypeError(f"callback prefix {prefix!r} declared twice")
+        hints = get_type_hints(cls, include_extras=True)
+        own = inspect.get_annotations(cls)
+        cls.prefix = prefix
+        cls.chats = chats
+        cls.formats = tuple(get_args(hints[name])[1] for name in own)
+        _KINDS[prefix] = cls
+
+    @classmethod
+    def allowed_in(cls, chat_type: str | None) -> bool:
+        return chat_type in cls.chats
+
+    def encode(self) -> str:
+        parts = [VERSION, self.prefix, *(str(getattr(self, f.name)) for f in fields(self))]  # type: ignore[arg-type]
+        data = ":".join(parts)
+        if len(data.encode()) > MAX_BYTES:
+            raise ValueError(f"callback data over {MAX_BYTES} bytes: {data!r}")
+        return data
+
+
+_KINDS: dict[str, type[Tap]] = {}
+
+
+# --- a learner in a private chat ---
+
+
+class AnswerTap(Tap, prefix="a", chats=PRIVATE):
+    """A learner tapped the option shown at `place` (options are shuffled per attempt: the
+    attempt's order says which option that is) for the question at `position` of attempt
+    `attempt_id`."""
+
+    attempt_id: Int
+    position: Int
+    place: Int
+
+
+class OpenQuiz(Tap, prefix="q", chats=PRIVATE):
+    """Start a quiz, or continue its running attempt (a finished one starts anew)."""
+
+    quiz_id: Slug
+
+
+class PreviewQuiz(Tap, prefix="p", chats=PRIVATE):
+    quiz_id: Slug
+
+
+class ChooseLanguage(Tap, prefix="l", chats=PRIVATE):
+    language: Language
+
+
+class StartReview(Tap, prefix="rv", chats=PRIVATE):
+    """Start or continue a review session of the questions due now."""
+
+
+class ListQuizzes(Tap, prefix="ls", chats=PRIVATE):
+    pass
+
+
+class ConfirmForget(Tap, prefix="fgy", chats=PRIVATE):
+    """A learner confirms deleting their data (`/forgetme`), asked at `asked_at` (Unix time):
+    a confirmation left lying around expires."""
+
+    asked_at: Int
+
+
+class CancelForget(Tap, prefix="fgn", chats=PRIVATE):
+    pass
+
+
+# --- admins ---
+
+
+class ConfirmDraft(Tap, prefix="adc", chats=PRIVATE):
+    """An admin confirms the previewed question draft `nonce` (`/addquestion`)."""
+
+    nonce: Int
+
+
+class CancelDraft(Tap, prefix="adx", chats=PRIVATE):
+    nonce: Int
+
+
+class PostAnswer(Tap, prefix="adp", chats=ANY_CHAT):
+    """A chat member chose `option` of the question posted as post `post_id` (admin push).
+
+    `post_id` is the post's number (`group_sessions.post_id`), not its session id: posts kept
+    the numbers they had before they became group sessions, so old messages still answer.
+    `/push` may target any chat, a private one included; the post itself names its chat and
+    message, and a tap anywhere else is refused against that."""
+
+    post_id: Int
+    option: Int
+
+
+# --- a whole group or channel ---
+
+
+class GroupAnswer(Tap, prefix="ga", chats=GROUPS):
+    """A member of a chat chose `option` for the question at `position` of a group session."""
+
+    session_id: Int
+    position: Int
+    option: Int
+
+
+class GroupReveal(Tap, prefix="gr", chats=GROUPS):
+    """A chat admin asks to reveal the question at `position` of a group session now."""
+
+    session_id: Int
+    position: Int
+
+
+def kinds() -> tuple[type[Tap], ...]:
+    """Every declared kind of button."""
+    return tuple(_KINDS.values())
+
+
+@lru_cache(maxsize=4096)
+def decode(data: str | None) -> Tap | None:
+    """The tap a button carries, or None for anything that is not ours (or is forged).
+
+    Pure and cached: the dispatcher and the handler it picks share one decoding."""
+    if not data or not data.isascii() or len(data) > MAX_BYTES:
+        return None  # every declared field is ASCII (a lone surrogate cannot even be encoded)
+    version, _, rest = data.partition(":")
+    prefix, _, body = rest.partition(":")
+    kind = _KINDS.get(prefix)
+    if version != VERSION or kind is None:
+        return None
+    formats = kind.formats
+    values = body.split(":") if body else []
+    if len(values) != len(formats) or (not formats and rest != prefix):
+        return None
+    parsed = []
+    for value, form in zip(values, formats, strict=True):
+        if not form.pattern.fullmatch(value):
+            return None
+        parsed.append(form.parse(value))
+    return cast(Callable[..., Tap], kind)(*parsed)

@@ -1,0 +1,199 @@
+"""The services every handler reaches, set up once in `post_init`, and the per-update context.
+
+`QuizContext` is PTB's `CallbackContext` (registered through `ContextTypes`) with what every
+handler needs, filled once per update before any feature's handler sees it: the services,
+who sent the update as stored and the language to answer them in (`identify`, handler group
+-1), and the button pressed, decoded (`bot.core.handlers.TapHandler`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram import Bot, InlineKeyboardMarkup, Update
+from telegram import User as TelegramUser
+from telegram.constants import ChatType
+from telegram.ext import Application, ApplicationHandlerStop, CallbackContext, ExtBot, JobQueue
+
+from bot.config import Settings
+from bot.core.callbacks import Tap
+from bot.core.i18n import Locale
+from content.catalog import Catalog
+from content.group_rules import SendPace
+from content.rules import resolve_language
+from storage import Storage, User
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Services:
+    settings: Settings
+    storage: Storage
+    catalog: Catalog
+    clock: Callable[[], float] = field(default=time.time)
+    # Updates of different chats run concurrently: changes to a bank (read the quiz, plan,
+    # store, put into the catalog) take this lock so two admins cannot overwrite each other.
+    bank_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    import_lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one upload parsed at once
+    pace: SendPace = field(default_factory=SendPace)  # sends per group, to pace live counts
+    # (chat, user) -> (when looked up, chat member status): ephemeral, see bot/core/access.py
+    member_status: dict[tuple[int, int], tuple[float, str]] = field(default_factory=dict)
+    group_locks: dict[int, asyncio.Lock] = field(default_factory=dict)  # a session's, one each
+    push_locks: dict[int, asyncio.Lock] = field(default_factory=dict)  # one push per chat
+    # quiz polls posted by this process -> their chat, so the update processor orders a vote
+    # after that chat's updates (shared with it; see update_processor.chat_key)
+    poll_chats: dict[str, int] = field(default_factory=dict)
+
+    def health(self) -> str | None:
+        """Why the bot cannot serve now, or None when it can. `GET /healthz` answers 503 while
+        this names a reason (bot/serving/health.py): the one place for checks such as a lost
+        database file. Called on every health request: keep it cheap and free of I/O."""
+        return self.storage.lost
+
+    def locale_of(self, user: User) -> Locale:
+        """A stored person's language: the one they chose, else their Telegram's."""
+        default = self.settings.default_language
+        return Locale(resolve_language(user.language, user.telegram_language, default), default)
+
+    def default_locale(self) -> Locale:
+        default = self.settings.default_language
+        return Locale(default, default)
+
+    async def sender_of(self, update: Update) -> tuple[User | None, Locale]:
+        """Who sent the update, as stored, and the language to answer them in.
+
+        In a private chat the person is a learner, created or refreshed from the update. In a
+        group or a channel, and for other updates (a vote, a changed membership), they are only
+        read: nobody gets a row without having written to the bot in private. Someone without
+        one is answered in their Telegram's language; a chat speaking for itself (a channel
+        post, an anonymous admin) in the bot's default."""
+        who = update.effective_user
+        message = update.message or update.channel_post  # a tap's message is the bot's own
+        if who is None or (message is not None and message.sender_chat is not None):
+            return None, self.default_locale()
+        chat = update.effective_chat
+        writes = update.message is not None or update.callback_query is not None
+        if writes and chat is not None and chat.type == ChatType.PRIVATE:
+            learner = await self.storage.learners.touch_user(
+                who.id, who.first_name or "", who.language_code, self.clock()
+            )
+            return learner, self.locale_of(learner)
+        return await self.look_up(who)
+
+    async def look_up(self, who: TelegramUser) -> tuple[User | None, Locale]:
+        """A person as stored, if they are, and their language; records nothing."""
+        stored = await self.storage.learners.get_user(who.id)
+        if stored is not None:
+            return stored, self.locale_of(stored)
+        default = self.settings.default_language
+        return None, Locale(resolve_language(None, who.language_code, default), default)
+
+
+SERVICES_KEY = "services"
+
+
+class QuizContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
+    """CallbackContext with the services, the update's sender and the tap, typed."""
+
+    def __init__(
+        self,
+        application: Application[Any, Any, Any, Any, Any, Any],
+        chat_id: int | None = None,
+        user_id: int | None = None,
+    ) -> None:
+        super().__init__(application=application, chat_id=chat_id, user_id=user_id)
+        self.tap: Tap | None = None  # the button pressed, decoded (bot.core.handlers.TapHandler)
+        self._update: Update | None = None
+        self._learner: User | None = None
+        self._locale: Locale | None = None
+
+    @property
+    def services(self) -> Services:
+        services: Services = self.bot_data[SERVICES_KEY]
+        return services
+
+    @property
+    def jobs(self) -> JobQueue[Any]:
+        """The application's job queue (built with the `job-queue` extra: always there)."""
+        jobs = self.job_queue
+        assert jobs is not None
+        return jobs
+
+    async def identify(self, update: Update) -> None:
+        """Fill in the update's sender (`Services.sender_of`), once, before any feature's
+        handler. If that fails (the database refuses), the error handler tells the person and
+        no other handler sees the update."""
+        self._update = update
+        try:
+            self._learner, self._locale = await self.services.sender_of(update)
+        except Exception as error:
+            await self.application.process_error(update, error)
+            raise ApplicationHandlerStop from error
+
+    @property
+    def current_update(self) -> Update:
+        """The update being handled."""
+        if self._update is None:
+            raise LookupError("no update identified: a job's context has none")
+        return self._update
+
+    @property
+    def locale(self) -> Locale:
+        """The language to answer the update's sender in."""
+        if self._locale is None:
+            raise LookupError("no update identified: a job's context has no sender")
+        return self._locale
+
+    @property
+    def learner(self) -> User:
+        """The learner who sent the update, as stored: there is one for every message and tap
+        in a private chat, where the learner's feature is registered."""
+        if self._learner is None:
+            raise LookupError("the sender has no learner record (not a private chat)")
+        return self._learner
+
+    @property
+    def chat_id(self) -> int:
+        """The chat the update came from (every update a feature answers has one)."""
+        chat = self.current_update.effective_chat
+        if chat is None:
+            raise LookupError("an update of no chat")
+        return chat.id
+
+    async def say(self, text: str, markup: InlineKeyboardMarkup | None = None) -> int:
+        """Send a message into the update's chat (in a group or a channel counted against its
+        budget of sends a minute); returns its id."""
+        chat = self.current_update.effective_chat
+        if chat is None:
+            raise LookupError("an update of no chat")
+        if chat.type == ChatType.PRIVATE:
+            return (await self.bot.send_message(chat.id, text, reply_markup=markup)).message_id
+        return await send(self.bot, self.services, chat.id, text, markup)
+
+    async def answer(self, text: str) -> None:
+        """Tell the sender: a tap gets a toast, a message a message in its chat."""
+        query = self.current_update.callback_query
+        if query is not None:
+            await query.answer(text)
+        else:
+            await self.say(text)
+
+
+async def send(
+    bot: Bot,
+    services: Services,
+    chat_id: int,
+    text: str,
+    markup: InlineKeyboardMarkup | None = None,
+) -> int:
+    """Send into a group or channel, counted against its per-minute budget; returns the
+    message id."""
+    message = await bot.send_message(chat_id, text, reply_markup=markup)
+    services.pace.record(chat_id, services.clock())
+    return message.message_id

@@ -1,0 +1,114 @@
+"""The handler classes and filters every feature registers with, and the two that run before
+any feature's handler sees an update:
+
+- group -2, `WrongChatGuard`: a button pressed outside the chat types its kind declares gets
+  a short toast, and nothing else happens (nobody is looked up, created or refreshed);
+- group -1, `Identify`: who sent the update and the language to answer them in, filled into
+  the context once (`QuizContext.identify`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from telegram import CallbackQuery, Message, Update
+from telegram.ext import Application, ApplicationHandlerStop, BaseHandler, TypeHandler, filters
+
+from bot.core.callbacks import Tap, decode
+from bot.core.context import QuizContext
+
+log = logging.getLogger(__name__)
+
+
+class _HasSender(filters.MessageFilter):
+    """A message sent by a person (not a channel post or an anonymous sender chat)."""
+
+    def filter(self, message: Message) -> bool:
+        return message.from_user is not None and message.sender_chat is None
+
+
+USER_MESSAGE = filters.UpdateType.MESSAGE & _HasSender()
+PRIVATE_MESSAGE = USER_MESSAGE & filters.ChatType.PRIVATE
+GROUP_MESSAGE = USER_MESSAGE & filters.ChatType.GROUPS
+# a command for a whole chat: a member's message in a group, or a post in a channel
+CHAT_COMMAND = (filters.UpdateType.MESSAGE & filters.ChatType.GROUPS) | (
+    filters.UpdateType.CHANNEL_POST & filters.ChatType.CHANNEL
+)
+
+T = TypeVar("T", bound=Tap)
+RT = TypeVar("RT")
+
+
+class TapHandler(BaseHandler[Update, QuizContext, RT]):
+    """The buttons of one kind: the data decoded once and handed to the callback, typed, with
+    the callback query: `callback(query, context, tap)`.
+
+    Registration order does not matter: kinds are disjoint. Where a kind may be pressed is
+    checked before any of these, by `WrongChatGuard`."""
+
+    def __init__(
+        self,
+        kind: type[T],
+        callback: Callable[[CallbackQuery, QuizContext, T], Awaitable[RT]],
+    ) -> None:
+        super().__init__(self._call)
+        self.kind = kind
+        self.on_tap = callback
+
+    def check_update(self, update: object) -> Tap | None:
+        tap = _tap_of(update)
+        return tap if isinstance(tap, self.kind) else None
+
+    def collect_additional_context(
+        self,
+        context: QuizContext,
+        update: Update,
+        application: Application[Any, QuizContext, Any, Any, Any, Any],
+        check_result: object,
+    ) -> None:
+        context.tap = check_result if isinstance(check_result, Tap) else None
+
+    async def _call(self, update: Update, context: QuizContext) -> RT:
+        tap, query = context.tap, update.callback_query
+        assert isinstance(tap, self.kind) and query is not None  # check_update saw both
+        return await self.on_tap(query, context, tap)
+
+
+def _tap_of(update: object) -> Tap | None:
+    if not isinstance(update, Update) or update.callback_query is None:
+        return None
+    return decode(update.callback_query.data)
+
+
+class WrongChatGuard(BaseHandler[Update, QuizContext, None]):
+    """A button pressed outside the chat types its kind declares gets a short toast, and no
+    other handler sees the tap."""
+
+    def __init__(self) -> None:
+        super().__init__(self._refuse)
+
+    def check_update(self, update: object) -> bool:
+        tap = _tap_of(update)
+        if tap is None or not isinstance(update, Update) or update.callback_query is None:
+            return False
+        message = update.callback_query.message
+        return not tap.allowed_in(message.chat.type if message is not None else None)
+
+    async def _refuse(self, update: Update, context: QuizContext) -> None:
+        query = update.callback_query
+        assert query is not None
+        log.debug("a button pressed outside its chat types refused: %r", query.data)
+        _, locale = await context.services.look_up(query.from_user)  # records nothing
+        await query.answer(locale.t("button_wrong_chat"))
+        raise ApplicationHandlerStop
+
+
+async def _identify(update: Update, context: QuizContext) -> None:
+    await context.identify(update)
+
+
+def guards() -> list[tuple[BaseHandler[Update, QuizContext, None], int]]:
+    """The handlers that run before every feature's, each with its group."""
+    return [(WrongChatGuard(), -2), (TypeHandler(Update, _identify), -1)]

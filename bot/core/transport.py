@@ -1,0 +1,281 @@
+"""PTB's requests over aiohttp instead of httpx, and the one place where a failed request is
+tried again.
+
+PTB talks to the Bot API through a `BaseRequest`; its default (httpx, form-encoded bodies) costs
+about twice the CPU per call of aiohttp with JSON bodies, and a quiz answer takes three calls
+(see bench/ and the README's "Performance"). python-telegram-bot's own contrib repository has an
+aiohttp request class too, but it is not published on PyPI, so this small one lives here.
+
+The request tells apart what `bot.core.faults.classify` needs: a connection that could not be made
+(`NotSent`), a 5xx with its status (`ServerError`), and a timeout after the request was sent
+(`TimedOut`). `QuizBot._do_post` then retries what certainly did not reach Telegram.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import json
+import logging
+import random
+import re
+import urllib.request
+from collections.abc import Iterator
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import urlsplit
+
+import aiohttp
+from telegram._utils.defaultvalue import DEFAULT_NONE, DefaultValue
+from telegram._utils.types import JSONDict, ODVInput
+from telegram.error import NetworkError, TelegramError, TimedOut
+from telegram.ext import ExtBot
+from telegram.request import BaseRequest, RequestData
+
+from bot.core import faults
+
+log = logging.getLogger(__name__)
+
+
+class QuizBot(ExtBot[Any]):
+    """PTB's bot, which also
+    * closes its connections when `initialize` fails (a rejected token): PTB shuts down only
+      what initialized, and an open aiohttp session would print warnings after the bot's last
+      line;
+    * tries a request again when it certainly did not reach Telegram (`faults.retry_delay`),
+      the one place for it (a 429 is waited out by PTB's rate limiter, inside this);
+    * notes on an error which call and chat it came from (`faults.call_of`), so that only the
+      chat that refused is marked, never the person whose update led to the call;
+    * takes Telegram's "query is too old" for a late callback answer as the end of that
+      answer, in one log line: the tap itself is still handled by its caller.
+    """
+
+    async def initialize(self) -> None:
+        try:
+            await super().initialize()
+        except BaseException:
+            await self.shutdown()
+            raise
+
+    async def _do_post(
+        self,
+        endpoint: str,
+        data: JSONDict,
+        *,
+        read_timeout: ODVInput[float] = DEFAULT_NONE,
+        write_timeout: ODVInput[float] = DEFAULT_NONE,
+        connect_timeout: ODVInput[float] = DEFAULT_NONE,
+        pool_timeout: ODVInput[float] = DEFAULT_NONE,
+    ) -> bool | JSONDict | list[JSONDict]:
+        tries = 0
+        while True:
+            tries += 1
+            try:
+                return await super()._do_post(
+                    endpoint,
+                    data,
+                    read_timeout=read_timeout,
+                    write_timeout=write_timeout,
+                    connect_timeout=connect_timeout,
+                    pool_timeout=pool_timeout,
+                )
+            except TelegramError as error:
+                faults.remember_call(error, faults.Call(endpoint, data.get("chat_id"), tries))
+                if endpoint == "answerCallbackQuery" and faults.is_stale_query(error):
+                    log.info(
+                        "callback query %s answered too late, Telegram no longer takes it: %s",
+                        data.get("callback_query_id"),
+                        error.message,
+                    )
+                    return False
+                delay = None if endpoint in OWN_RETRIES else faults.retry_delay(tries, error)
+                if delay is None:
+                    raise
+                delay *= random.uniform(0.8, 1.2)  # spread, so many chats do not retry at once
+                log.info(
+                    "%s: %s; try %d in %.1f s", faults.where(error), error.message, tries + 1, delay
+                )
+                await asyncio.sleep(delay)
+
+
+# Methods whose callers retry them already: PTB's updater polls again at once, and the
+# start-up loop (bot/serving/lifecycle.py) retries getMe and the webhook calls with its own
+# bound and its one log line.
+OWN_RETRIES = frozenset({"getUpdates", "getMe", "setWebhook", "deleteWebhook"})
+
+
+class BodyTooLarge(NetworkError):
+    """An answer longer than the `body_limit` in force: read no further than the limit."""
+
+    __slots__ = ("limit",)
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"the answer has more than {limit} bytes")
+        self.limit = limit
+
+    def __reduce__(self) -> tuple[type, tuple[int]]:  # type: ignore[override]
+        return self.__class__, (self.limit,)
+
+
+_BODY_LIMIT: contextvars.ContextVar[int | None] = contextvars.ContextVar("body_limit", default=None)
+
+
+@contextlib.contextmanager
+def body_limit(limit: int) -> Iterator[None]:
+    """Within this block, an answer (a file download) of more than `limit` bytes raises
+    `BodyTooLarge` once `limit` bytes came, whatever sizes were announced before."""
+    token = _BODY_LIMIT.set(limit)
+    try:
+        yield
+    finally:
+        _BODY_LIMIT.reset(token)
+
+
+async def _read_at_most(response: aiohttp.ClientResponse, limit: int | None) -> bytes:
+    if limit is None:
+        return await response.read()
+    if response.content_length is not None and response.content_length > limit:
+        raise BodyTooLarge(limit)
+    parts, size = [], 0
+    while chunk := await response.content.read(65536):
+        size += len(chunk)
+        if size > limit:
+            raise BodyTooLarge(limit)
+        parts.append(chunk)
+    return b"".join(parts)
+
+
+class AiohttpRequest(BaseRequest):
+    """One aiohttp session with a bounded connection pool; JSON bodies, multipart for files."""
+
+    def __init__(
+        self,
+        connection_pool_size: int = 256,
+        read_timeout: float | None = 5.0,
+        connect_timeout: float | None = 5.0,
+    ) -> None:
+        self._pool_size = connection_pool_size
+        self._read_timeout = read_timeout
+        self._connect_timeout = connect_timeout
+        self._session: aiohttp.ClientSession | None = None
+        self._proxies: dict[str, str | None] = {}
+
+    @property
+    def read_timeout(self) -> float | None:
+        return self._read_timeout
+
+    async def initialize(self) -> None:
+        if self._session is None or self._session.closed:
+            self._session = aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(limit=self._pool_size),
+                headers={"User-Agent": self.USER_AGENT},
+                json_serialize=json.dumps,
+                # trust_env would read ~/.netrc and the proxy variables on every request
+                trust_env=False,
+            )
+
+    async def shutdown(self) -> None:
+        if self._session is not None and not self._session.closed:
+            await self._session.close()
+        self._session = None
+
+    def _proxy_for(self, url: str) -> str | None:
+        """The proxy the environment names for this host (HTTPS_PROXY, NO_PROXY...), looked up
+        once per host."""
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        if host not in self._proxies:
+            proxies = urllib.request.getproxies()
+            bypass = urllib.request.proxy_bypass(host) if proxies else True
+            self._proxies[host] = None if bypass else proxies.get(parts.scheme)
+        return self._proxies[host]
+
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        write_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        connect_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        pool_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+    ) -> tuple[int, bytes]:
+        if self._session is None or self._session.closed:
+            raise RuntimeError("This AiohttpRequest is not initialized!")
+        read = _given(read_timeout, self._read_timeout)
+        connect = _given(connect_timeout, self._connect_timeout)
+        pool = _given(pool_timeout, None)
+        # aiohttp has no write timeout (write_timeout is not used); sock_read bounds each wait
+        # for the server, as httpx's read timeout does, so a long download is not cut off
+        timeout = aiohttp.ClientTimeout(
+            total=None, connect=pool, sock_connect=connect, sock_read=read
+        )
+        json_body, form = _body(request_data)
+        try:
+            async with self._session.request(
+                method, url, timeout=timeout, proxy=self._proxy_for(url), json=json_body, data=form
+            ) as response:
+                status = response.status
+                payload = await _read_at_most(response, _BODY_LIMIT.get())
+        except aiohttp.ConnectionTimeoutError as error:  # connecting, or waiting for the pool
+            raise faults.ConnectTimedOut(_safe(error)) from None
+        except TimeoutError as error:  # sent, and no answer in time: it may have arrived
+            raise TimedOut from error
+        except aiohttp.ClientSSLError as error:  # a certificate problem: trying again won't help
+            raise NetworkError(_safe(error)) from None
+        except aiohttp.ClientConnectorError as error:  # refused, reset while connecting, DNS
+            raise faults.NotSent(_safe(error)) from None
+        except aiohttp.ClientHttpProxyError as error:
+            if error.status >= HTTPStatus.INTERNAL_SERVER_ERROR:  # the proxy made no tunnel
+                raise faults.NotSent(_safe(error)) from None
+            raise NetworkError(_safe(error)) from None
+        except aiohttp.ClientError as error:  # lost after sending (disconnected, bad answer)
+            raise NetworkError(_safe(error)) from None
+        if status >= HTTPStatus.INTERNAL_SERVER_ERROR:
+            raise faults.ServerError(status, _server_error_message(status, payload))
+        return status, payload
+
+
+_TOKEN_IN_URL = re.compile(r"(/(?:file/)?bot)[^/\s'\"]+/")
+
+
+def _safe(error: aiohttp.ClientError) -> str:
+    """The error in one line, without the token: some aiohttp errors quote the URL."""
+    message = _TOKEN_IN_URL.sub(r"\1<token>/", str(error))
+    return f"aiohttp.{error.__class__.__name__}: {message}"
+
+
+def _server_error_message(status: int, payload: bytes) -> str:
+    """Telegram's description of a 5xx, or the status's name when the answer is not the Bot
+    API's JSON (a proxy's page)."""
+    description = None
+    try:
+        body = json.loads(payload)
+        description = body.get("description") if isinstance(body, dict) else None
+    except ValueError:
+        pass
+    try:
+        phrase = HTTPStatus(status).phrase
+    except ValueError:
+        phrase = "Server error"
+    return f"{description or phrase} ({status})"
+
+
+def _given(value: ODVInput[float], default: float | None) -> float | None:
+    return default if isinstance(value, DefaultValue) else value
+
+
+def _body(request_data: RequestData | None) -> tuple[object, aiohttp.FormData | None]:
+    """(JSON body, multipart form): JSON unless a file goes along."""
+    if request_data is None:
+        return None, None
+    if not request_data.contains_files:
+        return request_data.parameters, None
+    form = aiohttp.FormData()
+    for name, value in request_data.json_parameters.items():
+        form.add_field(name, value)
+    for name, upload in request_data.multipart_data.items():
+        filename, content, mime_type = upload[0], upload[1], upload[2] if len(upload) > 2 else None
+        form.add_field(name, content, filename=filename, content_type=mime_type)
+    return None, form

@@ -1,0 +1,203 @@
+"""A chat's answers: taps on a question's buttons (a timed quiz's and a posted question's
+alike), votes in quiz polls, and the live count on the question, redrawn within the chat's
+budget of 20 sends a minute.
+
+Every member answers once: the store keeps the first answer and says what became of a later
+one. A tap is checked against stored state (the session, the message it was made on, the
+question still in the quiz); callback data only names what was tapped.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, cast
+
+from telegram import Bot, CallbackQuery, PollAnswer, User
+from telegram.error import BadRequest, TelegramError
+from telegram.ext import JobQueue
+
+from bot.core import faults
+from bot.core.callbacks import GroupAnswer, PostAnswer
+from bot.core.context import QuizContext, Services
+from bot.core.i18n import Locale
+from bot.group import flow, render
+from content.group_rules import points, upcoming_sends
+from content.model import Question
+from storage.group_store import AnswerStatus, AskedQuestion, GroupAnswerOutcome, GroupSession
+
+log = logging.getLogger(__name__)
+
+Jobs = JobQueue[Any]
+
+# A posted question's count is first redrawn this long after its first answer, so that the
+# answers of a burst (a channel's members reading the post at once) are shown by one edit.
+POST_COUNT_DELAY = 3.0
+
+
+async def _record(
+    services: Services,
+    session: GroupSession,
+    asked: AskedQuestion,
+    question: Question,
+    who: User,
+    chosen: int,
+) -> GroupAnswerOutcome:
+    """Store a member's answer with its time and points (a tap or a poll vote alike); a posted
+    question is worth no points."""
+    now = services.clock()
+    correct = question.is_correct(chosen)
+    elapsed = max(now - asked.asked_at, 0.0)
+    score = 0 if session.posted else points(correct, elapsed, session.seconds)
+    return await services.storage.groups.record_answer(
+        session_id=session.id,
+        position=asked.position,
+        question_id=question.id,
+        user_id=who.id,
+        name=who.full_name,
+        chosen=chosen,
+        correct=correct,
+        elapsed=elapsed,
+        points=score,
+        now=now,
+    )
+
+
+async def take_tap(
+    services: Services,
+    jobs: Jobs,
+    query: CallbackQuery,
+    tap: GroupAnswer | PostAnswer,
+    locale: Locale,
+) -> None:
+    """Record a member's first answer (committed first); tell them alone and pace the count.
+
+    A chat's taps are handled one after another, so a tap's turn holds only what must be in
+    order, the stored answer: the toast and the redrawn count follow outside it (a toast or an
+    edit that Telegram answers with 502 is tried again for seconds, and the members who tapped
+    after would wait for it, past the deadline)."""
+    groups = services.storage.groups
+    if isinstance(tap, PostAnswer):
+        session, position = await groups.post(tap.post_id), 0
+    else:
+        session, position = await groups.get_session(tap.session_id), tap.position
+        if session is not None and session.posted:
+            session = None  # a post's buttons are PostAnswer: this one is forged
+    message = query.message
+    if session is None or message is None or session.chat_id != message.chat.id:
+        _toast(jobs, query, locale.t("stale_button"))
+        return
+    asked = await groups.asked(session.id, position)
+    if asked is None or asked.message_id != message.message_id:
+        _toast(jobs, query, locale.t("stale_button"))
+        return
+    if not session.running:
+        _toast(jobs, query, render.closed_toast(session, locale))
+        return
+    found = flow.resolve(services, session, asked.question_id)
+    if found is None or tap.option >= len(found[1].options):
+        _toast(jobs, query, locale.t("stale_button"))
+        return
+    question = found[1]
+    outcome = await _record(services, session, asked, question, query.from_user, tap.option)
+    _toast(jobs, query, render.tap_toast(session, question, tap.option, outcome, locale))
+    if outcome.status is AnswerStatus.RECORDED:
+        schedule_count(jobs, session, position)
+
+
+def _toast(jobs: Jobs, query: CallbackQuery, text: str) -> None:
+    """Answer a tap outside its chat's turn; a toast that fails costs one line (an answer it
+    acknowledges is stored already)."""
+
+    async def answer() -> None:
+        try:
+            await query.answer(text)
+        except TelegramError as error:
+            log.warning("a group tap's toast failed: %s", faults.describe(error))
+
+    jobs.application.create_task(answer(), name="group-toast")
+
+
+async def take_vote(services: Services, answer: PollAnswer) -> None:
+    """A vote in a quiz poll: stored like a tap (no toast exists for polls)."""
+    groups = services.storage.groups
+    asked = await groups.asked_by_poll(answer.poll_id)
+    chat_id = services.poll_chats.get(answer.poll_id)
+    if asked is None and chat_id is not None:
+        # posted by a timer a moment ago and not yet recorded: the post holds its session's
+        # lock until it is, so wait for every session of that chat
+        session = await groups.running_session(chat_id)
+        if session is not None:
+            async with flow.session_lock(services, session.id):
+                asked = await groups.asked_by_poll(answer.poll_id)
+    if asked is None or not answer.option_ids or answer.user is None:
+        return
+    session = await groups.get_session(asked.session_id)
+    found = flow.resolve(services, session, asked.question_id) if session is not None else None
+    chosen = answer.option_ids[0]
+    if session is None or found is None or chosen >= len(found[1].options):
+        return
+    question = found[1]
+    outcome = await _record(services, session, asked, question, answer.user, chosen)
+    log.debug("poll answer %s: %s", answer.poll_id, outcome.status.value)
+
+
+# the live count
+
+
+def schedule_count(jobs: Jobs, session: GroupSession, position: int, wait: float = 0.0) -> None:
+    """Redraw the live count `wait` seconds from now (a post's first redraw waits for its
+    burst: `POST_COUNT_DELAY`), in a job of its own, one at a time."""
+    name = flow.count_job(session.id)
+    if not jobs.get_jobs_by_name(name):
+        first = POST_COUNT_DELAY if session.posted else 0.0
+        jobs.run_once(_on_count, when=max(wait, first), data=(session.id, position), name=name)
+
+
+async def _on_count(context: QuizContext) -> None:
+    assert context.job is not None
+    session_id, position = cast(tuple[int, int], context.job.data)
+    await refresh_count(context.bot, context.services, context.jobs, session_id, position)
+
+
+async def refresh_count(
+    bot: Bot, services: Services, jobs: Jobs, session_id: int, position: int
+) -> None:
+    """Redraw the live answer count now if the chat's budget allows, else schedule it."""
+    groups = services.storage.groups
+    session = await groups.get_session(session_id)
+    if session is None or not session.running or session.position != position:
+        return
+    if session.mode != flow.BUTTONS:
+        return  # a poll shows its own count
+    asked = await groups.asked(session_id, position)
+    if asked is None or asked.revealed_at is not None:
+        return
+    now = services.clock()
+    upcoming = upcoming_sends(asked.deadline, session.seconds, now)
+    wait = services.pace.count_edit_wait(session.chat_id, now, upcoming)
+    if wait > 0:
+        schedule_count(jobs, session, position, wait)
+        return
+    found = flow.resolve(services, session, asked.question_id)
+    if found is None:
+        return
+    quiz, question = found
+    async with flow.session_lock(services, session_id):
+        fresh = await groups.asked(session_id, position)
+        if fresh is None or fresh.revealed_at is not None:
+            return  # revealed meanwhile: a redraw now would bring the buttons back
+        count = sum((await groups.answer_counts(session_id, position)).values())
+        key = (session_id, position)
+        if services.pace.shown_counts.get(key) == count:
+            return
+        locale = flow.session_locale(services, session)
+        rendered = render.open_question(session, quiz, question, position, count, locale)
+        try:
+            await bot.edit_message_text(
+                rendered.text, session.chat_id, asked.message_id, reply_markup=rendered.markup
+            )
+        except BadRequest as error:
+            log.debug("live count not redrawn: %s", error)
+            return
+        services.pace.record(session.chat_id, services.clock(), count_edit=True)
+        services.pace.shown_counts[key] = count

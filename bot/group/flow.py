@@ -1,0 +1,426 @@
+"""A whole chat's sessions (group, supergroup or channel): start, ask, reveal, stop, resume.
+
+Two kinds of session (storage/group_store.py): a timed quiz (/groupquiz), its questions one
+after the other on a timer, scored for a leaderboard; and a posted question (/push, a daily
+schedule: `bot.group.posts`), one question with no timer, revealed by the next push into that
+chat. Their answers and live counts are `bot.group.answers`.
+
+State lives in SQLite (`Storage.groups`); timers are JobQueue jobs re-armed from it at
+start, so a restart mid-question resumes the session. Every decision is made against stored
+state; callback data and poll ids only name what was tapped or voted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import logging
+from typing import Any, cast
+
+from telegram import Bot, InlineKeyboardMarkup, InputPollOption
+from telegram.constants import PollType
+from telegram.error import TelegramError
+from telegram.ext import JobQueue
+
+from bot.core import faults
+from bot.core.context import QuizContext, Services, send
+from bot.core.i18n import Locale
+from bot.group import render
+from content.group_rules import rank
+from content.model import Question, Quiz
+from storage.group_store import AskedQuestion, GroupSession
+
+log = logging.getLogger(__name__)
+
+Jobs = JobQueue[Any]
+
+BUTTONS = "buttons"
+POLL = "poll"
+# A question Telegram could not take now (after the bot's own quick retries) is tried again
+# this much later, then the session ends and its admin is told (about 4 minutes in all).
+ASK_RETRY_DELAYS = (5.0, 15.0, 30.0, 60.0, 120.0)
+
+
+def session_locale(services: Services, session: GroupSession) -> Locale:
+    """The session's language; a post's is '': the bot's default, as it is when drawn."""
+    default = services.settings.default_language
+    return Locale(session.language or default, default)
+
+
+def session_lock(services: Services, session_id: int) -> asyncio.Lock:
+    """One session's posting, redrawing, revealing and stopping happen one at a time: a redraw
+    can never land after the reveal, nor a question be posted twice."""
+    return services.group_locks.setdefault(session_id, asyncio.Lock())
+
+
+def resolve(
+    services: Services, session: GroupSession, question_id: str
+) -> tuple[Quiz, Question] | None:
+    """The session's quiz and one of its questions as the catalog has them now; None once
+    either was removed."""
+    quiz = services.catalog.get(session.quiz_id)
+    question = quiz.question(question_id) if quiz is not None else None
+    return None if quiz is None or question is None else (quiz, question)
+
+
+def _reveal_job(session_id: int) -> str:
+    return f"group-reveal:{session_id}"
+
+
+def count_job(session_id: int) -> str:
+    """The name of the job that redraws a session's live count (`bot.group.answers`)."""
+    return f"group-count:{session_id}"
+
+
+def _retry_job_name(session_id: int) -> str:
+    return f"group-retry:{session_id}"
+
+
+def cancel(jobs: Jobs, *names: str) -> None:
+    """Remove the jobs of these names."""
+    for name in names:
+        for job in jobs.get_jobs_by_name(name):
+            job.schedule_removal()
+
+
+# starting and asking
+
+
+async def start(
+    bot: Bot,
+    services: Services,
+    jobs: Jobs,
+    *,
+    chat_id: int,
+    chat_type: str,
+    quiz: Quiz,
+    seconds: int,
+    mode: str,
+    language: str,
+    started_by: int | None,
+) -> GroupSession | None:
+    """Start the chat's session and ask its first question; None if one is running there."""
+    session = await services.storage.groups.start_session(
+        chat_id=chat_id,
+        chat_type=chat_type,
+        quiz_id=quiz.id,
+        question_ids=tuple(question.id for question in quiz.questions),
+        seconds=seconds,
+        mode=mode,
+        language=language,
+        started_by=started_by,
+        now=services.clock(),
+    )
+    if session is None:
+        return None
+    locale = session_locale(services, session)
+    try:
+        await send(bot, services, chat_id, render.intro(quiz, session.total, seconds, locale))
+    except TelegramError as error:
+        if faults.classify(error).permanent:
+            await _end_unposted(bot, services, jobs, session, error)
+            return session
+        log.warning("group session %s: intro not posted: %s", session.id, faults.describe(error))
+    await _ask_or_retry(bot, services, jobs, session, 0)
+    return session
+
+
+async def _ask_or_retry(
+    bot: Bot,
+    services: Services,
+    jobs: Jobs,
+    session: GroupSession,
+    position: int,
+    attempt: int = 0,
+) -> None:
+    """Ask. A post Telegram refuses for good ends the session; one it could not take now (the
+    bot's quick retries spent) is tried again later, `ASK_RETRY_DELAYS` apart, then the
+    session ends too.
+
+    A post that timed out may have arrived all the same; it is posted again rather than the
+    session stalling or its question going unanswerable: the copy shown first then answers
+    "no longer active"."""
+    try:
+        await ask(bot, services, jobs, session, position)
+    except TelegramError as error:
+        if faults.classify(error).permanent or attempt >= len(ASK_RETRY_DELAYS):
+            await _end_unposted(bot, services, jobs, session, error, tries=attempt + 1)
+            return
+        delay = ASK_RETRY_DELAYS[attempt]
+        log.warning(
+            "group question %s/%s not posted, try %d in %.0f s: %s",
+            session.id, position, attempt + 2, delay, faults.describe(error),
+        )  # fmt: skip
+        name = _retry_job_name(session.id)
+        if not jobs.get_jobs_by_name(name):
+            jobs.run_once(_retry_job, when=delay, data=(session.id, attempt + 1), name=name)
+
+
+async def _retry_job(context: QuizContext) -> None:
+    assert context.job is not None and context.job_queue is not None
+    services = context.services
+    session_id, attempt = cast(tuple[int, int], context.job.data)
+    session = await services.storage.groups.get_session(session_id)
+    if session is not None and session.running:
+        await _ask_or_retry(
+            context.bot, services, context.job_queue, session, session.position, attempt
+        )
+
+
+async def _end_unposted(
+    bot: Bot,
+    services: Services,
+    jobs: Jobs,
+    session: GroupSession,
+    error: TelegramError,
+    tries: int = 1,
+) -> None:
+    """End a session whose post Telegram did not take, so the chat can start another; tell
+    the chat if it still takes text (polls may be what it refuses), and the admin who started
+    it, in private if they ever opened a chat with the bot (else one log line)."""
+    async with session_lock(services, session.id):
+        if not await services.storage.groups.stop_session(session.id, services.clock()):
+            return
+        cancel(jobs, _reveal_job(session.id), count_job(session.id), _retry_job_name(session.id))
+    fault = faults.classify(error)
+    log.warning(
+        "group session %s in chat %s ended, its post was not taken: %s",
+        session.id, session.chat_id, faults.describe(error),
+    )  # fmt: skip
+    locale = session_locale(services, session)
+    reason = html.escape(error.message)
+    if fault is faults.Fault.REJECTED:
+        key = "group_ended_poll" if session.mode == POLL else "group_ended_here"
+        try:
+            await send(
+                bot, services, session.chat_id,
+                locale.t(key, reason=reason, quiz_id=html.escape(session.quiz_id)),
+            )  # fmt: skip
+        except TelegramError as told:
+            log.info("chat %s not told: %s", session.chat_id, faults.describe(told))
+    if session.started_by is None:
+        return  # a channel's post: no person to tell
+    quiz = services.catalog.get(session.quiz_id)
+    title = html.escape(locale.plain(quiz.title) if quiz is not None else session.quiz_id)
+    values = {"title": title, "chat": session.chat_id, "reason": reason}
+    if fault.permanent:
+        text = locale.t("group_ended_admin", **values)
+    else:
+        text = locale.t("group_gave_up_admin", **values, tries=tries)
+    try:
+        await bot.send_message(session.started_by, text)
+    except TelegramError as told:
+        log.info(
+            "admin %s not told that group session %s ended: %s",
+            session.started_by, session.id, faults.describe(told),
+        )  # fmt: skip
+
+
+async def ask(
+    bot: Bot, services: Services, jobs: Jobs, session: GroupSession, position: int
+) -> None:
+    """Post the question at `position`, record it (with its deadline), arm its timer; nothing
+    if the session has ended or that question was posted already."""
+    groups = services.storage.groups
+    async with session_lock(services, session.id):
+        current = await groups.get_session(session.id)
+        if current is None or not current.running or current.position != position:
+            return
+        if await groups.asked(session.id, position) is not None:
+            return
+        found = resolve(services, session, session.question_ids[position])
+        locale = session_locale(services, session)
+        poll_id: str | None = None
+        if found is None:
+            # the quiz or this question was removed since the start: pass over it
+            now = services.clock()
+            await groups.question_asked(
+                session.id, position, session.question_ids[position], 0, None, now, now
+            )
+            gone = True
+        else:
+            gone = False
+            quiz, question = found
+            if session.mode == POLL:
+                message_id, poll_id = await _send_poll(
+                    bot, services, session, quiz, question, position
+                )
+            else:
+                rendered = render.question_message(
+                    quiz, question, position, session.total, session.id, session.seconds, 0,
+                    locale,
+                )  # fmt: skip
+                message_id = await send(
+                    bot, services, session.chat_id, rendered.text, rendered.markup
+                )
+            now = services.clock()
+            await groups.question_asked(
+                session.id, position, question.id, message_id, poll_id, now, now + session.seconds
+            )
+            services.pace.shown_counts[(session.id, position)] = 0
+            arm_timer(jobs, session.id, position, session.seconds)
+    if gone:
+        await reveal(bot, services, jobs, session.id, position)
+
+
+async def _send_poll(
+    bot: Bot, services: Services, session: GroupSession, quiz: Quiz, question: Question,
+    position: int,
+) -> tuple[int, str]:  # fmt: skip
+    locale = session_locale(services, session)
+    spec = render.poll_spec(quiz, question, position, session.total, locale)
+    message = await bot.send_poll(
+        session.chat_id,
+        spec.question,
+        [InputPollOption(option, text_parse_mode=None) for option in spec.options],
+        is_anonymous=False,
+        type=PollType.QUIZ,
+        correct_option_ids=[cast(Any, spec.correct)],
+        explanation=spec.explanation,
+        explanation_parse_mode=None,
+        question_parse_mode=None,
+        reply_markup=InlineKeyboardMarkup([[render.reveal_button(session.id, position, locale)]]),
+    )
+    services.pace.record(session.chat_id, services.clock())
+    assert message.poll is not None
+    services.poll_chats[message.poll.id] = session.chat_id
+    return message.message_id, message.poll.id
+
+
+def arm_timer(jobs: Jobs, session_id: int, position: int, delay: float) -> None:
+    cancel(jobs, _reveal_job(session_id))
+    jobs.run_once(
+        _on_timer, when=max(delay, 0.0), data=(session_id, position), name=_reveal_job(session_id)
+    )
+
+
+async def _on_timer(context: QuizContext) -> None:
+    assert context.job is not None
+    session_id, position = cast(tuple[int, int], context.job.data)
+    await reveal(context.bot, context.services, context.jobs, session_id, position)
+
+
+# revealing, finishing, stopping
+
+
+async def reveal(bot: Bot, services: Services, jobs: Jobs, session_id: int, position: int) -> bool:
+    """Close the question (once, whoever asks first: the timer, an admin, the next push), show
+    it, move on. A post whose message was never sent closes all the same, showing nothing."""
+    groups = services.storage.groups
+    session = await groups.get_session(session_id)
+    asked = await groups.asked(session_id, position)
+    if session is None or (asked is None and not session.posted):
+        return False
+    async with session_lock(services, session_id):
+        step = await groups.reveal(session_id, position, services.clock())
+        if not step.revealed:
+            return False
+        cancel(jobs, _reveal_job(session_id), count_job(session_id))
+        services.pace.shown_counts.pop((session_id, position), None)
+        try:
+            if asked is not None and asked.message_id:
+                await _show_reveal(bot, services, session, asked)
+        except TelegramError as error:
+            log.warning(
+                "question %s/%s closed, but its reveal failed: %s", session_id, position, error
+            )
+    if session.posted:
+        return True
+    if step.next_position is None:
+        await _post_final(bot, services, session)
+    else:
+        await _ask_or_retry(bot, services, jobs, session, step.next_position)
+    return True
+
+
+async def _show_reveal(
+    bot: Bot, services: Services, session: GroupSession, asked: AskedQuestion
+) -> None:
+    """The closed question as the chat sees it: the right answer, the counts, the explanation
+    (a quiz poll is stopped, and Telegram shows its result)."""
+    locale = session_locale(services, session)
+    found = resolve(services, session, asked.question_id)
+    if found is None:
+        if session.posted:  # its message still asks: say why it closes unanswered
+            await bot.edit_message_text(locale.t("post_retired"), session.chat_id, asked.message_id)
+        return
+    quiz, question = found
+    groups = services.storage.groups
+    if session.mode == POLL:
+        await bot.stop_poll(session.chat_id, asked.message_id)
+        services.pace.record(session.chat_id, services.clock())
+        spec = render.poll_spec(quiz, question, asked.position, session.total, locale)
+        if spec.followup is not None:
+            await send(bot, services, session.chat_id, spec.followup)
+        return
+    if session.posted:
+        tally = await groups.tally(session.id, asked.position)
+        rendered = render.post_reveal(quiz, question, tally, locale)
+    else:
+        counts = await groups.answer_counts(session.id, asked.position)
+        rendered = render.reveal_message(
+            quiz, question, asked.position, session.total, counts, locale
+        )
+    await bot.edit_message_text(rendered.text, session.chat_id, asked.message_id)
+    services.pace.record(session.chat_id, services.clock())
+
+
+async def _post_final(bot: Bot, services: Services, session: GroupSession) -> None:
+    quiz = services.catalog.get(session.quiz_id)
+    if quiz is None:
+        return
+    rows = rank(await services.storage.groups.session_scores(session.id))
+    try:
+        await send(
+            bot,
+            services,
+            session.chat_id,
+            render.final_board(quiz, rows, session_locale(services, session)),
+        )
+    except TelegramError as error:  # the session has ended all the same
+        log.warning("group session %s: results not posted: %s", session.id, faults.describe(error))
+
+
+async def stop(bot: Bot, services: Services, jobs: Jobs, session: GroupSession) -> bool:
+    """End the chat's running session now; its current question's buttons stop working."""
+    async with session_lock(services, session.id):
+        if not await services.storage.groups.stop_session(session.id, services.clock()):
+            return False
+        cancel(jobs, _reveal_job(session.id), count_job(session.id))
+        current = await services.storage.groups.get_session(session.id)
+        position = current.position if current is not None else session.position
+        asked = await services.storage.groups.asked(session.id, position)
+        try:
+            if asked is not None and asked.revealed_at is None and asked.message_id:
+                if session.mode == POLL:
+                    await bot.stop_poll(session.chat_id, asked.message_id)
+                else:
+                    await bot.edit_message_reply_markup(session.chat_id, asked.message_id)
+                services.pace.record(session.chat_id, services.clock())
+        except TelegramError as error:
+            log.warning(
+                "session %s stopped, its last question kept its buttons: %s", session.id, error
+            )
+    await send(bot, services, session.chat_id, session_locale(services, session).t("group_stopped"))
+    await _post_final(bot, services, session)
+    return True
+
+
+async def resume(bot: Bot, services: Services, jobs: Jobs) -> None:
+    """After a start: re-arm every running session's timer, or ask what was never asked."""
+    for session in await services.storage.groups.running_sessions():
+        asked = await services.storage.groups.asked(session.id, session.position)
+        try:
+            if asked is None:
+                await _ask_or_retry(bot, services, jobs, session, session.position)
+            elif asked.revealed_at is None:
+                services.pace.shown_counts[(session.id, session.position)] = -1
+                arm_timer(jobs, session.id, session.position, asked.deadline - services.clock())
+            log.info("group session %s in chat %s resumed", session.id, session.chat_id)
+        except TelegramError:
+            log.exception("could not resume group session %s", session.id)
+
+
+async def resume_job(context: QuizContext) -> None:
+    """The job that resumes the running sessions, once, right after the start."""
+    await resume(context.bot, context.services, context.jobs)

@@ -1,0 +1,263 @@
+"""A learner in a private chat: commands and buttons. Each handler is thin: read the
+arguments, call the flow, send what the renderer drew. The learner and their locale are the
+context's (`QuizContext.identify`)."""
+
+from __future__ import annotations
+
+import logging
+from datetime import time
+from typing import Any
+
+from telegram import CallbackQuery, Update
+from telegram.ext import BaseHandler, CommandHandler
+
+from bot.core import arguments, callbacks
+from bot.core.arguments import Refusal
+from bot.core.context import QuizContext
+from bot.core.handlers import PRIVATE_MESSAGE, TapHandler
+from bot.core.i18n import Locale, language_name, ui_languages
+from bot.core.render import Rendered, person
+from bot.learner import flow, render
+
+log = logging.getLogger(__name__)
+
+COMMANDS = (
+    "start",
+    "quizzes",
+    "quiz",
+    "preview",
+    "progress",
+    "language",
+    "review",
+    "timezone",
+    "remind",
+    "forgetme",
+)
+FORGET_CONFIRM_SECONDS = 10 * 60  # a /forgetme confirmation left lying around expires
+
+
+async def _say_all(context: QuizContext, messages: list[Rendered]) -> None:
+    for message in messages:
+        await context.say(message.text, message.markup)
+
+
+async def _send_quiz_list(context: QuizContext) -> None:
+    records = await flow.quiz_records(context.services, context.learner.user_id)
+    await _say_all(
+        context, render.quiz_list(list(context.services.catalog), records, context.locale)
+    )
+
+
+async def _open(context: QuizContext, quiz_id: str) -> None:
+    """A quiz chosen by a button: still there, or gone since the button was drawn."""
+    quiz = context.services.catalog.get(quiz_id)
+    if quiz is None:
+        await context.say(context.locale.t("unknown_quiz", quiz_id=arguments.echo(quiz_id)))
+        return
+    await flow.open_quiz(
+        context.bot,
+        context.services,
+        context.chat_id,
+        context.learner.user_id,
+        quiz,
+        context.locale,
+    )
+
+
+async def _send_preview(context: QuizContext, quiz_id: str) -> None:
+    quiz = context.services.catalog.get(quiz_id)
+    if quiz is None:
+        await context.say(context.locale.t("unknown_quiz", quiz_id=arguments.echo(quiz_id)))
+        return
+    await _say_all(context, render.preview_messages(quiz, context.locale))
+
+
+async def start(update: Update, context: QuizContext) -> None:
+    """Welcome, then the quiz list; `/start quiz-<id>` opens that quiz directly."""
+    deep_link = arguments.start(context.args, context.services.catalog)
+    if isinstance(deep_link, Refusal):
+        await context.say(deep_link.text(context.locale))
+    elif deep_link is not None:
+        await _open(context, deep_link.id)
+    else:
+        name = person(context.learner.first_name, context.locale)
+        await context.say(context.locale.t("welcome", name=name))
+        await _send_quiz_list(context)
+
+
+async def quizzes(update: Update, context: QuizContext) -> None:
+    """The quizzes with level, size and the learner's progress."""
+    await _send_quiz_list(context)
+
+
+async def quiz(update: Update, context: QuizContext) -> None:
+    """`/quiz <id>`: start or resume that quiz."""
+    wanted = arguments.quiz(context.args, context.services.catalog)
+    if isinstance(wanted, Refusal):
+        await context.say(wanted.text(context.locale))
+    else:
+        await _open(context, wanted.id)
+
+
+async def preview(update: Update, context: QuizContext) -> None:
+    """`/preview <id>`: every question and its options, without the answers."""
+    wanted = arguments.preview(context.args, context.services.catalog)
+    if isinstance(wanted, Refusal):
+        await context.say(wanted.text(context.locale))
+    else:
+        await _send_preview(context, wanted.id)
+
+
+async def progress(update: Update, context: QuizContext) -> None:
+    """Per quiz: mastery bar, scores, weak spots; overall: streak and reviews due."""
+    standing = await flow.standing(context.services, context.learner)
+    messages = render.progress_message(
+        list(context.services.catalog),
+        standing.records,
+        standing.mastery,
+        standing.overview,
+        context.locale,
+    )
+    await _say_all(context, messages)
+
+
+async def review(update: Update, context: QuizContext) -> None:
+    """A session of the questions due now, across quizzes, most overdue first."""
+    await flow.open_review(
+        context.bot, context.services, context.chat_id, context.learner.user_id, context.locale
+    )
+
+
+async def timezone(update: Update, context: QuizContext) -> None:
+    """`/timezone Area/City` or `/timezone +01:00`: the zone reminders and streaks use."""
+    services, learner = context.services, context.learner
+    wanted = arguments.timezone(
+        context.args, learner.timezone or services.settings.default_timezone
+    )
+    if isinstance(wanted, Refusal):
+        await context.say(wanted.text(context.locale))
+        return
+    await services.storage.learners.set_timezone(learner.user_id, wanted, services.clock())
+    await context.say(context.locale.t("timezone_set", timezone=wanted))
+
+
+async def remind(update: Update, context: QuizContext) -> None:
+    """`/remind HH:MM` for a daily reminder when reviews are due; `/remind off` to stop."""
+    services, learner, locale = context.services, context.learner, context.locale
+    tz = learner.timezone or services.settings.default_timezone
+    at = arguments.remind(context.args, tz, learner.remind_at)
+    if isinstance(at, Refusal):
+        await context.say(at.text(locale))
+        return
+    wanted = at.strftime("%H:%M") if isinstance(at, time) else None  # else: off
+    await services.storage.learners.set_reminder(learner.user_id, wanted, services.clock())
+    if wanted is None:
+        await context.say(locale.t("remind_off"))
+    else:
+        await context.say(locale.t("remind_set", time=wanted, timezone=tz))
+
+
+def _language_choices(context: QuizContext) -> list[str]:
+    return sorted(ui_languages() | context.services.catalog.languages)
+
+
+async def language(update: Update, context: QuizContext) -> None:
+    """Buttons to choose the language of questions and of the interface."""
+    locale = context.locale
+    message = render.language_menu(_language_choices(context), locale.language, locale)
+    await context.say(message.text, message.markup)
+
+
+async def on_answer(query: CallbackQuery, context: QuizContext, tap: callbacks.AnswerTap) -> None:
+    """An option tapped: checked against the stored attempt, recorded, revealed."""
+    await flow.take_answer(context.bot, context.services, query, tap, context.locale)
+
+
+async def on_language(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.ChooseLanguage
+) -> None:
+    """A language chosen: stored, and said in that language."""
+    services = context.services
+    if tap.language not in _language_choices(context):
+        await query.answer(context.locale.t("stale_button"))
+        return
+    await services.storage.learners.set_language(
+        context.learner.user_id, tap.language, services.clock()
+    )
+    done = Locale(tap.language, context.locale.default).t(
+        "language_set", language=language_name(tap.language)
+    )
+    await query.answer(done)
+    await flow.edit_quietly(query, Rendered(done))
+
+
+async def on_list(query: CallbackQuery, context: QuizContext, tap: callbacks.ListQuizzes) -> None:
+    await query.answer()
+    await _send_quiz_list(context)
+
+
+async def on_preview(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.PreviewQuiz
+) -> None:
+    await query.answer()
+    await _send_preview(context, tap.quiz_id)
+
+
+async def on_open(query: CallbackQuery, context: QuizContext, tap: callbacks.OpenQuiz) -> None:
+    await query.answer()
+    await _open(context, tap.quiz_id)
+
+
+async def on_review(query: CallbackQuery, context: QuizContext, tap: callbacks.StartReview) -> None:
+    await query.answer()
+    await review(context.current_update, context)
+
+
+async def forgetme(update: Update, context: QuizContext) -> None:
+    """`/forgetme`: what deleting their data means, with buttons to confirm or cancel."""
+    message = render.forget_request(int(context.services.clock()), context.locale)
+    await context.say(message.text, message.markup)
+
+
+async def on_forget(
+    query: CallbackQuery,
+    context: QuizContext,
+    tap: callbacks.ConfirmForget | callbacks.CancelForget,
+) -> None:
+    """The learner's answer to `/forgetme`: delete everything of theirs, or nothing."""
+    services = context.services
+    now = services.clock()
+    if isinstance(tap, callbacks.CancelForget):
+        outcome = "forget_kept"
+    elif not 0 <= now - tap.asked_at <= FORGET_CONFIRM_SECONDS:
+        outcome = "forget_expired"
+    else:
+        forgotten = await services.storage.privacy.forget_learner(query.from_user.id, now)
+        log.info("a learner deleted their data (/forgetme): %s", forgotten.describe())
+        outcome = "forget_done"
+    await query.answer(context.locale.t(outcome))
+    await flow.edit_quietly(query, Rendered(context.locale.t(outcome)))
+
+
+def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
+    private = PRIVATE_MESSAGE
+    return [
+        CommandHandler("start", start, filters=private),
+        CommandHandler("quizzes", quizzes, filters=private),
+        CommandHandler("quiz", quiz, filters=private),
+        CommandHandler("preview", preview, filters=private),
+        CommandHandler("progress", progress, filters=private),
+        CommandHandler("language", language, filters=private),
+        CommandHandler("review", review, filters=private),
+        CommandHandler("timezone", timezone, filters=private),
+        CommandHandler("remind", remind, filters=private),
+        CommandHandler("forgetme", forgetme, filters=private),
+        TapHandler(callbacks.AnswerTap, on_answer),
+        TapHandler(callbacks.ChooseLanguage, on_language),
+        TapHandler(callbacks.ListQuizzes, on_list),
+        TapHandler(callbacks.PreviewQuiz, on_preview),
+        TapHandler(callbacks.OpenQuiz, on_open),
+        TapHandler(callbacks.StartReview, on_review),
+        TapHandler(callbacks.ConfirmForget, on_forget),
+        TapHandler(callbacks.CancelForget, on_forget),
+    ]

@@ -1,0 +1,440 @@
+"""What a learner sees in a private chat, drawn purely: data in, `Rendered` out. Nothing here
+sends anything; the shared pieces are `bot.core.render`'s."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.core import callbacks, telegram_html
+from bot.core.i18n import Locale, language_name
+from bot.core.render import (
+    MAX_MESSAGE_LENGTH,
+    Rendered,
+    explanation,
+    letter,
+    option_button,
+    screen_order,
+    shorten,
+    split_blocks,
+)
+from content.model import Question, Quiz
+from content.progress import Mastery, bar
+from content.rules import Summary
+from content.schema import (
+    MAX_DESCRIPTION_LENGTH,
+    MAX_GUIDE_TITLE_LENGTH,
+    MAX_OPTION_LENGTH,
+    MAX_QUESTION_LENGTH,
+    MAX_TITLE_LENGTH,
+)
+from storage import QuizRecord
+
+MAX_MISSED_SHOWN = 10  # questions listed under "worth another look" in a summary
+MAX_WEAK_SHOWN = 20  # question numbers listed as weak per quiz in /progress
+# Telegram takes at most 100 buttons in a keyboard; a list row has up to two
+MAX_ROWS_PER_MESSAGE = 40
+
+
+def _header(
+    quiz: Quiz, position: int, total: int | None, number: int | None, locale: Locale, review: bool
+) -> str:
+    """ "Question k of n": k is `number` when given (the place among the questions that still
+    count), else the position + 1; n is `total`, else the size of the quiz."""
+    n = len(quiz) if total is None else total
+    k = position + 1 if number is None else number
+    title = f"<b>{locale.text(quiz.title, MAX_TITLE_LENGTH)}</b>"
+    if review:
+        return f"{locale.t('review_header', k=k, n=n)}\n{title}"
+    return f"{title}\n{locale.t('question_header', k=k, n=n)}"
+
+
+def question_message(
+    quiz: Quiz,
+    question: Question,
+    position: int,
+    attempt_id: int,
+    locale: Locale,
+    total: int | None = None,
+    *,
+    number: int | None = None,
+    order: Sequence[int] | None = None,
+    review: bool = False,
+) -> Rendered:
+    """The question with its options in `order` (screen place i shows option order[i])."""
+    shown = [question.options[original] for original in screen_order(question, order)]
+    options = "\n".join(
+        f"<b>{letter(i)}.</b> {locale.text(option, MAX_OPTION_LENGTH)}"
+        for i, option in enumerate(shown)
+    )
+    text = (
+        f"{_header(quiz, position, total, number, locale, review)}\n\n"
+        f"{locale.text(question.text, MAX_QUESTION_LENGTH)}\n\n{options}"
+    )
+    buttons = [
+        option_button(i, option, callbacks.AnswerTap(attempt_id, position, i), locale)
+        for i, option in enumerate(shown)
+    ]
+    return Rendered(text, InlineKeyboardMarkup(buttons))
+
+
+def reveal_message(
+    quiz: Quiz,
+    question: Question,
+    position: int,
+    tapped: int,
+    locale: Locale,
+    total: int | None = None,
+    *,
+    number: int | None = None,
+    order: Sequence[int] | None = None,
+    review: bool = False,
+) -> Rendered:
+    """The answered question: `tapped` is the place on screen the learner tapped."""
+    places = list(screen_order(question, order))
+    right = places.index(question.answer)
+    lines = []
+    for i, original in enumerate(places):
+        mark = "✅" if i == right else ("❌" if i == tapped else "▫️")
+        mine = f" ← <i>{locale.t('your_answer')}</i>" if i == tapped else ""
+        option = locale.text(question.options[original], MAX_OPTION_LENGTH)
+        lines.append(f"{mark} <b>{letter(i)}.</b> {option}{mine}")
+    verdict = (
+        locale.t("reveal_correct")
+        if tapped == right
+        else locale.t("reveal_wrong", letter=letter(right))
+    )
+    parts = [
+        _header(quiz, position, total, number, locale, review),
+        locale.text(question.text, MAX_QUESTION_LENGTH),
+        "\n".join(lines),
+        verdict,
+    ]
+    if (why := explanation(question, locale)) is not None:
+        parts.append(why)
+    return Rendered("\n\n".join(parts))
+
+
+def summary_message(
+    quiz: Quiz, summary: Summary, best: tuple[int, int] | None, locale: Locale
+) -> Rendered:
+    parts = [
+        locale.t("summary_title", title=locale.text(quiz.title, MAX_TITLE_LENGTH)),
+        locale.t(
+            "summary_score", score=summary.score, total=summary.total, percent=summary.percent
+        ),
+    ]
+    if best is not None:
+        parts[-1] += "\n" + locale.t("summary_best", score=best[0], total=best[1])
+    if not summary.missed:
+        parts.append(locale.t("summary_perfect"))
+    else:
+        missed = []
+        for question_id in summary.missed[:MAX_MISSED_SHOWN]:
+            question = quiz.question(question_id)
+            position = quiz.position(question_id)
+            if question is not None and position is not None:
+                missed.append(
+                    f"• {position + 1}. {html.escape(shorten(locale.plain(question.text), 120))}"
+                )
+        if len(summary.missed) > MAX_MISSED_SHOWN:
+            missed.append(locale.t("and_more", n=len(summary.missed) - MAX_MISSED_SHOWN))
+        parts.append(locale.t("summary_review") + "\n" + "\n".join(missed))
+    if quiz.guide is not None:
+        parts.append(_guide_line(quiz, locale))
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    locale.t("button_retake"), callback_data=callbacks.OpenQuiz(quiz.id).encode()
+                ),
+                InlineKeyboardButton(
+                    locale.t("button_all_quizzes"), callback_data=callbacks.ListQuizzes().encode()
+                ),
+            ]
+        ]
+    )
+    return Rendered("\n\n".join(parts), markup)
+
+
+def _guide_line(quiz: Quiz, locale: Locale) -> str:
+    assert quiz.guide is not None
+    return locale.t(
+        "guide",
+        url=html.escape(quiz.guide.url),
+        title=locale.text(quiz.guide.title, MAX_GUIDE_TITLE_LENGTH),
+    )
+
+
+def _record_line(record: QuizRecord | None, locale: Locale) -> str:
+    if record is None:
+        return locale.t("progress_new")
+    parts = []
+    if record.running_answered is not None:
+        parts.append(
+            locale.t(
+                "progress_running", answered=record.running_answered, total=record.running_total
+            )
+        )
+    if record.best_score is not None:
+        parts.append(locale.t("progress_best", score=record.best_score, total=record.best_total))
+    return " · ".join(parts) or locale.t("progress_new")
+
+
+def _quiz_button(quiz: Quiz, record: QuizRecord | None, locale: Locale) -> InlineKeyboardButton:
+    title = shorten(locale.plain(quiz.title), 40)
+    if record is not None and record.running_answered is not None:
+        label = locale.t(
+            "button_continue",
+            title=title,
+            answered=record.running_answered,
+            total=record.running_total,
+        )
+    else:
+        label = locale.t("button_start", title=title)
+    return InlineKeyboardButton(label, callback_data=callbacks.OpenQuiz(quiz.id).encode())
+
+
+def quiz_list(
+    quizzes: Sequence[Quiz], records: Mapping[str, QuizRecord], locale: Locale
+) -> list[Rendered]:
+    """Every quiz with its level, size, description and the learner's standing, and its
+    buttons; over several messages when they do not fit one."""
+    if not quizzes:
+        return [Rendered(locale.t("no_quizzes"))]
+    entries: list[tuple[str, list[InlineKeyboardButton] | None]] = [
+        (locale.t("quizzes_title"), None)
+    ]
+    for quiz in quizzes:
+        record = records.get(quiz.id)
+        block = (
+            f"<b>{locale.text(quiz.title, MAX_TITLE_LENGTH)}</b> · {locale.t('level_' + quiz.level.value)}"
+            f" · {locale.t('n_questions', n=len(quiz))}\n"
+        )
+        if quiz.description is not None:
+            block += f"<i>{locale.text(quiz.description, MAX_DESCRIPTION_LENGTH)}</i>\n"
+        block += f"<code>/quiz {quiz.id}</code> · {_record_line(record, locale)}"
+        row = [
+            _quiz_button(quiz, record, locale),
+            InlineKeyboardButton(
+                locale.t("button_preview"), callback_data=callbacks.PreviewQuiz(quiz.id).encode()
+            ),
+        ]
+        entries.append((block, row))
+    return paged(entries)
+
+
+def paged(entries: Sequence[tuple[str, list[InlineKeyboardButton] | None]]) -> list[Rendered]:
+    """Blocks, each with its row of buttons (or none), packed into as few messages as fit:
+    each message carries the rows of its own blocks. No block is over the limit alone."""
+    messages: list[Rendered] = []
+    blocks: list[str] = []
+    rows: list[list[InlineKeyboardButton]] = []
+
+    def flush() -> None:
+        markup = InlineKeyboardMarkup(rows) if rows else None
+        messages.append(Rendered("\n\n".join(blocks), markup))
+
+    used = 0
+    for block, row in entries:
+        length = telegram_html.visible_length(block)
+        needed = used + 2 + length if blocks else length  # 2: the blank line between blocks
+        if blocks and (
+            needed > MAX_MESSAGE_LENGTH or (row is not None and len(rows) >= MAX_ROWS_PER_MESSAGE)
+        ):
+            flush()
+            blocks, rows, needed = [], [], length
+        blocks.append(block)
+        used = needed
+        if row is not None:
+            rows.append(row)
+    flush()
+    return messages
+
+
+def preview_messages(quiz: Quiz, locale: Locale) -> list[Rendered]:
+    intro = [
+        locale.t("preview_title", title=locale.text(quiz.title, MAX_TITLE_LENGTH), n=len(quiz))
+    ]
+    if quiz.description is not None:
+        intro.append(f"<i>{locale.text(quiz.description, MAX_DESCRIPTION_LENGTH)}</i>")
+    if quiz.guide is not None:
+        intro.append(_guide_line(quiz, locale))
+    blocks = ["\n".join(intro)]
+    for number, question in enumerate(quiz.questions, start=1):
+        options = "\n".join(
+            f"   {letter(i)}. {locale.text(option, MAX_OPTION_LENGTH)}"
+            for i, option in enumerate(question.options)
+        )
+        blocks.append(
+            f"<b>{number}.</b> {locale.text(question.text, MAX_QUESTION_LENGTH)}\n{options}"
+        )
+    messages = [Rendered(text) for text in split_blocks(blocks)]
+    start = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    locale.t(
+                        "button_start",
+                        title=shorten(locale.plain(quiz.title), 40),
+                    ),
+                    callback_data=callbacks.OpenQuiz(quiz.id).encode(),
+                )
+            ]
+        ]
+    )
+    messages[-1] = Rendered(messages[-1].text, start)
+    return messages
+
+
+@dataclass(frozen=True)
+class Overview:
+    """The learner's whole standing: days in a row, and reviews due now and by tonight."""
+
+    streak: int
+    due_now: int
+    due_today: int
+
+
+def progress_message(
+    quizzes: Sequence[Quiz],
+    records: Mapping[str, QuizRecord],
+    mastery: Mapping[str, Mastery],
+    overview: Overview,
+    locale: Locale,
+) -> list[Rendered]:
+    touched = [quiz for quiz in quizzes if quiz.id in records or quiz.id in mastery]
+    if not touched:
+        return [Rendered(locale.t("progress_none"))]
+    head = (
+        locale.t("progress_title")
+        + "\n"
+        + locale.t(
+            "progress_overview",
+            streak=overview.streak,
+            due_now=overview.due_now,
+            due_today=overview.due_today,
+        )
+    )
+    review = (
+        [
+            InlineKeyboardButton(
+                locale.t("button_review", n=overview.due_now),
+                callback_data=callbacks.StartReview().encode(),
+            )
+        ]
+        if overview.due_now
+        else None
+    )
+    entries: list[tuple[str, list[InlineKeyboardButton] | None]] = [(head, review)]
+    for quiz in touched:
+        record = records.get(quiz.id)
+        parts = [_record_line(record, locale)]
+        if record is not None and record.last_score is not None:
+            parts.append(
+                locale.t("progress_last", score=record.last_score, total=record.last_total)
+            )
+        if record is not None and record.attempts_finished:
+            parts.append(locale.t("progress_attempts", n=record.attempts_finished))
+        lines = [f"<b>{locale.text(quiz.title, MAX_TITLE_LENGTH)}</b>"]
+        standing = mastery.get(quiz.id)
+        if standing is not None:
+            lines.append(
+                locale.t(
+                    "progress_mastery",
+                    bar=bar(standing.mastered / standing.total if standing.total else 0),
+                    percent=standing.percent,
+                    mastered=standing.mastered,
+                    total=standing.total,
+                )
+            )
+            if standing.weak_positions:
+                weak = ", ".join(f"#{n}" for n in standing.weak_positions[:MAX_WEAK_SHOWN])
+                if len(standing.weak_positions) > MAX_WEAK_SHOWN:
+                    weak += f" … (+{len(standing.weak_positions) - MAX_WEAK_SHOWN})"
+                parts.append(locale.t("progress_weak", questions=weak))
+        lines.append(" · ".join(parts))
+        entries.append(("\n".join(lines), [_quiz_button(quiz, record, locale)]))
+    return paged(entries)
+
+
+def wait_text(seconds: float, locale: Locale) -> str:
+    """A wait in words: minutes under two hours, hours under two days, then days."""
+    minutes = max(1, round(seconds / 60))
+    if minutes < 120:
+        return locale.t("in_minutes", n=minutes)
+    hours = round(minutes / 60)
+    if hours < 48:
+        return locale.t("in_hours", n=hours)
+    return locale.t("in_days", n=round(hours / 24))
+
+
+def nothing_due(next_due: float | None, now: float, locale: Locale) -> Rendered:
+    if next_due is None:
+        return Rendered(locale.t("review_none_yet"))
+    return Rendered(locale.t("review_nothing_due", wait=wait_text(next_due - now, locale)))
+
+
+def review_summary(
+    summary: Summary, next_due: float | None, now: float, locale: Locale
+) -> Rendered:
+    parts = [
+        locale.t("review_done"),
+        locale.t(
+            "summary_score", score=summary.score, total=summary.total, percent=summary.percent
+        ),
+    ]
+    if next_due is not None:
+        parts.append(locale.t("review_next", wait=wait_text(max(0.0, next_due - now), locale)))
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    locale.t("button_all_quizzes"), callback_data=callbacks.ListQuizzes().encode()
+                )
+            ]
+        ]
+    )
+    return Rendered("\n\n".join(parts), markup)
+
+
+def reminder_message(due: int, locale: Locale) -> Rendered:
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    locale.t("button_review", n=due), callback_data=callbacks.StartReview().encode()
+                )
+            ]
+        ]
+    )
+    return Rendered(locale.t("reminder", n=due), markup)
+
+
+def language_menu(languages: Sequence[str], current: str, locale: Locale) -> Rendered:
+    buttons = [
+        [
+            InlineKeyboardButton(
+                ("• " if code == current else "") + language_name(code),
+                callback_data=callbacks.ChooseLanguage(code).encode(),
+            )
+        ]
+        for code in languages
+    ]
+    return Rendered(locale.t("language_choose"), InlineKeyboardMarkup(buttons))
+
+
+def forget_request(asked_at: int, locale: Locale) -> Rendered:
+    """What `/forgetme` deletes, with a button to confirm (for a while) and one to cancel."""
+    buttons = [
+        InlineKeyboardButton(
+            locale.t("forget_confirm"), callback_data=callbacks.ConfirmForget(asked_at).encode()
+        ),
+        InlineKeyboardButton(
+            locale.t("forget_cancel"), callback_data=callbacks.CancelForget().encode()
+        ),
+    ]
+    return Rendered(locale.t("forget_ask"), InlineKeyboardMarkup([buttons]))

@@ -1,0 +1,1031 @@
+"""A local stand-in for the Telegram Bot API server: what the tests and the benchmark run the
+bot against (and, in a later issue, the product's sandbox).
+
+It speaks the Bot API over real HTTP on 127.0.0.1 (PTB's `base_url` points at it), keeps
+chats and messages, hands out updates through long polling, and refuses what Telegram
+refuses: callback data over 64 bytes, text over 4096 characters after entity parsing,
+malformed HTML, edits that change nothing, a callback query answered twice or too late,
+messages to people who blocked the bot or never started it, to a
+chat that kicked the bot (`kick_bot`), that does not let it send (`restrict_bot`) or that does
+not exist (`forget_chat`), and more than 20 messages a minute into one group (429). Those
+limits are one settings object, `Strictness` (Telegram's by default): a benchmark may lift the
+flood limit or the age of a tap, the tests keep them.
+
+Tests drive it as the people in the chats: `send_text`, `upload`, `tap`, then `wait_for` a
+condition. Files go both ways: `upload` makes a document the bot can fetch with `getFile` and
+download from `/file/bot<token>/<file_path>`; `sendDocument` (multipart) keeps what the bot sent.
+
+Tests inject trouble: `fail(method, status, ...)` makes the next calls of a method fail (500,
+502, 429 with retry_after...); `delay(method, seconds, ...)` makes the next calls of a method (or
+of any method) wait before the stand-in answers, as a slow Telegram does, so the bot's request
+times out. A held call is then carried out all the same, as a call that timed out may have taken
+effect; with `lost=True` it is not. `delayed` lists the holds begun; a call answered after the
+bot stopped waiting is recorded with `abandoned=True`. `fail(..., body=...)` answers with a
+page that is not JSON, as a proxy in front of Telegram does; `refuse_connections(seconds)` stops
+listening for a while, so a new connection is refused as by a server that is restarting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import os
+import re
+import socket
+import time
+from collections import defaultdict, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from aiohttp import BodyPartReader, web
+from aiohttp.typedefs import Handler
+
+from bot.sandbox.html_check import EntityParseError, telegram_length, visible_text
+
+
+@dataclass(frozen=True)
+class Strictness:
+    """How closely the stand-in holds the bot to Telegram's limits. The defaults are Telegram's
+    (`TELEGRAM`); a benchmark measuring the code may lift some (`None`: no such limit)."""
+
+    group_messages_per_minute: int | None = 20  # messages and edits into one group (429)
+    max_text: int = 4096  # characters of a message after entity parsing, in UTF-16 units
+    max_caption: int = 1024  # the same, for a document's caption
+    max_callback_data: int = 64  # bytes of a button's callback data
+    max_callback_answer: int = 200  # characters of a toast
+    callback_query_max_age: float | None = 15.0  # seconds: a tap older is "query is too old"
+
+
+TELEGRAM = Strictness()
+STALE_QUERY = "Bad Request: query is too old and response timeout expired or query id is invalid"
+
+T = TypeVar("T")
+
+
+class ApiError(Exception):
+    def __init__(
+        self,
+        status: int,
+        description: str,
+        retry_after: int | None = None,
+        body: str | None = None,
+    ) -> None:
+        super().__init__(description)
+        self.status = status
+        self.description = description
+        self.retry_after = retry_after
+        self.body = body  # a page that is not Bot API JSON (a proxy's), sent as it is
+
+
+@dataclass(frozen=True)
+class FakeUser:
+    id: int
+    first_name: str
+    language_code: str | None = "en"
+    username: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "is_bot": False,
+            "first_name": self.first_name,
+            **_present(language_code=self.language_code, username=self.username),
+        }
+
+
+@dataclass
+class Chat:
+    id: int
+    type: str
+    title: str | None = None
+    first_name: str | None = None
+    admins: set[int] = field(default_factory=set)
+    blocked: bool = False  # a private chat: the person blocked the bot
+    kicked: bool = False  # a group or channel: the bot was removed from it
+    can_send_messages: bool = True  # the bot's rights in a group or channel
+    can_send_polls: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "type": self.type,
+            **_present(title=self.title, first_name=self.first_name),
+        }
+
+
+@dataclass
+class Message:
+    chat: Chat
+    message_id: int
+    from_bot: bool
+    text: str
+    html: str
+    reply_markup: dict[str, Any] | None
+    date: int
+    sender: dict[str, Any] | None = None
+    document: dict[str, Any] | None = None
+    caption: str | None = None
+    reply_to: Message | None = None
+    poll: dict[str, Any] | None = None
+    sender_chat: dict[str, Any] | None = None
+    edits: int = 0
+
+    @property
+    def buttons(self) -> list[dict[str, Any]]:
+        if not self.reply_markup:
+            return []
+        return [b for row in self.reply_markup.get("inline_keyboard", []) for b in row]
+
+    def button_data(self) -> list[str]:
+        return [b["callback_data"] for b in self.buttons if "callback_data" in b]
+
+    def to_dict(self, bot_user: dict[str, Any]) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "message_id": self.message_id,
+            "date": self.date,
+            "chat": self.chat.to_dict(),
+        }
+        if self.chat.type != "channel":
+            data["from"] = bot_user if self.from_bot else self.sender
+        data.update(
+            _present(
+                text=self.text,
+                reply_markup=self.reply_markup,
+                document=self.document,
+                caption=self.caption,
+                poll=self.poll,
+            )
+        )
+        if not self.from_bot:  # what a person sends: a leading /command is marked, as Telegram does
+            data.update(
+                _present(entities=_command(self.text), caption_entities=_command(self.caption))
+            )
+        if self.reply_to is not None:
+            data["reply_to_message"] = self.reply_to.to_dict(bot_user)
+        if self.sender_chat:
+            data["sender_chat"] = self.sender_chat
+        elif self.from_bot and self.chat.type == "channel":
+            data["sender_chat"] = self.chat.to_dict()  # a channel's posts are signed by it
+        return data
+
+
+def _present(**fields: Any) -> dict[str, Any]:
+    """The fields that have a value (Telegram leaves the others out)."""
+    return {name: value for name, value in fields.items() if value}
+
+
+def _command(text: str | None) -> list[dict[str, Any]] | None:
+    """The entity of a leading /command."""
+    if not text or not text.startswith("/"):
+        return None
+    return [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]
+
+
+@dataclass
+class Call:
+    method: str
+    params: dict[str, Any]
+    ok: bool
+    description: str = ""
+    abandoned: bool = False  # the bot had stopped waiting (timed out) when the answer went out
+
+
+class FakeBotApi:
+    def __init__(
+        self,
+        token: str = "123456:TEST-TOKEN",
+        username: str = "quiz_tutor_bot",
+        strictness: Strictness = TELEGRAM,
+    ) -> None:
+        self.token = token
+        self.strictness = strictness
+        self.bot_user = {
+            "id": int(token.split(":")[0]),
+            "is_bot": True,
+            "first_name": "Quiz Tutor",
+            "username": username,
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": False,
+        }
+        self.chats: dict[int, Chat] = {}
+        self.messages: dict[tuple[int, int], Message] = {}
+        self.calls: list[Call] = []
+        self.commands: dict[str, list[dict[str, Any]]] = {}
+        self.callback_answers: dict[str, dict[str, Any]] = {}
+        self.files: dict[str, tuple[str, bytes]] = {}  # file_id -> (file_path, content)
+        self.downloads: list[str] = []  # file_paths the bot downloaded
+        self.download_sent: dict[str, int] = {}  # file_path -> bytes sent before the bot hung up
+        self._unannounced: set[str] = set()  # file_ids whose size getFile leaves out
+        self._file_ids = itertools.count(1)
+        self._open_queries: dict[str, float] = {}  # query id -> when it was tapped (clock)
+        self._seen_users: set[int] = set()  # people who wrote or tapped anywhere
+        self._updates: list[dict[str, Any]] = []
+        self._update_ids = itertools.count(1)
+        self._message_ids: dict[int, itertools.count[int]] = defaultdict(lambda: itertools.count(1))
+        self._query_ids = itertools.count(1)
+        self._faults: deque[tuple[str, ApiError]] = deque()
+        self._delays: deque[tuple[str | None, float, bool]] = deque()
+        self.delayed: list[str] = []  # methods of the calls held by `delay`, as each hold began
+        self._group_sends: dict[int, deque[float]] = defaultdict(deque)
+        self._poll_voters: dict[str, set[int]] = {}
+        self._poll_ids = itertools.count(5000)
+        # hooks for load generators that cannot afford a predicate per call
+        self.on_bot_message: Callable[[Message], None] | None = None
+        self.on_callback_answer: Callable[[str], None] | None = None
+        self.clock: Callable[[], float] = time.monotonic
+        self._changed = asyncio.Condition()
+        self._runner: web.AppRunner | None = None
+        self._site: web.TCPSite | None = None
+        self.port = 0
+        self.listening_again_at: float | None = None  # time.monotonic() of the last reopening
+        self._reopening: asyncio.Task[None] | None = None
+        self._serving: set[asyncio.BaseTransport | None] = set()  # connections mid-request
+
+    # lifecycle
+
+    async def start(self, port: int = 0) -> None:
+        """Serve on 127.0.0.1 at `port` (0: any free port, read `port` after)."""
+        app = web.Application(client_max_size=64 * 1024 * 1024, middlewares=[self._track])
+        app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        app.router.add_get("/file/bot{token}/{path:.+}", self._download)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+        self._site = site
+
+    @web.middleware
+    async def _track(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Which connections have a request in progress (`refuse_connections` spares them)."""
+        self._serving.add(request.transport)
+        try:
+            return await handler(request)
+        finally:
+            self._serving.discard(request.transport)
+
+    async def refuse_connections(self, seconds: float) -> None:
+        """Stop listening for `seconds`: a new connection is refused (ECONNREFUSED), as by a
+        Bot API server that is restarting. Idle keep-alive connections are closed so that the
+        bot's next request must connect; a request in progress (the long poll) goes on."""
+        assert self._runner is not None and self._site is not None
+        await self._site.stop()
+        self._site = None
+        server = self._runner.server
+        assert server is not None
+        for connection in server.connections:
+            if connection.transport not in self._serving:
+                connection.force_close()
+
+        async def listen_again() -> None:
+            await asyncio.sleep(seconds)  # the outage, not a test waiting
+            assert self._runner is not None
+            site = web.TCPSite(self._runner, "127.0.0.1", self.port)
+            await site.start()
+            self._site = site
+            self.listening_again_at = time.monotonic()
+            self._notify()
+
+        self._reopening = asyncio.get_running_loop().create_task(listen_again())
+
+    async def stop(self) -> None:
+        if self._reopening is not None:
+            self._reopening.cancel()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    # driving: what people do
+
+    def bot_environment(self, db_path: Path, **overrides: str) -> dict[str, str]:
+        """The environment of `python -m bot` pointed at this stand-in, with a database of its
+        own: this process's environment without its TELEGRAM_ and QUIZ_ settings."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "QUIZ_"))}
+        env.update(
+            TELEGRAM_BOT_TOKEN=self.token,
+            TELEGRAM_API_BASE_URL=self.base_url,
+            QUIZ_DB_PATH=str(db_path),
+            QUIZ_POLL_TIMEOUT="1",
+            NO_PROXY="127.0.0.1,localhost",
+            PYTHONUNBUFFERED="1",
+        )
+        env.update(overrides)
+        return env
+
+    def private_chat(self, user: FakeUser) -> Chat:
+        return self.chats.setdefault(
+            user.id, Chat(id=user.id, type="private", first_name=user.first_name)
+        )
+
+    def group(self, chat_id: int, title: str, admins: set[int], type: str = "supergroup") -> Chat:
+        chat = Chat(id=chat_id, type=type, title=title, admins=set(admins))
+        self.chats[chat_id] = chat
+        return chat
+
+    def send_text(
+        self,
+        user: FakeUser,
+        text: str,
+        chat: Chat | None = None,
+        reply_to: Message | None = None,
+    ) -> Message:
+        """`user` sends `text` (a command if it starts with '/') into `chat` (default: private)."""
+        chat = chat or self.private_chat(user)
+        self._seen_users.add(user.id)
+        message = self._new_message(chat, text=text, sender=user.to_dict(), reply_to=reply_to)
+        self._push({"message": message.to_dict(self.bot_user)})
+        return message
+
+    def add_file(self, content: bytes, file_name: str) -> dict[str, Any]:
+        """Keep a file the bot can fetch; returns its `document` object."""
+        number = next(self._file_ids)
+        file_id = f"file-{number}"
+        self.files[file_id] = (f"documents/file_{number}_{file_name}", bytes(content))
+        return {
+            "file_id": file_id,
+            "file_unique_id": f"unique-{number}",
+            "file_name": file_name,
+            "mime_type": "application/x-yaml",
+            "file_size": len(content),
+        }
+
+    def upload(
+        self,
+        user: FakeUser,
+        content: bytes,
+        file_name: str,
+        caption: str | None = None,
+        chat: Chat | None = None,
+        declared_size: int | None = None,
+        sizes_announced: bool = True,
+    ) -> Message:
+        """`user` sends a document (with an optional caption); `declared_size` overrides the
+        `file_size` Telegram announces (as a client may leave it out or get it wrong);
+        `sizes_announced=False` leaves it out of the message and of getFile's answer (both are
+        optional in the Bot API)."""
+        chat = chat or self.private_chat(user)
+        document = self.add_file(content, file_name)
+        if declared_size is not None:
+            document["file_size"] = declared_size
+        if not sizes_announced:
+            del document["file_size"]
+            self._unannounced.add(document["file_id"])
+        message = self._new_message(chat, sender=user.to_dict(), document=document, caption=caption)
+        self._push({"message": message.to_dict(self.bot_user)})
+        return message
+
+    def file_content(self, document: dict[str, Any]) -> bytes:
+        return self.files[document["file_id"]][1]
+
+    def post_in_channel(self, channel: Chat, text: str) -> Message:
+        """An admin posts `text` into `channel`: a channel post, sent as the channel itself."""
+        message = self._new_message(channel, text=text, sender_chat=channel.to_dict())
+        self._push({"channel_post": message.to_dict(self.bot_user)})
+        return message
+
+    def sent_earlier(
+        self, chat: Chat, text: str, buttons: list[tuple[str, str]], days_ago: float = 1
+    ) -> Message:
+        """A message the bot sent into `chat` before this test (an earlier version of it, say):
+        `buttons` are (label, callback data), one per row. Nothing is queued: it is history."""
+        markup = {
+            "inline_keyboard": [[{"text": label, "callback_data": data}] for label, data in buttons]
+        }
+        return self._new_message(
+            chat,
+            from_bot=True,
+            text=text,
+            reply_markup=self._markup({"reply_markup": markup}),
+            date=int(time.time() - days_ago * 86_400),
+        )
+
+    def _new_message(
+        self,
+        chat: Chat,
+        *,
+        from_bot: bool = False,
+        text: str = "",
+        html: str | None = None,
+        date: int | None = None,
+        **fields: Any,
+    ) -> Message:
+        """A message in `chat` under its next id, kept; `html` is the text as sent (the bot's
+        HTML, a person's plain text)."""
+        message = Message(
+            chat=chat,
+            message_id=next(self._message_ids[chat.id]),
+            from_bot=from_bot,
+            text=text,
+            html=text if html is None else html,
+            reply_markup=fields.pop("reply_markup", None),
+            date=int(time.time()) if date is None else date,
+            **fields,
+        )
+        self.messages[(chat.id, message.message_id)] = message
+        if from_bot and self.on_bot_message is not None:
+            self.on_bot_message(message)
+        return message
+
+    def vote(self, user: FakeUser, message: Message, option: int) -> int:
+        """`user` votes `option` in the poll of `message`; Telegram then sends a poll_answer."""
+        poll = message.poll
+        if poll is None:
+            raise AssertionError(f"message {message.message_id} has no poll")
+        if poll["is_closed"]:
+            raise AssertionError("the poll is closed")
+        voters = self._poll_voters.setdefault(poll["id"], set())
+        if poll["type"] == "quiz" and user.id in voters:
+            raise AssertionError("a quiz poll takes one vote per person")
+        voters.add(user.id)
+        self._seen_users.add(user.id)
+        poll["options"][option]["voter_count"] += 1
+        poll["total_voter_count"] += 1
+        return self._push({"poll_answer": poll_answer(poll["id"], user, option)})
+
+    def push_update(self, update: dict[str, Any]) -> int:
+        """Queue a raw update (for shapes the helpers don't build); returns its update_id."""
+        return self._push(update)
+
+    def tap(self, user: FakeUser, message: Message, data: str, forge: bool = False) -> str:
+        """`user` taps the button carrying `data`; `forge=True` sends data no button has."""
+        if not forge and data not in message.button_data():
+            raise AssertionError(f"no button {data!r} on message {message.message_id}")
+        return self._callback_query(user, data, message)
+
+    def tap_inline(self, user: FakeUser, data: str) -> str:
+        """`user` taps a button on an inline message (sent via the bot in someone else's chat):
+        Telegram names no chat and no message then, only `inline_message_id`."""
+        return self._callback_query(user, data, None)
+
+    def _callback_query(self, user: FakeUser, data: str, message: Message | None) -> str:
+        self._seen_users.add(user.id)
+        query_id = str(next(self._query_ids))
+        self._open_queries[query_id] = self.clock()
+        query: dict[str, Any] = {"id": query_id, "from": user.to_dict(), "data": data}
+        if message is None:
+            query.update(chat_instance="-1", inline_message_id=f"inline-{query_id}")
+        else:
+            query.update(chat_instance=str(message.chat.id), message=message.to_dict(self.bot_user))
+        self._push({"callback_query": query})
+        return query_id
+
+    def block(self, user: FakeUser) -> None:
+        self.private_chat(user).blocked = True
+
+    def kick_bot(self, chat: Chat) -> None:
+        """The bot is removed from a group or channel: every call about it is refused (403)."""
+        chat.kicked = True
+
+    def restrict_bot(self, chat: Chat, messages: bool = False, polls: bool = False) -> None:
+        """The bot stays in the chat but may not send text messages (or polls) there."""
+        chat.can_send_messages = messages
+        chat.can_send_polls = polls
+
+    def forget_chat(self, chat: Chat) -> None:
+        """The chat is gone (deleted, or an id that never existed): "chat not found"."""
+        self.chats.pop(chat.id, None)
+
+    def fail(
+        self,
+        method: str,
+        status: int,
+        description: str,
+        retry_after: int | None = None,
+        times: int = 1,
+        body: str | None = None,
+    ) -> None:
+        """The next `times` calls of `method` fail with that status; with `body`, the answer
+        is that page instead of the Bot API's JSON (as a proxy in front of Telegram sends)."""
+        for _ in range(times):
+            self._faults.append((method, ApiError(status, description, retry_after, body)))
+
+    def clear_faults(self) -> None:
+        """Telegram is well again: the faults not yet served are dropped."""
+        self._faults.clear()
+
+    def delay(self, method: str | None, seconds: float, times: int = 1, lost: bool = False) -> None:
+        """The next `times` calls of `method` (None: of any method) wait `seconds` before the
+        stand-in answers. Then the call is carried out, even if the bot has stopped waiting;
+        `lost=True`: it is not, and fails with 504 (seen only by a bot that still waits)."""
+        for _ in range(times):
+            self._delays.append((method, seconds, lost))
+
+    # observing
+
+    def bot_messages(self, chat_id: int) -> list[Message]:
+        return [m for (c, _), m in sorted(self.messages.items()) if c == chat_id and m.from_bot]
+
+    def calls_to(self, method: str) -> list[Call]:
+        return [call for call in self.calls if call.method == method]
+
+    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 15.0) -> T:
+        """Wait until `predicate()` is truthy (checked after every API call); return it."""
+
+        async def _wait() -> T:
+            async with self._changed:
+                while True:
+                    value = predicate()
+                    if value:
+                        return value
+                    await self._changed.wait()
+
+        try:
+            return await asyncio.wait_for(_wait(), timeout)
+        except TimeoutError:
+            raise AssertionError(f"condition not met in {timeout}s\n{self.describe()}") from None
+
+    def describe(self, last: int = 8) -> str:
+        """The last calls, for a failing test's message."""
+        lines = []
+        for call in self.calls[-last:]:
+            text = str(call.params.get("text", ""))[:120].replace("\n", " | ")
+            gone = " (abandoned)" if call.abandoned else ""
+            lines.append(f"  {call.method} ok={call.ok}{gone} {call.description} {text}")
+        return "last Bot API calls:\n" + "\n".join(lines)
+
+    async def wait_for_bot_message(
+        self, chat_id: int, contains: str, after: int = 0, timeout: float = 15.0
+    ) -> Message:
+        """The first message the bot sends into `chat_id`, past the first `after`, with `contains`."""
+
+        def found() -> Message | None:
+            for message in self.bot_messages(chat_id)[after:]:
+                if contains in message.text:
+                    return message
+            return None
+
+        return await self.wait_for(found, timeout)
+
+    async def wait_for_answer(self, query_id: str, timeout: float = 15.0) -> dict[str, Any]:
+        return await self.wait_for(lambda: self.callback_answers.get(query_id), timeout)
+
+    async def wait_until_polled(self, timeout: float = 15.0) -> None:
+        """Wait until the bot has fetched every queued update."""
+        await self.wait_for(lambda: not self._updates and self._polled, timeout)
+
+    # the Bot API
+
+    def _push(self, update: dict[str, Any]) -> int:
+        update_id = next(self._update_ids)
+        self._updates.append({"update_id": update_id, **update})
+        self._notify()
+        return update_id
+
+    def _notify(self) -> None:
+        async def notify() -> None:
+            async with self._changed:
+                self._changed.notify_all()
+
+        asyncio.get_running_loop().create_task(notify())
+
+    _polled = False
+
+    async def _download(self, request: web.Request) -> web.StreamResponse:
+        if request.match_info["token"] != self.token:
+            return web.Response(status=401, text="Unauthorized")
+        path = request.match_info["path"]
+        for file_path, content in self.files.values():
+            if file_path == path:
+                self.downloads.append(path)
+                self._notify()
+                return await self._stream(request, path, content)
+        return web.Response(status=404, text="Not Found")
+
+    async def _stream(self, request: web.Request, path: str, content: bytes) -> web.StreamResponse:
+        """Send a file in pieces, counting what was sent until the bot hung up."""
+        response = web.StreamResponse(headers={"Content-Type": "application/octet-stream"})
+        response.content_length = len(content)
+        await response.prepare(request)
+        self.download_sent[path] = 0
+        try:
+            for start in range(0, len(content), 65536):
+                await response.write(content[start : start + 65536])
+                self.download_sent[path] = min(start + 65536, len(content))
+            await response.write_eof()
+        except ConnectionError:
+            pass  # the bot stopped reading
+        return response
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        if request.match_info["token"] != self.token:
+            return web.json_response(
+                {"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401
+            )
+        method = request.match_info["method"]
+        params = await _read_params(request)
+        try:
+            await self._inject_delay(method)
+            self._inject_fault(method)
+            handler = getattr(self, f"_api_{method}", None)
+            if handler is None:
+                raise ApiError(404, "Not Found: method not found")
+            result = await handler(params)
+        except ApiError as error:
+            self.calls.append(
+                Call(method, params, False, error.description, abandoned=_gone(request))
+            )
+            self._notify()
+            if error.body is not None:
+                return web.Response(status=error.status, text=error.body, content_type="text/html")
+            body: dict[str, Any] = {
+                "ok": False,
+                "error_code": error.status,
+                "description": error.description,
+            }
+            if error.retry_after is not None:
+                body["parameters"] = {"retry_after": error.retry_after}
+            return web.json_response(body, status=error.status)
+        self.calls.append(Call(method, params, True, abandoned=_gone(request)))
+        self._notify()
+        return web.json_response({"ok": True, "result": result})
+
+    async def _inject_delay(self, method: str) -> None:
+        for index, (target, seconds, lost) in enumerate(self._delays):
+            if target is None or target == method:
+                del self._delays[index]
+                self.delayed.append(method)
+                self._notify()
+                await asyncio.sleep(seconds)  # a slow server, not a test waiting
+                if lost:
+                    raise ApiError(504, f"Gateway Timeout: lost after {seconds}s")
+                return
+
+    def _inject_fault(self, method: str) -> None:
+        for index, (target, error) in enumerate(self._faults):
+            if target == method:
+                del self._faults[index]
+                raise error
+
+    async def _api_getMe(self, params: dict[str, Any]) -> Any:
+        return self.bot_user
+
+    async def _api_deleteWebhook(self, params: dict[str, Any]) -> Any:
+        self.webhook = None
+        return True
+
+    webhook: dict[str, Any] | None = None
+
+    async def _api_setWebhook(self, params: dict[str, Any]) -> Any:
+        if not str(params.get("url", "")).startswith(("http://", "https://")):
+            raise ApiError(400, "Bad Request: bad webhook: an HTTPS URL must be provided")
+        secret = params.get("secret_token")
+        if secret is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", str(secret)):
+            raise ApiError(400, "Bad Request: secret token contains unallowed characters")
+        self.webhook = params
+        return True
+
+    async def _api_setMyCommands(self, params: dict[str, Any]) -> Any:
+        commands = params.get("commands") or []
+        for command in commands:
+            if not 1 <= len(command.get("command", "")) <= 32:
+                raise ApiError(400, "Bad Request: BOT_COMMAND_INVALID")
+            if not 1 <= len(command.get("description", "")) <= 256:
+                raise ApiError(400, "Bad Request: BOT_COMMAND_DESCRIPTION_INVALID")
+        scope = json.dumps(params.get("scope") or {"type": "default"}, sort_keys=True)
+        self.commands[f"{scope}|{params.get('language_code') or ''}"] = commands
+        return True
+
+    async def _api_getUpdates(self, params: dict[str, Any]) -> Any:
+        offset = int(params.get("offset") or 0)
+        limit = int(params.get("limit") or 100)
+        timeout = float(params.get("timeout") or 0)
+        self._updates = [u for u in self._updates if u["update_id"] >= offset]
+        if not self._updates and timeout > 0:
+            async with self._changed:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(
+                        self._changed.wait_for(lambda: bool(self._updates)), timeout
+                    )
+        self._polled = True
+        return self._updates[:limit]
+
+    def _chat(self, params: dict[str, Any]) -> Chat:
+        raw = params.get("chat_id")
+        chat = None
+        if isinstance(raw, str) and raw.startswith("@"):
+            chat = next((c for c in self.chats.values() if c.title and f"@{c.title}" == raw), None)
+        elif raw is not None:
+            chat = self.chats.get(int(raw))
+        # a person Telegram knows (seen in a group) who never opened a chat with the bot
+        if chat is None and str(raw).isdigit() and int(str(raw)) in self._seen_users:
+            raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+        if chat is None:
+            raise ApiError(400, "Bad Request: chat not found")
+        if chat.blocked:
+            raise ApiError(403, "Forbidden: bot was blocked by the user")
+        if chat.kicked:
+            raise ApiError(403, f"Forbidden: bot was kicked from the {chat.type} chat")
+        return chat
+
+    @staticmethod
+    def _may_send(chat: Chat, what: str, allowed: bool) -> None:
+        if not allowed:
+            raise ApiError(400, f"Bad Request: not enough rights to send {what} to the chat")
+
+    def _check_group_rate(self, chat: Chat) -> None:
+        limit = self.strictness.group_messages_per_minute
+        if chat.type == "private" or limit is None:
+            return
+        now = self.clock()
+        sends = self._group_sends[chat.id]
+        while sends and now - sends[0] >= 60:
+            sends.popleft()
+        if len(sends) >= limit:
+            retry = max(1, int(60 - (now - sends[0])) + 1)
+            raise ApiError(429, f"Too Many Requests: retry after {retry}", retry_after=retry)
+        sends.append(now)
+
+    def _text(self, params: dict[str, Any]) -> tuple[str, str]:
+        raw = params.get("text")
+        if not isinstance(raw, str) or not raw.strip():
+            raise ApiError(400, "Bad Request: message text is empty")
+        text = self._visible(raw, params, self.strictness.max_text, "message is too long")
+        if not text.strip():
+            raise ApiError(400, "Bad Request: message text is empty")
+        return raw, text
+
+    @staticmethod
+    def _visible(raw: str, params: dict[str, Any], limit: int, too_long: str) -> str:
+        """A text or caption as shown, after entity parsing; refused as Telegram refuses it."""
+        try:
+            text = visible_text(raw, params.get("parse_mode"))
+        except EntityParseError as error:
+            raise ApiError(400, f"Bad Request: can't parse entities: {error}") from None
+        if telegram_length(text) > limit:
+            raise ApiError(400, f"Bad Request: {too_long}")
+        return text
+
+    def _markup(self, params: dict[str, Any]) -> dict[str, Any] | None:
+        markup = params.get("reply_markup")
+        if markup is None:
+            return None
+        rows = markup.get("inline_keyboard")
+        if rows is None:
+            return markup
+        for row in rows:
+            for button in row:
+                if not button.get("text"):
+                    raise ApiError(
+                        400, "Bad Request: text buttons are unallowed in the inline keyboard"
+                    )
+                data = button.get("callback_data")
+                limit = self.strictness.max_callback_data
+                if data is not None and not 1 <= len(data.encode()) <= limit:
+                    raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+        return markup
+
+    async def _api_sendMessage(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params)
+        self._may_send(chat, "text messages", chat.can_send_messages)
+        raw, text = self._text(params)
+        markup = self._markup(params)
+        self._check_group_rate(chat)
+        message = self._new_message(chat, from_bot=True, text=text, html=raw, reply_markup=markup)
+        return message.to_dict(self.bot_user)
+
+    def _message(self, params: dict[str, Any]) -> Message:
+        chat = self._chat(params)
+        message = self.messages.get((chat.id, int(params.get("message_id") or 0)))
+        if message is None:
+            raise ApiError(400, "Bad Request: message to edit not found")
+        if not message.from_bot:
+            raise ApiError(400, "Bad Request: message can't be edited")
+        return message
+
+    async def _api_editMessageText(self, params: dict[str, Any]) -> Any:
+        message = self._message(params)
+        raw, text = self._text(params)
+        markup = self._markup(params)
+        if text == message.text and raw == message.html and markup == message.reply_markup:
+            raise ApiError(
+                400,
+                "Bad Request: message is not modified: specified new message content and reply "
+                "markup are exactly the same as a current content and reply markup of the message",
+            )
+        self._check_group_rate(message.chat)
+        message.text, message.html, message.reply_markup = text, raw, markup
+        message.edits += 1
+        if self.on_bot_message is not None:
+            self.on_bot_message(message)
+        return message.to_dict(self.bot_user)
+
+    async def _api_editMessageReplyMarkup(self, params: dict[str, Any]) -> Any:
+        message = self._message(params)
+        markup = self._markup(params)
+        if markup == message.reply_markup:
+            raise ApiError(400, "Bad Request: message is not modified")
+        self._check_group_rate(message.chat)
+        message.reply_markup = markup
+        message.edits += 1
+        return message.to_dict(self.bot_user)
+
+    async def _api_getFile(self, params: dict[str, Any]) -> Any:
+        file_id = str(params.get("file_id") or "")
+        if file_id not in self.files:
+            raise ApiError(400, "Bad Request: invalid file_id")
+        file_path, content = self.files[file_id]
+        number = file_id.removeprefix("file-")
+        found = {
+            "file_id": file_id,
+            "file_unique_id": f"unique-{number}",
+            "file_size": len(content),
+            "file_path": file_path,
+        }
+        if file_id in self._unannounced:
+            del found["file_size"]
+        return found
+
+    async def _api_sendDocument(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params)
+        self._may_send(chat, "documents", chat.can_send_messages)
+        document = params.get("document")
+        if isinstance(document, dict):
+            content = document["content"]
+            if not content:
+                raise ApiError(400, "Bad Request: file must be non-empty")
+            sent = self.add_file(content, document["filename"] or "document")
+        elif isinstance(document, str) and document in self.files:
+            file_path, content = self.files[document]
+            sent = self.add_file(content, file_path.rsplit("_", 1)[-1])
+        else:
+            raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+        caption = params.get("caption")
+        caption_text = None
+        if caption:
+            caption_text = self._visible(
+                str(caption), params, self.strictness.max_caption, "message caption is too long"
+            )
+        self._check_group_rate(chat)
+        message = self._new_message(
+            chat, from_bot=True, reply_markup=self._markup(params), document=sent,
+            caption=caption_text,
+        )  # fmt: skip
+        return message.to_dict(self.bot_user)
+
+    async def _api_sendPoll(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params)
+        self._may_send(chat, "polls", chat.can_send_polls and chat.can_send_messages)
+        question = str(params.get("question") or "")
+        options = params.get("options") or []
+        texts = [o["text"] if isinstance(o, dict) else str(o) for o in options]
+        anonymous = str(params.get("is_anonymous", "true")).lower() != "false"
+        kind = str(params.get("type") or "regular")
+        explanation = params.get("explanation")
+        if not 1 <= len(question) <= 300:
+            raise ApiError(400, "Bad Request: poll question length must not exceed 300")
+        if not 2 <= len(texts) <= 10 or any(not 1 <= len(t) <= 100 for t in texts):
+            raise ApiError(400, "Bad Request: POLL_OPTION_INVALID")
+        if explanation is not None and len(str(explanation)) > 200:
+            raise ApiError(400, "Bad Request: explanation is too long")
+        if chat.type == "channel" and not anonymous:
+            raise ApiError(400, "Bad Request: non-anonymous polls can't be sent to channel chats")
+        # Bot API 9.6: `correct_option_ids` (a list); `correct_option_id` before it
+        raw_ids = params.get("correct_option_ids")
+        ids = json.loads(raw_ids) if isinstance(raw_ids, str) else raw_ids
+        correct = ids[0] if ids else params.get("correct_option_id")
+        if kind == "quiz" and (correct is None or not 0 <= int(correct) < len(texts)):
+            raise ApiError(400, "Bad Request: wrong correct option ID specified")
+        markup = self._markup(params)
+        self._check_group_rate(chat)
+        poll: dict[str, Any] = {
+            "id": str(next(self._poll_ids)),
+            "question": question,
+            "options": [
+                {"text": t, "voter_count": 0, "persistent_id": str(n)} for n, t in enumerate(texts)
+            ],
+            "total_voter_count": 0,
+            "is_closed": False,
+            "is_anonymous": anonymous,
+            "type": kind,
+            "allows_multiple_answers": False,
+            "allows_revoting": False,  # a quiz poll's vote is final
+            "members_only": False,
+        }
+        if correct is not None:
+            poll["correct_option_ids"] = [int(correct)]
+        if explanation:
+            poll["explanation"] = str(explanation)
+        message = self._new_message(chat, from_bot=True, reply_markup=markup, poll=poll)
+        return message.to_dict(self.bot_user)
+
+    async def _api_stopPoll(self, params: dict[str, Any]) -> Any:
+        message = self._message(params)
+        if message.poll is None:
+            raise ApiError(400, "Bad Request: message with poll to stop not found")
+        if message.poll["is_closed"]:
+            raise ApiError(400, "Bad Request: poll has already been closed")
+        self._check_group_rate(message.chat)
+        message.poll["is_closed"] = True
+        message.reply_markup = self._markup(params)
+        message.edits += 1
+        return message.poll
+
+    async def _api_answerCallbackQuery(self, params: dict[str, Any]) -> Any:
+        query_id = str(params.get("callback_query_id"))
+        tapped_at = self._open_queries.get(query_id)
+        max_age = self.strictness.callback_query_max_age
+        if tapped_at is None or (max_age is not None and self.clock() - tapped_at > max_age):
+            raise ApiError(400, STALE_QUERY)
+        if len(params.get("text") or "") > self.strictness.max_callback_answer:
+            raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
+        del self._open_queries[query_id]
+        self.callback_answers[query_id] = {
+            "text": params.get("text"),
+            "show_alert": bool(params.get("show_alert")),
+        }
+        if self.on_callback_answer is not None:
+            self.on_callback_answer(query_id)
+        return True
+
+    async def _api_getChat(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params)
+        gifts = dict.fromkeys(
+            ("unlimited_gifts", "limited_gifts", "unique_gifts", "premium_subscription",
+             "gifts_from_channels"),
+            False,
+        )  # fmt: skip
+        return {
+            **chat.to_dict(),
+            "accent_color_id": 0,
+            "max_reaction_count": 11,
+            "accepted_gift_types": gifts,
+        }
+
+    async def _api_getChatMember(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params)
+        user_id = int(params["user_id"])
+        status = "administrator" if user_id in chat.admins else "member"
+        user = {"id": user_id, "is_bot": False, "first_name": f"user{user_id}"}
+        member: dict[str, Any] = {"status": status, "user": user}
+        if status == "administrator":
+            member.update(
+                can_be_edited=False, is_anonymous=False, can_manage_chat=True,
+                can_delete_messages=True, can_manage_video_chats=True,
+                can_restrict_members=True, can_promote_members=False, can_change_info=True,
+                can_invite_users=True, can_post_stories=False, can_edit_stories=False,
+                can_delete_stories=False,
+            )  # fmt: skip
+        return member
+
+
+def free_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _gone(request: web.Request) -> bool:
+    """Whether the client closed the connection: it stopped waiting for the answer."""
+    transport = request.transport
+    return transport is None or transport.is_closing()
+
+
+def poll_answer(poll_id: str, user: FakeUser, option: int) -> dict[str, Any]:
+    """The `poll_answer` Telegram sends for a vote (Bot API 9.6 shape)."""
+    return {
+        "poll_id": poll_id,
+        "user": user.to_dict(),
+        "option_ids": [option],
+        "option_persistent_ids": [str(option)],
+    }
+
+
+async def _read_params(request: web.Request) -> dict[str, Any]:
+    """PTB sends form fields, JSON-encoding the complex ones; multipart when a file goes along."""
+    if request.content_type == "application/json":
+        body = await request.json()
+        return dict(body or {})
+    params: dict[str, Any] = {}
+    if request.content_type.startswith("multipart/"):
+        reader = await request.multipart()
+        async for part in reader:
+            assert isinstance(part, BodyPartReader)  # the Bot API nests no multipart
+            name = str(part.name)
+            if part.filename:
+                params[name] = {"filename": part.filename, "content": await part.read()}
+            else:
+                params[name] = _decode(name, await part.text())
+        return params
+    form = await request.post()
+    for key, value in form.items():
+        params[key] = _decode(key, str(value))
+    return params
+
+
+JSON_FIELDS = {
+    "reply_markup", "commands", "scope", "entities", "caption_entities", "allowed_updates",
+    "link_preview_options", "reply_parameters", "options", "media",
+}  # fmt: skip
+
+
+def _decode(name: str | None, value: str) -> Any:
+    return json.loads(value) if name in JSON_FIELDS else value

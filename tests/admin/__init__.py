@@ -1,0 +1,1 @@
+"""Tests of bot/admin: imports, drafts, retiring, statistics."""

@@ -1,0 +1,1 @@
+"""Tests of content/: banks, their validation, question types, the pure rules."""

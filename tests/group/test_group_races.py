@@ -1,0 +1,157 @@
+"""Group sessions under concurrency: real flow and real SQLite, a scripted Bot API client.
+
+Timers, redraws, reveals and resumes of one session run concurrently in production; these
+tests hold a Telegram call open at a chosen moment to make the dangerous interleaving happen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import AsyncIterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from telegram.error import Forbidden
+
+from bot.config import DEFAULT_CONTENT_DIR, Settings
+from bot.core.context import Services
+from bot.group import answers
+from bot.group import flow as group_flow
+from content.catalog import Catalog
+from content.model import Quiz
+from storage import Storage
+
+
+async def until(condition: Any, timeout: float = 10.0) -> None:
+    """Wait for a condition that other tasks make true (checked every 10 ms)."""
+    async with asyncio.timeout(timeout):
+        while not condition():  # noqa: ASYNC110 - "a task waits for a lock" sets no event
+            await asyncio.sleep(0.01)
+
+
+def blocked_on(services: Services, session_id: int) -> bool:
+    """Some task waits for this session's lock."""
+    lock = services.group_locks.get(session_id)
+    return lock is not None and bool(getattr(lock, "_waiters", None))
+
+
+class Jobs:
+    def __init__(self) -> None:
+        self.jobs: list[SimpleNamespace] = []
+
+    def run_once(
+        self, callback: Any, when: float, data: Any = None, name: str | None = None
+    ) -> Any:
+        job = SimpleNamespace(callback=callback, when=when, data=data, name=name, removed=False)
+        job.schedule_removal = lambda job=job: setattr(job, "removed", True)
+        self.jobs.append(job)
+        return job
+
+    def get_jobs_by_name(self, name: str) -> list[SimpleNamespace]:
+        return [job for job in self.jobs if job.name == name and not job.removed]
+
+
+class Client:
+    """Records calls; a call can be held open until the test lets it go."""
+
+    def __init__(self) -> None:
+        self.ids = itertools.count(100)
+        self.log: list[tuple[str, int, int, bool]] = []
+        self.hold_edits_with_buttons: asyncio.Event | None = None
+        self.hold_sends: asyncio.Event | None = None
+        self.entered = asyncio.Event()
+        self.held = 0
+        self.kicked_from: set[int] = set()
+
+    async def send_message(self, chat_id: int, text: str, reply_markup: Any = None) -> Any:
+        if chat_id in self.kicked_from and reply_markup is not None:
+            raise Forbidden("bot was kicked")
+        if self.hold_sends is not None and reply_markup is not None:
+            self.entered.set()
+            self.held += 1
+            await self.hold_sends.wait()
+        message_id = next(self.ids)
+        self.log.append(("send", chat_id, message_id, reply_markup is not None))
+        return SimpleNamespace(message_id=message_id)
+
+    async def edit_message_text(
+        self, text: str, chat_id: int, message_id: int, reply_markup: Any = None
+    ) -> None:
+        if self.hold_edits_with_buttons is not None and reply_markup is not None:
+            self.entered.set()
+            await self.hold_edits_with_buttons.wait()
+        self.log.append(("edit", chat_id, message_id, reply_markup is not None))
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[tuple[Services, Quiz]]:
+    settings = Settings(
+        token="1:x", db_path=tmp_path / "db.sqlite3", content_dir=DEFAULT_CONTENT_DIR
+    )
+    storage = await Storage.open(settings.db_path)
+    catalog = Catalog.from_folder(settings.content_dir, "en")
+    yield Services(settings, storage, catalog), next(iter(catalog))
+    await storage.close()
+
+
+async def _start(services: Services, quiz: Quiz, client: Client, jobs: Jobs, chat_id: int) -> Any:
+    return await group_flow.start(
+        client, services, jobs, chat_id=chat_id, chat_type="group", quiz=quiz,  # type: ignore[arg-type]
+        seconds=30, mode="buttons", language="en", started_by=1,
+    )  # fmt: skip
+
+
+async def test_a_live_count_redraw_never_lands_after_the_reveal(
+    world: tuple[Services, Quiz],
+) -> None:
+    services, quiz = world
+    client, jobs = Client(), Jobs()
+    session = await _start(services, quiz, client, jobs, -1)
+    asked = await services.storage.groups.asked(session.id, 0)
+    await services.storage.groups.record_answer(
+        session_id=session.id, position=0, question_id=quiz.questions[0].id, user_id=7,
+        name="x", chosen=0, correct=True, elapsed=1.0, points=900, now=services.clock(),
+    )  # fmt: skip
+    client.hold_edits_with_buttons = asyncio.Event()
+    redraw = asyncio.create_task(answers.refresh_count(client, services, jobs, session.id, 0))  # type: ignore[arg-type]
+    await client.entered.wait()  # the redraw is on its way (say, waiting in the rate limiter)
+    reveal = asyncio.create_task(group_flow.reveal(client, services, jobs, session.id, 0))  # type: ignore[arg-type]
+    await until(lambda: reveal.done() or blocked_on(services, session.id))
+    client.hold_edits_with_buttons.set()
+    await asyncio.gather(redraw, reveal)
+    edits = [with_buttons for kind, _, message, with_buttons in client.log
+             if kind == "edit" and message == asked.message_id]  # fmt: skip
+    assert edits == [True, False]  # the count, then the reveal: the reveal stays
+
+
+async def test_resume_during_a_post_does_not_post_the_question_twice(
+    world: tuple[Services, Quiz],
+) -> None:
+    services, quiz = world
+    client, jobs = Client(), Jobs()
+    session = await _start(services, quiz, client, jobs, -1)
+    client.hold_sends = asyncio.Event()
+    reveal = asyncio.create_task(group_flow.reveal(client, services, jobs, session.id, 0))  # type: ignore[arg-type]
+    await client.entered.wait()  # question 2 is being posted
+    resume = asyncio.create_task(group_flow.resume(client, services, jobs))  # type: ignore[arg-type]
+    await until(lambda: resume.done() or client.held >= 2 or blocked_on(services, session.id))
+    client.hold_sends.set()
+    await asyncio.gather(reveal, resume)
+    posts = [message for kind, chat, message, with_buttons in client.log
+             if kind == "send" and with_buttons]  # fmt: skip
+    assert len(posts) == 2  # question 1, then question 2 once
+
+
+async def test_a_chat_the_bot_was_removed_from_ends_its_session_without_retries(
+    world: tuple[Services, Quiz],
+) -> None:
+    services, quiz = world
+    client, jobs = Client(), Jobs()
+    client.kicked_from = {-2, -3}
+    for chat in (-2, -3):
+        await _start(services, quiz, client, jobs, chat)
+    assert [job for job in jobs.jobs if (job.name or "").startswith("group-retry")] == []
+    assert await services.storage.groups.running_sessions() == []

@@ -1,0 +1,110 @@
+"""Unit tests of bot/render_group.py and the group kinds of bot/callbacks.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.core import callbacks
+from bot.core.render import MAX_MESSAGE_LENGTH
+from bot.group.render import (
+    MAX_POLL_EXPLANATION,
+    MAX_POLL_OPTION,
+    MAX_POLL_QUESTION,
+    board_lines,
+    leaderboard,
+    poll_spec,
+    question_message,
+    reveal_message,
+)
+from bot.sandbox.html_check import telegram_length
+from storage.group_store import ScoreRow
+from tests.support.quizzes import (
+    EN,
+    LOCALES,
+    NASTY,
+    YO,
+    make_question,
+    make_quiz,
+    nasty_quiz,
+    worst_case_quiz,
+)
+from tests.support.quizzes import visible as shown
+
+BIG = 10**17  # the largest id the codec takes
+
+
+def test_group_callbacks_round_trip_and_fit_64_bytes() -> None:
+    for tap in (callbacks.GroupAnswer(BIG, BIG, 9), callbacks.GroupReveal(BIG, BIG)):
+        data = tap.encode()
+        assert len(data.encode()) <= 64
+        assert callbacks.decode(data) == tap
+        assert tap.chats == callbacks.GROUPS
+    for forged in ("1:ga:1:2", "1:ga:01:2:3", "1:gr:1:2:3", "2:gr:1:2", "1:ga:-1:0:0", None):
+        assert callbacks.decode(forged) is None
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_worst_case_question_and_reveal_fit_one_message(locale: object) -> None:
+    quiz, question = worst_case_quiz("😀")
+    asked = question_message(quiz, question, 0, 1, BIG, 600, 12345, locale)  # type: ignore[arg-type]
+    assert telegram_length(shown(asked)) <= MAX_MESSAGE_LENGTH
+    assert asked.markup is not None
+    data = [b.callback_data for row in asked.markup.inline_keyboard for b in row]
+    assert all(isinstance(d, str) and len(d.encode()) <= 64 for d in data)
+    assert len(data) == len(question.options) + 1  # one per option, then Reveal
+    counts = dict.fromkeys(range(len(question.options)), 99999)
+    revealed = reveal_message(quiz, question, 0, 1, counts, locale)  # type: ignore[arg-type]
+    assert telegram_length(shown(revealed)) <= MAX_MESSAGE_LENGTH
+    assert revealed.markup is None
+
+
+def test_reveal_marks_the_right_option_counts_and_escapes() -> None:
+    quiz = nasty_quiz()
+    question = quiz.questions[0]
+    text = shown(reveal_message(quiz, question, 0, 2, {1: 3}, EN))
+    assert f"✅ B. opt0b {NASTY} · 3 chose it" in text
+    assert f"▫️ A. opt0a {NASTY} · 0 chose it" in text
+    assert "👥 3 answered" in text and f"E0 {NASTY}" in text
+    assert "Question 1 of 2" in text
+    assert "ẹni" not in text
+    assert "ló yàn án" in shown(reveal_message(quiz, question, 0, 2, {1: 3}, YO))
+
+
+def test_boards_escape_names_and_rank_with_medals() -> None:
+    rows = [
+        ScoreRow(1, NASTY, 1900, 2, 2, 3.25),
+        ScoreRow(2, "Bo", 900, 1, 2, 8.0),
+        ScoreRow(3, "Cy", 0, 0, 1, 1.0),
+        ScoreRow(4, "", 0, 0, 1, 2.0),
+    ]
+    text = shown_text(leaderboard(f"T {NASTY}", True, rows, rows[:1], EN))
+    assert text.startswith(f"📊 This quiz: T {NASTY}")
+    assert "🏆 All-time in this chat" in text
+    assert shown_text(leaderboard("T", False, [], [], EN)).startswith("📊 Last quiz: T")
+    lines = board_lines(rows, EN).splitlines()
+    assert lines[1].startswith("🥈 \u2068Bo\u2069: <b>900</b> points · 1/2 right · 8.0 s")
+    assert lines[3].startswith("4. (no name):")
+    assert "&lt;b&gt;" in lines[0] and "<b>Tom" not in lines[0]
+    assert board_lines([], EN) == "No answers yet."
+    assert (
+        len(board_lines([ScoreRow(n, "x", 0, 0, 0, 0) for n in range(30)], EN).splitlines()) == 10
+    )
+
+
+def test_poll_spec_fits_telegram_limits_and_continues_the_explanation() -> None:
+    quiz, question = worst_case_quiz()
+    spec = poll_spec(quiz, question, 4, 9, EN)
+    assert spec.question.startswith("[5/9] ") and len(spec.question) <= MAX_POLL_QUESTION
+    assert all(len(option) <= MAX_POLL_OPTION for option in spec.options)
+    assert spec.explanation is not None and len(spec.explanation) <= MAX_POLL_EXPLANATION
+    assert spec.followup is not None and "question 5" in shown_text(spec.followup)
+    short = make_question("s", "Short?", ["a", "b"], 1, "Because.")
+    small = poll_spec(make_quiz([short]), short, 0, 1, EN)
+    assert (small.question, small.options, small.correct) == ("[1/1] Short?", ("a", "b"), 1)
+    assert small.explanation == "Because." and small.followup is None
+
+
+def shown_text(html_text: str) -> str:
+    from bot.sandbox.html_check import visible_text
+
+    return visible_text(html_text, "HTML")

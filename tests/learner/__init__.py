@@ -1,0 +1,1 @@
+"""Tests of bot/learner: a learner's quizzes, reviews, progress, rendering, /forgetme."""

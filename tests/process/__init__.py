@@ -1,0 +1,1 @@
+"""`python -m bot` as operators run it: a process of its own, killed, faulted, composed."""

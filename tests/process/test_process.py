@@ -1,0 +1,166 @@
+"""`python -m bot` as operators run it: start, serve, stop on SIGTERM, survive kill -9."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import sys
+from pathlib import Path
+
+from bot.config import DEFAULT_CONTENT_DIR
+from bot.sandbox import FakeBotApi, FakeUser
+from content.loader import load_bank_file
+from tests.support.learner import Learner, right
+from tests.support.process import QUIZ_ID, bot_process
+
+
+async def test_missing_token_is_one_line_and_exit_code_2(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "QUIZ_"))}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", env=env, cwd=tmp_path,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    out, err = await asyncio.wait_for(process.communicate(), 30)
+    assert process.returncode == 2
+    lines = err.decode().strip().splitlines()
+    assert len(lines) == 1, lines
+    assert "TELEGRAM_BOT_TOKEN" in lines[0]
+    assert out == b""
+
+
+async def test_serves_then_stops_cleanly_on_sigterm(api: FakeBotApi, tmp_path: Path) -> None:
+    db_path = tmp_path / "data" / "quiz.sqlite3"
+    learner = Learner(api, FakeUser(2001, "Kemi", "en"))
+    async with bot_process(api.bot_environment(db_path), tmp_path) as running:
+        await learner.send("/start", "Hello, \u2068Kemi")
+        running.process.send_signal(signal.SIGTERM)
+        code, log = await running.finish()
+    assert code == 0, log
+    assert "Traceback" not in log
+    assert api.token not in log
+    assert api.token.split(":")[1] not in log
+    assert "Quiz Tutor stopped" in log
+    assert db_path.exists()
+
+
+async def test_kill_9_loses_no_acknowledged_answer(api: FakeBotApi, tmp_path: Path) -> None:
+    quiz = load_bank_file(DEFAULT_CONTENT_DIR / f"{QUIZ_ID}.yaml", "en").quiz
+    assert quiz is not None
+    db_path = tmp_path / "quiz.sqlite3"
+    env = api.bot_environment(db_path)
+    learner = Learner(api, FakeUser(2002, "Lola", "en"))
+    async with bot_process(env, tmp_path) as running:
+        question = await learner.send(f"/quiz {QUIZ_ID}", "Question 1 of 8")
+        for position in range(3):
+            toast, question = await learner.choose(
+                question, right(quiz.questions[position]), f"Question {position + 2} of 8"
+            )
+            assert toast["text"] == "✅ Correct!"
+        running.process.kill()
+        await running.process.wait()
+        assert running.process.returncode == -signal.SIGKILL
+
+    with sqlite3.connect(db_path) as db:
+        stored = db.execute("SELECT question_id FROM answers ORDER BY id").fetchall()
+    assert stored == [("mpp-1",), ("mpp-2",), ("mpp-3",)]
+
+    async with bot_process(env, tmp_path) as running:
+        resumed = await learner.send(f"/quiz {QUIZ_ID}", "Question 4 of 8")
+        assert quiz.questions[3].text.get("en", "en") in resumed.text
+        running.process.send_signal(signal.SIGTERM)
+        code, log = await running.finish()
+    assert code == 0, log
+
+
+async def test_webhook_mode_checks_the_secret_and_serves(api: FakeBotApi, tmp_path: Path) -> None:
+    import json
+    import socket
+    import urllib.error
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = api.bot_environment(tmp_path / "quiz.sqlite3")
+    env.update(
+        QUIZ_WEBHOOK_URL=f"http://127.0.0.1:{port}/telegram/hook",
+        QUIZ_WEBHOOK_SECRET="s3cret-token",
+        QUIZ_WEBHOOK_LISTEN="127.0.0.1",
+        QUIZ_WEBHOOK_PORT=str(port),
+        LOG_LEVEL="DEBUG",
+    )
+    user = FakeUser(2003, "Mide", "en")
+    chat = api.private_chat(user)
+    update = {
+        "update_id": 1,
+        "message": {
+            "message_id": 1, "date": 0, "chat": chat.to_dict(), "from": user.to_dict(),
+            "text": "/help", "entities": [{"type": "bot_command", "offset": 0, "length": 5}],
+        },
+    }  # fmt: skip
+
+    def post(secret: str | None) -> int:
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/telegram/hook",
+            data=json.dumps(update).encode(),
+            headers={"Content-Type": "application/json"}
+            | ({"X-Telegram-Bot-Api-Secret-Token": secret} if secret else {}),
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return int(response.status)
+        except urllib.error.HTTPError as error:
+            return error.code
+
+    async with bot_process(env, tmp_path) as running:
+        await running.read_until("webhook: listening on")
+        assert api.webhook is not None
+        assert api.webhook["url"] == f"http://127.0.0.1:{port}/telegram/hook"
+        assert api.webhook["secret_token"] == "s3cret-token"
+        assert await asyncio.to_thread(post, "wrong") == 403
+        assert await asyncio.to_thread(post, None) == 403
+        assert api.bot_messages(user.id) == []
+        assert await asyncio.to_thread(post, "s3cret-token") == 200
+        await api.wait_for_bot_message(user.id, "/progress")
+        running.process.send_signal(signal.SIGTERM)
+        code, log = await running.finish()
+    assert code == 0, log
+    assert "s3cret-token" not in log
+
+
+async def test_rejected_token_is_one_line_exit_2_and_never_logged(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    env = api.bot_environment(tmp_path / "quiz.sqlite3")
+    env["TELEGRAM_BOT_TOKEN"] = "999:WRONG-secret-value"
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", env=env, cwd=tmp_path,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    out, err = await asyncio.wait_for(process.communicate(), 60)
+    log = out.decode() + err.decode()
+    assert process.returncode == 2, log
+    assert "WRONG-secret-value" not in log
+    assert "Traceback" not in log
+    assert log.strip().splitlines()[-1] == (
+        "quiz-tutor: Telegram rejected TELEGRAM_BOT_TOKEN; check it with @BotFather"
+    )
+
+
+async def test_a_database_that_cannot_be_opened_is_one_line_and_exit_2(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the database's folder should be")
+    env = api.bot_environment(blocker / "quiz.sqlite3")
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", env=env, cwd=tmp_path,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    _, err = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 2, err.decode()
+    last = err.decode().strip().splitlines()[-1]
+    assert last.startswith("quiz-tutor: cannot use the database")
+    assert "Traceback" not in err.decode()

@@ -1,0 +1,1 @@
+"""Tests of bot/sandbox: the stand-in refuses what Telegram refuses."""

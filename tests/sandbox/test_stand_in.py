@@ -1,0 +1,189 @@
+"""The stand-in refuses what Telegram refuses, so the bot's tests mean something."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+
+import pytest
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
+
+from bot.sandbox import FakeBotApi, FakeUser
+
+
+@pytest.fixture
+async def client(api: FakeBotApi) -> AsyncIterator[Bot]:
+    bot = Bot(api.token, base_url=api.base_url)
+    async with bot:
+        yield bot
+
+
+@pytest.fixture
+def user(api: FakeBotApi) -> FakeUser:
+    person = FakeUser(7, "Tola")
+    api.private_chat(person)
+    return person
+
+
+def _keyboard(data: str) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup([[InlineKeyboardButton("go", callback_data=data)]])
+
+
+async def test_callback_data_over_64_bytes_is_refused(client: Bot, user: FakeUser) -> None:
+    await client.send_message(user.id, "ok", reply_markup=_keyboard("x" * 64))
+    with pytest.raises(BadRequest, match="(?i)button_data_invalid"):
+        await client.send_message(user.id, "no", reply_markup=_keyboard("é" * 33))
+
+
+async def test_text_over_4096_after_entities_is_refused(client: Bot, user: FakeUser) -> None:
+    fits = "<b>" + "&amp;" * 4096 + "</b>"  # 4096 visible characters
+    await client.send_message(user.id, fits, parse_mode=ParseMode.HTML)
+    with pytest.raises(BadRequest, match="(?i)too long"):
+        await client.send_message(user.id, "a" * 4097)
+    with pytest.raises(BadRequest, match="(?i)too long"):
+        await client.send_message(user.id, "😀" * 2049)  # UTF-16: two units each
+
+
+@pytest.mark.parametrize("text", ["1 < 2", "<b>open", "a & b", "<script>x</script>", "<b>x</i>"])
+async def test_malformed_html_is_refused(client: Bot, user: FakeUser, text: str) -> None:
+    with pytest.raises(BadRequest, match="(?i)can't parse entities"):
+        await client.send_message(user.id, text, parse_mode=ParseMode.HTML)
+
+
+async def test_edit_that_changes_nothing_is_refused(client: Bot, user: FakeUser) -> None:
+    sent = await client.send_message(user.id, "same", reply_markup=_keyboard("k"))
+    with pytest.raises(BadRequest, match="(?i)message is not modified"):
+        await client.edit_message_text(
+            "same", user.id, sent.message_id, reply_markup=_keyboard("k")
+        )
+    await client.edit_message_text("changed", user.id, sent.message_id)
+
+
+async def test_callback_query_answered_twice_is_refused(
+    api: FakeBotApi, client: Bot, user: FakeUser
+) -> None:
+    sent = await client.send_message(user.id, "tap", reply_markup=_keyboard("k"))
+    query_id = api.tap(user, api.messages[(user.id, sent.message_id)], "k")
+    await client.answer_callback_query(query_id, "first")
+    with pytest.raises(BadRequest, match="(?i)query is too old"):
+        await client.answer_callback_query(query_id, "second")
+
+
+async def test_blocked_user_is_forbidden(api: FakeBotApi, client: Bot, user: FakeUser) -> None:
+    api.block(user)
+    with pytest.raises(Forbidden, match="(?i)blocked"):
+        await client.send_message(user.id, "hello?")
+
+
+async def test_group_gets_429_past_20_messages_a_minute(api: FakeBotApi, client: Bot) -> None:
+    now = [1000.0]
+    api.clock = lambda: now[0]
+    group = api.group(-100, "study", admins=set())
+    for number in range(20):
+        await client.send_message(group.id, f"m{number}")
+    with pytest.raises(RetryAfter, match="Retry in 61 seconds"):
+        await client.send_message(group.id, "one too many")
+    now[0] += 61
+    await client.send_message(group.id, "after a minute")
+
+
+async def test_documents_go_both_ways(user: FakeUser, api: FakeBotApi) -> None:
+    base_file_url = api.base_url.replace("/bot", "/file/bot")
+    async with Bot(api.token, base_url=api.base_url, base_file_url=base_file_url) as client:
+        await _documents_go_both_ways(client, user, api)
+
+
+async def _documents_go_both_ways(client: Bot, user: FakeUser, api: FakeBotApi) -> None:
+    uploaded = api.upload(user, b"id: x\n", "x.yaml", caption="/import")
+    assert uploaded.document is not None
+    file = await client.get_file(uploaded.document["file_id"])
+    assert bytes(await file.download_as_bytearray()) == b"id: x\n"
+    assert len(api.downloads) == 1
+    with pytest.raises(BadRequest, match="(?i)invalid file_id"):
+        await client.get_file("no-such-file")
+    sent = await client.send_document(
+        user.id, b"a: 1\n", filename="a.yaml", caption="<b>c</b>", parse_mode=ParseMode.HTML
+    )
+    assert sent.document is not None and sent.document.file_name == "a.yaml"
+    kept = api.messages[(user.id, sent.message_id)]
+    assert kept.document is not None and api.file_content(kept.document) == b"a: 1\n"
+    assert kept.caption == "c"
+
+
+async def test_a_chat_that_removed_the_bot_refuses_everything(api: FakeBotApi, client: Bot) -> None:
+    group = api.group(-101, "study", admins=set(), type="group")
+    channel = api.group(-102, "news", admins=set(), type="channel")
+    api.kick_bot(group)
+    api.kick_bot(channel)
+    with pytest.raises(Forbidden, match="^Forbidden: bot was kicked from the group chat$"):
+        await client.send_message(group.id, "hello?")
+    with pytest.raises(Forbidden, match="kicked from the group chat"):
+        await client.get_chat_member(group.id, 1)
+    with pytest.raises(Forbidden, match="kicked from the channel chat"):
+        await client.send_message(channel.id, "hello?")
+
+
+async def test_a_chat_without_the_right_to_send_refuses_text_or_polls(
+    api: FakeBotApi, client: Bot
+) -> None:
+    group = api.group(-103, "study", admins=set())
+    api.restrict_bot(group, messages=True, polls=False)
+    await client.send_message(group.id, "text is fine")
+    with pytest.raises(BadRequest, match="^Not enough rights to send polls to the chat$"):
+        await client.send_poll(group.id, "?", ["a", "b"])
+    api.restrict_bot(group)
+    with pytest.raises(BadRequest, match="^Not enough rights to send text messages to the chat$"):
+        await client.send_message(group.id, "no more")
+    assert (await client.get_chat_member(group.id, 1)).status == "member"  # still in it
+
+
+async def test_a_gone_chat_is_not_found_and_a_stranger_cannot_be_written_to(
+    api: FakeBotApi, client: Bot
+) -> None:
+    group = api.group(-104, "study", admins=set())
+    api.forget_chat(group)
+    with pytest.raises(BadRequest, match="^Chat not found$"):
+        await client.send_message(group.id, "hello?")
+    stranger = FakeUser(77, "Seen in a group only")
+    with pytest.raises(BadRequest, match="^Chat not found$"):
+        await client.send_message(stranger.id, "who?")  # nobody Telegram knows of
+    api.send_text(stranger, "/leaderboard", api.group(-105, "other", admins=set()))
+    with pytest.raises(Forbidden, match="can't initiate conversation with a user"):
+        await client.send_message(stranger.id, "hi")
+
+
+async def test_a_callback_query_answered_too_late_is_refused(
+    api: FakeBotApi, client: Bot, user: FakeUser
+) -> None:
+    now = [1000.0]
+    api.clock = lambda: now[0]
+    sent = await client.send_message(user.id, "q", reply_markup=_keyboard("x"))
+    message = api.messages[(user.id, sent.message_id)]
+    quick = api.tap(user, message, "x")
+    late = api.tap(user, message, "x")
+    now[0] += 14
+    assert await client.answer_callback_query(quick, "in time")
+    now[0] += 2
+    with pytest.raises(BadRequest) as refused:
+        await client.answer_callback_query(late, "too late")
+    assert refused.value.message == (
+        "Query is too old and response timeout expired or query id is invalid"
+    )
+
+
+async def test_a_proxy_page_instead_of_json_and_connections_refused_for_a_moment(
+    api: FakeBotApi, client: Bot, user: FakeUser
+) -> None:
+    api.fail("sendMessage", 502, "Bad Gateway", body="<html><h1>502 Bad Gateway</h1></html>")
+    with pytest.raises(NetworkError, match=r"Bad Gateway \(502\)"):
+        await client.send_message(user.id, "through a proxy")
+    await api.refuse_connections(0.5)
+    refused_at = time.monotonic()
+    with pytest.raises(NetworkError):
+        await client.send_message(user.id, "nobody listens")
+    await api.wait_for(lambda: api.listening_again_at)
+    assert api.listening_again_at is not None and api.listening_again_at - refused_at >= 0.4
+    await client.send_message(user.id, "back")
+    assert [m.text for m in api.bot_messages(user.id)] == ["back"]

@@ -1,0 +1,1 @@
+"""Tests of bot/serving: the webhook, start-up, the command menus."""

@@ -1,0 +1,1 @@
+"""Tests of storage/: the stores, migrations, the database file, backups, privacy."""

@@ -1,0 +1,41 @@
+"""An admin of the bot, for the admin-feature tests: the seed bank in a folder of the test's
+own (so that imports never touch the repository's), and a document sent with `/import`."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from bot.config import DEFAULT_CONTENT_DIR
+from bot.sandbox import FakeBotApi, FakeUser, Message
+
+SEED = "model-pipeline-parallelism"
+
+
+def seed_banks(tmp_path: Path) -> Path:
+    """A bank folder holding a copy of the seed bank."""
+    folder = tmp_path / "banks"
+    folder.mkdir()
+    shutil.copy(DEFAULT_CONTENT_DIR / f"{SEED}.yaml", folder)
+    return folder
+
+
+async def upload(
+    api: FakeBotApi,
+    who: FakeUser,
+    content: str | bytes,
+    expect: str,
+    name: str = "bank.yaml",
+    caption: str | None = "/import",
+    declared_size: int | None = None,
+) -> Message:
+    """`who` sends `content` as a document; the first new bot message containing `expect`."""
+    data = content.encode() if isinstance(content, str) else content
+    seen = len(api.bot_messages(who.id))
+    api.upload(who, data, name, caption=caption, declared_size=declared_size)
+    return await api.wait_for_bot_message(who.id, expect, after=seen)
+
+
+def failed_calls(api: FakeBotApi) -> list[str]:
+    """Every Bot API call the stand-in refused, as 'method: description'."""
+    return [f"{c.method}: {c.description}" for c in api.calls if not c.ok]

@@ -1,0 +1,48 @@
+"""Run the real application against the stand-in, the way `run_polling` does."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from telegram import Update
+
+from bot.app import QuizApplication, build_application
+from bot.config import DEFAULT_CONTENT_DIR, Settings
+from bot.sandbox import FakeBotApi
+
+
+def make_settings(api: FakeBotApi, db_path: Path, **overrides: object) -> Settings:
+    values: dict[str, object] = {
+        "token": api.token,
+        "api_base_url": api.base_url,
+        "db_path": db_path,
+        "content_dir": DEFAULT_CONTENT_DIR,
+        "poll_timeout": 1,
+    }
+    values.update(overrides)
+    return Settings(**values)  # type: ignore[arg-type]
+
+
+@asynccontextmanager
+async def running_bot(
+    settings: Settings, clock: Callable[[], float] | None = None
+) -> AsyncIterator[QuizApplication]:
+    application = build_application(settings, clock) if clock else build_application(settings)
+    await application.initialize()
+    assert application.post_init is not None
+    await application.post_init(application)
+    assert application.updater is not None
+    await application.updater.start_polling(
+        poll_interval=0, timeout=settings.poll_timeout, allowed_updates=Update.ALL_TYPES
+    )
+    await application.start()
+    try:
+        yield application
+    finally:
+        await application.updater.stop()
+        await application.stop()
+        await application.shutdown()
+        assert application.post_shutdown is not None
+        await application.post_shutdown(application)

@@ -1,0 +1,172 @@
+"""The shape of the house, read from the source (ast), so that it stays this way
+(docs/architecture.md):
+
+- `content/` and `storage/` know nothing of Telegram or of the bot (the storage command line,
+  `python -m storage`, reads the bot's configuration: `bot.config`, which imports no Telegram);
+- a feature (`bot/learner`, `bot/group`, `bot/admin`, `bot/common`) imports `bot/core`,
+  `bot.config`, `content` and `storage`, never another feature;
+- `bot/core` imports no feature, nor the application that wires them;
+- `bot/sandbox`, the Bot API stand-in, imports nothing of the bot;
+- at most 6 modules directly in `bot/`;
+- no import circle;
+- no module reaches into another module's private names (`x._name` where `_name` is defined
+  elsewhere).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("bot", "content", "storage")
+FEATURES = ("bot.learner", "bot.group", "bot.admin", "bot.common")
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _sources() -> dict[str, Path]:
+    found = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            found[_module_name(path)] = path
+    return found
+
+
+SOURCES = _sources()
+
+
+def _imports(name: str, path: Path) -> Iterator[str]:
+    """Every module `name` imports (anywhere in the file): `from a import b` names the module
+    `a.b` where there is one, else `a`."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parent, *([base] if base else [])])
+            for alias in node.names:
+                submodule = f"{base}.{alias.name}"
+                yield submodule if submodule in SOURCES else base
+
+
+IMPORTS = {name: set(_imports(name, path)) for name, path in SOURCES.items()}
+
+
+def _within(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def _offences(importer: str, forbidden: tuple[str, ...]) -> list[str]:
+    return sorted(
+        f"{name} imports {target}"
+        for name, targets in IMPORTS.items()
+        if _within(name, importer)
+        for target in targets
+        if any(_within(target, f) for f in forbidden)
+    )
+
+
+def test_the_sources_are_read() -> None:
+    assert {"bot.app", "bot.core.context", "bot.group.flow", "storage.database"} <= set(SOURCES)
+    assert (
+        "telegram" in IMPORTS["bot.core.context"] or "telegram.ext" in IMPORTS["bot.core.context"]
+    )
+
+
+@pytest.mark.parametrize("package", ["content", "storage"])
+def test_content_and_storage_know_nothing_of_telegram_or_the_bot(package: str) -> None:
+    offences = _offences(package, ("telegram", "bot"))
+    assert [o for o in offences if o != "storage.__main__ imports bot.config"] == []
+    assert _offences("bot.config", ("telegram",)) == []
+
+
+@pytest.mark.parametrize("feature", FEATURES)
+def test_a_feature_imports_no_other_feature(feature: str) -> None:
+    others = tuple(f for f in FEATURES if f != feature)
+    assert _offences(feature, (*others, "bot.app", "bot.serving")) == []
+
+
+def test_the_sandbox_imports_nothing_of_the_bot() -> None:
+    offences = _offences("bot.sandbox", ("bot", "content", "storage", "telegram"))
+    assert [o for o in offences if not o.split(" imports ")[1].startswith("bot.sandbox")] == []
+
+
+def test_the_core_imports_no_feature() -> None:
+    assert _offences("bot.core", (*FEATURES, "bot.app", "bot.serving")) == []
+
+
+def test_at_most_six_modules_directly_in_bot() -> None:
+    modules = sorted(path.name for path in (ROOT / "bot").glob("*.py"))
+    assert len(modules) <= 6, modules
+
+
+def test_no_import_circle() -> None:
+    ours = {name: {t for t in targets if t in SOURCES} for name, targets in IMPORTS.items()}
+    circles = []
+    done: set[str] = set()
+
+    def visit(name: str, path: list[str]) -> None:
+        if name in path:
+            circles.append(" -> ".join([*path[path.index(name) :], name]))
+            return
+        if name in done:
+            return
+        for target in sorted(ours[name]):
+            visit(target, [*path, name])
+        done.add(name)
+
+    for name in sorted(ours):
+        visit(name, [])
+    assert circles == []
+
+
+def _private_names(tree: ast.AST) -> set[str]:
+    """The private names a module defines: functions, and attributes or class-level names it
+    assigns."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+            if isinstance(node, ast.ClassDef):
+                for item in node.body:
+                    if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                        names.add(item.target.id)
+        targets = (
+            node.targets if isinstance(node, ast.Assign)
+            else [node.target] if isinstance(node, ast.AnnAssign) else []
+        )  # fmt: skip
+        names.update(t.attr for t in targets if isinstance(t, ast.Attribute))
+    return {name for name in names if name.startswith("_")}
+
+
+def _private_reaches(path: Path) -> Iterator[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    own = _private_names(tree)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute) or not node.attr.startswith("_"):
+            continue
+        if node.attr.startswith("__") or node.attr in own:
+            continue
+        value = node.value
+        if (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id == "super"  # a class's own inherited method
+        ):
+            continue
+        yield f"{path.relative_to(ROOT)}:{node.lineno} .{node.attr}"
+
+
+def test_no_module_reaches_into_another_modules_privates() -> None:
+    assert [hit for path in SOURCES.values() for hit in _private_reaches(path)] == []
