@@ -19,7 +19,7 @@ from content.bundle import read_bundle
 from content.export import bank_data
 from content.formats.base import ConversionError
 from content.loader import EVERYTHING, load_bank_file
-from tests.formats_support import DRILL, HERE, SEED, read
+from tests.support.formats import DRILL, HERE, SEED, read
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str]]:

@@ -23,7 +23,7 @@ from content.formats.csv_sheet import read_csv
 from content.formats.table import COLUMNS, split_answers
 from content.formats.xlsx_sheet import read_xlsx, template
 from content.model import LocalizedText
-from tests.formats_support import (
+from tests.support.formats import (
     DRILL,
     EVERYTHING_BANK,
     HERE,
@@ -33,7 +33,7 @@ from tests.formats_support import (
     read,
     trip,
 )
-from tests.images import png
+from tests.support.images import png
 
 
 def csv_questions(data: bytes) -> dict[str, dict[str, object]]:

@@ -20,8 +20,8 @@ from content.formats.base import ConversionError, ReadOptions
 from content.formats.convert import Loaded
 from content.formats.moodle_xml import read_moodle_xml
 from content.model import Level, LocalizedText, Question, Quiz, TypedAnswer
-from tests.formats_support import DRILL, EVERYTHING_BANK, HERE, SEED, load, read, trip
-from tests.images import png
+from tests.support.formats import DRILL, EVERYTHING_BANK, HERE, SEED, load, read, trip
+from tests.support.images import png
 
 
 def constructs() -> tuple[Loaded, dict[str, dict[str, object]]]:

@@ -18,7 +18,7 @@ from content.formats.base import ConversionError, ReadOptions
 from content.formats.convert import Loaded
 from content.formats.gift import read_gift
 from content.model import Level, LocalizedText, Question, Quiz, TypedAnswer
-from tests.formats_support import DRILL, EVERYTHING_BANK, HERE, SEED, load, projected, read, trip
+from tests.support.formats import DRILL, EVERYTHING_BANK, HERE, SEED, load, projected, read, trip
 
 
 def constructs() -> dict[str, dict[str, object]]:

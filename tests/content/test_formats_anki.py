@@ -15,7 +15,7 @@ import genanki
 import pytest
 
 from content.formats.anki import media_name
-from tests.formats_support import DRILL, EVERYTHING_BANK, SEED, load, write
+from tests.support.formats import DRILL, EVERYTHING_BANK, SEED, load, write
 
 
 def open_package(data: bytes) -> tuple[sqlite3.Connection, dict[str, str], zipfile.ZipFile]:

@@ -13,15 +13,10 @@ from content.images import BundleImages, FolderImages
 from content.loader import EVERYTHING, load_bank_file
 from content.model import Level, LocalizedText, NumericAnswer, Question, Quiz, TypedAnswer
 
-HERE = Path(__file__).parent / "formats"
-SEED = Path(__file__).parent.parent / "content" / "banks" / "model-pipeline-parallelism.yaml"
-DRILL = (
-    Path(__file__).parent.parent
-    / "content"
-    / "upcoming"
-    / "parallelism-drill"
-    / "parallelism-drill.yaml"
-)
+ROOT = Path(__file__).resolve().parents[2]
+HERE = ROOT / "tests" / "content" / "formats"
+SEED = ROOT / "content" / "banks" / "model-pipeline-parallelism.yaml"
+DRILL = ROOT / "content" / "upcoming" / "parallelism-drill" / "parallelism-drill.yaml"
 EVERYTHING_BANK = HERE / "everything.yaml"
 
 
