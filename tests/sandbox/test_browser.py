@@ -1,0 +1,111 @@
+"""The sandbox in a real browser: `python -m bot sandbox` started as a newcomer starts it, the
+page opened in headless Chromium (Debian's, through Selenium and chromedriver), the seed quiz
+taken by clicking its buttons, the reveal and the score read off the page.
+
+In CI (`QUIZ_REQUIRE_BROWSER=1`, set by .ci/run, which installs Chromium, or `CI` set by a CI
+service) a missing browser fails this test; elsewhere it is skipped, with the reason shown."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from bot.config import DEFAULT_CONTENT_DIR
+from content.loader import load_bank_file
+from tests.support import browser
+from tests.support.sandbox import sandbox_process
+
+QUIZ_ID = "model-pipeline-parallelism"
+
+
+def _browser_required() -> bool:
+    return bool(os.environ.get("QUIZ_REQUIRE_BROWSER") or os.environ.get("CI"))
+
+
+@pytest.fixture
+def browser_ready() -> None:
+    reason = browser.missing()
+    if reason is None:
+        return
+    if _browser_required():
+        pytest.fail(f"the browser test cannot run: {reason}", pytrace=False)
+    pytest.skip(f"no headless browser here ({reason}); CI installs it")
+
+
+def _right_answers() -> dict[str, str]:
+    """The English question text -> the text of its right option, from the seed bank."""
+    quiz = load_bank_file(DEFAULT_CONTENT_DIR / f"{QUIZ_ID}.yaml", "en").quiz
+    assert quiz is not None
+    return {
+        q.text.translations["en"]: q.options[min(q.right_options)].translations["en"]
+        for q in quiz.questions
+    }
+
+
+def _label_is(label: str, option: str) -> bool:
+    """A button reads "B. <option>", shortened with "…" when long."""
+    shown = label.split(". ", 1)[-1].removesuffix("…")
+    return option.startswith(shown)
+
+
+@pytest.mark.timeout(240)
+def test_the_seed_quiz_is_played_by_clicking_in_the_page(
+    browser_ready: None, tmp_path: Path
+) -> None:
+    right = _right_answers()
+    with (
+        sandbox_process(tmp_path) as sandbox,
+        browser.chromium(tmp_path / "profile") as driver,
+    ):
+        driver.get(sandbox.url + "?as=emma")
+        browser.until(
+            "the page is ready",
+            lambda: driver.find_elements("css selector", "body[data-ready]"),
+            driver,
+        )
+        field = driver.find_element("id", "text")
+        field.send_keys(f"/quiz {QUIZ_ID}")
+        driver.find_element("id", "send").click()
+
+        for number in range(1, 9):
+            question = browser.until(
+                f"question {number}",
+                lambda n=number: browser.find(
+                    driver, lambda m: f"Question {n} of 8" in m["text"] and bool(m["buttons"])
+                ),
+                driver,
+            )
+            asked = next(text for text in right if text in question["text"])
+            correct = [
+                i for i, label in enumerate(question["buttons"]) if _label_is(label, right[asked])
+            ]
+            assert len(correct) == 1, question["buttons"]
+            choice = correct[0] if number > 1 else (correct[0] + 1) % len(question["buttons"])
+            buttons = driver.find_elements("css selector", f"#{question['id']} .keyboard button")
+            buttons[choice].click()  # the first one wrong, the others right
+
+            revealed = browser.until(
+                f"the reveal of question {number}",
+                lambda i=question["id"]: browser.find(
+                    driver, lambda m: m["id"] == i and "💡" in m["text"] and not m["buttons"]
+                ),
+                driver,
+            )
+            assert "✅" in revealed["text"]
+            if number == 1:
+                assert "← your answer" in revealed["text"] and "❌" in revealed["text"]
+                toast = browser.until(
+                    "the toast",
+                    lambda: driver.find_elements("css selector", "#toasts .toast"),
+                    driver,
+                )
+                assert "Not quite" in toast[0].text
+
+        summary = browser.until(
+            "the score", lambda: browser.find(driver, lambda m: "Score:" in m["text"]), driver
+        )
+        assert "Score: 7/8" in summary["text"], summary["text"]
+        assert "7/8" in summary["bold"]  # <b> drawn as bold
+        assert summary["buttons"]  # Take it again, All quizzes

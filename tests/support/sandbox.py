@@ -1,0 +1,61 @@
+"""`python -m bot sandbox` as a process of its own, for the browser."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from bot.sandbox import free_port
+
+
+class SandboxProcess:
+    def __init__(self, process: subprocess.Popen[str], port: int) -> None:
+        self.process = process
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}/"
+        self.log: list[str] = []
+        self._ready = threading.Event()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            self.log.append(line)
+            if "sandbox ready" in line:
+                self._ready.set()
+        self._ready.set()  # it ended: whoever waits must look
+
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        if not self._ready.wait(timeout) or self.process.poll() is not None:
+            raise AssertionError("the sandbox did not start:\n" + "".join(self.log))
+
+
+@contextmanager
+def sandbox_process(folder: Path, *arguments: str) -> Iterator[SandboxProcess]:
+    """The sandbox with its database in `folder`, its page on a free port, no browser opened."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "QUIZ_"))}
+    env.update(QUIZ_DB_PATH=str(folder / "sandbox.sqlite3"), NO_PROXY="127.0.0.1,localhost")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", "sandbox", "--port", str(port), "--no-browser", *arguments],
+        env=env, cwd=folder, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    running = SandboxProcess(process, port)
+    try:
+        running.wait_ready()
+        yield running
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
