@@ -111,10 +111,13 @@ async def _serve(args: argparse.Namespace) -> int:
         await page.start(args.port)
     except OSError as error:
         await api.stop()
-        print(f"quiz-tutor sandbox: cannot serve the page on 127.0.0.1:{args.port}: {error}")
+        print(
+            f"quiz-tutor sandbox: cannot serve the page on 127.0.0.1:{args.port}: {error}",
+            file=sys.stderr,
+        )
         return 2
-    settings = sandbox_settings(api, cast, args.content)
     try:
+        settings = sandbox_settings(api, cast, args.content)
         return await _run_bot(api, page, settings, args)
     finally:
         await page.stop()
@@ -143,7 +146,10 @@ async def _run_bot(
             poll_interval=0, timeout=settings.poll_timeout, allowed_updates=Update.ALL_TYPES
         )
     except (StorageError, sqlite3.Error, OSError) as error:
-        print(f"quiz-tutor sandbox: cannot use the database {settings.db_path}: {error}")
+        print(
+            f"quiz-tutor sandbox: cannot use the database {settings.db_path}: {error}",
+            file=sys.stderr,
+        )
         return 2
     watcher = None
     if args.content is not None:

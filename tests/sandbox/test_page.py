@@ -5,15 +5,14 @@ page as text, whatever they hold."""
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
-from aiohttp import ClientResponse, FormData
+from aiohttp import FormData
 from aiohttp.test_utils import TestClient, TestServer
 from telegram import Bot
 
@@ -23,77 +22,11 @@ from bot.sandbox import FakeBotApi, FakeUser
 from bot.sandbox.web.cast import CAST, Cast, Person
 from bot.sandbox.web.page import SandboxPage
 from tests.support.harness import running_bot
+from tests.support.page import Events, bot_says, origin, post, tags_of, text_of
 
 QUIZ_ID = "model-pipeline-parallelism"
 HOSTILE = '"><img src=x onerror=alert(1)><script>alert(2)</script>'
 HOSTILE_CAST = (*CAST, Person("mallory", FakeUser(1666, HOSTILE, "en"), "learner"))
-
-
-class Events:
-    """The page's event stream, read as the page reads it."""
-
-    def __init__(self, response: ClientResponse) -> None:
-        self.response = response
-        self.seen: list[dict[str, Any]] = []
-
-    async def next(self) -> dict[str, Any]:
-        data = ""
-        while True:
-            line = (await self.response.content.readline()).decode()
-            if not line:
-                raise AssertionError(f"the event stream ended; seen: {self.seen}")
-            if line.startswith("data: "):
-                data += line[6:].rstrip("\n")
-            elif line == "\n" and data:
-                event: dict[str, Any] = json.loads(data)
-                self.seen.append(event)
-                return event
-
-    async def until(
-        self, test: Callable[[dict[str, Any]], bool], timeout: float = 15.0
-    ) -> dict[str, Any]:
-        import asyncio
-
-        async def read() -> dict[str, Any]:
-            while True:
-                event = await self.next()
-                if test(event):
-                    return event
-
-        try:
-            return await asyncio.wait_for(read(), timeout)
-        except TimeoutError:
-            kinds = [
-                (e["kind"], _text(e.get("message", {}).get("text", []))[:60])
-                for e in self.seen[-8:]
-            ]
-            raise AssertionError(f"no such event in {timeout}s; last: {kinds}") from None
-
-
-def _text(nodes: list[Any]) -> str:
-    """The visible text of a node tree."""
-    return "".join(n if isinstance(n, str) else _text(n["children"]) for n in nodes)
-
-
-def _tags(nodes: list[Any]) -> set[str]:
-    found: set[str] = set()
-    for node in nodes:
-        if isinstance(node, dict):
-            found |= {node["tag"], *_tags(node["children"])}
-    return found
-
-
-def _bot_says(chat_id: int, words: str, kind: str = "message") -> Callable[[dict[str, Any]], bool]:
-    def test(event: dict[str, Any]) -> bool:
-        message = event.get("message") or {}
-        return (
-            event["kind"] == kind
-            and message.get("chat_id") == chat_id
-            and message.get("from") == "bot"
-            and words in _text(message["text"]) + _text(message.get("caption", []))
-        )
-
-    return test
 
 
 @pytest.fixture
@@ -117,16 +50,6 @@ async def client(api: FakeBotApi, cast: Cast) -> AsyncIterator[TestClient[Any, A
     page = SandboxPage(api, cast)
     async with TestClient(TestServer(page.application(), host="127.0.0.1")) as test_client:
         yield test_client
-
-
-def _origin(client: TestClient[Any, Any]) -> dict[str, str]:
-    return {"Origin": f"http://127.0.0.1:{client.port}"}
-
-
-async def _post(client: TestClient[Any, Any], path: str, body: dict[str, Any]) -> Any:
-    response = await client.post(path, json=body, headers=_origin(client))
-    assert response.status == 200, await response.text()
-    return await response.json()
 
 
 @pytest.fixture
@@ -195,11 +118,11 @@ async def test_bad_requests_are_refused_with_a_reason(
         ({"person": "emma", "chat_id": 1002, "text": "x" * 4097}, "at most 4096"),
     ]
     for body, reason in cases:
-        response = await client.post("/api/send", json=body, headers=_origin(client))
+        response = await client.post("/api/send", json=body, headers=origin(client))
         assert response.status == 400
         assert reason in (await response.json())["error"]
     tap = {"person": "emma", "chat_id": 1002, "message_id": 99, "data": "x"}
-    response = await client.post("/api/tap", json=tap, headers=_origin(client))
+    response = await client.post("/api/tap", json=tap, headers=origin(client))
     assert response.status == 400
     assert api.messages == {}
 
@@ -207,17 +130,15 @@ async def test_bad_requests_are_refused_with_a_reason(
 async def test_a_quiz_answered_through_the_page_arrives_as_events(
     sandbox_bot: QuizApplication, client: TestClient[Any, Any], events: Events
 ) -> None:
-    await _post(
-        client, "/api/send", {"person": "emma", "chat_id": 1002, "text": f"/quiz {QUIZ_ID}"}
-    )
+    await post(client, "/api/send", {"person": "emma", "chat_id": 1002, "text": f"/quiz {QUIZ_ID}"})
     mine = await events.until(lambda e: e["kind"] == "message" and e["message"]["from"] == "emma")
     assert mine["message"]["text"] == [f"/quiz {QUIZ_ID}"]
-    question = (await events.until(_bot_says(1002, "Question 1 of 8")))["message"]
-    assert "b" in _tags(question["text"])  # the title, bold
+    question = (await events.until(bot_says(1002, "Question 1 of 8")))["message"]
+    assert "b" in tags_of(question["text"])  # the title, bold
     buttons = [b for row in question["buttons"] for b in row]
     assert len(buttons) == 4
 
-    tapped = await _post(
+    tapped = await post(
         client, "/api/tap",
         {"person": "emma", "chat_id": 1002, "message_id": question["message_id"], "data": buttons[0]["data"]},
     )  # fmt: skip
@@ -225,10 +146,10 @@ async def test_a_quiz_answered_through_the_page_arrives_as_events(
     toast = await events.until(lambda e: e["kind"] == "toast")
     assert toast["person"] == "emma" and toast["alert"] is False
     assert toast["text"].startswith(("✅", "❌"))
-    reveal = (await events.until(_bot_says(1002, "💡", kind="edit")))["message"]
+    reveal = (await events.until(bot_says(1002, "💡", kind="edit")))["message"]
     assert reveal["message_id"] == question["message_id"] and reveal["buttons"] == []
     assert reveal["edited"] is True
-    await events.until(_bot_says(1002, "Question 2 of 8"))
+    await events.until(bot_says(1002, "Question 2 of 8"))
 
 
 async def test_a_deleted_message_is_taken_off_the_page(
@@ -236,7 +157,7 @@ async def test_a_deleted_message_is_taken_off_the_page(
 ) -> None:
     async with Bot(api.token, base_url=api.base_url) as bot:
         sent = await bot.send_message(1003, "soon gone")
-        await events.until(_bot_says(1003, "soon gone"))
+        await events.until(bot_says(1003, "soon gone"))
         await bot.delete_message(1003, sent.message_id)
     deleted = await events.until(lambda e: e["kind"] == "delete")
     assert (deleted["chat_id"], deleted["message_id"]) == (1003, sent.message_id)
@@ -253,21 +174,31 @@ async def test_an_alert_reaches_the_person_who_tapped(
             "tap me",
             reply_markup={"inline_keyboard": [[{"text": "go", "callback_data": "go"}]]},
         )  # type: ignore[arg-type]
-        message = (await events.until(_bot_says(1001, "tap me")))["message"]
+        message = (await events.until(bot_says(1001, "tap me")))["message"]
         tap = {"person": "ade", "chat_id": 1001, "message_id": message["message_id"], "data": "go"}
-        query_id = (await _post(client, "/api/tap", tap))["query_id"]
+        query_id = (await post(client, "/api/tap", tap))["query_id"]
         await bot.answer_callback_query(query_id, "Stop right there", show_alert=True)
     alert = await events.until(lambda e: e["kind"] == "toast")
     assert alert == {"kind": "toast", "person": "ade", "text": "Stop right there", "alert": True}
 
 
-async def test_a_hostile_name_and_bank_reach_the_page_as_text(
+async def test_a_hostile_name_and_bank_reach_the_page_astext_of(
     sandbox_bot: QuizApplication, client: TestClient[Any, Any], events: Events
 ) -> None:
-    await _post(client, "/api/send", {"person": "mallory", "chat_id": 1666, "text": "/start"})
-    hello = (await events.until(_bot_says(1666, "Quiz Tutor")))["message"]
-    assert HOSTILE in _text(hello["text"])  # shown, character for character
-    assert _tags(hello["text"]) <= {"b", "i", "u", "s", "code", "pre", "a", "spoiler", "blockquote"}
+    await post(client, "/api/send", {"person": "mallory", "chat_id": 1666, "text": "/start"})
+    hello = (await events.until(bot_says(1666, "Quiz Tutor")))["message"]
+    assert HOSTILE in text_of(hello["text"])  # shown, character for character
+    assert tags_of(hello["text"]) <= {
+        "b",
+        "i",
+        "u",
+        "s",
+        "code",
+        "pre",
+        "a",
+        "spoiler",
+        "blockquote",
+    }
 
     bank = (
         f"id: hostile\ntitle: '{HOSTILE}'\nlevel: easy\nquestions:\n"
@@ -277,20 +208,20 @@ async def test_a_hostile_name_and_bank_reach_the_page_as_text(
     )
     form = FormData({"person": "funmi", "chat_id": "1004", "caption": "/import"})
     form.add_field("file", bank.encode(), filename="hostile.yaml")
-    response = await client.post("/api/upload", data=form, headers=_origin(client))
+    response = await client.post("/api/upload", data=form, headers=origin(client))
     assert response.status == 200, await response.text()
     upload = await events.until(
         lambda e: e["kind"] == "message" and e["message"]["from"] == "funmi"
     )
     assert upload["message"]["document"]["file_name"] == "hostile.yaml"
     assert upload["message"]["caption"] == ["/import"]
-    await events.until(_bot_says(1004, "hostile"))  # the import's answer
+    await events.until(bot_says(1004, "hostile"))  # the import's answer
 
-    await _post(client, "/api/send", {"person": "emma", "chat_id": 1002, "text": "/quiz hostile"})
-    question = (await events.until(_bot_says(1002, "bold?")))["message"]
-    shown = _text(question["text"])
+    await post(client, "/api/send", {"person": "emma", "chat_id": 1002, "text": "/quiz hostile"})
+    question = (await events.until(bot_says(1002, "bold?")))["message"]
+    shown = text_of(question["text"])
     assert f"<b>bold?</b> {HOSTILE}" in shown and "<script>alert(3)</script>" in shown
-    assert _tags(question["text"]) <= {
+    assert tags_of(question["text"]) <= {
         "b",
         "i",
         "u",
@@ -304,11 +235,11 @@ async def test_a_hostile_name_and_bank_reach_the_page_as_text(
     labels = [b["text"] for row in question["buttons"] for b in row]
     assert any("<script>alert(3)</script>" in label for label in labels)
     right = next(b["data"] for row in question["buttons"] for b in row if "script" in b["text"])
-    await _post(
+    await post(
         client, "/api/tap",
         {"person": "emma", "chat_id": 1002, "message_id": question["message_id"], "data": right},
     )  # fmt: skip
-    reveal = (await events.until(_bot_says(1002, "javascript:", kind="edit")))["message"]
+    reveal = (await events.until(bot_says(1002, "javascript:", kind="edit")))["message"]
     links = [n for n in _walk(reveal["text"]) if isinstance(n, dict) and n["tag"] == "a"]
     assert links == []  # the explanation's "link" is text the bot escaped
 
@@ -325,7 +256,7 @@ def _walk(nodes: list[Any]) -> list[Any]:
 async def test_a_document_the_bot_sends_can_be_downloaded(
     sandbox_bot: QuizApplication, client: TestClient[Any, Any], events: Events
 ) -> None:
-    await _post(
+    await post(
         client, "/api/send", {"person": "funmi", "chat_id": 1004, "text": f"/export {QUIZ_ID}"}
     )
     sent = await events.until(
@@ -347,7 +278,7 @@ async def test_a_group_quiz_poll_is_voted_by_each_person(
     sandbox_bot: QuizApplication, client: TestClient[Any, Any], events: Events, cast: Cast
 ) -> None:
     group = cast.group.id
-    await _post(
+    await post(
         client,
         "/api/send",
         {"person": "chidi", "chat_id": group, "text": f"/groupquiz {QUIZ_ID} 30 poll"},
@@ -358,13 +289,13 @@ async def test_a_group_quiz_poll_is_voted_by_each_person(
     poll = poll_message["poll"]
     assert poll["type"] == "quiz" and poll["closed"] is False and poll["votes"] == {}
     vote = {"chat_id": group, "message_id": poll_message["message_id"], "option": 1}
-    await _post(client, "/api/vote", {"person": "emma", **vote})
+    await post(client, "/api/vote", {"person": "emma", **vote})
     after = await events.until(lambda e: e["kind"] == "edit" and "poll" in e["message"])
     assert after["message"]["poll"]["votes"] == {"emma": 1}
     assert after["message"]["poll"]["total"] == 1
-    again = await client.post("/api/vote", json={"person": "emma", **vote}, headers=_origin(client))
+    again = await client.post("/api/vote", json={"person": "emma", **vote}, headers=origin(client))
     assert again.status == 400 and "already" in (await again.json())["error"]
-    await _post(client, "/api/vote", {"person": "ade", **vote, "option": 0})
+    await post(client, "/api/vote", {"person": "ade", **vote, "option": 0})
     await events.until(
         lambda e: e["kind"] == "edit" and e["message"].get("poll", {}).get("total") == 2
     )

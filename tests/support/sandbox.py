@@ -37,11 +37,16 @@ class SandboxProcess:
 
 
 @contextmanager
-def sandbox_process(folder: Path, *arguments: str) -> Iterator[SandboxProcess]:
-    """The sandbox with its database in `folder`, its page on a free port, no browser opened."""
-    port = free_port()
+def sandbox_process(
+    folder: Path, *arguments: str, own_database: bool = True, port: int | None = None
+) -> Iterator[SandboxProcess]:
+    """The sandbox run in `folder`, its page on a free port, no browser opened; its database
+    `folder/sandbox.sqlite3` (`own_database=False`: the default, `data/sandbox.sqlite3`)."""
+    port = port or free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "QUIZ_"))}
-    env.update(QUIZ_DB_PATH=str(folder / "sandbox.sqlite3"), NO_PROXY="127.0.0.1,localhost")
+    env.update(NO_PROXY="127.0.0.1,localhost", PYTHONUNBUFFERED="1")
+    if own_database:
+        env["QUIZ_DB_PATH"] = str(folder / "sandbox.sqlite3")
     process = subprocess.Popen(
         [sys.executable, "-m", "bot", "sandbox", "--port", str(port), "--no-browser", *arguments],
         env=env, cwd=folder, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
