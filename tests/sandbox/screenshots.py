@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support import browser
-from tests.support.sandbox import sandbox_process
+from tests.support.sandbox import label_is, right_answers, sandbox_process
 
 QUIZ_ID = "model-pipeline-parallelism"
 
@@ -69,10 +69,13 @@ def take(folder: Path) -> None:
             driver.find_element("css selector", "label[for=chat-group]").click()
             _as(driver, "chidi")
             _say(driver, f"/groupquiz {QUIZ_ID} 30")
-            for number, choices in (
-                (1, {"ade": 0, "emma": 1, "funmi": 2, "chidi": 3}),
-                (2, {"emma": 0, "ade": 1, "funmi": 2}),
-            ):
+            right = right_answers()
+            # who answers right: Adé both, Emma and Funmi one each, Chidi neither
+            plans = (
+                {"ade": True, "emma": True, "funmi": False, "chidi": False},
+                {"emma": False, "ade": True, "funmi": True},
+            )
+            for number, plan in enumerate(plans, start=1):
                 asked = browser.until(
                     f"group question {number}",
                     lambda n=number: browser.find(
@@ -80,6 +83,11 @@ def take(folder: Path) -> None:
                     ),
                     driver,
                 )
+                text = next(t for t in right if t in asked["text"])
+                good = next(
+                    i for i, label in enumerate(asked["buttons"]) if label_is(label, right[text])
+                )
+                choices = {person: good if ok else (good + 1) % 4 for person, ok in plan.items()}
                 for person, choice in choices.items():
                     _as(driver, person)
                     _click(driver, asked["id"], choice)

@@ -12,10 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import DEFAULT_CONTENT_DIR
-from content.loader import load_bank_file
 from tests.support import browser
-from tests.support.sandbox import sandbox_process
+from tests.support.sandbox import label_is, right_answers, sandbox_process
 
 QUIZ_ID = "model-pipeline-parallelism"
 
@@ -34,27 +32,11 @@ def browser_ready() -> None:
     pytest.skip(f"no headless browser here ({reason}); CI installs it")
 
 
-def _right_answers() -> dict[str, str]:
-    """The English question text -> the text of its right option, from the seed bank."""
-    quiz = load_bank_file(DEFAULT_CONTENT_DIR / f"{QUIZ_ID}.yaml", "en").quiz
-    assert quiz is not None
-    return {
-        q.text.translations["en"]: q.options[min(q.right_options)].translations["en"]
-        for q in quiz.questions
-    }
-
-
-def _label_is(label: str, option: str) -> bool:
-    """A button reads "B. <option>", shortened with "…" when long."""
-    shown = label.split(". ", 1)[-1].removesuffix("…")
-    return option.startswith(shown)
-
-
 @pytest.mark.timeout(240)
 def test_the_seed_quiz_is_played_by_clicking_in_the_page(
     browser_ready: None, tmp_path: Path
 ) -> None:
-    right = _right_answers()
+    right = right_answers()
     with (
         sandbox_process(tmp_path) as sandbox,
         browser.chromium(tmp_path / "profile") as driver,
@@ -79,7 +61,7 @@ def test_the_seed_quiz_is_played_by_clicking_in_the_page(
             )
             asked = next(text for text in right if text in question["text"])
             correct = [
-                i for i, label in enumerate(question["buttons"]) if _label_is(label, right[asked])
+                i for i, label in enumerate(question["buttons"]) if label_is(label, right[asked])
             ]
             assert len(correct) == 1, question["buttons"]
             choice = correct[0] if number > 1 else (correct[0] + 1) % len(question["buttons"])

@@ -10,7 +10,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from bot.config import DEFAULT_CONTENT_DIR
 from bot.sandbox import free_port
+from content.loader import load_bank_file
+
+QUIZ_ID = "model-pipeline-parallelism"
 
 
 class SandboxProcess:
@@ -64,3 +68,19 @@ def sandbox_process(
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+
+
+def right_answers() -> dict[str, str]:
+    """The English question text -> the text of its right option, from the seed bank."""
+    quiz = load_bank_file(DEFAULT_CONTENT_DIR / f"{QUIZ_ID}.yaml", "en").quiz
+    assert quiz is not None
+    return {
+        q.text.translations["en"]: q.options[min(q.right_options)].translations["en"]
+        for q in quiz.questions
+    }
+
+
+def label_is(label: str, option: str) -> bool:
+    """A button reads "B. <option>", shortened with "…" when long."""
+    shown = label.split(". ", 1)[-1].removesuffix("…")
+    return option.startswith(shown)
