@@ -1,6 +1,7 @@
 """The sandbox in a real browser: `python -m bot sandbox` started as a newcomer starts it, the
 page opened in headless Chromium (Debian's, through Selenium and chromedriver), the seed quiz
-taken by clicking its buttons, the reveal and the score read off the page.
+taken by clicking its buttons, the reveal and the score read off the page; then the bot admin
+uploads a bank full of markup through the page, and a learner sees it as text.
 
 In CI (`QUIZ_REQUIRE_BROWSER=1`, set by .ci/run, which installs Chromium, or `CI` set by a CI
 service) a missing browser fails this test; elsewhere it is skipped, with the reason shown."""
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.support import browser
-from tests.support.sandbox import label_is, right_answers, sandbox_process
+from tests.support.sandbox import HOSTILE_BANK, label_is, right_answers, sandbox_process
 
 QUIZ_ID = "model-pipeline-parallelism"
 
@@ -91,3 +92,38 @@ def test_the_seed_quiz_is_played_by_clicking_in_the_page(
         assert "Score: 7/8" in summary["text"], summary["text"]
         assert "7/8" in summary["bold"]  # <b> drawn as bold
         assert summary["buttons"]  # Take it again, All quizzes
+
+        # a bank full of markup, uploaded through the page by the bot admin, shows as text
+        bank = tmp_path / "hostile.yaml"
+        bank.write_text(HOSTILE_BANK, encoding="utf-8")
+        from selenium.webdriver.support.ui import Select
+
+        Select(driver.find_element("id", "person")).select_by_value("funmi")
+        driver.find_element("id", "attach").send_keys(str(bank))
+        driver.find_element("id", "text").send_keys("/import")
+        driver.find_element("id", "send").click()
+        browser.until(
+            "the import", lambda: browser.find(driver, lambda m: "imported" in m["text"]), driver
+        )
+        Select(driver.find_element("id", "person")).select_by_value("emma")
+        driver.find_element("id", "text").send_keys("/quiz hostile")
+        driver.find_element("id", "send").click()
+        question = browser.until(
+            "the hostile question",
+            lambda: browser.find(
+                driver, lambda m: "Question 1 of 1" in m["text"] and bool(m["buttons"])
+            ),
+            driver,
+        )
+        assert (
+            '<script>window.pwned = 1</script>"><img src=x onerror="window.pwned = 2">'
+            in question["text"]
+        )
+        assert any("<img src=x onerror=window.pwned=3>" in label for label in question["buttons"])
+        assert (
+            driver.execute_script(
+                "return document.querySelectorAll('#messages img, #messages script').length"
+            )
+            == 0
+        )
+        assert driver.execute_script("return window.pwned === undefined")

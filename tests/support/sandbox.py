@@ -15,6 +15,17 @@ from bot.sandbox import free_port
 from content.loader import load_bank_file
 
 QUIZ_ID = "model-pipeline-parallelism"
+# a bank whose every text is markup that would run, were it inserted as HTML
+HOSTILE_BANK = """id: hostile
+title: '<script>window.pwned = 1</script>"><img src=x onerror="window.pwned = 2">'
+level: easy
+questions:
+  - id: q1
+    text: '<script>window.pwned = 1</script>"><img src=x onerror="window.pwned = 2">'
+    options: ['<img src=x onerror=window.pwned=3>', '<b onmouseover=window.pwned=4>b</b>']
+    answer: 0
+    explanation: '<a href="javascript:window.pwned=5">x</a>'
+"""
 
 
 class SandboxProcess:
