@@ -98,7 +98,7 @@ def sandbox_settings(api: FakeBotApi, cast: Cast, content: Path | None) -> Setti
         admin_ids=settings.admin_ids | cast.bot_admin_ids,
         db_path=Path(os.environ.get("QUIZ_DB_PATH") or DEFAULT_DATABASE),
         content_dir=content if content is not None else settings.content_dir,
-        poll_timeout=10,
+        poll_timeout=2,  # a stop waits for the long poll in progress to end
     )
 
 

@@ -227,8 +227,8 @@ class SandboxPage:
                 if event is None:
                     break
                 await _write_event(response, event)
-        except (ConnectionResetError, asyncio.CancelledError):
-            pass
+        except ConnectionResetError:
+            pass  # the page was closed
         finally:
             self._streams.discard(queue)
         return response
