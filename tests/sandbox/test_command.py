@@ -63,3 +63,12 @@ def test_bad_arguments_are_refused(tmp_path: Path) -> None:
         )  # fmt: skip
         assert done.returncode == 2, (arguments, done.stderr)
         assert words in done.stderr, done.stderr
+
+
+def test_the_console_script_has_the_sandbox_too(tmp_path: Path) -> None:
+    script = Path(sys.executable).parent / "quiz-tutor"
+    done = subprocess.run(
+        [str(script), "sandbox", "--help"], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert "--content DIR" in done.stdout and "--no-browser" in done.stdout
