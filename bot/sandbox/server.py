@@ -5,6 +5,7 @@ It speaks the Bot API over real HTTP on 127.0.0.1 (PTB's `base_url` points at it
 chats and messages, hands out updates through long polling, and refuses what Telegram
 refuses: callback data over 64 bytes, text over 4096 characters after entity parsing,
 malformed HTML, edits that change nothing, a callback query answered twice or too late,
+deleting a message that is not there (or a member's message in a group),
 messages to people who blocked the bot or never started it, to a
 chat that kicked the bot (`kick_bot`), that does not let it send (`restrict_bot`) or that does
 not exist (`forget_chat`), and more than 20 messages a minute into one group (429). Those
@@ -826,6 +827,16 @@ class FakeBotApi:
         message.reply_markup = markup
         message.edits += 1
         return message.to_dict(self.bot_user)
+
+    async def _api_deleteMessage(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params)
+        message = self.messages.get((chat.id, int(params.get("message_id") or 0)))
+        if message is None:
+            raise ApiError(400, "Bad Request: message to delete not found")
+        if not message.from_bot and chat.type != "private":  # others' need admin rights
+            raise ApiError(400, "Bad Request: message can't be deleted")
+        del self.messages[(chat.id, message.message_id)]
+        return True
 
     async def _api_getFile(self, params: dict[str, Any]) -> Any:
         file_id = str(params.get("file_id") or "")
