@@ -4,6 +4,7 @@ read as any kind without raising, and any Telegram quiz poll read as a question 
 from __future__ import annotations
 
 import string
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -13,9 +14,12 @@ from telegram import Poll, PollOption
 from bot.admin import collecting, files
 from bot.core.i18n import Locale
 from bot.core.render import Reply
+from content.formats.base import ConversionError
 from content.formats.registry import FORMATS
-from content.loader import check_bank
+from content.images import FolderImages
+from content.loader import EVERYTHING, check_bank
 from content.markup import flatten
+from tests.support.formats import EVERYTHING_BANK, HERE, load
 
 NAMES = st.text(string.ascii_letters + ". _-/é", max_size=20) | st.sampled_from(
     ["a.gift", "B.XLSX", "c.zip", "d.txt", "e.yml", "f.apkg", "g", ".xml"]
@@ -135,3 +139,25 @@ def test_every_output_format_has_a_file_name() -> None:
     for fmt in FORMATS.values():
         if fmt.writer is not None:
             assert fmt.extension.startswith(".")
+
+
+@pytest.mark.parametrize("fmt", ["yaml", "csv", "xlsx"])
+def test_an_export_with_pictures_is_a_zip_that_imports_back_with_them(fmt: str) -> None:
+    loaded = load(EVERYTHING_BANK)
+    assert loaded.images  # the bank has picture files
+    exported = files.export_file(loaded.quiz, FolderImages(HERE), FORMATS[fmt], "en")
+    assert exported.name == f"{loaded.quiz.id}.zip"
+    kind = files.kind_of(exported.name)
+    assert kind is not None
+    back = files.check_upload(exported.data, exported.name, kind, "en", accepts=EVERYTHING)
+    assert back.quiz is not None, back.result.errors
+    assert dict(back.result.images) == dict(loaded.images)
+    if fmt != "csv":  # CSV holds no quiz fields
+        assert back.quiz == loaded.quiz
+
+
+def test_an_export_whose_picture_cannot_be_read_names_it(tmp_path: Path) -> None:
+    loaded = load(EVERYTHING_BANK)
+    with pytest.raises(ConversionError) as caught:
+        files.export_file(loaded.quiz, FolderImages(tmp_path), FORMATS["yaml"], "en")
+    assert all(problem.startswith("images/") for problem in caught.value.problems)
