@@ -116,11 +116,10 @@ async def _download(
 ) -> bytes | None:
     """The document's bytes, or None when it is too large for its kind (checked on every
     size Telegram announces, then while reading) or cannot be downloaded (said to the admin)."""
-
+    limit = kind.max_bytes
     yaml = kind.fmt is not None and kind.fmt.name == "yaml"
 
     def too_large(size: int | None) -> str:
-        limit = kind.max_bytes
         if yaml:  # the words a YAML bank always had
             if size is None:
                 return locale.t("import_too_large_unsized", limit=limit)
@@ -130,7 +129,6 @@ async def _download(
             return locale.t("import_too_large_format_unsized", **shown)
         return locale.t("import_too_large_format", size=f"{size:,}", **shown)
 
-    limit = kind.max_bytes
     if document.file_size is not None and document.file_size > limit:
         await bot.send_message(chat_id, too_large(document.file_size))
         return None
