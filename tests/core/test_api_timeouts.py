@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -38,6 +37,7 @@ from bot.app import QuizApplication
 from bot.config import Settings
 from bot.core.transport import AiohttpRequest
 from bot.sandbox import Call, FakeBotApi, FakeUser
+from tests.support.db import stored_answers
 from tests.support.harness import running_bot
 from tests.support.learner import Learner
 
@@ -71,18 +71,6 @@ def errors(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
 def not_repeated(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
     """The error handler's one line for a call that timed out after it was sent."""
     return [r for r in caplog.records if "may have been carried out" in r.getMessage()]
-
-
-def stored_answers(db_path: Path, user_id: int) -> list[str]:
-    with sqlite3.connect(db_path) as db:
-        rows = db.execute(
-            "SELECT question_id FROM answers WHERE user_id = ? ORDER BY id", (user_id,)
-        ).fetchall()
-        logged = db.execute(
-            "SELECT question_id FROM review_log WHERE user_id = ? ORDER BY id", (user_id,)
-        ).fetchall()
-    assert logged == rows  # one card update per stored answer
-    return [row[0] for row in rows]
 
 
 def answers_to(api: FakeBotApi, query_id: str) -> list[Call]:

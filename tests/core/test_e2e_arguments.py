@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 import shutil
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,6 +13,7 @@ import pytest
 from bot.config import DEFAULT_CONTENT_DIR, Settings
 from bot.sandbox import FakeBotApi, FakeUser, Message
 from bot.sandbox.html_check import telegram_length
+from tests.support.db import rows
 from tests.support.harness import make_settings, running_bot
 from tests.support.learner import Learner
 
@@ -57,11 +57,6 @@ def no_errors(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
         yield
     errors = [r.getMessage()[:200] for r in caplog.records if r.levelno >= logging.ERROR]
     assert errors == []
-
-
-def rows(db_path: Path, sql: str) -> list[tuple[object, ...]]:
-    with sqlite3.connect(db_path) as db:
-        return db.execute(sql).fetchall()
 
 
 def all_calls_ok(api: FakeBotApi) -> None:

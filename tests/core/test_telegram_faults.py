@@ -9,7 +9,6 @@ tap answered too late for Telegram is still recorded and revealed, with one INFO
 from __future__ import annotations
 
 import logging
-import sqlite3
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -33,6 +32,7 @@ from bot.core import faults
 from bot.core.faults import Fault
 from bot.sandbox import STALE_QUERY, Call, FakeBotApi, FakeUser
 from tests.core.test_api_timeouts import SLOW, short_timeouts  # noqa: F401 - a fixture, by name
+from tests.support.db import stored_answers
 from tests.support.harness import running_bot
 from tests.support.learner import Learner
 from tests.support.tutor import ShiftedClock, sweep, take_quiz, tutor
@@ -57,14 +57,6 @@ def our_problems(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
 
 def sends_of(api: FakeBotApi, text: str) -> list[Call]:
     return [c for c in api.calls_to("sendMessage") if text in str(c.params.get("text", ""))]
-
-
-def stored_answers(db_path: Path, user_id: int) -> list[str]:
-    with sqlite3.connect(db_path) as db:
-        rows = db.execute(
-            "SELECT question_id FROM answers WHERE user_id = ? ORDER BY id", (user_id,)
-        ).fetchall()
-    return [row[0] for row in rows]
 
 
 # the classification, the one function every path asks

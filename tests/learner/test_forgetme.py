@@ -3,14 +3,12 @@ cancelled), the learner's data deleted; their group points stay, shown as "(dele
 
 from __future__ import annotations
 
-import contextlib
 import json
-import sqlite3
 from pathlib import Path
-from typing import Any
 
 from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser, Message
+from tests.support.db import rows
 from tests.support.harness import running_bot
 from tests.support.learner import Learner
 from tests.support.room import Room
@@ -25,15 +23,10 @@ DONE = "Your data is deleted"
 KEPT = "Nothing was deleted."
 
 
-def _rows(db_path: Path, sql: str, *params: Any) -> list[tuple[Any, ...]]:
-    with contextlib.closing(sqlite3.connect(db_path)) as db:
-        return db.execute(sql, params).fetchall()
-
-
 def _traces(db_path: Path, user_id: int) -> dict[str, int]:
     found = {}
     for table in ("users", "attempts", "answers", "cards", "review_log", "group_answers"):
-        (n,) = _rows(db_path, f"SELECT COUNT(*) FROM {table} WHERE user_id=?", user_id)[0]
+        (n,) = rows(db_path, f"SELECT COUNT(*) FROM {table} WHERE user_id=?", user_id)[0]
         if n:
             found[table] = n
     return found
@@ -91,8 +84,8 @@ async def test_forgetme_asks_cancels_then_deletes_and_the_group_board_keeps_the_
         shown = await _edited(api, kemi, ask)
         assert shown.text.startswith(DONE) and shown.reply_markup is None
         assert _traces(db_path, KEMI.id) == {}
-        assert _rows(db_path, "SELECT COUNT(*) FROM users WHERE remind_at IS NOT NULL") == [(0,)]
-        (detail,) = _rows(db_path, "SELECT detail FROM audit_log WHERE action='forget_learner'")[0]
+        assert rows(db_path, "SELECT COUNT(*) FROM users WHERE remind_at IS NOT NULL") == [(0,)]
+        (detail,) = rows(db_path, "SELECT detail FROM audit_log WHERE action='forget_learner'")[0]
         assert str(KEMI.id) not in detail and "Kemi" not in detail
         assert json.loads(detail)["learners"] == 1
 

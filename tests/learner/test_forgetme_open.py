@@ -8,11 +8,8 @@ post left open for more than `HOLD_LIMIT`)."""
 
 from __future__ import annotations
 
-import contextlib
-import sqlite3
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -20,6 +17,7 @@ from bot.app import QuizApplication
 from bot.config import Settings
 from bot.learner.reminders import JOB_NAME
 from bot.sandbox.server import FakeBotApi, FakeUser, Message
+from tests.support.db import group_answerers, rows
 from tests.support.harness import running_bot
 from tests.support.learner import Learner
 from tests.support.room import Room
@@ -39,23 +37,6 @@ HOLD_LIMIT = 7 * 86_400.0  # how long a post's answer is held at most (storage/h
 @pytest.fixture
 def settings(settings: Settings) -> Settings:
     return replace(settings, admin_ids=frozenset({ADMIN.id}))
-
-
-def _rows(db_path: Path, sql: str, *params: Any) -> list[tuple[Any, ...]]:
-    with contextlib.closing(sqlite3.connect(db_path)) as db:
-        return db.execute(sql, params).fetchall()
-
-
-def _answers(db_path: Path, position: int = 0) -> list[tuple[int, str]]:
-    """(user id, name) of every answer at `position` of any session, by user id."""
-    return [
-        (int(user_id), str(name))
-        for user_id, name in _rows(
-            db_path,
-            "SELECT user_id, name FROM group_answers WHERE position=? ORDER BY user_id",
-            position,
-        )
-    ]
 
 
 async def _forget(api: FakeBotApi, user: FakeUser) -> None:
@@ -92,12 +73,12 @@ async def test_a_member_who_forgets_during_a_group_question_keeps_one_answer_unt
 
         await _forget(api, KEMI)
         # the closed question's answer is anonymized at once; the open one stays hers, nameless
-        ((placeholder, name),) = _answers(db_path, 0)
+        ((placeholder, name),) = group_answerers(db_path, position=0)
         assert placeholder < 0 and name == ""
-        assert _answers(db_path, 1) == [(ADMIN.id, "Ada"), (KEMI.id, "")]
+        assert group_answerers(db_path, position=1) == [(ADMIN.id, "Ada"), (KEMI.id, "")]
         # one answer per question still: the right answer now is refused, nothing is counted
         assert await room.tap(KEMI, q2, 1) == STANDS.format("A")
-        assert len(_answers(db_path, 1)) == 2
+        assert len(group_answerers(db_path, position=1)) == 2
         # the board already shows her as one "(deleted)" line with both answers' points
         board = await room.say(ADMIN, "/leaderboard", "This quiz")
         assert "Kemi" not in board.text and "(no name)" not in board.text
@@ -107,8 +88,8 @@ async def test_a_member_who_forgets_during_a_group_question_keeps_one_answer_unt
         shown = await room.revealed(q2)
         assert "👥 2 answered" in shown.text
         # revealed: her answer took the same placeholder as her earlier one
-        assert _answers(db_path, 1) == [(placeholder, ""), (ADMIN.id, "Ada")]
-        assert _rows(db_path, "SELECT COUNT(*) FROM group_answers WHERE user_id=?", KEMI.id) == [
+        assert group_answerers(db_path, position=1) == [(placeholder, ""), (ADMIN.id, "Ada")]
+        assert rows(db_path, "SELECT COUNT(*) FROM group_answers WHERE user_id=?", KEMI.id) == [
             (0,)
         ]
         board = await room.say(ADMIN, "/leaderboard", "This quiz")
@@ -126,14 +107,14 @@ async def test_a_post_answer_of_a_member_who_forgets_stands_until_the_next_push_
         await api.wait_for(lambda: "Answers so far: 2" in post.text)
 
         await _forget(api, KEMI)
-        assert _answers(db_path) == [(KEMI.id, ""), (OLA.id, "Ola")]
+        assert group_answerers(db_path, position=0) == [(KEMI.id, ""), (OLA.id, "Ola")]
         assert await _tap(api, KEMI, post, 0) == ALREADY
-        assert len(_answers(db_path)) == 2
+        assert len(group_answerers(db_path, position=0)) == 2
 
         await _push(api, "Question 2 of 8")
         await api.wait_for(lambda: post.reply_markup is None)
         assert "2 answered, 1 right" in post.text
-        ((placeholder, name), ola) = _answers(db_path)
+        ((placeholder, name), ola) = group_answerers(db_path, position=0)
         assert placeholder < 0 and name == "" and ola == (OLA.id, "Ola")
 
 
@@ -145,7 +126,7 @@ async def test_a_restart_between_forgetting_and_the_close_still_anonymizes_at_th
         q1 = await room.say(ADMIN, f"/groupquiz {QUIZ_ID} 60", "Question 1 of 8")
         assert (await room.tap(KEMI, q1, 1)).startswith("❌ Not quite")
         await _forget(api, KEMI)
-    assert _answers(db_path) == [(KEMI.id, "")]
+    assert group_answerers(db_path, position=0) == [(KEMI.id, "")]
     async with running_bot(settings):
         assert await room.tap(KEMI, q1, 0) == STANDS.format("B")
         assert (await room.tap(OLA, q1, 0)).startswith("✅")
@@ -154,7 +135,7 @@ async def test_a_restart_between_forgetting_and_the_close_still_anonymizes_at_th
         final = await api.wait_for_bot_message(GROUP_ID, "final results", after=seen)
         # stopped: anonymized in the stop's commit, before the final board was drawn
         assert "(deleted)" in final.text and "Ola" in final.text
-        ((placeholder, _), ola) = _answers(db_path)
+        ((placeholder, _), ola) = group_answerers(db_path, position=0)
         assert placeholder < 0 and ola == (OLA.id, "Ola")
 
 
@@ -168,15 +149,18 @@ async def test_a_post_left_open_past_the_hold_limit_is_anonymized_by_the_sweep(
         assert await _tap(api, KEMI, post, 0) == "✅ Correct!"
         await _forget(api, KEMI)
         await _sweep(application)
-        assert _answers(db_path) == [(KEMI.id, "")]  # the post is young: held
+        assert group_answerers(db_path, position=0) == [(KEMI.id, "")]  # the post is young: held
 
         clock.advance(HOLD_LIMIT + 60)
         await _sweep(application)
-        ((placeholder, _),) = _answers(db_path)
+        ((placeholder, _),) = group_answerers(db_path, position=0)
         assert placeholder < 0
         # past the limit, a tap is a new member's answer (the post still takes answers)
         assert await _tap(api, KEMI, post, 0) == "✅ Correct!"
-        assert [user_id for user_id, _ in _answers(db_path)] == [placeholder, KEMI.id]
+        assert [user_id for user_id, _ in group_answerers(db_path, position=0)] == [
+            placeholder,
+            KEMI.id,
+        ]
 
 
 async def _sweep(application: QuizApplication) -> None:

@@ -11,6 +11,26 @@ from bot.sandbox import FakeBotApi, FakeUser, Message
 
 SEED = "model-pipeline-parallelism"
 
+SMALL_BANK = """\
+id: small-bank
+title: {en: "Small bank", yo: "Bánkì kékeré"}
+level: easy
+questions:
+  - id: s1
+    text: "One plus one?"
+    options: ["Two", "Three"]
+    answer: 0
+    explanation: "Count them."
+  - id: s2
+    text: "Colour of a clear sky?"
+    options: ["Blue", "Green", "Red"]
+    answer: 0
+  - id: s3
+    text: "Legs of a spider?"
+    options: ["Six", "Eight"]
+    answer: 1
+"""
+
 
 def seed_banks(tmp_path: Path) -> Path:
     """A bank folder holding a copy of the seed bank."""
