@@ -29,7 +29,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -44,6 +44,8 @@ from storage.errors import StorageError
 from storage.migrations import MIGRATIONS, Migration
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 PRAGMAS = (
     "PRAGMA journal_mode=WAL",
@@ -230,6 +232,11 @@ class Database:
     async def fetchone(self, sql: str, *params: Any) -> Any:
         """The first row of a read, or None."""
         return next(iter(await self.fetchall(sql, *params)), None)
+
+    async def fetchone_as(self, make: Callable[[Any], T], sql: str, *params: Any) -> T | None:
+        """The first row of a read made into an object by `make`, or None."""
+        row = await self.fetchone(sql, *params)
+        return None if row is None else make(row)
 
     async def fetchall(self, sql: str, *params: Any) -> list[Any]:
         self._refuse_if_lost()
