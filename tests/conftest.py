@@ -9,6 +9,7 @@ import pytest
 from bot.app import QuizApplication
 from bot.config import Settings
 from bot.sandbox import FakeBotApi
+from storage import Storage
 from tests.support.harness import make_settings, running_bot
 
 # The stand-in lives on loopback; no proxy of the environment may sit in between.
@@ -27,6 +28,14 @@ async def api() -> AsyncIterator[FakeBotApi]:
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "data" / "quiz.sqlite3"
+
+
+@pytest.fixture
+async def storage(db_path: Path) -> AsyncIterator[Storage]:
+    """Every store on a new database file, without a bot."""
+    storage = await Storage.open(db_path)
+    yield storage
+    await storage.close()
 
 
 @pytest.fixture
