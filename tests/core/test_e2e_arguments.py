@@ -4,34 +4,19 @@ logged, and nothing changes. Real Application, real HTTP, real SQLite, the stand
 from __future__ import annotations
 
 import logging
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from bot.config import DEFAULT_CONTENT_DIR, Settings
+from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser, Message
 from bot.sandbox.html_check import telegram_length
 from tests.support.db import rows
-from tests.support.harness import make_settings, running_bot
+from tests.support.harness import SEED, bank_folder, make_settings, running_bot
 from tests.support.learner import Learner
+from tests.support.room import BANK
 
-SEED = "model-pipeline-parallelism"
-TINY = """
-id: tiny
-title: "Tiny"
-level: easy
-questions:
-  - id: t1
-    text: "Two plus two?"
-    options: ["three", "four", "five"]
-    answer: 1
-  - id: t2
-    text: "Capital of France?"
-    options: ["Paris", "Lyon"]
-    answer: 0
-"""
 ADMIN = FakeUser(900, "Ade", "en")
 LEARNER = FakeUser(901, "Lu", "en")
 YORUBA = FakeUser(902, "Ife", "yo")
@@ -41,10 +26,7 @@ MAX_MESSAGE = 4096
 
 @pytest.fixture
 def settings(api: FakeBotApi, tmp_path: Path) -> Settings:
-    banks = tmp_path / "banks"
-    banks.mkdir()
-    shutil.copy(DEFAULT_CONTENT_DIR / f"{SEED}.yaml", banks)
-    (banks / "tiny.yaml").write_text(TINY, encoding="utf-8")
+    banks = bank_folder(tmp_path, seed=True, tiny=BANK)
     return make_settings(
         api, tmp_path / "quiz.sqlite3", content_dir=banks, admin_ids=frozenset({ADMIN.id})
     )
@@ -143,7 +125,7 @@ async def test_groupquiz_says_what_is_wrong_with_its_seconds(
         assert "/groupquiz &lt;id&gt;" in reply.html
         await say("/groupquiz tiny 30 poll extra", "is one word too many")
         assert rows(settings.db_path, "SELECT COUNT(*) FROM group_sessions") == [(0,)]
-        await say("/groupquiz tiny 30", "Question 1 of 2")
+        await say("/groupquiz tiny 30", "Question 1 of 3")
     all_calls_ok(api)
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser
-from tests.support.harness import make_settings, running_bot
+from tests.support.harness import bank_folder, make_settings, running_bot
 from tests.support.learner import Learner, button_for
 
 RIGHT_FIRST = "A model too large to fit in one GPU's memory"
@@ -28,9 +28,7 @@ questions:
 
 
 def _settings_with_bank(api: FakeBotApi, tmp_path: Path) -> Settings:
-    banks = tmp_path / "banks"
-    banks.mkdir()
-    (banks / "tricky.yaml").write_text(TRICKY_BANK, encoding="utf-8")
+    banks = bank_folder(tmp_path, tricky=TRICKY_BANK)
     return make_settings(api, tmp_path / "quiz.sqlite3", content_dir=banks)
 
 
@@ -147,10 +145,8 @@ questions:
 
 
 async def test_a_question_retired_mid_attempt_is_skipped(api: FakeBotApi, tmp_path: Path) -> None:
-    banks = tmp_path / "banks"
-    banks.mkdir()
+    banks = bank_folder(tmp_path, shrinking=RETIRING_BANK)
     bank = banks / "shrinking.yaml"
-    bank.write_text(RETIRING_BANK, encoding="utf-8")
     settings = make_settings(api, tmp_path / "quiz.sqlite3", content_dir=banks)
     learner = Learner(api, FakeUser(3006, "Ola", "en"))
     async with running_bot(settings):

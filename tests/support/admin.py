@@ -3,13 +3,10 @@ own (so that imports never touch the repository's), and a document sent with `/i
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
-from bot.config import DEFAULT_CONTENT_DIR
 from bot.sandbox import FakeBotApi, FakeUser, Message
-
-SEED = "model-pipeline-parallelism"
+from tests.support.harness import bank_folder
 
 SMALL_BANK = """\
 id: small-bank
@@ -34,10 +31,7 @@ questions:
 
 def seed_banks(tmp_path: Path) -> Path:
     """A bank folder holding a copy of the seed bank."""
-    folder = tmp_path / "banks"
-    folder.mkdir()
-    shutil.copy(DEFAULT_CONTENT_DIR / f"{SEED}.yaml", folder)
-    return folder
+    return bank_folder(tmp_path, seed=True)
 
 
 async def upload(
