@@ -59,6 +59,12 @@ def sends_of(api: FakeBotApi, text: str) -> list[Call]:
     return [c for c in api.calls_to("sendMessage") if text in str(c.params.get("text", ""))]
 
 
+async def resumes_at_question_2(learner: Learner) -> None:
+    """`/quiz` brings back question 2, whose sending failed; answering it leads to question 3."""
+    resumed = await learner.send(f"/quiz {QUIZ_ID}", "Question 2 of 8")
+    await learner.choose(resumed, 0, "Question 3 of 8")
+
+
 # the classification, the one function every path asks
 
 
@@ -179,9 +185,9 @@ async def test_telegram_down_for_longer_than_the_cap_costs_one_line_and_resume_w
         )
         assert len(gave_up) == 1 and gave_up[0].levelno == logging.WARNING
         assert f"after {tries} tries" in gave_up[0].getMessage()
-        resumed = await learner.send(f"/quiz {QUIZ_ID}", "Question 2 of 8")
-        assert "Welcome back: you are at question 2 of 8." in learner.messages()[-2].text
-        await learner.choose(resumed, 0, "Question 3 of 8")
+        await resumes_at_question_2(learner)
+        welcome = [m for m in learner.messages() if m.text.startswith("Welcome back")]
+        assert [m.text for m in welcome] == ["Welcome back: you are at question 2 of 8."]
     assert not our_problems(caplog), api.describe()
     assert stored_answers(db_path, learner.user.id) == ["mpp-1", "mpp-2"]
 
@@ -201,8 +207,7 @@ async def test_a_500_from_telegram_is_not_repeated_and_the_next_command_resumes(
         )
         assert len(line) == 1 and "it may have been carried out" in line[0].getMessage()
         assert [c.ok for c in sends_of(api, "Question 2 of 8")] == [False]
-        resumed = await learner.send(f"/quiz {QUIZ_ID}", "Question 2 of 8")
-        await learner.choose(resumed, 0, "Question 3 of 8")
+        await resumes_at_question_2(learner)
     assert not our_problems(caplog), api.describe()
     assert stored_answers(db_path, learner.user.id) == ["mpp-1", "mpp-2"]
 
