@@ -11,7 +11,7 @@ from bot.app import QuizApplication
 from bot.config import DEFAULT_CONTENT_DIR, Settings
 from bot.sandbox import FakeBotApi, FakeUser, Message
 from content.loader import MAX_BANK_BYTES, parse_bank
-from tests.support.admin import SMALL_BANK, seed_banks, upload
+from tests.support.admin import SMALL_BANK, seed_banks, small_bank_started, upload
 from tests.support.db import audit_actions, rows
 from tests.support.harness import SEED, make_settings, running_bot
 from tests.support.learner import Learner
@@ -284,9 +284,7 @@ async def test_delquestion_keeps_history_skips_it_and_stats_show_it_retired(
     api: FakeBotApi, bot: QuizApplication, db_path: Path
 ) -> None:
     admin = Learner(api, ADMIN)
-    await upload(api, ADMIN, SMALL_BANK, "imported")
-    ada = Learner(api, FakeUser(907, "Ada", "en"))
-    question = await ada.send("/quiz small-bank", "Question 1 of 3")
+    ada, question = await small_bank_started(api, ADMIN, 907)
     await ada.choose(question, "Three", "Question 2 of 3")  # s1 wrong
     await admin.send("/delquestion small-bank nope", "has no question")
     await admin.send("/delquestion small-bank s2", "is retired")
@@ -395,9 +393,7 @@ async def test_reimporting_a_retired_question_brings_it_back_with_its_answers(
     api: FakeBotApi, bot: QuizApplication, db_path: Path
 ) -> None:
     admin = Learner(api, ADMIN)
-    await upload(api, ADMIN, SMALL_BANK, "imported")
-    ada = Learner(api, FakeUser(912, "Ada", "en"))
-    question = await ada.send("/quiz small-bank", "Question 1 of 3")
+    ada, question = await small_bank_started(api, ADMIN, 912)
     await ada.choose(question, "Two", "Question 2 of 3")
     await admin.send("/delquestion small-bank s1", "is retired")
     assert rows(db_path, "SELECT question_id FROM retired_questions") == [("s1",)]
@@ -413,9 +409,7 @@ async def test_a_tap_on_a_question_retired_meanwhile_moves_on(
     api: FakeBotApi, bot: QuizApplication
 ) -> None:
     admin = Learner(api, ADMIN)
-    await upload(api, ADMIN, SMALL_BANK, "imported")
-    ada = Learner(api, FakeUser(913, "Ada", "en"))
-    question = await ada.send("/quiz small-bank", "Question 1 of 3")
+    ada, question = await small_bank_started(api, ADMIN, 913)
     await admin.send("/delquestion small-bank s1", "is retired")
     seen = len(ada.messages())
     toast = await ada.tap(question, question.button_data()[0])

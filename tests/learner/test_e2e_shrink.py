@@ -10,7 +10,7 @@ import pytest
 from bot.app import QuizApplication
 from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser, Message
-from tests.support.admin import SMALL_BANK, seed_banks, upload
+from tests.support.admin import SMALL_BANK, seed_banks, small_bank_started, upload
 from tests.support.harness import make_settings
 from tests.support.learner import Learner
 
@@ -30,9 +30,7 @@ async def test_quizzes_and_quiz_agree_after_a_bank_shrinks_under_a_running_attem
     api: FakeBotApi, bot: QuizApplication
 ) -> None:
     admin = Learner(api, ADMIN)
-    await upload(api, ADMIN, SMALL_BANK, "imported", "small.yaml")
-    ada = Learner(api, FakeUser(963, "Ada", "en"))
-    question = await ada.send("/quiz small-bank", "Question 1 of 3")
+    ada, question = await small_bank_started(api, ADMIN, 963)
     _, question = await ada.choose(question, "Three", "Question 2 of 3")  # s1 wrong
     await admin.send("/delquestion small-bank s2", "is retired")
     listing = await ada.send("/quizzes", "Small bank")
@@ -51,9 +49,7 @@ async def test_quizzes_and_quiz_agree_after_a_bank_shrinks_under_a_running_attem
 async def test_an_attempt_whose_remaining_questions_were_retired_finishes_and_can_restart(
     api: FakeBotApi, bot: QuizApplication
 ) -> None:
-    await upload(api, ADMIN, SMALL_BANK, "imported", "small.yaml")
-    ada = Learner(api, FakeUser(964, "Ada", "en"))
-    question = await ada.send("/quiz small-bank", "Question 1 of 3")
+    ada, question = await small_bank_started(api, ADMIN, 964)
     _, question = await ada.choose(question, "Three", "Question 2 of 3")  # s1 wrong
     await ada.choose(question, "Blue", "Question 3 of 3")  # s2 right
     smaller = SMALL_BANK.split("  - id: s3")[0]  # a new version of the bank without s3

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from bot.sandbox import FakeBotApi, FakeUser, Message
 from tests.support.harness import bank_folder
+from tests.support.learner import Learner
 
 SMALL_BANK = """\
 id: small-bank
@@ -48,6 +49,15 @@ async def upload(
     seen = len(api.bot_messages(who.id))
     api.upload(who, data, name, caption=caption, declared_size=declared_size)
     return await api.wait_for_bot_message(who.id, expect, after=seen)
+
+
+async def small_bank_started(
+    api: FakeBotApi, admin: FakeUser, user_id: int
+) -> tuple[Learner, Message]:
+    """The admin imports the small bank; Ada (`user_id`) starts it: Ada, and her question 1."""
+    await upload(api, admin, SMALL_BANK, "imported", "small.yaml")
+    ada = Learner(api, FakeUser(user_id, "Ada", "en"))
+    return ada, await ada.send("/quiz small-bank", "Question 1 of 3")
 
 
 def failed_calls(api: FakeBotApi) -> list[str]:
