@@ -27,6 +27,7 @@ from telegram.error import (
     TimedOut,
 )
 
+from bot.app import QuizApplication
 from bot.config import Settings
 from bot.core import faults
 from bot.core.faults import Fault
@@ -153,16 +154,15 @@ async def test_a_502_page_from_a_proxy_then_a_503_then_the_question_exactly_once
 
 
 async def test_connections_refused_for_a_moment_are_tried_again(
-    api: FakeBotApi, settings: Settings, caplog: pytest.LogCaptureFixture
+    api: FakeBotApi, bot: QuizApplication, caplog: pytest.LogCaptureFixture
 ) -> None:
     learner = Learner(api, FakeUser(7202, "Bimpe", "en"))
-    async with running_bot(settings):
-        await learner.send("/help", "/progress")
-        await api.wait_until_polled()
-        await api.refuse_connections(1.0)
-        question = await learner.send(f"/quiz {QUIZ_ID}", "Question 1 of 8")
-        assert api.listening_again_at is not None  # it came once the stand-in listened again
-        await learner.choose(question, 0, "Question 2 of 8")
+    await learner.send("/help", "/progress")
+    await api.wait_until_polled()
+    await api.refuse_connections(1.0)
+    question = await learner.send(f"/quiz {QUIZ_ID}", "Question 1 of 8")
+    assert api.listening_again_at is not None  # it came once the stand-in listened again
+    await learner.choose(question, 0, "Question 2 of 8")
     assert [c.ok for c in sends_of(api, "Question 1 of 8")] == [True]  # refused tries sent nothing
     refused = [r.getMessage() for r in caplog.records if "ClientConnectorError" in r.getMessage()]
     assert refused and all("; try " in line for line in refused), refused

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bot.app import QuizApplication
 from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser, Message, poll_answer
 from tests.support.harness import running_bot
@@ -245,16 +246,15 @@ async def test_poll_mode_maps_votes_to_people_and_continues_long_explanations(
 
 
 async def test_a_question_telegram_refused_to_post_is_posted_again(
-    api: FakeBotApi, settings: Settings, room: Room
+    api: FakeBotApi, bot: QuizApplication, room: Room
 ) -> None:
-    async with running_bot(settings):
-        q1 = await room.say(ADA, "/groupquiz tiny 60", "Question 1 of 3")
-        assert (await room.tap(BO, q1, 1)).startswith("✅")
-        api.fail("sendMessage", 502, "Bad Gateway")  # not a 429: no rate-limiter retry
-        seen = len(room.messages())
-        await room.tap(ADA, q1, len(room.keyboards[q1.message_id]) - 1)
-        await room.revealed(q1)
-        q2 = await api.wait_for_bot_message(GROUP_ID, "Question 2 of 3", after=seen)
-        assert (await room.tap(CY, q2, 0)).startswith("✅")
+    q1 = await room.say(ADA, "/groupquiz tiny 60", "Question 1 of 3")
+    assert (await room.tap(BO, q1, 1)).startswith("✅")
+    api.fail("sendMessage", 502, "Bad Gateway")  # not a 429: no rate-limiter retry
+    seen = len(room.messages())
+    await room.tap(ADA, q1, len(room.keyboards[q1.message_id]) - 1)
+    await room.revealed(q1)
+    q2 = await api.wait_for_bot_message(GROUP_ID, "Question 2 of 3", after=seen)
+    assert (await room.tap(CY, q2, 0)).startswith("✅")
     assert [call.description for call in api.calls if not call.ok] == ["Bad Gateway"]
     assert len([m for m in room.messages() if "Question 2 of 3" in m.text]) == 1

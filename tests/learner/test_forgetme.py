@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser, Message
 from tests.support.db import rows
@@ -54,11 +56,16 @@ async def _group_quiz_with(api: FakeBotApi, room: Room, people: list[FakeUser]) 
     return final.text
 
 
+@pytest.fixture
+def room(api: FakeBotApi) -> Room:
+    """The study group, Ada its admin."""
+    return Room(api, api.group(GROUP_ID, "study", admins={ADMIN.id}))
+
+
 async def test_forgetme_asks_cancels_then_deletes_and_the_group_board_keeps_the_points(
-    api: FakeBotApi, settings: Settings, db_path: Path
+    api: FakeBotApi, settings: Settings, db_path: Path, room: Room
 ) -> None:
     kemi = Learner(api, KEMI)
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADMIN.id}))
     async with running_bot(settings):
         question = await kemi.send(f"/quiz {QUIZ_ID}", "Question 1 of 8")
         await kemi.choose(question, 0, "Question 2 of 8")
@@ -116,10 +123,9 @@ async def test_a_confirmation_expires_and_deletes_nothing(
 
 
 async def test_the_confirm_button_does_nothing_in_a_group(
-    api: FakeBotApi, settings: Settings, db_path: Path
+    api: FakeBotApi, settings: Settings, db_path: Path, room: Room
 ) -> None:
     kemi = Learner(api, KEMI)
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADMIN.id}))
     async with running_bot(settings):
         await kemi.send("/remind 07:30", "07:30")
         await _group_quiz_with(api, room, [KEMI])

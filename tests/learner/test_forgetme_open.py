@@ -60,40 +60,42 @@ async def _tap(api: FakeBotApi, user: FakeUser, message: Message, option: int) -
     return str((await api.wait_for_answer(query))["text"])
 
 
+@pytest.fixture
+def room(api: FakeBotApi) -> Room:
+    """The study group, Ada its admin."""
+    return Room(api, api.group(GROUP_ID, "study", admins={ADMIN.id}))
+
+
 async def test_a_member_who_forgets_during_a_group_question_keeps_one_answer_until_its_reveal(
-    api: FakeBotApi, settings: Settings, db_path: Path
+    api: FakeBotApi, bot: QuizApplication, db_path: Path, room: Room
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADMIN.id}))
-    async with running_bot(settings):
-        q1 = await room.say(ADMIN, f"/groupquiz {QUIZ_ID} 60", "Question 1 of 8")
-        assert (await room.tap(KEMI, q1, 0)).startswith("✅")
-        q2 = await room.say(ADMIN, "/skip", "Question 2 of 8")
-        assert (await room.tap(KEMI, q2, 0)).startswith("❌ Not quite")
-        assert (await room.tap(ADMIN, q2, 1)).startswith("✅")
+    q1 = await room.say(ADMIN, f"/groupquiz {QUIZ_ID} 60", "Question 1 of 8")
+    assert (await room.tap(KEMI, q1, 0)).startswith("✅")
+    q2 = await room.say(ADMIN, "/skip", "Question 2 of 8")
+    assert (await room.tap(KEMI, q2, 0)).startswith("❌ Not quite")
+    assert (await room.tap(ADMIN, q2, 1)).startswith("✅")
 
-        await _forget(api, KEMI)
-        # the closed question's answer is anonymized at once; the open one stays hers, nameless
-        ((placeholder, name),) = group_answerers(db_path, position=0)
-        assert placeholder < 0 and name == ""
-        assert group_answerers(db_path, position=1) == [(ADMIN.id, "Ada"), (KEMI.id, "")]
-        # one answer per question still: the right answer now is refused, nothing is counted
-        assert await room.tap(KEMI, q2, 1) == STANDS.format("A")
-        assert len(group_answerers(db_path, position=1)) == 2
-        # the board already shows her as one "(deleted)" line with both answers' points
-        board = await room.say(ADMIN, "/leaderboard", "This quiz")
-        assert "Kemi" not in board.text and "(no name)" not in board.text
-        assert board.text.count("(deleted)") == 2 and board.text.count("1/2 right") == 2
+    await _forget(api, KEMI)
+    # the closed question's answer is anonymized at once; the open one stays hers, nameless
+    ((placeholder, name),) = group_answerers(db_path, position=0)
+    assert placeholder < 0 and name == ""
+    assert group_answerers(db_path, position=1) == [(ADMIN.id, "Ada"), (KEMI.id, "")]
+    # one answer per question still: the right answer now is refused, nothing is counted
+    assert await room.tap(KEMI, q2, 1) == STANDS.format("A")
+    assert len(group_answerers(db_path, position=1)) == 2
+    # the board already shows her as one "(deleted)" line with both answers' points
+    board = await room.say(ADMIN, "/leaderboard", "This quiz")
+    assert "Kemi" not in board.text and "(no name)" not in board.text
+    assert board.text.count("(deleted)") == 2 and board.text.count("1/2 right") == 2
 
-        await room.say(ADMIN, "/skip", "Question 3 of 8")
-        shown = await room.revealed(q2)
-        assert "👥 2 answered" in shown.text
-        # revealed: her answer took the same placeholder as her earlier one
-        assert group_answerers(db_path, position=1) == [(placeholder, ""), (ADMIN.id, "Ada")]
-        assert rows(db_path, "SELECT COUNT(*) FROM group_answers WHERE user_id=?", KEMI.id) == [
-            (0,)
-        ]
-        board = await room.say(ADMIN, "/leaderboard", "This quiz")
-        assert board.text.count("(deleted)") == 2 and "Ada" in board.text
+    await room.say(ADMIN, "/skip", "Question 3 of 8")
+    shown = await room.revealed(q2)
+    assert "👥 2 answered" in shown.text
+    # revealed: her answer took the same placeholder as her earlier one
+    assert group_answerers(db_path, position=1) == [(placeholder, ""), (ADMIN.id, "Ada")]
+    assert rows(db_path, "SELECT COUNT(*) FROM group_answers WHERE user_id=?", KEMI.id) == [(0,)]
+    board = await room.say(ADMIN, "/leaderboard", "This quiz")
+    assert board.text.count("(deleted)") == 2 and "Ada" in board.text
 
 
 async def test_a_post_answer_of_a_member_who_forgets_stands_until_the_next_push_reveals_it(
@@ -119,9 +121,8 @@ async def test_a_post_answer_of_a_member_who_forgets_stands_until_the_next_push_
 
 
 async def test_a_restart_between_forgetting_and_the_close_still_anonymizes_at_the_close(
-    api: FakeBotApi, settings: Settings, db_path: Path
+    api: FakeBotApi, settings: Settings, db_path: Path, room: Room
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADMIN.id}))
     async with running_bot(settings):
         q1 = await room.say(ADMIN, f"/groupquiz {QUIZ_ID} 60", "Question 1 of 8")
         assert (await room.tap(KEMI, q1, 1)).startswith("❌ Not quite")
