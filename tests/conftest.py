@@ -11,6 +11,7 @@ from bot.config import Settings
 from bot.sandbox import FakeBotApi
 from storage import Storage
 from tests.support.harness import make_settings, running_bot
+from tests.support.room import ADA, GROUP_ID, Room
 
 # The stand-in lives on loopback; no proxy of the environment may sit in between.
 os.environ["NO_PROXY"] = "127.0.0.1,localhost"
@@ -47,3 +48,9 @@ def settings(api: FakeBotApi, db_path: Path) -> Settings:
 async def bot(settings: Settings) -> AsyncIterator[QuizApplication]:
     async with running_bot(settings) as application:
         yield application
+
+
+@pytest.fixture
+def room(api: FakeBotApi) -> Room:
+    """A study group (tests/support/room.py), Ada its admin."""
+    return Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))

@@ -7,7 +7,7 @@ import pytest
 from bot.config import Settings
 from bot.sandbox import FakeBotApi
 from tests.support.harness import bank_folder, make_settings
-from tests.support.room import ADA, BANK, GROUP_ID, Room
+from tests.support.room import BANK
 
 
 @pytest.fixture
@@ -15,9 +15,3 @@ def settings(api: FakeBotApi, tmp_path: Path) -> Settings:
     """The group tests' bot: the small bank (tests/support/room.py), questions of a second."""
     banks = bank_folder(tmp_path, tiny=BANK)
     return make_settings(api, tmp_path / "quiz.sqlite3", content_dir=banks, group_min_seconds=1)
-
-
-@pytest.fixture
-def room(api: FakeBotApi) -> Room:
-    """The study group, Ada its admin."""
-    return Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))

@@ -6,19 +6,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser, Message
 from tests.support.db import rows
 from tests.support.harness import running_bot
 from tests.support.learner import Learner
-from tests.support.room import Room
+from tests.support.room import ADA, GROUP_ID, Room
 from tests.support.tutor import ShiftedClock
 
 QUIZ_ID = "model-pipeline-parallelism"
-GROUP_ID = -100_321
-ADMIN = FakeUser(7301, "Ada")
 KEMI = FakeUser(7302, "Kemi")
 ASK = "This deletes everything Quiz Tutor stored about you"
 DONE = "Your data is deleted"
@@ -47,19 +43,13 @@ def _button(message: Message, label: str) -> str:
 
 async def _group_quiz_with(api: FakeBotApi, room: Room, people: list[FakeUser]) -> str:
     """A group quiz in which each of `people` answers the first question; the final board."""
-    q1 = await room.say(ADMIN, f"/groupquiz {QUIZ_ID} 60", "Question 1 of 8")
+    q1 = await room.say(ADA, f"/groupquiz {QUIZ_ID} 60", "Question 1 of 8")
     for person in people:
         assert (await room.tap(person, q1, 0)) != ""
     seen = len(room.messages())
-    api.send_text(ADMIN, "/stopquiz", room.chat)
+    api.send_text(ADA, "/stopquiz", room.chat)
     final = await api.wait_for_bot_message(GROUP_ID, "final results", after=seen)
     return final.text
-
-
-@pytest.fixture
-def room(api: FakeBotApi) -> Room:
-    """The study group, Ada its admin."""
-    return Room(api, api.group(GROUP_ID, "study", admins={ADMIN.id}))
 
 
 async def test_forgetme_asks_cancels_then_deletes_and_the_group_board_keeps_the_points(
@@ -70,7 +60,7 @@ async def test_forgetme_asks_cancels_then_deletes_and_the_group_board_keeps_the_
         question = await kemi.send(f"/quiz {QUIZ_ID}", "Question 1 of 8")
         await kemi.choose(question, 0, "Question 2 of 8")
         await kemi.send("/remind 07:30", "07:30")
-        before = await _group_quiz_with(api, room, [KEMI, ADMIN])
+        before = await _group_quiz_with(api, room, [KEMI, ADA])
         assert "Kemi" in before
         assert set(_traces(db_path, KEMI.id)) >= {"users", "attempts", "answers", "group_answers"}
 
@@ -97,7 +87,7 @@ async def test_forgetme_asks_cancels_then_deletes_and_the_group_board_keeps_the_
         assert json.loads(detail)["learners"] == 1
 
         # the group's board: her points stay, her name does not
-        board = await room.say(ADMIN, "/leaderboard", "Last quiz")
+        board = await room.say(ADA, "/leaderboard", "Last quiz")
         assert "Kemi" not in board.text
         assert "(deleted)" in board.text
         assert board.text.count("(deleted)") == 2  # in the last quiz and in the all-time board
