@@ -7,6 +7,7 @@ from pathlib import Path
 
 from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser
+from tests.support.db import rows
 from tests.support.harness import bank_folder, make_settings, running_bot
 from tests.support.learner import Learner, button_for
 
@@ -115,8 +116,7 @@ async def test_read_only_database_gets_a_polite_answer_and_records_nothing(
         await db.execute("PRAGMA query_only=OFF")
         toast, _ = await learner.choose(question, RIGHT_FIRST, "Question 2 of 8")
         assert toast["text"] == "✅ Correct!"
-    with sqlite3.connect(db_path) as check:
-        assert check.execute("SELECT COUNT(*) FROM answers").fetchone() == (1,)
+    assert rows(db_path, "SELECT COUNT(*) FROM answers") == [(1,)]
 
 
 async def test_a_failed_acknowledgement_does_not_stop_the_quiz(
