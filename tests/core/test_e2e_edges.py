@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from bot.app import QuizApplication
 from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser
 from tests.support.db import rows
@@ -120,17 +121,16 @@ async def test_read_only_database_gets_a_polite_answer_and_records_nothing(
 
 
 async def test_a_failed_acknowledgement_does_not_stop_the_quiz(
-    api: FakeBotApi, settings: Settings
+    api: FakeBotApi, bot: QuizApplication
 ) -> None:
     learner = Learner(api, FakeUser(3005, "Niyi", "en"))
-    async with running_bot(settings):
-        question = await learner.send("/quiz model-pipeline-parallelism", "Question 1 of 8")
-        api.fail("answerCallbackQuery", 400, "Bad Request: query is too old")
-        api.fail("editMessageText", 502, "Bad Gateway")
-        seen = len(learner.messages())
-        api.tap(learner.user, question, question.button_data()[0])
-        following = await api.wait_for_bot_message(learner.chat_id, "Question 2 of 8", after=seen)
-        assert following.button_data()
+    question = await learner.send("/quiz model-pipeline-parallelism", "Question 1 of 8")
+    api.fail("answerCallbackQuery", 400, "Bad Request: query is too old")
+    api.fail("editMessageText", 502, "Bad Gateway")
+    seen = len(learner.messages())
+    api.tap(learner.user, question, question.button_data()[0])
+    following = await api.wait_for_bot_message(learner.chat_id, "Question 2 of 8", after=seen)
+    assert following.button_data()
 
 
 RETIRING_BANK = """
