@@ -29,7 +29,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar
 
 import aiosqlite
 
@@ -53,6 +53,14 @@ PRAGMAS = (
     "PRAGMA foreign_keys=ON",
     "PRAGMA busy_timeout=5000",
 )
+
+
+class OpenOptions(TypedDict, total=False):
+    """What `Database.open` takes besides the path (and the migrations, for tests)."""
+
+    claimed: ClaimedDatabase | None
+    on_lost: Callable[[], None] | None
+    watch_seconds: float | None
 
 
 class Transaction:
