@@ -22,7 +22,6 @@ from bot.admin import flow, render
 from bot.admin.flow import Draft
 from bot.core import arguments, callbacks
 from bot.core.access import admin_only
-from bot.core.arguments import Refusal
 from bot.core.context import QuizContext
 from bot.core.handlers import PRIVATE_MESSAGE, TapHandler
 from bot.core.i18n import language_name
@@ -60,9 +59,8 @@ async def import_bank(update: Update, context: QuizContext) -> None:
 @admin_only
 async def export(update: Update, context: QuizContext) -> None:
     """`/export <quiz id>`: the bank as a YAML document that /import accepts back."""
-    quiz = arguments.export(context.args, context.services.catalog)
-    if isinstance(quiz, Refusal):
-        await context.say(quiz.text(context.locale))
+    quiz = await context.parsed(arguments.export(context.args, context.services.catalog))
+    if quiz is None:
         return
     await context.bot.send_document(
         context.chat_id,
@@ -76,9 +74,8 @@ async def export(update: Update, context: QuizContext) -> None:
 async def delquestion(update: Update, context: QuizContext) -> None:
     """`/delquestion <quiz id> <question id>`: retire it; answers already given are kept."""
     locale = context.locale
-    wanted = arguments.delquestion(context.args, context.services.catalog)
-    if isinstance(wanted, Refusal):
-        await context.say(wanted.text(locale))
+    wanted = await context.parsed(arguments.delquestion(context.args, context.services.catalog))
+    if wanted is None:
         return
     quiz, question_id = wanted
     shown = {"quiz_id": quiz.id, "question_id": html.escape(question_id)}
@@ -115,11 +112,10 @@ def _drop_draft(context: QuizContext) -> None:
 
 @admin_only
 async def addquestion(update: Update, context: QuizContext) -> int:
-    locale = context.locale
-    quiz = arguments.addquestion(context.args, context.services.catalog)
-    if isinstance(quiz, Refusal):
-        await context.say(quiz.text(locale))
+    quiz = await context.parsed(arguments.addquestion(context.args, context.services.catalog))
+    if quiz is None:
         return END
+    locale = context.locale
     assert context.user_data is not None
     context.user_data[DRAFT_KEY] = Draft(quiz.id, secrets.randbelow(10**12))
     title = html.escape(locale.plain(quiz.title))
