@@ -19,7 +19,7 @@ from telegram.error import TelegramError
 
 from bot.admin import render
 from bot.core.arguments import ascii_number, echo
-from bot.core.context import Services
+from bot.core.context import QuizContext, Services
 from bot.core.i18n import Locale
 from bot.core.render import LETTERS, Reply, letter
 from bot.core.transport import BodyTooLarge, body_limit
@@ -61,53 +61,49 @@ async def load_stored_banks(services: Services) -> None:
 # import
 
 
-async def import_document(
-    bot: Bot, services: Services, chat_id: int, admin_id: int, document: Document, locale: Locale
-) -> None:
-    """Download, validate with the bank validator, and store: all of it, or nothing."""
+async def import_document(context: QuizContext, document: Document) -> None:
+    """Download, validate with the bank validator, and store: all of it, or nothing; the
+    admin is told which."""
+    services, locale = context.services, context.locale
     name = document.file_name or "document"
+
+    async def too_large(size: int) -> None:
+        await context.say(locale.t("import_too_large", size=size, limit=MAX_BANK_BYTES))
+
     if document.file_size is not None and document.file_size > MAX_BANK_BYTES:
-        await bot.send_message(
-            chat_id, locale.t("import_too_large", size=document.file_size, limit=MAX_BANK_BYTES)
-        )
+        await too_large(document.file_size)
         return
     try:
-        file = await bot.get_file(document.file_id)
+        file = await context.bot.get_file(document.file_id)
         if file.file_size is not None and file.file_size > MAX_BANK_BYTES:
-            await bot.send_message(
-                chat_id, locale.t("import_too_large", size=file.file_size, limit=MAX_BANK_BYTES)
-            )
+            await too_large(file.file_size)
             return
         with body_limit(MAX_BANK_BYTES):  # both sizes above are optional: never trusted
             data = bytes(await file.download_as_bytearray())
     except BodyTooLarge:
-        await bot.send_message(chat_id, locale.t("import_too_large_unsized", limit=MAX_BANK_BYTES))
+        await context.say(locale.t("import_too_large_unsized", limit=MAX_BANK_BYTES))
         return
     except TelegramError as error:
         log.warning("import of %s: download failed: %s", name, error)
-        await bot.send_message(chat_id, locale.t("import_download_failed"))
+        await context.say(locale.t("import_download_failed"))
         return
     if len(data) > MAX_BANK_BYTES:
-        await bot.send_message(
-            chat_id, locale.t("import_too_large", size=len(data), limit=MAX_BANK_BYTES)
-        )
+        await too_large(len(data))
         return
     # Parsing is CPU work: in a worker thread, so that other chats are served meanwhile, and
     # one upload at a time, so that admins sending at once do not multiply it.
     async with services.import_lock:
         checked = await asyncio.to_thread(check_upload, data, name, _default(services))
     if checked.quiz is None or checked.stored is None:
-        await send_import_errors(bot, chat_id, name, checked.result.errors, locale)
+        await send_import_errors(context.bot, context.chat_id, name, checked.result.errors, locale)
         return
     stored_size = len(checked.stored.encode())
     if stored_size > MAX_BANK_BYTES:  # stored as canonical YAML, which may be longer
-        await bot.send_message(
-            chat_id, locale.t("import_too_large", size=stored_size, limit=MAX_BANK_BYTES)
-        )
+        await too_large(stored_size)
         return
-    await bot.send_message(
-        chat_id,
-        await apply_import(services, checked.quiz, admin_id, name, locale, checked.stored),
+    admin_id = context.learner.user_id
+    await context.say(
+        await apply_import(services, checked.quiz, admin_id, name, locale, checked.stored)
     )
 
 

@@ -46,14 +46,7 @@ async def import_bank(update: Update, context: QuizContext) -> None:
     if document is None:
         await context.say(context.locale.t("usage_import"))
         return
-    await flow.import_document(
-        context.bot,
-        context.services,
-        context.chat_id,
-        context.learner.user_id,
-        document,
-        context.locale,
-    )
+    await flow.import_document(context, document)
 
 
 @admin_only
