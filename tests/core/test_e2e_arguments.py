@@ -92,7 +92,7 @@ BAD_SETTINGS = {
         ("/remind", "is not a time", ("digits 0-9", "/remind HH:MM"),
          "08:30", "Every day at 08:30", "remind_at", "08:30"),
     ],
-    ids=["time zones: folders, paths, foreign digits", "reminder times: ASCII digits only"],
+    ids=["timezone", "remind"],
 )  # fmt: skip
 async def test_a_setting_refuses_what_it_cannot_take_and_stores_what_it_can(
     api: FakeBotApi,
