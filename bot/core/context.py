@@ -13,6 +13,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from telegram import Bot, InlineKeyboardMarkup, Update
@@ -22,6 +23,7 @@ from telegram.ext import Application, ApplicationHandlerStop, CallbackContext, E
 
 from bot.config import Settings
 from bot.core.callbacks import Tap
+from bot.core.deeplinks import Link, LinkSigner, key_from_token
 from bot.core.i18n import Locale
 from content.catalog import Catalog
 from content.group_rules import SendPace
@@ -49,6 +51,11 @@ class Services:
     # quiz polls posted by this process -> their chat, so the update processor orders a vote
     # after that chat's updates (shared with it; see update_processor.chat_key)
     poll_chats: dict[str, int] = field(default_factory=dict)
+
+    @cached_property
+    def links(self) -> LinkSigner:
+        """Makes and checks the bot's deep links (bot/core/deeplinks.py)."""
+        return LinkSigner(key_from_token(self.settings.token))
 
     def health(self) -> str | None:
         """Why the bot cannot serve now, or None when it can. `GET /healthz` answers 503 while
@@ -109,6 +116,7 @@ class QuizContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], 
     ) -> None:
         super().__init__(application=application, chat_id=chat_id, user_id=user_id)
         self.tap: Tap | None = None  # the button pressed, decoded (bot.core.handlers.TapHandler)
+        self.link: Link | None = None  # the deep link pressed, checked (bot.core.handlers)
         self._update: Update | None = None
         self._learner: User | None = None
         self._locale: Locale | None = None

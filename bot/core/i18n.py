@@ -65,6 +65,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "language_choose": "Choose your language:",
         "language_set": "Language set: {language}.",
         "stale_button": "This button is no longer active.",
+        "link_invalid": "Sorry, I cannot open this link: it is not one of mine, or it was changed. Nothing was done.",
+        "link_expired": "Sorry, this link has expired. Ask for a new one in the group.",
         "button_wrong_chat": "This button does not work in this chat.",
         "already_answered": "You already answered this question.",
         "not_your_quiz": "This is someone else's quiz. Start your own with /quizzes.",
@@ -320,6 +322,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "language_choose": "Ẹ yan èdè yín:",
         "language_set": "Èdè: {language}.",
         "stale_button": "Bọ́tìnì yìí kò ṣiṣẹ́ mọ́.",
+        "link_invalid": "Ẹ má bínú, mi ò lè ṣí ìjápọ̀ yìí: kì í ṣe tèmi, tàbí wọ́n ti yí i padà. Kò sí ohun tí a ṣe.",  # yo: review
+        "link_expired": "Ẹ má bínú, ìjápọ̀ yìí ti di àìlò. Ẹ béèrè tuntun nínú ẹgbẹ́.",  # yo: review
         "button_wrong_chat": "Bọ́tìnì yìí kò ṣiṣẹ́ nínú ìjíròrò yìí.",  # yo: review
         "already_answered": "Ẹ ti dáhùn ìbéèrè yìí.",
         "not_your_quiz": "Ìdánwò ẹlòmíràn nìyí. Ẹ bẹ̀rẹ̀ tiyín pẹ̀lú /quizzes.",

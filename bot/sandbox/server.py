@@ -108,6 +108,7 @@ class Chat:
     kicked: bool = False  # a group or channel: the bot was removed from it
     can_send_messages: bool = True  # the bot's rights in a group or channel
     can_send_polls: bool = True
+    members: set[int] | None = None  # a group's members besides its admins; None: everyone
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -460,6 +461,30 @@ class FakeBotApi:
             raise AssertionError(f"no button {data!r} on message {message.message_id}")
         return self._callback_query(user, data, message)
 
+    def press_link(self, user: FakeUser, message: Message, url: str | None = None) -> Message:
+        """`user` presses a URL button of `message` (the one with `url`, or its only one) that
+        opens the bot's private chat, `https://t.me/<bot>?start=<payload>`: Telegram then
+        sends `/start <payload>` from them, in that chat, as pressing Start does. A payload
+        Telegram would not pass on (over 64 characters, or outside `[A-Za-z0-9_-]`) arrives as
+        a bare `/start`."""
+        links = [b["url"] for b in message.buttons if "url" in b]
+        if url is None:
+            if len(links) != 1:
+                raise AssertionError(f"message {message.message_id} has URL buttons {links}")
+            url = links[0]
+        elif url not in links:
+            raise AssertionError(f"no URL button {url!r} on message {message.message_id}")
+        return self.open_link(user, url)
+
+    def open_link(self, user: FakeUser, url: str) -> Message:
+        """`user` opens a `t.me` start link, however they got it (typed, forwarded)."""
+        found = re.fullmatch(r"https://t\.me/([A-Za-z0-9_]+)\?start=(.*)", url)
+        if found is None or found.group(1) != self.bot_user["username"]:
+            raise AssertionError(f"{url!r} is not a start link of @{self.bot_user['username']}")
+        payload = found.group(2)
+        valid = re.fullmatch(r"[A-Za-z0-9_-]{1,64}", payload) is not None
+        return self.send_text(user, f"/start {payload}" if valid else "/start")
+
     def tap_inline(self, user: FakeUser, data: str) -> str:
         """`user` taps a button on an inline message (sent via the bot in someone else's chat):
         Telegram names no chat and no message then, only `inline_message_id`."""
@@ -780,6 +805,11 @@ class FakeBotApi:
                 limit = self.strictness.max_callback_data
                 if data is not None and not 1 <= len(data.encode()) <= limit:
                     raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+                link = button.get("url")
+                if link is not None and not re.fullmatch(r"(https?|tg)://[^\s]+", str(link)):
+                    raise ApiError(400, "Bad Request: BUTTON_URL_INVALID")
+                if (data is None) == (link is None) and not _other_action(button):
+                    raise ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")
         return markup
 
     async def _api_sendMessage(self, params: dict[str, Any]) -> Any:
@@ -962,7 +992,12 @@ class FakeBotApi:
     async def _api_getChatMember(self, params: dict[str, Any]) -> Any:
         chat = self._chat(params)
         user_id = int(params["user_id"])
-        status = "administrator" if user_id in chat.admins else "member"
+        if user_id in chat.admins:
+            status = "administrator"
+        elif chat.members is None or user_id in chat.members:
+            status = "member"
+        else:
+            status = "left"  # never joined, or left: Telegram says "left" for both
         user = {"id": user_id, "is_bot": False, "first_name": f"user{user_id}"}
         member: dict[str, Any] = {"status": status, "user": user}
         if status == "administrator":
@@ -974,6 +1009,16 @@ class FakeBotApi:
                 can_delete_stories=False,
             )  # fmt: skip
         return member
+
+
+def _other_action(button: dict[str, Any]) -> bool:
+    """A button whose action is neither callback data nor a URL (a web app, an inline query):
+    the stand-in takes them as they are."""
+    return any(
+        key in button
+        for key in ("web_app", "login_url", "switch_inline_query", "switch_inline_query_current_chat",
+                    "switch_inline_query_chosen_chat", "copy_text", "callback_game", "pay")
+    )  # fmt: skip
 
 
 def free_port() -> int:
