@@ -19,7 +19,7 @@ from telegram.constants import ParseMode
 from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, ContextTypes, Defaults
 
-from bot import admin, common, group, learner
+from bot import admin, common, group, learner, reports
 from bot.config import Settings
 from bot.core import handlers
 from bot.core.context import SERVICES_KEY, QuizContext, Services
@@ -48,7 +48,8 @@ PRIVATE_COMMANDS = (
 )
 GROUP_COMMANDS = (*group.COMMANDS, "help")
 ADMIN_COMMANDS = ("import", "addquestion", "export", "delquestion", "push", "schedule", "stats")
-FEATURES = (admin, group, learner)  # in the order they are asked for an update
+# in the order they are asked for an update: a feature's deep links before the learner's /start
+FEATURES = (admin, group, reports, learner)
 
 QuizApplication = Application[Any, QuizContext, Any, Any, Any, Any]
 

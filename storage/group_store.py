@@ -116,6 +116,16 @@ class ScoreRow:
         return self.user_id < 0
 
 
+@dataclass(frozen=True)
+class MemberResult:
+    """One question a session asked, and a member's answer to it (None: not answered)."""
+
+    position: int
+    question_id: str
+    chosen: int | None
+    correct: bool | None
+
+
 def _session(row: Any) -> GroupSession:
     return GroupSession(
         id=row["id"],
@@ -513,6 +523,26 @@ class GroupStore:
                 correct=int(row["correct"] or 0),
                 answered=int(row["answered"]),
                 total_time=float(row["total_time"] or 0.0),
+            )
+            for row in rows
+        ]
+
+    async def member_results(self, session_id: int, user_id: int) -> list[MemberResult]:
+        """Every question the session asked (in order), with this member's answer to it."""
+        rows = await self._database.fetchall(
+            """SELECT q.position, q.question_id, a.chosen, a.correct FROM group_questions q
+               LEFT JOIN group_answers a ON a.session_id = q.session_id
+                   AND a.position = q.position AND a.user_id = ?
+               WHERE q.session_id = ? ORDER BY q.position""",
+            user_id,
+            session_id,
+        )
+        return [
+            MemberResult(
+                row["position"],
+                row["question_id"],
+                row["chosen"],
+                None if row["correct"] is None else bool(row["correct"]),
             )
             for row in rows
         ]

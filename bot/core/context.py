@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -28,7 +28,7 @@ from bot.core.i18n import Locale
 from content.catalog import Catalog
 from content.group_rules import SendPace
 from content.rules import resolve_language
-from storage import Storage, User
+from storage import Attempt, Storage, User
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +51,10 @@ class Services:
     # quiz polls posted by this process -> their chat, so the update processor orders a vote
     # after that chat's updates (shared with it; see update_processor.chat_key)
     poll_chats: dict[str, int] = field(default_factory=dict)
+    # asks a private attempt another feature started (a review of what a member missed in a
+    # group, a homework): the learner feature's, set at its start (features never import
+    # each other)
+    open_attempt: AttemptOpener | None = None
 
     @cached_property
     def links(self) -> LinkSigner:
@@ -101,6 +105,8 @@ class Services:
         default = self.settings.default_language
         return None, Locale(resolve_language(None, who.language_code, default), default)
 
+
+AttemptOpener = Callable[[Bot, Services, int, Attempt, Locale], Awaitable[None]]
 
 SERVICES_KEY = "services"
 

@@ -279,6 +279,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "and_more": "… and {n} more",
         "import_errors_more": "… and {n} more: every error is in the attached file.",
         "import_errors_file": "Every error of {file} ({n}), one per line.",
+        # teachers: reviews of what a member missed (bot/reports), reports, homework
+        "button_missed": "📚 Review what you missed",
+        "missed_intro": "📚 <b>{title}</b>: the {n} question(s) you missed in the group, now.",
+        "missed_none": "🎉 You got every question of <b>{title}</b> right in the group: nothing to review!",
+        "missed_not_member": "Sorry, this review is for the members of the chat where that quiz ran. Nothing was done.",
+        "missed_running": "That quiz is still running in the group: your review opens once it ends.",
+        "member_check_failed": "I could not check that with Telegram just now. Please press the link again in a moment.",
     },
     "yo": {
         "welcome": (
@@ -550,6 +557,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "and_more": "… àti {n} míì",  # yo: review
         "import_errors_more": "… àti {n} míì: gbogbo àṣìṣe wà nínú fáìlì tí a so mọ́ ọn.",  # yo: review
         "import_errors_file": "Gbogbo àṣìṣe {file} ({n}), ọ̀kan lórí ìlà kọ̀ọ̀kan.",  # yo: review
+        # teachers
+        "button_missed": "📚 Ṣe àtúnyẹ̀wò ohun tí o pàdánù",  # yo: review
+        "missed_intro": "📚 <b>{title}</b>: ìbéèrè {n} tí o pàdánù nínú ẹgbẹ́, nísinsìnyí.",  # yo: review
+        "missed_none": "🎉 O gba gbogbo ìbéèrè <b>{title}</b> ní ẹ̀tọ́ nínú ẹgbẹ́: kò sí nǹkan láti tún wò!",  # yo: review
+        "missed_not_member": "Ẹ má bínú, àtúnyẹ̀wò yìí wà fún àwọn ọmọ ẹgbẹ́ tí ìdánwò náà ti wáyé. Kò sí ohun tí a ṣe.",  # yo: review
+        "missed_running": "Ìdánwò náà ṣì ń lọ nínú ẹgbẹ́: àtúnyẹ̀wò rẹ yóò ṣí nígbà tí ó bá parí.",  # yo: review
+        "member_check_failed": "Mi ò lè ṣàyẹ̀wò ìyẹn pẹ̀lú Telegram báyìí. Ẹ jọ̀wọ́ tẹ ìjápọ̀ náà lẹ́ẹ̀kan sí i láìpẹ́.",  # yo: review
     },
 }
 

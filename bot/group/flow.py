@@ -22,7 +22,7 @@ from telegram.constants import PollType
 from telegram.error import TelegramError
 from telegram.ext import JobQueue
 
-from bot.core import faults
+from bot.core import deeplinks, faults
 from bot.core.context import QuizContext, Services, send
 from bot.core.i18n import Locale
 from bot.group import render
@@ -370,13 +370,11 @@ async def _post_final(bot: Bot, services: Services, session: GroupSession) -> No
     if quiz is None:
         return
     rows = rank(await services.storage.groups.session_scores(session.id))
+    locale = session_locale(services, session)
+    payload = services.links.encode(deeplinks.MissedReview(session.id), services.clock())
+    keyboard = render.missed_keyboard(deeplinks.url(bot.username, payload), locale)
     try:
-        await send(
-            bot,
-            services,
-            session.chat_id,
-            render.final_board(quiz, rows, session_locale(services, session)),
-        )
+        await send(bot, services, session.chat_id, render.final_board(quiz, rows, locale), keyboard)
     except TelegramError as error:  # the session has ended all the same
         log.warning("group session %s: results not posted: %s", session.id, faults.describe(error))
 
