@@ -46,8 +46,11 @@ PRIVATE_COMMANDS = (
     "help",
     "forgetme",
 )
-GROUP_COMMANDS = (*group.COMMANDS, "help")
-ADMIN_COMMANDS = ("import", "addquestion", "export", "delquestion", "push", "schedule", "stats")
+GROUP_COMMANDS = (*group.COMMANDS, *reports.COMMANDS, "help")
+ADMIN_COMMANDS = (
+    "import", "addquestion", "export", "delquestion", "push", "schedule", "stats",
+    *reports.ADMIN_COMMANDS,
+)  # fmt: skip
 # in the order they are asked for an update: a feature's deep links before the learner's /start
 FEATURES = (admin, group, reports, learner)
 

@@ -15,6 +15,7 @@ from storage.database_file import ClaimedDatabase
 from storage.group_store import GroupStore
 from storage.learner_store import LearnerStore
 from storage.privacy import Privacy
+from storage.report_store import ReportStore
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,7 @@ class Storage:
     content: ContentStore  # banks changed through the bot, retired questions, schedules, stats
     audit: AuditLog
     privacy: Privacy  # /forgetme, prune
+    reports: ReportStore  # what /report and homework results read
 
     @classmethod
     async def open(
@@ -52,6 +54,7 @@ class Storage:
             content=ContentStore(database),
             audit=AuditLog(database),
             privacy=Privacy(database, learners),
+            reports=ReportStore(database),
         )
 
     async def close(self) -> None:

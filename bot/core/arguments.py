@@ -280,3 +280,24 @@ def schedule(args: Words) -> ScheduleArgs | Refusal:
     if isinstance(at, Reply):
         return Refusal(at, usage)
     return ScheduleArgs(slug, target, at.hour * 60 + at.minute)
+
+
+# reports
+
+
+REPORT_FORMATS = ("csv", "xlsx")
+
+
+def report(args: Words, catalog: Catalog) -> tuple[Quiz, str] | Refusal:
+    """`/report <quiz id> [csv|xlsx]` (a bot admin, in private); CSV unless asked."""
+    usage = Reply("usage_report", {"example": example_quiz(catalog)})
+    words = _words(args, usage, 1, 2, WHICH_QUIZ)
+    if isinstance(words, Refusal):
+        return words
+    quiz = known_quiz(words[0], catalog)
+    if isinstance(quiz, Reply):
+        return Refusal(quiz, usage)
+    wanted = words[1].lower() if len(words) > 1 and words[1].isascii() else "csv"
+    if len(words) > 1 and wanted not in REPORT_FORMATS:
+        return Refusal(Reply("args_report_format", {"value": echo(words[1])}), usage)
+    return quiz, wanted

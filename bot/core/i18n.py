@@ -286,6 +286,21 @@ STRINGS: dict[str, dict[str, str]] = {
         "missed_not_member": "Sorry, this review is for the members of the chat where that quiz ran. Nothing was done.",
         "missed_running": "That quiz is still running in the group: your review opens once it ends.",
         "member_check_failed": "I could not check that with Telegram just now. Please press the link again in a moment.",
+        "report_title": "📊 <b>{title}</b>: report",
+        "report_participants": "👥 {n} participant(s)",
+        "report_average": "Average: {points} points, {right} of {n} right",
+        "report_hardest": "Hardest: question {k}, {right} of {answered} right: {text}",
+        "report_nothing": "No group quiz has been played here yet: start one with /groupquiz.",
+        "report_sent_privately": "📬 The report was sent to you privately.",
+        "report_start_first": "I cannot write to you in private yet: press the button below, then Start, and the report comes to you there.",
+        "report_anonymous": "Anonymous admins have no private chat with me: a chat admin presses the button below to receive the report in private.",
+        "button_report_private": "📥 Get the report in private",
+        "report_admins_only": "Sorry, that report is for the chat's admins. Nothing was sent.",
+        "report_no_attempts": "Nobody has finished <b>{title}</b> yet: there is nothing to report.",
+        "report_quiz_caption": "📊 {title}: every learner's latest attempt ({n})",
+        "usage_report": "Send <code>/report &lt;quiz id&gt; [csv|xlsx]</code>, for example <code>/report {example}</code>.",
+        "args_report_format": "The format is <code>csv</code> or <code>xlsx</code>, not {value}.",
+        "cmd_report": "Report of the last quiz (admins)",
     },
     "yo": {
         "welcome": (
@@ -564,6 +579,21 @@ STRINGS: dict[str, dict[str, str]] = {
         "missed_not_member": "Ẹ má bínú, àtúnyẹ̀wò yìí wà fún àwọn ọmọ ẹgbẹ́ tí ìdánwò náà ti wáyé. Kò sí ohun tí a ṣe.",  # yo: review
         "missed_running": "Ìdánwò náà ṣì ń lọ nínú ẹgbẹ́: àtúnyẹ̀wò rẹ yóò ṣí nígbà tí ó bá parí.",  # yo: review
         "member_check_failed": "Mi ò lè ṣàyẹ̀wò ìyẹn pẹ̀lú Telegram báyìí. Ẹ jọ̀wọ́ tẹ ìjápọ̀ náà lẹ́ẹ̀kan sí i láìpẹ́.",  # yo: review
+        "report_title": "📊 <b>{title}</b>: ìjábọ̀",  # yo: review
+        "report_participants": "👥 Olùkópa {n}",  # yo: review
+        "report_average": "Ìpíndọ́gba: máàkì {points}, {right} nínú {n} tọ̀nà",  # yo: review
+        "report_hardest": "Èyí tó le jù: ìbéèrè {k}, {right} nínú {answered} tọ̀nà: {text}",  # yo: review
+        "report_nothing": "Kò sí ìdánwò ẹgbẹ́ kankan tí a ti ṣe níbí: ẹ bẹ̀rẹ̀ ọ̀kan pẹ̀lú /groupquiz.",  # yo: review
+        "report_sent_privately": "📬 Mo ti fi ìjábọ̀ náà ránṣẹ́ sí yín ní ìkọ̀kọ̀.",  # yo: review
+        "report_start_first": "Mi ò tíì lè kọ̀wé sí yín ní ìkọ̀kọ̀: ẹ tẹ bọ́tìnì ìsàlẹ̀, lẹ́yìn náà Start, ìjábọ̀ yóò sì dé ọ̀dọ̀ yín níbẹ̀.",  # yo: review
+        "report_anonymous": "Àwọn alábòójútó àìlórúkọ kò ní ìjíròrò ìkọ̀kọ̀ pẹ̀lú mi: alábòójútó kan tẹ bọ́tìnì ìsàlẹ̀ láti gba ìjábọ̀ náà ní ìkọ̀kọ̀.",  # yo: review
+        "button_report_private": "📥 Gba ìjábọ̀ ní ìkọ̀kọ̀",  # yo: review
+        "report_admins_only": "Ẹ má bínú, ìjábọ̀ yẹn wà fún àwọn alábòójútó ẹgbẹ́. Kò sí ohun tí a fi ránṣẹ́.",  # yo: review
+        "report_no_attempts": "Kò sí ẹni tí ó tíì parí <b>{title}</b>: kò sí nǹkan láti jábọ̀.",  # yo: review
+        "report_quiz_caption": "📊 {title}: ìgbìyànjú ìkẹyìn akẹ́kọ̀ọ́ kọ̀ọ̀kan ({n})",  # yo: review
+        "usage_report": "Ẹ fi <code>/report &lt;quiz id&gt; [csv|xlsx]</code> ránṣẹ́, fún àpẹẹrẹ <code>/report {example}</code>.",  # yo: review
+        "args_report_format": "Ọ̀nà rẹ̀ ni <code>csv</code> tàbí <code>xlsx</code>, kì í ṣe {value}.",  # yo: review
+        "cmd_report": "Ìjábọ̀ ìdánwò ìkẹyìn (alábòójútó)",  # yo: review
     },
 }
 

@@ -64,6 +64,13 @@ TELEGRAM = Strictness()
 STALE_QUERY = "Bad Request: query is too old and response timeout expired or query id is invalid"
 
 T = TypeVar("T")
+# who Telegram says sent a group message of an anonymous admin
+ANONYMOUS_ADMIN = {
+    "id": 1087968824,
+    "is_bot": True,
+    "first_name": "Group",
+    "username": "GroupAnonymousBot",
+}
 
 
 class ApiError(Exception):
@@ -342,6 +349,15 @@ class FakeBotApi:
         chat = chat or self.private_chat(user)
         self._seen_users.add(user.id)
         message = self._new_message(chat, text=text, sender=user.to_dict(), reply_to=reply_to)
+        self._push({"message": message.to_dict(self.bot_user)})
+        return message
+
+    def send_anonymously(self, chat: Chat, text: str) -> Message:
+        """An anonymous admin sends `text` into a group: Telegram signs it with the group
+        itself (`sender_chat`) and names GroupAnonymousBot as its sender."""
+        message = self._new_message(
+            chat, text=text, sender=ANONYMOUS_ADMIN, sender_chat=chat.to_dict()
+        )
         self._push({"message": message.to_dict(self.bot_user)})
         return message
 
