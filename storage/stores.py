@@ -13,6 +13,7 @@ from storage.content_store import ContentStore
 from storage.database import Database
 from storage.database_file import ClaimedDatabase
 from storage.group_store import GroupStore
+from storage.homework_store import HomeworkStore
 from storage.learner_store import LearnerStore
 from storage.privacy import Privacy
 from storage.report_store import ReportStore
@@ -27,6 +28,7 @@ class Storage:
     audit: AuditLog
     privacy: Privacy  # /forgetme, prune
     reports: ReportStore  # what /report and homework results read
+    homework: HomeworkStore  # assignments, their takers, a group's own settings
 
     @classmethod
     async def open(
@@ -55,6 +57,7 @@ class Storage:
             audit=AuditLog(database),
             privacy=Privacy(database, learners),
             reports=ReportStore(database),
+            homework=HomeworkStore(database),
         )
 
     async def close(self) -> None:

@@ -301,6 +301,41 @@ STRINGS: dict[str, dict[str, str]] = {
         "usage_report": "Send <code>/report &lt;quiz id&gt; [csv|xlsx]</code>, for example <code>/report {example}</code>.",
         "args_report_format": "The format is <code>csv</code> or <code>xlsx</code>, not {value}.",
         "cmd_report": "Report of the last quiz (admins)",
+        "homework_post": "📝 <b>Homework #{number}: {title}</b> · {n} questions\n⏰ Deadline: {deadline}\nTake it in private: your first attempt finished before the deadline counts.\n\n✅ {done} done",
+        "homework_post_closed": "📝 <b>Homework #{number}: {title}</b>\n⏰ Closed at {deadline}\n\n✅ {done} done",
+        "homework_post_cancelled": "📝 <b>Homework #{number}: {title}</b>\n🚫 Cancelled.",
+        "button_homework_start": "▶️ Start in private chat",
+        "homework_results": "🏁 <b>Homework #{number}: {title}</b>: results",
+        "homework_line": "{place} {name}: {score}/{total} · {seconds} s",
+        "homework_nobody_done": "Nobody finished it in time.",
+        "homework_unfinished": "Started and not finished in time: {n}",
+        "homework_none_open": "No homework is open here. An admin sets one with /assign.",
+        "homework_list_title": "📝 <b>Open homework</b>",
+        "homework_list_line": "#{number} {title} · until {deadline} · ✅ {done} done",
+        "homework_intro": "📝 <b>Homework: {title}</b>\n⏰ Deadline: {deadline}. Your first attempt finished before then counts.",
+        "homework_handed_in": "✅ You handed in <b>{title}</b>: {score}/{total}. Results come in the group at the deadline.",
+        "homework_closed": "This homework is closed: its results are in the group.",
+        "homework_cancelled": "This homework was cancelled by the group's admins.",
+        "homework_not_member": "Sorry, this homework is for the members of the group that set it. Nothing was done.",
+        "homework_reminder": "⏰ One hour left for your homework <b>{title}</b> (deadline {deadline}). Press /quiz to carry on, or the button in the group.",
+        "homework_report_caption": "📝 Homework #{number}: {title}: {n} member(s) opened it",
+        "homework_report_offer": "A chat admin presses the button below to receive the homework's report in private.",
+        "homework_unassigned": "🚫 Homework #{number} cancelled.",
+        "homework_unknown": "There is no open homework #{number} in this chat. /assignments lists them.",
+        "homework_groups_only": "Homework is set in a group: send /assign there.",
+        "usage_assign": "Send <code>/assign &lt;quiz id&gt; &lt;deadline&gt;</code>: a duration such as <code>90m</code>, <code>2h</code>, <code>3d</code>, or a date and time <code>YYYY-MM-DD HH:MM</code> ({timezone}; an admin changes it with /timezone). For example <code>/assign {example} 2d</code>.",
+        "usage_unassign": "Send <code>/unassign &lt;number&gt;</code>; /assignments lists the open homework.",
+        "args_assignment": "A homework's number is written with the digits 0-9; {value} is not one.",
+        "deadline_missing": "Which deadline?",
+        "deadline_unreadable": "I cannot read {value} as a deadline.",
+        "deadline_past": "{value} is not in the future.",
+        "deadline_too_soon": "{value} is too soon: a deadline is at least a minute away.",
+        "deadline_too_far": "{value} is too far away: at most a year.",
+        "deadline_no_such_time": "{value} does not exist in this time zone (the clocks change then).",
+        "group_timezone_set": "This group's time zone is now {timezone}: homework deadlines are read in it.",
+        "cmd_assign": "Homework with a deadline (admins)",
+        "cmd_assignments": "Open homework",
+        "cmd_unassign": "Cancel a homework (admins)",
     },
     "yo": {
         "welcome": (
@@ -594,6 +629,31 @@ STRINGS: dict[str, dict[str, str]] = {
         "usage_report": "Ẹ fi <code>/report &lt;quiz id&gt; [csv|xlsx]</code> ránṣẹ́, fún àpẹẹrẹ <code>/report {example}</code>.",  # yo: review
         "args_report_format": "Ọ̀nà rẹ̀ ni <code>csv</code> tàbí <code>xlsx</code>, kì í ṣe {value}.",  # yo: review
         "cmd_report": "Ìjábọ̀ ìdánwò ìkẹyìn (alábòójútó)",  # yo: review
+        "homework_post": "📝 <b>Iṣẹ́ àṣetiléwá #{number}: {title}</b> · ìbéèrè {n}\n⏰ Gbèdéke: {deadline}\nẸ ṣe é ní ìkọ̀kọ̀: ìgbìyànjú àkọ́kọ́ tí ẹ parí ṣáájú gbèdéke ni yóò kà.\n\n✅ {done} ti parí",  # yo: review
+        "homework_post_closed": "📝 <b>Iṣẹ́ àṣetiléwá #{number}: {title}</b>\n⏰ Ó ti parí ní {deadline}\n\n✅ {done} ti parí",  # yo: review
+        "homework_post_cancelled": "📝 <b>Iṣẹ́ àṣetiléwá #{number}: {title}</b>\n🚫 A ti fagilé e.",  # yo: review
+        "button_homework_start": "▶️ Bẹ̀rẹ̀ ní ìkọ̀kọ̀",  # yo: review
+        "homework_results": "🏁 <b>Iṣẹ́ àṣetiléwá #{number}: {title}</b>: èsì",  # yo: review
+        "homework_nobody_done": "Kò sí ẹni tí ó parí i lásìkò.",  # yo: review
+        "homework_unfinished": "Wọ́n bẹ̀rẹ̀ ṣùgbọ́n wọn kò parí lásìkò: {n}",  # yo: review
+        "homework_none_open": "Kò sí iṣẹ́ àṣetiléwá tí ó ṣí níbí. Alábòójútó kan lè fi /assign ṣètò ọ̀kan.",  # yo: review
+        "homework_list_title": "📝 <b>Iṣẹ́ àṣetiléwá tí ó ṣí</b>",  # yo: review
+        "homework_list_line": "#{number} {title} · títí {deadline} · ✅ {done} ti parí",  # yo: review
+        "homework_intro": "📝 <b>Iṣẹ́ àṣetiléwá: {title}</b>\n⏰ Gbèdéke: {deadline}. Ìgbìyànjú àkọ́kọ́ tí ẹ parí ṣáájú ìgbà náà ni yóò kà.",  # yo: review
+        "homework_handed_in": "✅ Ẹ ti fi <b>{title}</b> lélẹ̀: {score}/{total}. Èsì yóò dé inú ẹgbẹ́ ní gbèdéke.",  # yo: review
+        "homework_closed": "Iṣẹ́ àṣetiléwá yìí ti parí: èsì rẹ̀ wà nínú ẹgbẹ́.",  # yo: review
+        "homework_cancelled": "Àwọn alábòójútó ẹgbẹ́ ti fagilé iṣẹ́ àṣetiléwá yìí.",  # yo: review
+        "homework_not_member": "Ẹ má bínú, iṣẹ́ àṣetiléwá yìí wà fún àwọn ọmọ ẹgbẹ́ tí ó ṣètò rẹ̀. Kò sí ohun tí a ṣe.",  # yo: review
+        "homework_reminder": "⏰ Wákàtí kan ló kù fún iṣẹ́ àṣetiléwá yín <b>{title}</b> (gbèdéke {deadline}). Ẹ tẹ /quiz láti tẹ̀síwájú.",  # yo: review
+        "homework_unassigned": "🚫 A ti fagilé iṣẹ́ àṣetiléwá #{number}.",  # yo: review
+        "homework_unknown": "Kò sí iṣẹ́ àṣetiléwá #{number} tí ó ṣí nínú ìjíròrò yìí. /assignments ṣe àkójọ wọn.",  # yo: review
+        "deadline_unreadable": "Mi ò lè ka {value} gẹ́gẹ́ bí gbèdéke.",  # yo: review
+        "deadline_past": "{value} kò sí ní ọjọ́ iwájú.",  # yo: review
+        "deadline_too_soon": "{value} ti yá jù: gbèdéke gbọ́dọ̀ jẹ́ ó kéré tán ìṣẹ́jú kan.",  # yo: review
+        "group_timezone_set": "Àkókò agbègbè ẹgbẹ́ yìí ni {timezone} báyìí: a ó máa ka gbèdéke iṣẹ́ àṣetiléwá nínú rẹ̀.",  # yo: review
+        "cmd_assign": "Iṣẹ́ àṣetiléwá pẹ̀lú gbèdéke (alábòójútó)",  # yo: review
+        "cmd_assignments": "Iṣẹ́ àṣetiléwá tí ó ṣí",  # yo: review
+        "cmd_unassign": "Fagilé iṣẹ́ àṣetiléwá (alábòójútó)",  # yo: review
     },
 }
 

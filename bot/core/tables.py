@@ -11,13 +11,16 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from openpyxl import Workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
+
+from bot.core.i18n import Locale
+from bot.core.render import letter
+from content.model import Question, clip
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
@@ -78,11 +81,22 @@ def to_xlsx(table: Table, sheet_title: str = "report") -> bytes:
     return buffer.getvalue()
 
 
+def answer_cell(question: Question | None, chosen: int, correct: bool) -> str:
+    """A chosen option as its letter (the bank's order), and ✓ or ✗."""
+    options = question.options if question is not None else ()
+    shown = letter(chosen) if 0 <= chosen < len(options) else str(chosen)
+    return f"{shown} {'✓' if correct else '✗'}"
+
+
+def question_header(
+    number: int, question: Question | None, question_id: str, locale: Locale
+) -> str:
+    """A question's column: its number and the start of its text (its id once removed)."""
+    if question is None:
+        return f"{number}. {question_id}"
+    return f"{number}. {clip(locale.plain(question.text), 60)}"
+
+
 def rows_of(data: bytes) -> list[list[str]]:
     """A CSV report read back (for tests and tools)."""
     return list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
-
-
-def column_names(count: int, labels: Sequence[str]) -> tuple[str, ...]:
-    """`count` columns named by `labels`, numbered: `1. <label>`."""
-    return tuple(f"{n}. {label}" for n, label in zip(range(1, count + 1), labels, strict=True))

@@ -9,9 +9,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from bot.core.i18n import Locale
-from bot.core.render import letter
-from bot.core.tables import Cell, Table
-from content.model import Question, Quiz, clip
+from bot.core.tables import Cell, Table, answer_cell, question_header
+from content.model import Quiz, clip
 from content.schema import MAX_TITLE_LENGTH
 from storage.group_store import ScoreRow
 from storage.report_store import LatestAttempt, SessionAnswer
@@ -28,21 +27,6 @@ def nothing_missed(quiz: Quiz, locale: Locale) -> str:
 # reports: tables and the summary
 
 
-def answer_cell(question: Question | None, chosen: int, correct: bool) -> str:
-    """A chosen option as its letter (the bank's order), and ✓ or ✗."""
-    options = question.options if question is not None else ()
-    shown = letter(chosen) if 0 <= chosen < len(options) else str(chosen)
-    return f"{shown} {'✓' if correct else '✗'}"
-
-
-def _question_header(
-    number: int, question: Question | None, question_id: str, locale: Locale
-) -> str:
-    if question is None:
-        return f"{number}. {question_id}"
-    return f"{number}. {clip(locale.plain(question.text), 60)}"
-
-
 def session_table(
     quiz: Quiz | None,
     asked: Sequence[tuple[int, str]],
@@ -57,7 +41,7 @@ def session_table(
     questions = {qid: quiz.question(qid) if quiz is not None else None for _, qid in asked}
     header = (
         "name", "user id", "points", "right", "answered", "total time (s)",
-        *(_question_header(n, questions[qid], qid, locale) for n, (_, qid) in enumerate(asked, 1)),
+        *(question_header(n, questions[qid], qid, locale) for n, (_, qid) in enumerate(asked, 1)),
     )  # fmt: skip
     rows = []
     for row in scores:
@@ -143,7 +127,7 @@ def quiz_table(quiz: Quiz, attempts: Sequence[LatestAttempt], locale: Locale) ->
     question of the quiz as it is now."""
     header = (
         "name", "user id", "score", "total", "started (UTC)", "finished (UTC)",
-        *(_question_header(n, q, q.id, locale) for n, q in enumerate(quiz.questions, 1)),
+        *(question_header(n, q, q.id, locale) for n, q in enumerate(quiz.questions, 1)),
     )  # fmt: skip
     rows = []
     for attempt in attempts:
