@@ -58,6 +58,21 @@ class ReportStore:
         )
         return [(row["position"], row["question_id"]) for row in rows]
 
+    async def daily_answers(
+        self, user_id: int, since: float, utc_offset: int
+    ) -> dict[int, tuple[int, int]]:
+        """A learner's answers since `since`, per local day (days since 1970-01-01 at that
+        UTC offset): (right, wrong)."""
+        rows = await self._database.fetchall(
+            """SELECT CAST((answered_at + ?) / 86400 AS INTEGER) AS day,
+                      SUM(correct) AS n_right, COUNT(*) AS n
+               FROM answers WHERE user_id=? AND answered_at >= ? GROUP BY day""",
+            utc_offset,
+            user_id,
+            since,
+        )
+        return {row["day"]: (int(row["n_right"]), int(row["n"] - row["n_right"])) for row in rows}
+
     async def latest_attempts(self, quiz_id: str) -> list[LatestAttempt]:
         """Each learner's latest finished attempt at the quiz (quiz attempts, not reviews)."""
         rows = await self._database.fetchall(

@@ -18,7 +18,7 @@ from telegram import CallbackQuery, Update
 from telegram.ext import BaseHandler, CommandHandler, ConversationHandler, MessageHandler, filters
 from telegram.warnings import PTBUserWarning
 
-from bot.admin import flow, render
+from bot.admin import charts, flow, render
 from bot.admin.flow import Draft
 from bot.core import arguments, callbacks
 from bot.core.access import admin_only
@@ -98,6 +98,9 @@ async def stats(update: Update, context: QuizContext) -> None:
     """Learners, answers and the hardest questions, per quiz; retired questions marked."""
     for text in await flow.stats(context.services, context.locale):
         await context.say(text)
+    chart = await charts.stats_chart(context.services, context.locale)
+    if chart is not None:
+        await context.bot.send_photo(context.chat_id, chart.png, caption=chart.alt)
 
 
 # /addquestion: a conversation, one step a message; the draft lives in the conversation

@@ -336,6 +336,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "cmd_assign": "Homework with a deadline (admins)",
         "cmd_assignments": "Open homework",
         "cmd_unassign": "Cancel a homework (admins)",
+        "chart_answers_title": "Answers per day, last 30 days",
+        "chart_right": "right",
+        "chart_wrong": "wrong",
+        "chart_mastery_title": "Mastered per quiz",
+        "chart_progress_alt": "📊 Chart. Answers in the last 30 days: {right} right, {wrong} wrong, on {days} day(s). Mastered: {mastery}.",
+        "chart_stats_title": "{title}: right answers per question",
+        "chart_stats_alt": "📊 Chart: the share of right answers per question, hardest first. {hardest}",
+        "chart_stats_quiz": "{title}: hardest is question {k}, {percent}% right.",
+        "chart_scores_title": "Points per member",
+        "chart_points": "points",
+        "chart_members": "members",
+        "chart_scores_alt": "📊 Chart: how many members scored how many points. {n} member(s), from {low} to {high} points.",
     },
     "yo": {
         "welcome": (
@@ -654,6 +666,28 @@ STRINGS: dict[str, dict[str, str]] = {
         "cmd_assign": "Iṣẹ́ àṣetiléwá pẹ̀lú gbèdéke (alábòójútó)",  # yo: review
         "cmd_assignments": "Iṣẹ́ àṣetiléwá tí ó ṣí",  # yo: review
         "cmd_unassign": "Fagilé iṣẹ́ àṣetiléwá (alábòójútó)",  # yo: review
+        "chart_answers_title": "Ìdáhùn lójoojúmọ́, ọjọ́ 30 sẹ́yìn",  # yo: review
+        "chart_right": "ó tọ̀nà",  # yo: review
+        "chart_wrong": "kò tọ̀nà",  # yo: review
+        "chart_mastery_title": "Ohun tí o mọ̀ dájú nínú ìdánwò kọ̀ọ̀kan",  # yo: review
+        "chart_progress_alt": "📊 Àwòrán. Ìdáhùn ní ọjọ́ 30 sẹ́yìn: {right} tọ̀nà, {wrong} kò tọ̀nà, ní ọjọ́ {days}. Mímọ̀ dájú: {mastery}.",  # yo: review
+        "chart_stats_title": "{title}: ìdáhùn tó tọ̀nà fún ìbéèrè kọ̀ọ̀kan",  # yo: review
+        "chart_scores_title": "Máàkì ọmọ ẹgbẹ́ kọ̀ọ̀kan",  # yo: review
+        "chart_points": "máàkì",  # yo: review
+        "chart_members": "ọmọ ẹgbẹ́",  # yo: review
+        "homework_line": "{place} {name}: {score}/{total} · ìṣẹ́jú-àáyá {seconds}",  # yo: review
+        "homework_report_caption": "📝 Iṣẹ́ àṣetiléwá #{number}: {title}: ọmọ ẹgbẹ́ {n} ló ṣí i",  # yo: review
+        "homework_report_offer": "Alábòójútó ẹgbẹ́ kan tẹ bọ́tìnì ìsàlẹ̀ láti gba ìjábọ̀ iṣẹ́ àṣetiléwá náà ní ìkọ̀kọ̀.",  # yo: review
+        "homework_groups_only": "Inú ẹgbẹ́ ni a ti ń ṣètò iṣẹ́ àṣetiléwá: ẹ fi /assign ránṣẹ́ níbẹ̀.",  # yo: review
+        "usage_assign": "Ẹ fi <code>/assign &lt;quiz id&gt; &lt;deadline&gt;</code> ránṣẹ́: àkókò bí <code>90m</code>, <code>2h</code>, <code>3d</code>, tàbí ọjọ́ àti àkókò <code>YYYY-MM-DD HH:MM</code> ({timezone}; alábòójútó lè yí i padà pẹ̀lú /timezone). Fún àpẹẹrẹ <code>/assign {example} 2d</code>.",  # yo: review
+        "usage_unassign": "Ẹ fi <code>/unassign &lt;nọ́mbà&gt;</code> ránṣẹ́; /assignments ṣe àkójọ iṣẹ́ àṣetiléwá tí ó ṣí.",  # yo: review
+        "args_assignment": "Nọ́mbà iṣẹ́ àṣetiléwá ni a ń kọ pẹ̀lú àwọn nọ́mbà 0-9; {value} kì í ṣe ọ̀kan.",  # yo: review
+        "deadline_missing": "Gbèdéke wo?",  # yo: review
+        "deadline_too_far": "{value} ti jìnnà jù: ọdún kan ni ó pọ̀ jù.",  # yo: review
+        "deadline_no_such_time": "{value} kò sí ní agbègbè àkókò yìí (aago ń yípadà nígbà náà).",  # yo: review
+        "chart_stats_alt": "📊 Àwòrán: ìpín ìdáhùn tó tọ̀nà fún ìbéèrè kọ̀ọ̀kan, èyí tó le jù ní àkọ́kọ́. {hardest}",  # yo: review
+        "chart_stats_quiz": "{title}: èyí tó le jù ni ìbéèrè {k}, {percent}% tọ̀nà.",  # yo: review
+        "chart_scores_alt": "📊 Àwòrán: iye ọmọ ẹgbẹ́ tí ó gba iye máàkì kọ̀ọ̀kan. Ọmọ ẹgbẹ́ {n}, láti {low} dé {high} máàkì.",  # yo: review
     },
 }
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from telegram import Bot
 
+from bot.core import charts
 from bot.core.context import Services
 from bot.core.i18n import Locale
 from bot.core.tables import to_csv, to_xlsx
@@ -80,6 +81,7 @@ class Report:
     summary: str
     data: bytes
     file_name: str
+    chart: charts.Chart | None = None
 
 
 async def session_report(services: Services, session: GroupSession, locale: Locale) -> Report:
@@ -93,7 +95,19 @@ async def session_report(services: Services, session: GroupSession, locale: Loca
     worst = render.hardest(quiz, asked, answers, locale)
     summary = render.session_summary(title, scores, asked, worst, locale)
     name = render.file_name(session.quiz_id, f"group-{session.id}", "csv")
-    return Report(summary, to_csv(table), name)
+    chart = None
+    if scores:
+        points = [row.points for row in scores]
+        alt = locale.t("chart_scores_alt", n=len(points), low=min(points), high=max(points))
+        chart = await charts.render(
+            charts.score_distribution,
+            points,
+            f"{title}: {locale.t('chart_scores_title')}",
+            locale.t("chart_points"),
+            locale.t("chart_members"),
+            alt,
+        )
+    return Report(summary, to_csv(table), name, chart)
 
 
 async def quiz_report(services: Services, quiz: Quiz, form: str, locale: Locale) -> Report | None:
@@ -112,4 +126,6 @@ async def quiz_report(services: Services, quiz: Quiz, form: str, locale: Locale)
 async def send_report(bot: Bot, chat_id: int, report: Report) -> None:
     """Into a private chat: the summary, then the file."""
     await bot.send_message(chat_id, report.summary)
+    if report.chart is not None:
+        await bot.send_photo(chat_id, report.chart.png, caption=report.chart.alt)
     await bot.send_document(chat_id, report.data, filename=report.file_name)

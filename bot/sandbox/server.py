@@ -140,6 +140,7 @@ class Message:
     reply_to: Message | None = None
     poll: dict[str, Any] | None = None
     sender_chat: dict[str, Any] | None = None
+    photo: list[dict[str, Any]] | None = None
     edits: int = 0
 
     @property
@@ -166,6 +167,7 @@ class Message:
                 document=self.document,
                 caption=self.caption,
                 poll=self.poll,
+                photo=self.photo,
             )
         )
         if not self.from_bot:  # what a person sends: a leading /command is marked, as Telegram does
@@ -916,6 +918,39 @@ class FakeBotApi:
         )  # fmt: skip
         return message.to_dict(self.bot_user)
 
+    async def _api_sendPhoto(self, params: dict[str, Any]) -> Any:
+        """A photo uploaded with the request (multipart): a PNG or a JPEG within Telegram's
+        limits (10 MB; width and height together at most 10,000; a ratio of at most 20)."""
+        chat = self._chat(params)
+        self._may_send(chat, "photos", chat.can_send_messages)
+        photo = params.get("photo")
+        if not isinstance(photo, dict) or not photo["content"]:
+            raise ApiError(400, "Bad Request: there is no photo in the request")
+        content: bytes = photo["content"]
+        size = _image_size(content)
+        if size is None:
+            raise ApiError(400, "Bad Request: IMAGE_PROCESS_FAILED")
+        width, height = size
+        if len(content) > 10 * 1024 * 1024:
+            raise ApiError(400, "Bad Request: PHOTO_INVALID_DIMENSIONS")
+        if width + height > 10_000 or max(width, height) > 20 * min(width, height):
+            raise ApiError(400, "Bad Request: PHOTO_INVALID_DIMENSIONS")
+        caption = params.get("caption")
+        caption_text = None
+        if caption:
+            caption_text = self._visible(
+                str(caption), params, self.strictness.max_caption, "message caption is too long"
+            )
+        self._check_group_rate(chat)
+        sent = self.add_file(content, photo["filename"] or "photo")
+        sizes = [{"file_id": sent["file_id"], "file_unique_id": sent["file_unique_id"],
+                  "width": width, "height": height, "file_size": len(content)}]  # fmt: skip
+        message = self._new_message(
+            chat, from_bot=True, reply_markup=self._markup(params), photo=sizes,
+            caption=caption_text,
+        )  # fmt: skip
+        return message.to_dict(self.bot_user)
+
     async def _api_sendPoll(self, params: dict[str, Any]) -> Any:
         chat = self._chat(params)
         self._may_send(chat, "polls", chat.can_send_polls and chat.can_send_messages)
@@ -1025,6 +1060,22 @@ class FakeBotApi:
                 can_delete_stories=False,
             )  # fmt: skip
         return member
+
+
+def _image_size(content: bytes) -> tuple[int, int] | None:
+    """Width and height of a PNG (from its header) or a JPEG (from its frame); None for
+    anything else."""
+    if content.startswith(b"\x89PNG\r\n\x1a\n") and content[12:16] == b"IHDR":
+        return int.from_bytes(content[16:20], "big"), int.from_bytes(content[20:24], "big")
+    if content.startswith(b"\xff\xd8"):
+        at = 2
+        while at + 9 < len(content) and content[at] == 0xFF:
+            marker, length = content[at + 1], int.from_bytes(content[at + 2 : at + 4], "big")
+            if 0xC0 <= marker <= 0xC3:
+                height = int.from_bytes(content[at + 5 : at + 7], "big")
+                return int.from_bytes(content[at + 7 : at + 9], "big"), height
+            at += 2 + length
+    return None
 
 
 def _other_action(button: dict[str, Any]) -> bool:

@@ -217,3 +217,30 @@ async def test_a_member_list_makes_others_left(api: FakeBotApi, client: Bot) -> 
     assert (await client.get_chat_member(chat.id, 1)).status == "administrator"
     assert (await client.get_chat_member(chat.id, 2)).status == "member"
     assert (await client.get_chat_member(chat.id, 3)).status == "left"
+
+
+async def test_send_photo_takes_a_png_within_telegrams_limits(
+    api: FakeBotApi, client: Bot, user: FakeUser
+) -> None:
+    import io
+
+    from PIL import Image
+
+    def png(width: int, height: int) -> bytes:
+        buffer = io.BytesIO()
+        Image.new("RGB", (width, height), "white").save(buffer, format="PNG")
+        return buffer.getvalue()
+
+    sent = await client.send_photo(
+        user.id, png(900, 600), caption="<b>alt</b> text", parse_mode=ParseMode.HTML
+    )
+    message = api.messages[(user.id, sent.message_id)]
+    assert message.photo is not None and message.photo[0]["width"] == 900
+    assert message.caption == "alt text"
+    assert api.file_content(message.photo[0]) == png(900, 600)
+    with pytest.raises(BadRequest, match="(?i)image_process_failed"):
+        await client.send_photo(user.id, b"not an image at all")
+    with pytest.raises(BadRequest, match="(?i)photo_invalid_dimensions"):
+        await client.send_photo(user.id, png(2100, 100))  # a ratio over 20
+    with pytest.raises(BadRequest, match="caption is too long"):
+        await client.send_photo(user.id, png(10, 10), caption="x" * 1025)
