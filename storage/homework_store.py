@@ -1,4 +1,4 @@
-"""Homework and a group's own settings.
+"""Homework.
 
 An assignment is a quiz posted into a group with a deadline; members take it in private, each
 as one ordinary attempt tagged to it (`homework_attempts`). It is closed once, at its deadline
@@ -79,25 +79,6 @@ def _assignment(row: Any) -> Assignment:
 class HomeworkStore:
     def __init__(self, database: Database) -> None:
         self._database = database
-
-    # a group's settings
-
-    async def chat_timezone(self, chat_id: int) -> str | None:
-        row = await self._database.fetchone(
-            "SELECT timezone FROM chat_settings WHERE chat_id=?", chat_id
-        )
-        return None if row is None else row["timezone"]
-
-    async def set_chat_timezone(self, chat_id: int, timezone: str, now: float) -> None:
-        async with self._database.transaction() as tx:
-            await tx.execute(
-                """INSERT INTO chat_settings (chat_id, timezone, updated_at) VALUES (?, ?, ?)
-                   ON CONFLICT(chat_id) DO UPDATE SET timezone=excluded.timezone,
-                       updated_at=excluded.updated_at""",
-                chat_id,
-                timezone,
-                now,
-            )
 
     # assignments
 

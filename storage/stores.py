@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from storage.audit import AuditLog
+from storage.chat_store import ChatStore
 from storage.content_store import ContentStore
 from storage.database import Database
 from storage.database_file import ClaimedDatabase
@@ -28,7 +29,8 @@ class Storage:
     audit: AuditLog
     privacy: Privacy  # /forgetme, prune
     reports: ReportStore  # what /report and homework results read
-    homework: HomeworkStore  # assignments, their takers, a group's own settings
+    homework: HomeworkStore  # assignments and the members who opened them
+    chats: ChatStore  # a group's own language and time zone
 
     @classmethod
     async def open(
@@ -58,6 +60,7 @@ class Storage:
             privacy=Privacy(database, learners),
             reports=ReportStore(database),
             homework=HomeworkStore(database),
+            chats=ChatStore(database),
         )
 
     async def close(self) -> None:

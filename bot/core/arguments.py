@@ -344,3 +344,19 @@ def unassign(args: Words) -> int | Refusal:
     if number is None:
         return Refusal(Reply("args_assignment", {"value": echo(words[0])}), usage)
     return number
+
+
+# a group's settings
+
+
+def chat_language(args: Words, choices: Sequence[str], current: str) -> str | Refusal:
+    """`/language <code>` in a group: one of the languages the bot or its quizzes speak."""
+    listed = ", ".join(choices)
+    usage = Reply("usage_group_language", {"choices": listed, "language": current})
+    words = _words(args, usage, 1, 1)
+    if isinstance(words, Refusal):
+        return words
+    code = words[0].lower() if words[0].isascii() else ""
+    if code not in choices:
+        return Refusal(Reply("args_language", {"value": echo(words[0]), "choices": listed}), usage)
+    return code

@@ -146,6 +146,13 @@ class QuizContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], 
         self._update = update
         try:
             self._learner, self._locale = await self.services.sender_of(update)
+            chat = update.effective_chat
+            if chat is not None and chat.type != ChatType.PRIVATE and update.callback_query is None:
+                # what the bot posts into a group speaks the group's language (set with
+                # /language there); a member's toast stays in their own
+                language = (await self.services.storage.chats.settings(chat.id)).language
+                if language:
+                    self._locale = Locale(language, self.services.settings.default_language)
         except Exception as error:
             await self.application.process_error(update, error)
             raise ApplicationHandlerStop from error

@@ -348,6 +348,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "chart_points": "points",
         "chart_members": "members",
         "chart_scores_alt": "📊 Chart: how many members scored how many points. {n} member(s), from {low} to {high} points.",
+        "group_language_set": "This group's language is now {language}: I post here in it. Each member's own answers (toasts) stay in their language.",
+        "usage_group_language": "Send <code>/language &lt;code&gt;</code>, one of {choices}. Now: {language}.",
+        "args_language": "{value} is not one of the languages: {choices}.",
     },
     "yo": {
         "welcome": (
@@ -688,6 +691,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "chart_stats_alt": "📊 Àwòrán: ìpín ìdáhùn tó tọ̀nà fún ìbéèrè kọ̀ọ̀kan, èyí tó le jù ní àkọ́kọ́. {hardest}",  # yo: review
         "chart_stats_quiz": "{title}: èyí tó le jù ni ìbéèrè {k}, {percent}% tọ̀nà.",  # yo: review
         "chart_scores_alt": "📊 Àwòrán: iye ọmọ ẹgbẹ́ tí ó gba iye máàkì kọ̀ọ̀kan. Ọmọ ẹgbẹ́ {n}, láti {low} dé {high} máàkì.",  # yo: review
+        "group_language_set": "Èdè ẹgbẹ́ yìí ni {language} báyìí: inú rẹ̀ ni màá máa kọ̀wé níbí. Ìdáhùn ọmọ ẹgbẹ́ kọ̀ọ̀kan yóò wà ní èdè tirẹ̀.",  # yo: review
+        "usage_group_language": "Ẹ fi <code>/language &lt;code&gt;</code> ránṣẹ́, ọ̀kan nínú {choices}. Báyìí: {language}.",  # yo: review
+        "args_language": "{value} kì í ṣe ọ̀kan nínú àwọn èdè: {choices}.",  # yo: review
     },
 }
 

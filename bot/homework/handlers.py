@@ -1,5 +1,4 @@
-"""Homework in a group: `/assign`, `/assignments`, `/unassign` and the group's `/timezone`
-(chat admins); a member's press of the homework's deep link; a chat admin's press of the
+"""Homework in a group: `/assign`, `/assignments`, `/unassign` (chat admins); a member's press of the homework's deep link; a chat admin's press of the
 link to its report."""
 
 from __future__ import annotations
@@ -33,8 +32,8 @@ def _thread(update: Update) -> int | None:
 
 
 async def _timezone(context: QuizContext) -> str:
-    stored = await context.services.storage.homework.chat_timezone(context.chat_id)
-    return stored or context.services.settings.default_timezone
+    stored = await context.services.storage.chats.settings(context.chat_id)
+    return stored.timezone or context.services.settings.default_timezone
 
 
 @chat_admin_only
@@ -93,18 +92,6 @@ async def unassign(update: Update, context: QuizContext) -> None:
     await context.say(locale.t("homework_unassigned", number=number))
 
 
-@chat_admin_only
-async def group_timezone(update: Update, context: QuizContext) -> None:
-    """`/timezone Area/City` in a group: the zone its homework deadlines are read in."""
-    services = context.services
-    wanted = arguments.timezone(context.args, await _timezone(context))
-    if isinstance(wanted, Refusal):
-        await context.say(wanted.text(context.locale))
-        return
-    await services.storage.homework.set_chat_timezone(context.chat_id, wanted, services.clock())
-    await context.say(context.locale.t("group_timezone_set", timezone=wanted))
-
-
 async def private_assign(update: Update, context: QuizContext) -> None:
     await context.say(context.locale.t("homework_groups_only"))
 
@@ -161,7 +148,6 @@ def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
         CommandHandler("assign", assign, filters=GROUP_COMMAND),
         CommandHandler("assignments", assignments, filters=GROUP_COMMAND),
         CommandHandler("unassign", unassign, filters=GROUP_COMMAND),
-        CommandHandler("timezone", group_timezone, filters=GROUP_COMMAND),
         CommandHandler(COMMANDS, private_assign, filters=PRIVATE_MESSAGE),
         StartLinkHandler(Homework, on_homework),
         StartLinkHandler(AssignmentReport, on_report_link),

@@ -64,7 +64,8 @@ async def report(update: Update, context: QuizContext) -> None:
     if user is None or (message is not None and message.sender_chat is not None):
         await _offer_link(context, session, "report_anonymous")  # no private chat to write to
         return
-    built = await flow.session_report(services, session, locale)
+    _, own = await services.look_up(user)  # in private, their language, not the group's
+    built = await flow.session_report(services, session, own)
     try:
         await flow.send_report(context.bot, user.id, built)
     except TelegramError as error:
