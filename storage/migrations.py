@@ -298,6 +298,13 @@ MIGRATIONS: tuple[Migration, ...] = (
             PRIMARY KEY (assignment_id, user_id)
         )""",
         "CREATE INDEX homework_attempts_by_attempt ON homework_attempts(attempt_id)",
+        # forum topics: a group quiz runs in the topic where it was started, one per topic
+        # (NULL: the General topic, or a group without topics)
+        "ALTER TABLE group_sessions ADD COLUMN thread_id INTEGER",
+        "DROP INDEX group_sessions_one_running",
+        """CREATE UNIQUE INDEX group_sessions_one_running
+            ON group_sessions(chat_id, COALESCE(thread_id, 0))
+            WHERE finished_at IS NULL AND kind = 'timed'""",
     ),
 )
 

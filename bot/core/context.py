@@ -195,7 +195,14 @@ class QuizContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], 
             raise LookupError("an update of no chat")
         if chat.type == ChatType.PRIVATE:
             return (await self.bot.send_message(chat.id, text, reply_markup=markup)).message_id
-        return await send(self.bot, self.services, chat.id, text, markup)
+        return await send(self.bot, self.services, chat.id, text, markup, self.thread_id)
+
+    @property
+    def thread_id(self) -> int | None:
+        """The forum topic the update's message was sent in (None: General, or no forum):
+        what the bot posts for a command goes there."""
+        message = self.current_update.effective_message
+        return message.message_thread_id if message and message.is_topic_message else None
 
     async def answer(self, text: str) -> None:
         """Tell the sender: a tap gets a toast, a message a message in its chat."""
@@ -212,9 +219,15 @@ async def send(
     chat_id: int,
     text: str,
     markup: InlineKeyboardMarkup | None = None,
+    thread_id: int | None = None,
 ) -> int:
-    """Send into a group or channel, counted against its per-minute budget; returns the
-    message id."""
-    message = await bot.send_message(chat_id, text, reply_markup=markup)
+    """Send into a group or channel (into forum topic `thread_id`, if given), counted against
+    its per-minute budget; returns the message id."""
+    if thread_id is None:  # the General topic, or no forum
+        message = await bot.send_message(chat_id, text, reply_markup=markup)
+    else:
+        message = await bot.send_message(
+            chat_id, text, reply_markup=markup, message_thread_id=thread_id
+        )
     services.pace.record(chat_id, services.clock())
     return message.message_id

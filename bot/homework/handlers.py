@@ -25,12 +25,6 @@ COMMANDS = ("assign", "assignments", "unassign")
 GROUP_COMMAND = filters.UpdateType.MESSAGE & filters.ChatType.GROUPS
 
 
-def _thread(update: Update) -> int | None:
-    """The forum topic the command was sent in, if any."""
-    message = update.message
-    return message.message_thread_id if message is not None and message.is_topic_message else None
-
-
 async def _timezone(context: QuizContext) -> str:
     stored = await context.services.storage.chats.settings(context.chat_id)
     return stored.timezone or context.services.settings.default_timezone
@@ -56,7 +50,7 @@ async def assign(update: Update, context: QuizContext) -> None:
     anonymous = message is not None and message.sender_chat is not None
     await flow.assign(
         context.bot, services, context.jobs,
-        chat_id=context.chat_id, thread_id=_thread(update), quiz=wanted.quiz,
+        chat_id=context.chat_id, thread_id=context.thread_id, quiz=wanted.quiz,
         deadline=wanted.deadline, language=context.locale.language, timezone=timezone,
         created_by=None if anonymous or user is None else user.id,
     )  # fmt: skip

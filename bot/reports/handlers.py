@@ -55,7 +55,7 @@ async def on_missed(update: Update, context: QuizContext, link: MissedReview) ->
 async def report(update: Update, context: QuizContext) -> None:
     """`/report` in a group: the current or last quiz's report, to the admin in private."""
     services, locale = context.services, context.locale
-    session = await services.storage.groups.latest_session(context.chat_id)
+    session = await services.storage.groups.latest_session(context.chat_id, context.thread_id)
     if session is None:
         await context.say(locale.t("report_nothing"))
         return

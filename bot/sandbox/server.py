@@ -116,12 +116,15 @@ class Chat:
     can_send_messages: bool = True  # the bot's rights in a group or channel
     can_send_polls: bool = True
     members: set[int] | None = None  # a group's members besides its admins; None: everyone
+    topics: set[int] | None = None  # a forum's topics (their thread ids); None: not a forum
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "type": self.type,
-            **_present(title=self.title, first_name=self.first_name),
+            **_present(
+                title=self.title, first_name=self.first_name, is_forum=self.topics is not None
+            ),
         }
 
 
@@ -141,6 +144,7 @@ class Message:
     poll: dict[str, Any] | None = None
     sender_chat: dict[str, Any] | None = None
     photo: list[dict[str, Any]] | None = None
+    thread_id: int | None = None  # the forum topic it is in (None: General, or no forum)
     edits: int = 0
 
     @property
@@ -174,6 +178,8 @@ class Message:
             data.update(
                 _present(entities=_command(self.text), caption_entities=_command(self.caption))
             )
+        if self.thread_id is not None:
+            data.update(message_thread_id=self.thread_id, is_topic_message=True)
         if self.reply_to is not None:
             data["reply_to_message"] = self.reply_to.to_dict(bot_user)
         if self.sender_chat:
@@ -346,11 +352,17 @@ class FakeBotApi:
         text: str,
         chat: Chat | None = None,
         reply_to: Message | None = None,
+        topic: int | None = None,
     ) -> Message:
-        """`user` sends `text` (a command if it starts with '/') into `chat` (default: private)."""
+        """`user` sends `text` (a command if it starts with '/') into `chat` (default: private),
+        in forum topic `topic` if given."""
         chat = chat or self.private_chat(user)
+        if topic is not None and (chat.topics is None or topic not in chat.topics):
+            raise AssertionError(f"chat {chat.id} has no topic {topic}")
         self._seen_users.add(user.id)
-        message = self._new_message(chat, text=text, sender=user.to_dict(), reply_to=reply_to)
+        message = self._new_message(
+            chat, text=text, sender=user.to_dict(), reply_to=reply_to, thread_id=topic
+        )
         self._push({"message": message.to_dict(self.bot_user)})
         return message
 
@@ -362,6 +374,29 @@ class FakeBotApi:
         )
         self._push({"message": message.to_dict(self.bot_user)})
         return message
+
+    def create_topic(self, chat: Chat, name: str) -> int:
+        """A new topic in a forum supergroup (the chat becomes one): its thread id, which is
+        the id of the message that created it, as in Telegram."""
+        if chat.topics is None:
+            chat.topics = set()
+        created = self._new_message(chat, from_bot=False, text="", sender=None)
+        created.text = f"topic created: {name}"
+        chat.topics.add(created.message_id)
+        return created.message_id
+
+    def in_topic(self, chat_id: int, topic: int | None) -> list[Message]:
+        """The bot's messages in one topic of a forum (None: General)."""
+        return [m for m in self.bot_messages(chat_id) if m.thread_id == topic]
+
+    def _thread(self, chat: Chat, params: dict[str, Any]) -> int | None:
+        raw = params.get("message_thread_id")
+        if raw is None:
+            return None
+        thread = int(raw)
+        if chat.topics is None or thread not in chat.topics:
+            raise ApiError(400, "Bad Request: message thread not found")
+        return thread
 
     def add_file(self, content: bytes, file_name: str) -> dict[str, Any]:
         """Keep a file the bot can fetch; returns its `document` object."""
@@ -835,8 +870,11 @@ class FakeBotApi:
         self._may_send(chat, "text messages", chat.can_send_messages)
         raw, text = self._text(params)
         markup = self._markup(params)
+        thread = self._thread(chat, params)
         self._check_group_rate(chat)
-        message = self._new_message(chat, from_bot=True, text=text, html=raw, reply_markup=markup)
+        message = self._new_message(
+            chat, from_bot=True, text=text, html=raw, reply_markup=markup, thread_id=thread
+        )
         return message.to_dict(self.bot_user)
 
     def _message(self, params: dict[str, Any]) -> Message:
@@ -911,10 +949,11 @@ class FakeBotApi:
             caption_text = self._visible(
                 str(caption), params, self.strictness.max_caption, "message caption is too long"
             )
+        thread = self._thread(chat, params)
         self._check_group_rate(chat)
         message = self._new_message(
             chat, from_bot=True, reply_markup=self._markup(params), document=sent,
-            caption=caption_text,
+            caption=caption_text, thread_id=thread,
         )  # fmt: skip
         return message.to_dict(self.bot_user)
 
@@ -941,13 +980,14 @@ class FakeBotApi:
             caption_text = self._visible(
                 str(caption), params, self.strictness.max_caption, "message caption is too long"
             )
+        thread = self._thread(chat, params)
         self._check_group_rate(chat)
         sent = self.add_file(content, photo["filename"] or "photo")
         sizes = [{"file_id": sent["file_id"], "file_unique_id": sent["file_unique_id"],
                   "width": width, "height": height, "file_size": len(content)}]  # fmt: skip
         message = self._new_message(
             chat, from_bot=True, reply_markup=self._markup(params), photo=sizes,
-            caption=caption_text,
+            caption=caption_text, thread_id=thread,
         )  # fmt: skip
         return message.to_dict(self.bot_user)
 
@@ -975,6 +1015,7 @@ class FakeBotApi:
         if kind == "quiz" and (correct is None or not 0 <= int(correct) < len(texts)):
             raise ApiError(400, "Bad Request: wrong correct option ID specified")
         markup = self._markup(params)
+        thread = self._thread(chat, params)
         self._check_group_rate(chat)
         poll: dict[str, Any] = {
             "id": str(next(self._poll_ids)),
@@ -994,7 +1035,9 @@ class FakeBotApi:
             poll["correct_option_ids"] = [int(correct)]
         if explanation:
             poll["explanation"] = str(explanation)
-        message = self._new_message(chat, from_bot=True, reply_markup=markup, poll=poll)
+        message = self._new_message(
+            chat, from_bot=True, reply_markup=markup, poll=poll, thread_id=thread
+        )
         return message.to_dict(self.bot_user)
 
     async def _api_stopPoll(self, params: dict[str, Any]) -> Any:
