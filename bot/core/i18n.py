@@ -317,7 +317,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "homework_closed": "This homework is closed: its results are in the group.",
         "homework_cancelled": "This homework was cancelled by the group's admins.",
         "homework_not_member": "Sorry, this homework is for the members of the group that set it. Nothing was done.",
-        "homework_reminder": "⏰ One hour left for your homework <b>{title}</b> (deadline {deadline}). Press /quiz to carry on, or the button in the group.",
+        "homework_reminder": "⏰ One hour left for your homework <b>{title}</b> (deadline {deadline}). Carry on with <code>/quiz {quiz_id}</code>.",
         "homework_report_caption": "📝 Homework #{number}: {title}: {n} member(s) opened it",
         "homework_report_offer": "A chat admin presses the button below to receive the homework's report in private.",
         "homework_unassigned": "🚫 Homework #{number} cancelled.",
@@ -659,7 +659,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "homework_closed": "Iṣẹ́ àṣetiléwá yìí ti parí: èsì rẹ̀ wà nínú ẹgbẹ́.",  # yo: review
         "homework_cancelled": "Àwọn alábòójútó ẹgbẹ́ ti fagilé iṣẹ́ àṣetiléwá yìí.",  # yo: review
         "homework_not_member": "Ẹ má bínú, iṣẹ́ àṣetiléwá yìí wà fún àwọn ọmọ ẹgbẹ́ tí ó ṣètò rẹ̀. Kò sí ohun tí a ṣe.",  # yo: review
-        "homework_reminder": "⏰ Wákàtí kan ló kù fún iṣẹ́ àṣetiléwá yín <b>{title}</b> (gbèdéke {deadline}). Ẹ tẹ /quiz láti tẹ̀síwájú.",  # yo: review
+        "homework_reminder": "⏰ Wákàtí kan ló kù fún iṣẹ́ àṣetiléwá yín <b>{title}</b> (gbèdéke {deadline}). Ẹ tẹ̀síwájú pẹ̀lú <code>/quiz {quiz_id}</code>.",  # yo: review
         "homework_unassigned": "🚫 A ti fagilé iṣẹ́ àṣetiléwá #{number}.",  # yo: review
         "homework_unknown": "Kò sí iṣẹ́ àṣetiléwá #{number} tí ó ṣí nínú ìjíròrò yìí. /assignments ṣe àkójọ wọn.",  # yo: review
         "deadline_unreadable": "Mi ò lè ka {value} gẹ́gẹ́ bí gbèdéke.",  # yo: review

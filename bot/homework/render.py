@@ -148,7 +148,10 @@ def handed_in(quiz: Quiz | None, assignment: Assignment, taker: Taker, locale: L
 
 def reminder(quiz: Quiz | None, assignment: Assignment, locale: Locale) -> str:
     return locale.t(
-        "homework_reminder", title=_title(quiz, assignment, locale), deadline=_deadline(assignment)
+        "homework_reminder",
+        title=_title(quiz, assignment, locale),
+        deadline=_deadline(assignment),
+        quiz_id=html.escape(assignment.quiz_id),
     )
 
 
