@@ -31,10 +31,11 @@ from content.formats.base import (
     decode_text,
     dropped_languages,
     number_text,
+    put_number,
     question_id_from,
+    quiz_fields_left_out,
     read_decimal,
     text_in,
-    yaml_number,
 )
 from content.formats.html_text import html_to_text
 from content.model import (
@@ -422,14 +423,8 @@ class _Reader:
             self.problems.unsupported_part(place, "several right numbers in one question")
             return None
         value, tolerance, feedback = found[0]
-        answer, margin = yaml_number(value), yaml_number(tolerance)
-        if answer is None or margin is None:
-            self.problems.error(place, "a number with more than 15 significant digits")
+        if not put_number(question, value, tolerance, self.problems, place):
             return None
-        question["type"] = "numeric"
-        question["answer"] = answer
-        if tolerance:
-            question["tolerance"] = margin
         return feedback or None
 
     def _range(self, text: str, place: str) -> tuple[Decimal, Decimal] | None:
@@ -530,15 +525,7 @@ def _answers(question: Question, language: str, dropped: list[str]) -> list[str]
 
 
 def _dropped(quiz: Quiz) -> list[str]:
-    found = []
-    if quiz.description is not None:
-        found.append("the description")
-    if quiz.level.value != "medium":
-        found.append(f"the level ({quiz.level.value})")
-    if quiz.guide is not None:
-        found.append("the guide")
-    if not quiz.shuffle_options:
-        found.append("shuffle_options: false")
+    found = quiz_fields_left_out(quiz)
     counts = {
         "images": sum(len(question.images) for question in quiz.questions),
         "units": sum(

@@ -52,9 +52,9 @@ from content.formats.base import (
     Written,
     moodle_language,
     number_text,
+    put_number,
     question_id_from,
     read_decimal,
-    yaml_number,
 )
 from content.formats.gift import category_name
 from content.formats.html_text import Picture, html_to_text, split_languages, text_to_html
@@ -647,14 +647,8 @@ class _Reader:
                 self.problems.error(place, "no answer worth 100%")
             return None
         value, tolerance, index = found[0]
-        answer_number, tolerance_number = yaml_number(value), yaml_number(tolerance)
-        if answer_number is None or tolerance_number is None:
-            self.problems.error(place, "a number with more than 15 significant digits")
+        if not put_number(question, value, tolerance, self.problems, place):
             return None
-        question["type"] = "numeric"
-        question["answer"] = answer_number
-        if tolerance:
-            question["tolerance"] = tolerance_number
         question["unit"] = self._unit(element, place)
         return self._right_feedback(answers, {index}, place)
 

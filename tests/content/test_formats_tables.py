@@ -34,6 +34,7 @@ from tests.support.formats import (
     trip,
 )
 from tests.support.images import png
+from tests.support.sheets import with_sheet_xml, workbook_bytes
 
 
 def csv_questions(data: bytes) -> dict[str, dict[str, object]]:
@@ -172,21 +173,6 @@ def test_typed_answers_split_on_unescaped_bars() -> None:
 # --- Excel ----------------------------------------------------------------------------------
 
 
-def workbook_bytes(rows: list[list[object]], quiz: list[list[object]] | None = None) -> bytes:
-    book = Workbook()
-    sheet = book.active
-    assert sheet is not None
-    for row in rows:
-        sheet.append(row)
-    if quiz is not None:
-        quiz_sheet = book.create_sheet("quiz")
-        for row in quiz:
-            quiz_sheet.append(row)
-    buffer = io.BytesIO()
-    book.save(buffer)
-    return buffer.getvalue()
-
-
 def test_an_xlsx_with_its_quiz_sheet() -> None:
     data = workbook_bytes(
         [
@@ -263,17 +249,9 @@ def test_fifty_megabytes_are_refused_before_opening() -> None:
 def zip_bomb() -> bytes:
     """A valid .xlsx whose sheet is padded with 30 MiB of spaces: 30 KiB packed."""
     data = workbook_bytes([["question", "option1", "option2", "answer"], ["Q?", "a", "b", "A"]])
-    source = zipfile.ZipFile(io.BytesIO(data))
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as target:
-        for info in source.infolist():
-            content = source.read(info)
-            if info.filename == "xl/worksheets/sheet1.xml":
-                content = content.replace(
-                    b"<sheetData>", b"<sheetData>" + b" " * (30 * 1024 * 1024)
-                )
-            target.writestr(info.filename, content)
-    return buffer.getvalue()
+    return with_sheet_xml(
+        data, lambda xml: xml.replace(b"<sheetData>", b"<sheetData>" + b" " * (30 * 1024 * 1024))
+    )
 
 
 def test_a_zip_bomb_is_refused_from_its_declared_sizes() -> None:
@@ -480,15 +458,9 @@ def test_images_in_a_bundle_with_the_sheet() -> None:
 
 
 def test_a_sheet_wider_than_a_question_sheet_is_refused() -> None:
-    book = Workbook()
-    sheet = book.active
-    assert sheet is not None
-    sheet.append(["question", "option1", "option2", "answer"])
-    sheet.cell(row=2, column=16_384, value="far")
-    buffer = io.BytesIO()
-    book.save(buffer)
+    data = workbook_bytes([["question", "option1", "option2", "answer"], [None] * 16_383 + ["far"]])
     with pytest.raises(ConversionError) as caught:
-        read(buffer.getvalue(), "xlsx")
+        read(data, "xlsx")
     assert caught.value.problems == (
         "the sheet has 16,384 columns; a question sheet has at most 500",
     )
@@ -519,19 +491,15 @@ def test_entities_inside_an_xlsx_are_refused() -> None:
 
     assert openpyxl.xml.DEFUSEDXML
     data = workbook_bytes([["question", "option1", "option2", "answer"], ["Q?", "a", "b", "A"]])
-    source = zipfile.ZipFile(io.BytesIO(data))
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as target:
-        for info in source.infolist():
-            content = source.read(info)
-            if info.filename == "xl/worksheets/sheet1.xml":
-                content = content.replace(
-                    b"<worksheet",
-                    b'<!DOCTYPE w [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]><worksheet',
-                    1,
-                ).replace(b"<sheetData>", b"<sheetData>&lol2;", 1)
-            target.writestr(info.filename, content)
+    declared = with_sheet_xml(
+        data,
+        lambda xml: xml.replace(
+            b"<worksheet",
+            b'<!DOCTYPE w [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]><worksheet',
+            1,
+        ).replace(b"<sheetData>", b"<sheetData>&lol2;", 1),
+    )
     with pytest.raises(ConversionError) as caught:
-        read(buffer.getvalue(), "xlsx")
+        read(declared, "xlsx")
     assert len(caught.value.problems) == 1
     assert caught.value.problems[0].startswith("not a readable .xlsx file (")
