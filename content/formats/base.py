@@ -277,6 +277,29 @@ def put_number(
     return True
 
 
+def full_credit(weight: Decimal, what: str, problems: Problems, place: str) -> bool:
+    """Whether an answer is worth 100%; partial credit for `what` cannot be represented."""
+    if weight == 100:
+        return True
+    problems.unsupported_part(place, f"partial credit ({number_text(weight)}%) for {what}")
+    return False
+
+
+ZERO_SHORT_ANSWER = "short answers worth 0% (feedback for a wrong reply) are not kept"
+
+
+def typed_answer(text: str, problems: Problems, place: str) -> str | None:
+    """A short answer as our typed answer: `\\*` is a literal star; a bare `*` is Moodle's
+    wildcard, which we cannot represent, and an empty answer is an error (None for both)."""
+    if "*" in text.replace("\\*", ""):
+        problems.unsupported_part(place, f"a short answer with a wildcard: {text[:40]!r}")
+        return None
+    if not (text := text.replace("\\*", "*")):
+        problems.error(place, "an empty short answer")
+        return None
+    return text
+
+
 def number_text(value: Decimal) -> str:
     """A number as text formats write it: `14`, `0.5`, `1.5E+20` (no trailing zeros)."""
     if value == value.to_integral_value() and abs(value) < 10**15:

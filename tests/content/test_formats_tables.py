@@ -31,6 +31,7 @@ from tests.support.formats import (
     load,
     projected,
     read,
+    refused,
     trip,
 )
 from tests.support.images import png
@@ -95,9 +96,8 @@ def test_the_quiz_of_a_csv_is_named_after_the_file_or_the_options() -> None:
 
 
 def test_an_unknown_type_is_refused_at_its_line() -> None:
-    with pytest.raises(ConversionError) as caught:
-        read((HERE / "unknown_type.csv").read_bytes(), "csv")
-    assert caught.value.problems == (
+    problems = refused((HERE / "unknown_type.csv").read_bytes(), "csv")
+    assert problems == (
         "line 3: unknown type 'essay'; the types are single, multiple, true_false, numeric, typed",
     )
 
@@ -151,16 +151,14 @@ def test_an_unknown_type_is_refused_at_its_line() -> None:
     ],
 )
 def test_bad_rows_are_refused_with_their_place(rows: str, problem: str) -> None:
-    with pytest.raises(ConversionError) as caught:
-        read(rows.encode(), "csv")
-    assert caught.value.problems[0] == problem
+    problems = refused(rows.encode(), "csv")
+    assert problems[0] == problem
 
 
 def test_a_field_of_another_type_is_refused_by_the_validator_at_its_row() -> None:
     rows = "question,option1,option2,answer,tolerance\nWhich?,a,b,A,0.5\n"
-    with pytest.raises(ConversionError) as caught:
-        read(rows.encode(), "csv")
-    assert caught.value.problems == (
+    problems = refused(rows.encode(), "csv")
+    assert problems == (
         "line 2, question q1 (#1), field tolerance: not a field of a single question "
         "(it belongs to numeric questions)",
     )
@@ -209,9 +207,8 @@ def test_an_unknown_key_of_the_quiz_sheet_is_refused_at_its_row() -> None:
         [["question", "option1", "option2", "answer"], ["Q?", "a", "b", "A"]],
         [["id", "x"], ["colour", "red"]],
     )
-    with pytest.raises(ConversionError) as caught:
-        read(data, "xlsx")
-    assert caught.value.problems[0].startswith("sheet quiz, row 2: unknown key 'colour'")
+    problems = refused(data, "xlsx")
+    assert problems[0].startswith("sheet quiz, row 2: unknown key 'colour'")
 
 
 def test_a_date_in_a_cell_is_refused_with_its_place() -> None:
@@ -220,9 +217,8 @@ def test_a_date_in_a_cell_is_refused_with_its_place() -> None:
     data = workbook_bytes(
         [["question", "option1", "option2", "answer"], ["Q?", datetime.date(2024, 1, 2), "b", "A"]]
     )
-    with pytest.raises(ConversionError) as caught:
-        read(data, "xlsx")
-    assert caught.value.problems == ("row 2: column 2: a date or a time; write it as text",)
+    problems = refused(data, "xlsx")
+    assert problems == ("row 2: column 2: a date or a time; write it as text",)
 
 
 def test_other_sheets_are_named_not_read() -> None:
@@ -239,11 +235,8 @@ def test_other_sheets_are_named_not_read() -> None:
 
 
 def test_fifty_megabytes_are_refused_before_opening() -> None:
-    with pytest.raises(ConversionError) as caught:
-        read(b"PK\x03\x04" + b"\0" * (50 * 1024 * 1024), "xlsx")
-    assert caught.value.problems == (
-        "52,428,804 bytes; an Excel file may have at most 5,242,880 bytes",
-    )
+    problems = refused(b"PK\x03\x04" + b"\0" * (50 * 1024 * 1024), "xlsx")
+    assert problems == ("52,428,804 bytes; an Excel file may have at most 5,242,880 bytes",)
 
 
 def zip_bomb() -> bytes:
@@ -258,11 +251,10 @@ def test_a_zip_bomb_is_refused_from_its_declared_sizes() -> None:
     bomb = zip_bomb()
     assert len(bomb) < 100 * 1024
     started = time.perf_counter()
-    with pytest.raises(ConversionError) as caught:
-        read(bomb, "xlsx")
+    problems = refused(bomb, "xlsx")
     assert time.perf_counter() - started < 1  # nothing was unpacked
-    assert caught.value.problems[0].startswith("xl/worksheets/sheet1.xml: expands ")
-    assert caught.value.problems[0].endswith("times; at most 100 (a zip bomb?)")
+    assert problems[0].startswith("xl/worksheets/sheet1.xml: expands ")
+    assert problems[0].endswith("times; at most 100 (a zip bomb?)")
 
 
 def test_a_zip_that_lies_about_its_sizes_is_refused_as_damaged() -> None:
@@ -272,15 +264,13 @@ def test_a_zip_that_lies_about_its_sizes_is_refused_as_damaged() -> None:
     while position >= 0:
         data[position + 24 : position + 28] = (1).to_bytes(4, "little")
         position = data.find(b"PK\x01\x02", position + 4)
-    with pytest.raises(ConversionError) as caught:
-        read(bytes(data), "xlsx")
-    assert caught.value.problems[0].startswith("not a readable .xlsx file")
+    problems = refused(bytes(data), "xlsx")
+    assert problems[0].startswith("not a readable .xlsx file")
 
 
 def test_a_file_that_is_not_a_spreadsheet() -> None:
-    with pytest.raises(ConversionError) as caught:
-        read(b"id,question\n", "xlsx")
-    assert caught.value.problems == ("not an .xlsx file (it is not a readable zip)",)
+    problems = refused(b"id,question\n", "xlsx")
+    assert problems == ("not an .xlsx file (it is not a readable zip)",)
     plain_zip = io.BytesIO()
     with zipfile.ZipFile(plain_zip, "w") as archive:
         archive.writestr("hello.txt", "hi")
@@ -299,13 +289,10 @@ def test_a_sheet_reaching_the_last_excel_row_is_read_in_bounded_time() -> None:
     buffer = io.BytesIO()
     book.save(buffer)
     started = time.perf_counter()
-    with pytest.raises(ConversionError) as caught:
-        read(buffer.getvalue(), "xlsx")
+    problems = refused(buffer.getvalue(), "xlsx")
     assert time.perf_counter() - started < 10
     # the far row is a question too, and says what it lacks: nothing was dropped silently
-    assert (
-        caught.value.problems[0] == "row 1048576: answer '': the right option's letter, such as A"
-    )
+    assert problems[0] == "row 1048576: answer '': the right option's letter, such as A"
 
 
 # --- round trips ----------------------------------------------------------------------------
@@ -459,11 +446,8 @@ def test_images_in_a_bundle_with_the_sheet() -> None:
 
 def test_a_sheet_wider_than_a_question_sheet_is_refused() -> None:
     data = workbook_bytes([["question", "option1", "option2", "answer"], [None] * 16_383 + ["far"]])
-    with pytest.raises(ConversionError) as caught:
-        read(data, "xlsx")
-    assert caught.value.problems == (
-        "the sheet has 16,384 columns; a question sheet has at most 500",
-    )
+    problems = refused(data, "xlsx")
+    assert problems == ("the sheet has 16,384 columns; a question sheet has at most 500",)
 
 
 def test_a_conversion_that_would_not_fit_a_bank_is_refused() -> None:
@@ -478,10 +462,9 @@ def test_a_conversion_that_would_not_fit_a_bank_is_refused() -> None:
     wider = "id,question,question:yo,option1,option2,answer\n" + "".join(
         f"q{n},{'x' * 500},{'y' * 500},a,b,A\n" for n in range(500)
     )
-    with pytest.raises(ConversionError) as caught:
-        read(wider.encode(), "csv")
-    assert caught.value.problems[0].startswith("the bank would take ")
-    assert caught.value.problems[0].endswith(" bytes as YAML; a bank has at most 524,288")
+    problems = refused(wider.encode(), "csv")
+    assert problems[0].startswith("the bank would take ")
+    assert problems[0].endswith(" bytes as YAML; a bank has at most 524,288")
 
 
 def test_entities_inside_an_xlsx_are_refused() -> None:
@@ -499,7 +482,6 @@ def test_entities_inside_an_xlsx_are_refused() -> None:
             1,
         ).replace(b"<sheetData>", b"<sheetData>&lol2;", 1),
     )
-    with pytest.raises(ConversionError) as caught:
-        read(declared, "xlsx")
-    assert len(caught.value.problems) == 1
-    assert caught.value.problems[0].startswith("not a readable .xlsx file (")
+    problems = refused(declared, "xlsx")
+    assert len(problems) == 1
+    assert problems[0].startswith("not a readable .xlsx file (")

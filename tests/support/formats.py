@@ -6,7 +6,9 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from content.formats.base import ReadOptions, WriteOptions
+import pytest
+
+from content.formats.base import ConversionError, ReadOptions, WriteOptions
 from content.formats.convert import Loaded, Output, read_quiz, write_quiz
 from content.formats.registry import FORMATS
 from content.images import BundleImages, FolderImages
@@ -31,6 +33,15 @@ def read(
 ) -> Loaded:
     images = FolderImages(folder) if folder is not None else None
     return read_quiz(data, FORMATS[fmt], ReadOptions(name=name, **options), images)  # type: ignore[arg-type]
+
+
+def refused(
+    data: bytes, fmt: str, name: str = "quiz", folder: Path | None = None, **options: object
+) -> tuple[str, ...]:
+    """The problems of an input the converter must refuse (the test fails if it reads it)."""
+    with pytest.raises(ConversionError) as caught:
+        read(data, fmt, name, folder, **options)
+    return caught.value.problems
 
 
 def write(loaded: Loaded, fmt: str, language: str = "en") -> Output:
