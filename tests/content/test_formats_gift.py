@@ -5,7 +5,6 @@ quiz or ConversionError, and any text survives GIFT's escaping."""
 
 from __future__ import annotations
 
-import contextlib
 from decimal import Decimal
 
 import pytest
@@ -14,9 +13,7 @@ from hypothesis import strategies as st
 
 from content.answers import normalize
 from content.export import bank_data
-from content.formats.base import ConversionError, ReadOptions
 from content.formats.convert import Loaded
-from content.formats.gift import read_gift
 from content.model import Level, LocalizedText, Question, Quiz, TypedAnswer
 from tests.support.formats import (
     DRILL,
@@ -284,46 +281,6 @@ def test_any_text_survives_gift_escaping(question: str, option: str, answer: str
     assert back.quiz.questions[0].text == english(question.strip())
     assert back.quiz.questions[0].options[0] == english(option.strip())
     assert back.quiz.questions[1].key == TypedAnswer((english(answer.strip()),))
-
-
-GIFTISH = st.lists(
-    st.one_of(
-        st.sampled_from(
-            [
-                *list("{}=~#:%\\[]\n\n\n ->.0123456789TF$/"),
-                "::",
-                "{#",
-                "####",
-                "[html]",
-                "$CATEGORY:",
-                "//",
-                "..",
-                "\\n",
-                "<b>",
-                "<pre>",
-                "TRUE",
-            ]
-        ),
-        st.characters(),
-    ),
-    max_size=150,
-).map("".join)
-
-
-@given(GIFTISH)
-@settings(max_examples=400, deadline=None)
-def test_any_text_gives_a_quiz_or_a_conversion_error(text: str) -> None:
-    try:
-        read(text.encode("utf-8", "surrogatepass"), "gift", skip_unsupported=True)
-    except ConversionError as error:
-        assert error.problems
-
-
-@given(st.binary(max_size=200))
-@settings(max_examples=200, deadline=None)
-def test_any_bytes_give_a_draft_or_a_conversion_error(data: bytes) -> None:
-    with contextlib.suppress(ConversionError):
-        read_gift(data, ReadOptions())
 
 
 def test_numbers_are_exact() -> None:

@@ -6,7 +6,6 @@ equal in everything (bank fields, languages, images)."""
 from __future__ import annotations
 
 import base64
-import contextlib
 import time
 from pathlib import Path
 
@@ -16,11 +15,19 @@ from hypothesis import strategies as st
 
 from content.answers import normalize
 from content.export import bank_data
-from content.formats.base import ConversionError, ReadOptions
+from content.formats.base import ConversionError
 from content.formats.convert import Loaded
-from content.formats.moodle_xml import read_moodle_xml
 from content.model import Level, LocalizedText, Question, Quiz, TypedAnswer
-from tests.support.formats import DRILL, EVERYTHING_BANK, HERE, SEED, load, read, refused, trip
+from tests.support.formats import (
+    DRILL,
+    EVERYTHING_BANK,
+    HERE,
+    SEED,
+    load,
+    read,
+    refused,
+    trip,
+)
 from tests.support.images import png
 
 
@@ -310,71 +317,6 @@ def test_any_text_survives_moodle_xml(question: str, option: str, answer: str, t
     assert back.quiz.title == quiz.title
     assert back.quiz.questions[0] == quiz.questions[0]
     assert back.quiz.questions[1] == quiz.questions[1]
-
-
-XMLISH = st.lists(
-    st.one_of(
-        st.sampled_from(
-            [
-                "<quiz>",
-                "</quiz>",
-                '<question type="multichoice">',
-                '<question type="truefalse">',
-                '<question type="numerical">',
-                '<question type="shortanswer">',
-                '<question type="category">',
-                "</question>",
-                "<name><text>",
-                "</text></name>",
-                "<questiontext><text>",
-                "</text></questiontext>",
-                '<answer fraction="100">',
-                '<answer fraction="-50">',
-                "<answer>",
-                "</answer>",
-                "<text>",
-                "</text>",
-                "<single>false</single>",
-                "<![CDATA[",
-                "]]>",
-                "<p>",
-                "<br>",
-                '<span lang="yo" class="multilang">',
-                "</span>",
-                "@@PLUGINFILE@@/a.png",
-                '<file name="a.png">',
-                "</file>",
-                "<tolerance>1</tolerance>",
-                "true",
-                "false",
-                "14",
-                "*",
-                "&amp;",
-                "&#0;",
-                "&bogus;",
-                "<units><unit><unit_name>GB</unit_name></unit></units>",
-            ]
-        ),
-        st.characters(),
-    ),
-    max_size=60,
-).map("".join)
-
-
-@given(XMLISH)
-@settings(max_examples=400, deadline=None)
-def test_any_document_gives_a_quiz_or_a_conversion_error(text: str) -> None:
-    try:
-        read(text.encode("utf-8", "surrogatepass"), "xml", skip_unsupported=True)
-    except ConversionError as error:
-        assert error.problems
-
-
-@given(st.binary(max_size=300))
-@settings(max_examples=200, deadline=None)
-def test_any_bytes_give_a_draft_or_a_conversion_error(data: bytes) -> None:
-    with contextlib.suppress(ConversionError):
-        read_moodle_xml(data, ReadOptions())
 
 
 def test_the_largest_document_parses_in_bounded_time() -> None:

@@ -19,7 +19,6 @@ from openpyxl import Workbook, load_workbook
 
 from content.export import bank_data
 from content.formats.base import ConversionError, ReadOptions
-from content.formats.csv_sheet import read_csv
 from content.formats.table import COLUMNS, split_answers
 from content.formats.xlsx_sheet import read_xlsx, template
 from content.model import LocalizedText
@@ -347,65 +346,6 @@ def test_the_template_reads_as_a_quiz_of_every_type() -> None:
 
 # --- properties -----------------------------------------------------------------------------
 
-CSVISH = st.lists(
-    st.one_of(
-        st.sampled_from(
-            [
-                "id",
-                "type",
-                "question",
-                "option1",
-                "option2",
-                "answer",
-                "answer:yo",
-                "tolerance",
-                "unit",
-                "single",
-                "multiple",
-                "true_false",
-                "numeric",
-                "typed",
-                "A",
-                "A,B",
-                "true",
-                "14",
-                "1e999",
-                "a|b",
-                "\\|",
-                ",",
-                ",",
-                ";",
-                '"',
-                "\n",
-                "\n",
-                "\r\n",
-                "\ufeff",
-                "image",
-                "images/x.png",
-                ":",
-            ]
-        ),
-        st.characters(),
-    ),
-    max_size=80,
-).map("".join)
-
-
-@given(CSVISH)
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-def test_any_csv_gives_a_quiz_or_a_conversion_error(text: str) -> None:
-    try:
-        read(text.encode("utf-8", "surrogatepass"), "csv", skip_unsupported=True)
-    except ConversionError as error:
-        assert error.problems
-
-
-@given(st.binary(max_size=300))
-@settings(max_examples=200, deadline=None)
-def test_any_bytes_are_a_csv_draft_or_a_conversion_error(data: bytes) -> None:
-    with contextlib.suppress(ConversionError):
-        read_csv(data, ReadOptions())
-
 
 VALID_XLSX = workbook_bytes(
     [["question", "option1", "option2", "answer"], ["Q?", "a", "b", "A"]], [["id", "x"]]
@@ -422,13 +362,6 @@ def test_a_damaged_xlsx_gives_a_conversion_error(data: st.DataObject) -> None:
     cut = data.draw(st.integers(len(damaged) // 2, len(damaged)))
     with contextlib.suppress(ConversionError):
         read_xlsx(bytes(damaged[:cut]), ReadOptions())
-
-
-@given(st.binary(max_size=300))
-@settings(max_examples=100, deadline=None)
-def test_any_bytes_are_an_xlsx_draft_or_a_conversion_error(data: bytes) -> None:
-    with contextlib.suppress(ConversionError):
-        read_xlsx(data, ReadOptions())
 
 
 def test_images_in_a_bundle_with_the_sheet() -> None:

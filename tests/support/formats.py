@@ -7,6 +7,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from hypothesis import strategies as st
 
 from content.formats.base import ConversionError, ReadOptions, WriteOptions
 from content.formats.convert import Loaded, Output, read_quiz, write_quiz
@@ -42,6 +43,22 @@ def refused(
     with pytest.raises(ConversionError) as caught:
         read(data, fmt, name, folder, **options)
     return caught.value.problems
+
+
+def made_of(tokens: list[str], max_size: int) -> st.SearchStrategy[str]:
+    """Texts made of a format's own tokens mixed with any characters: inputs that reach deep
+    into its reader."""
+    return st.lists(st.one_of(st.sampled_from(tokens), st.characters()), max_size=max_size).map(
+        "".join
+    )
+
+
+def read_or_refuse(text: str, fmt: str, **options: object) -> None:
+    """Any text reads as a quiz or is refused with a ConversionError saying why; nothing else."""
+    try:
+        read(text.encode("utf-8", "surrogatepass"), fmt, **options)
+    except ConversionError as error:
+        assert error.problems
 
 
 def write(loaded: Loaded, fmt: str, language: str = "en") -> Output:
