@@ -14,6 +14,7 @@ from storage.database import Database
 from storage.database_file import ClaimedDatabase
 from storage.group_store import GroupStore
 from storage.learner_store import LearnerStore
+from storage.media_store import MediaStore
 from storage.privacy import Privacy
 
 
@@ -25,6 +26,7 @@ class Storage:
     content: ContentStore  # banks changed through the bot, retired questions, schedules, stats
     audit: AuditLog
     privacy: Privacy  # /forgetme, prune
+    media: MediaStore  # Telegram's file_id of each picture uploaded, per bot
 
     @classmethod
     async def open(
@@ -52,6 +54,7 @@ class Storage:
             content=ContentStore(database),
             audit=AuditLog(database),
             privacy=Privacy(database, learners),
+            media=MediaStore(database),
         )
 
     async def close(self) -> None:
