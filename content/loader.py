@@ -229,7 +229,14 @@ def load_bank_file(path: Path, default_language: str, accepts: Accepts = PLAYABL
 
 
 def bank_files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.iterdir() if p.suffix in {".yaml", ".yml"} and p.is_file())
+    """The banks of a folder: its `*.yaml`/`*.yml` files, then those of its direct subfolders
+    (a bank with pictures sits in a folder of its own, `images/` beside it)."""
+
+    def banks_in(place: Path) -> list[Path]:
+        return sorted(p for p in place.iterdir() if p.suffix in {".yaml", ".yml"} and p.is_file())
+
+    subfolders = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+    return banks_in(folder) + [bank for sub in subfolders for bank in banks_in(sub)]
 
 
 def load_banks(

@@ -57,8 +57,8 @@ class Attempt:
 @dataclass(frozen=True)
 class Answer:
     question_id: str
-    chosen: int  # the option (a single question), a bit per option picked (multiple), 1 for
-    # True and 0 for False; -1 for a typed reply (numeric, typed)
+    chosen: int  # the option (single), a bit per option picked (multiple: 1 << option), 0 for
+    # True and 1 for False (true_false: the choice as shown), -1 for a typed reply
     correct: bool  # fully right
     answered_at: float
     credit: float | None = None  # partial credit (0 to 1) where there is some; else None

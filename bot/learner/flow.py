@@ -558,7 +558,7 @@ async def take_reply(
         return
     replied_to = message.reply_to_message
     if replied_to is not None and replied_to.message_id != awaited.message_id:
-        await message.reply_text(locale.t("reply_not_current"))
+        await message.reply_text(locale.t("reply_not_current"), do_quote=True)
         return
     checked = await _check_asked(services, awaited.attempt_id, awaited.position, user_id)
     if isinstance(checked, _Refusal) or not takes_reply(checked.item.question):
@@ -572,7 +572,9 @@ async def take_reply(
     text = message.text or ""
     judged = judge_reply(checked.item.question, text)
     if isinstance(judged, str):
-        await message.reply_text(_not_an_answer(judged, checked.item.question, text, locale))
+        await message.reply_text(
+            _not_an_answer(judged, checked.item.question, text, locale), do_quote=True
+        )
         return
     reply = clip(text, MAX_STORED_REPLY)
     outcome = await _record(services, checked, -1, judged, awaited.asked_at, reply)
@@ -582,7 +584,7 @@ async def take_reply(
     reveal = _reveal(checked, render.Replied(text, judged.fully_right), locale)
     shown_in = None
     try:
-        sent = await message.reply_text(reveal.text, reply_markup=reveal.markup)
+        sent = await message.reply_text(reveal.text, reply_markup=reveal.markup, do_quote=True)
         shown_in = sent.message_id
     except TelegramError as error:
         log.warning("answer %s/%s stored, but its reveal failed: %s",

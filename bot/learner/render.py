@@ -13,6 +13,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.core import callbacks, telegram_html
 from bot.core.i18n import Locale, language_name
 from bot.core.render import (
+    MAX_BUTTON_LABEL,
     MAX_MESSAGE_LENGTH,
     MAX_REPLY_SHOWN,
     Rendered,
@@ -126,12 +127,13 @@ def _keyboard(
             return InlineKeyboardMarkup([row])
         case QuestionType.MULTIPLE:
             rows = [
-                option_button(
-                    place,
-                    ("☑ " if place in picked else "☐ ") + labels[choice],
-                    callbacks.PickOption(attempt_id, position, place),
-                    locale,
-                )
+                [
+                    InlineKeyboardButton(
+                        f"{'☑' if place in picked else '☐'} {letter(place)}. "
+                        + shorten(labels[choice], MAX_BUTTON_LABEL),
+                        callback_data=callbacks.PickOption(attempt_id, position, place).encode(),
+                    )
+                ]
                 for place, choice in enumerate(places)
             ]
             submit = callbacks.SubmitPicks(attempt_id, position).encode()
