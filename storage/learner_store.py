@@ -160,6 +160,9 @@ class LearnerStore:
     def __init__(self, database: Database) -> None:
         self._database = database
         self._users: OrderedDict[int, User] = OrderedDict()
+        # learner -> the question their next text message answers (None: none), read through
+        # like `_users`: every question asked looks it up, and it rarely changes
+        self._awaited: OrderedDict[int, AwaitedReply | None] = OrderedDict()
         self._answers = AnswerBatcher(database.transaction)
 
     async def drain(self) -> None:
@@ -178,6 +181,7 @@ class LearnerStore:
         """Forget the cached records of learners whose rows were changed elsewhere."""
         for user_id in user_ids:
             self._users.pop(user_id, None)
+            self._awaited.pop(user_id, None)
 
     # users
 
@@ -460,6 +464,7 @@ class LearnerStore:
         self, user_id: int, attempt_id: int, position: int, message_id: int, now: float
     ) -> None:
         """The learner's next text message answers this question (numeric, typed)."""
+        self._awaited.pop(user_id, None)
         async with self._database.transaction() as tx:
             await tx.execute(
                 """INSERT INTO awaited_replies (user_id, attempt_id, position, message_id,
@@ -473,20 +478,33 @@ class LearnerStore:
                 message_id,
                 now,
             )
+        self._awaited[user_id] = AwaitedReply(attempt_id, position, message_id, now)
 
     async def awaited_reply(self, user_id: int) -> AwaitedReply | None:
+        if user_id in self._awaited:
+            self._awaited.move_to_end(user_id)
+            return self._awaited[user_id]
         row = await self._database.fetchone(
             "SELECT * FROM awaited_replies WHERE user_id=?", user_id
         )
-        if row is None:
-            return None
-        return AwaitedReply(row["attempt_id"], row["position"], row["message_id"], row["asked_at"])
+        found = (
+            None
+            if row is None
+            else AwaitedReply(
+                row["attempt_id"], row["position"], row["message_id"], row["asked_at"]
+            )
+        )
+        self._awaited[user_id] = found
+        if len(self._awaited) > USER_CACHE_SIZE:
+            self._awaited.popitem(last=False)
+        return found
 
     async def stop_awaiting(self, user_id: int) -> None:
         """No text message answers a question now (another question was asked, or this one
         answered)."""
         if await self.awaited_reply(user_id) is None:
-            return  # the usual case, and a read costs no write lock
+            return  # the usual case: known without a write, mostly without a read
+        self._awaited.pop(user_id, None)
         async with self._database.transaction() as tx:
             await tx.execute("DELETE FROM awaited_replies WHERE user_id=?", user_id)
 

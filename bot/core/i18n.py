@@ -667,4 +667,5 @@ class Locale:
 
     def label(self, value: LocalizedText) -> str:
         """A content field as plain text with its code flattened: for buttons and polls."""
-        return flatten(self.plain(value))
+        plain = self.plain(value)
+        return flatten(plain) if "`" in plain else plain

@@ -231,6 +231,8 @@ def split_blocks(blocks: Sequence[str], limit: int) -> list[str]:
 def from_markup(text: str) -> str:
     """Bank text (content/markup.py) as Telegram HTML: fenced blocks as
     `<pre><code class="language-…">`, inline code as `<code>`, everything else escaped."""
+    if "`" not in text:  # no code (nearly every text): nothing to parse
+        return html.escape(text)
     parts = []
     for segment in segments(text):
         match segment:

@@ -50,6 +50,9 @@ async def test_the_drill_bank_is_played_whole(
     assert "12/15 (80%)" in message.text
     photos = [m for m in learner.messages() if m.photo]
     assert len(photos) == 3  # pd-1 and pd-7 (one file, uploaded once), pd-4's explanation
+    # pd-1's reveal fits its caption: the photo's caption became the reveal
+    assert photos[0].reply_markup is None and photos[0].caption is not None
+    assert photos[0].edits == 1 and "💡" in photos[0].caption and "✅" in photos[0].caption
     assert len(api.photo_uploads) == 2
     assert not failed(api), failed(api)
 

@@ -135,6 +135,8 @@ async def test_every_type_played_through_with_partial_credit_in_the_score(
 
     # 0 + 1/3 + 1 + 1 + 0 + 1 + 1 + 1 of 8
     assert "Score: 5.3/8 (67%)" in summary.text
+    progress = await learner.send("/progress", "Your progress")
+    assert "best 5.3/8" in progress.text and "to review: #1, #2, #5" in progress.text
     assert not failed(api), failed(api)
     assert answers(settings) == [
         ("tf", 1, 0, None, None),
