@@ -103,6 +103,10 @@ class AwaitedReply:
     position: int
     message_id: int
     asked_at: float
+    photo_message_id: int | None = None  # its picture, when sent apart from its text
+
+    def asked_in(self, message_id: int) -> bool:
+        return message_id in (self.message_id, self.photo_message_id)
 
 
 def _options(bits: int) -> frozenset[int]:
@@ -461,24 +465,36 @@ class LearnerStore:
         return _options(rows[0]["options"])
 
     async def await_reply(
-        self, user_id: int, attempt_id: int, position: int, message_id: int, now: float
+        self,
+        user_id: int,
+        attempt_id: int,
+        position: int,
+        message_id: int,
+        now: float,
+        photo_message_id: int | None = None,
     ) -> None:
-        """The learner's next text message answers this question (numeric, typed)."""
+        """The learner's next text message answers this question (numeric, typed), asked in
+        `message_id` (and its picture in `photo_message_id`, when apart)."""
         self._awaited.pop(user_id, None)
         async with self._database.transaction() as tx:
             await tx.execute(
                 """INSERT INTO awaited_replies (user_id, attempt_id, position, message_id,
-                                                asked_at) VALUES (?, ?, ?, ?, ?)
+                                                photo_message_id, asked_at)
+                   VALUES (?, ?, ?, ?, ?, ?)
                    ON CONFLICT(user_id) DO UPDATE SET attempt_id=excluded.attempt_id,
                        position=excluded.position, message_id=excluded.message_id,
+                       photo_message_id=excluded.photo_message_id,
                        asked_at=excluded.asked_at""",
                 user_id,
                 attempt_id,
                 position,
                 message_id,
+                photo_message_id,
                 now,
             )
-        self._awaited[user_id] = AwaitedReply(attempt_id, position, message_id, now)
+        self._awaited[user_id] = AwaitedReply(
+            attempt_id, position, message_id, now, photo_message_id
+        )
 
     async def awaited_reply(self, user_id: int) -> AwaitedReply | None:
         if user_id in self._awaited:
@@ -491,7 +507,11 @@ class LearnerStore:
             None
             if row is None
             else AwaitedReply(
-                row["attempt_id"], row["position"], row["message_id"], row["asked_at"]
+                row["attempt_id"],
+                row["position"],
+                row["message_id"],
+                row["asked_at"],
+                row["photo_message_id"],
             )
         )
         self._awaited[user_id] = found

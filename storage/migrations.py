@@ -284,6 +284,7 @@ MIGRATIONS: tuple[Migration, ...] = (
             attempt_id INTEGER NOT NULL REFERENCES attempts(id) ON DELETE CASCADE,
             position INTEGER NOT NULL,
             message_id INTEGER NOT NULL,
+            photo_message_id INTEGER,
             asked_at REAL NOT NULL
         )""",
         "CREATE INDEX awaited_replies_by_attempt ON awaited_replies(attempt_id)",

@@ -16,6 +16,7 @@ left out: the question goes as text with the alt text, so the quiz never stalls 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 from telegram import Bot, CallbackQuery, InputFile, Message
 from telegram.error import BadRequest, TelegramError
@@ -110,6 +111,15 @@ def _left_out(error: Exception) -> bool:
     return isinstance(error, TelegramError) and faults.classify(error) is faults.Fault.REJECTED
 
 
+@dataclass(frozen=True)
+class Sent:
+    """A message sent with its picture: the message with the text and the buttons, and the
+    photo when it went apart (a text too long for a caption)."""
+
+    message: Message
+    photo: Message | None = None
+
+
 async def send_with_picture(
     bot: Bot,
     services: Services,
@@ -117,21 +127,21 @@ async def send_with_picture(
     image: Image,
     alt: str | None,
     message: Rendered,
-) -> Message:
-    """A message with a picture (see the module's docstring); returns the message that
-    carries the text and the buttons."""
+) -> Sent:
+    """A message with a picture (see the module's docstring)."""
     caption = f"{message.text}\n\n{alt}" if alt else message.text
     try:
         if fits_caption(caption):
-            return await send_photo(bot, services, chat_id, image, caption, message)
-        await send_photo(bot, services, chat_id, image, alt)
+            return Sent(await send_photo(bot, services, chat_id, image, caption, message))
+        photo = await send_photo(bot, services, chat_id, image, alt)
     except (PictureMissing, TelegramError) as error:
         if not _left_out(error):
             raise
         log.warning("picture %s left out of a message to chat %s: %s",
                     image.location, chat_id, error)  # fmt: skip
-        return await bot.send_message(chat_id, caption, reply_markup=message.markup)
-    return await bot.send_message(chat_id, message.text, reply_markup=message.markup)
+        return Sent(await bot.send_message(chat_id, caption, reply_markup=message.markup))
+    text = await bot.send_message(chat_id, message.text, reply_markup=message.markup)
+    return Sent(text, photo)
 
 
 async def send_picture(

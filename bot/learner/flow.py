@@ -263,10 +263,18 @@ async def send_question(
             bot, services, chat_id, question.image, alt, message
         )
     else:
-        sent = await bot.send_message(chat_id, message.text, reply_markup=message.markup)
+        sent = pictures.Sent(
+            await bot.send_message(chat_id, message.text, reply_markup=message.markup)
+        )
     if takes_reply(question):
+        photo_id = sent.photo.message_id if sent.photo is not None else None
         await learners.await_reply(
-            attempt.user_id, attempt.id, position, sent.message_id, services.clock()
+            attempt.user_id,
+            attempt.id,
+            position,
+            sent.message.message_id,
+            services.clock(),
+            photo_message_id=photo_id,
         )
     else:
         await learners.stop_awaiting(attempt.user_id)
@@ -557,7 +565,7 @@ async def take_reply(
         await message.reply_text(locale.t("plain_text"))
         return
     replied_to = message.reply_to_message
-    if replied_to is not None and replied_to.message_id != awaited.message_id:
+    if replied_to is not None and not awaited.asked_in(replied_to.message_id):
         await message.reply_text(locale.t("reply_not_current"), do_quote=True)
         return
     checked = await _check_asked(services, awaited.attempt_id, awaited.position, user_id)

@@ -277,3 +277,15 @@ async def test_another_bot_uploads_the_picture_for_itself(api: FakeBotApi, tmp_p
     with sqlite3.connect(settings.db_path) as db:
         bots = {row[0] for row in db.execute("SELECT bot_id FROM photo_file_ids")}
     assert bots == {123456, 654321}
+
+
+async def test_a_reply_to_the_picture_of_a_question_sent_apart_answers_it(
+    api: FakeBotApi, bot: QuizApplication, settings: Settings
+) -> None:
+    learner = Learner(api, FakeUser(4012, "Lola", "en"))
+    question = await learner.send("/quiz pictured", "Question 1 of 1")
+    photo = learner.messages()[learner.messages().index(question) - 1]
+    assert photo.photo is not None and question.photo is None
+    await reply(learner, "1", "Correct!", to=photo)
+    await api.wait_for_bot_message(learner.chat_id, "Score: 1/1")
+    assert [row[0::4] for row in answers(settings)] == [("count", "1")]

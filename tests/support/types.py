@@ -65,11 +65,27 @@ questions:
 """
 
 
+PICTURED = f"""
+id: pictured
+title: Pictured
+level: easy
+questions:
+  - id: count
+    type: numeric
+    text: "{LONG}How many squares does the picture show?"
+    image: images/square.png
+    image_alt: "{ALT}"
+    answer: 1
+"""
+
+
 def types_bank(tmp_path: Path) -> Path:
-    """A folder with the bank and its two pictures."""
+    """A folder with the bank, its two pictures, and a second bank of one numeric question
+    too long for a caption with its picture."""
     folder = tmp_path / "banks"
     (folder / "images").mkdir(parents=True, exist_ok=True)
     (folder / "types.yaml").write_text(BANK, encoding="utf-8")
+    (folder / "pictured.yaml").write_text(PICTURED, encoding="utf-8")
     (folder / "images" / "square.png").write_bytes(png(16, 16))
     (folder / "images" / "why.png").write_bytes(png(24, 12))
     return folder
