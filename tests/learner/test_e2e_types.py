@@ -289,3 +289,14 @@ async def test_a_reply_to_the_picture_of_a_question_sent_apart_answers_it(
     await reply(learner, "1", "Correct!", to=photo)
     await api.wait_for_bot_message(learner.chat_id, "Score: 1/1")
     assert [row[0::4] for row in answers(settings)] == [("count", "1")]
+
+
+async def test_a_picture_on_the_web_is_sent_as_its_url_and_never_fetched(
+    api: FakeBotApi, bot: QuizApplication
+) -> None:
+    learner = Learner(api, FakeUser(4013, "Musa", "en"))
+    question = await learner.send("/quiz linked", "Question 1 of 1")
+    assert question.photo is not None and "🖼 (a picture)" in (question.caption or "")
+    await learner.choose(question, 0, "Score: 1/1")
+    assert api.photo_urls == ["https://example.org/diagram.png"] and not api.photo_uploads
+    assert "Correct!" in (current(api, question).caption or "")

@@ -79,6 +79,19 @@ questions:
 """
 
 
+LINKED = """
+id: linked
+title: Linked
+level: easy
+questions:
+  - id: web
+    text: "Is this picture on the web?"
+    image: https://example.org/diagram.png
+    options: ["Yes", "No"]
+    answer: 0
+"""
+
+
 def types_bank(tmp_path: Path) -> Path:
     """A folder with the bank, its two pictures, and a second bank of one numeric question
     too long for a caption with its picture."""
@@ -86,6 +99,7 @@ def types_bank(tmp_path: Path) -> Path:
     (folder / "images").mkdir(parents=True, exist_ok=True)
     (folder / "types.yaml").write_text(BANK, encoding="utf-8")
     (folder / "pictured.yaml").write_text(PICTURED, encoding="utf-8")
+    (folder / "linked.yaml").write_text(LINKED, encoding="utf-8")
     (folder / "images" / "square.png").write_bytes(png(16, 16))
     (folder / "images" / "why.png").write_bytes(png(24, 12))
     return folder
