@@ -186,22 +186,30 @@ async def test_images_in_a_bundle_are_refused_at_their_place_until_the_bot_keeps
     assert nothing_stored(db_path)
 
 
-async def test_a_question_type_the_bot_cannot_play_is_refused_with_its_line(
-    api: FakeBotApi, bot: QuizApplication, db_path: Path
+PAIRS = "\n::pairs:: Match them. { =cat -> food =dog -> bone }\n"
+
+
+@pytest.mark.parametrize(
+    ("question", "reason"),
+    [
+        ("\n::tf:: Pipelines have bubbles. {TRUE}\n", "cannot play true_false questions yet"),
+        (PAIRS, "a matching question"),
+    ],
+    ids=["the bot cannot play it", "a bank cannot hold it"],
+)
+async def test_a_question_the_bot_cannot_take_is_refused_with_its_name(
+    api: FakeBotApi, bot: QuizApplication, db_path: Path, question: str, reason: str
 ) -> None:
-    gift = GIFT + "\n::tf:: Pipelines have bubbles. {TRUE}\n"
-    report = await upload(api, ADMIN, gift, "was refused", name="pipes.gift")
-    assert "::tf::" in report.text and "cannot play true_false questions yet" in report.text
+    report = await upload(api, ADMIN, GIFT + question, "was refused", name="pipes.gift")
+    name = question.split()[0]
+    assert name in report.text and reason in report.text
     assert nothing_stored(db_path)
 
 
-async def test_what_a_bank_cannot_hold_is_refused_or_skipped_when_asked(
+async def test_what_a_bank_cannot_hold_is_skipped_when_asked(
     api: FakeBotApi, bot: QuizApplication, db_path: Path
 ) -> None:
-    gift = GIFT + "\n::pairs:: Match them. { =cat -> food =dog -> bone }\n"
-    report = await upload(api, ADMIN, gift, "was refused", name="pipes.gift")
-    assert "::pairs::" in report.text and "a matching question" in report.text
-    assert nothing_stored(db_path)
+    gift = GIFT + PAIRS
     seen = len(api.bot_messages(ADMIN.id))
     api.upload(ADMIN, gift.encode(), "pipes.gift", caption="/import --skip-unsupported")
     done = await api.wait_for_bot_message(ADMIN.id, "imported", after=seen)
