@@ -198,13 +198,21 @@ async def test_a_true_false_gift_question_is_imported_as_one(
     assert quiz is not None and quiz.questions[-1].type == "true_false"
 
 
-async def test_what_a_bank_cannot_hold_is_refused_or_skipped_when_asked(
+PAIRS = "\n::pairs:: Match them. { =cat -> food =dog -> bone }\n"
+
+
+async def test_a_question_a_bank_cannot_hold_is_refused_with_its_name(
     api: FakeBotApi, bot: QuizApplication, db_path: Path
 ) -> None:
-    gift = GIFT + "\n::pairs:: Match them. { =cat -> food =dog -> bone }\n"
-    report = await upload(api, ADMIN, gift, "was refused", name="pipes.gift")
+    report = await upload(api, ADMIN, GIFT + PAIRS, "was refused", name="pipes.gift")
     assert "::pairs::" in report.text and "a matching question" in report.text
     assert nothing_stored(db_path)
+
+
+async def test_what_a_bank_cannot_hold_is_skipped_when_asked(
+    api: FakeBotApi, bot: QuizApplication, db_path: Path
+) -> None:
+    gift = GIFT + PAIRS
     seen = len(api.bot_messages(ADMIN.id))
     api.upload(ADMIN, gift.encode(), "pipes.gift", caption="/import --skip-unsupported")
     done = await api.wait_for_bot_message(ADMIN.id, "imported", after=seen)
