@@ -23,6 +23,7 @@ from telegram.ext import Application, ApplicationHandlerStop, CallbackContext, E
 from bot.config import Settings
 from bot.core.callbacks import Tap
 from bot.core.i18n import Locale
+from bot.core.update_processor import arrival_time
 from content.catalog import Catalog
 from content.group_rules import SendPace
 from content.rules import resolve_language
@@ -142,6 +143,13 @@ class QuizContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], 
         if self._update is None:
             raise LookupError("no update identified: a job's context has none")
         return self._update
+
+    @property
+    def arrived_at(self) -> float:
+        """When the update being handled arrived (bot/core/update_processor.py), before it
+        waited for its turn: the time an answer was given."""
+        arrived = arrival_time()
+        return self.services.clock() if arrived is None else arrived
 
     @property
     def locale(self) -> Locale:
