@@ -269,6 +269,7 @@ async def measure_group(
         options = [d for d in question.button_data() if ":ga:" in d]
         calls_before = len(api.calls)
         cpu_before = _cpu_seconds(process.pid)
+        driver_before = time.process_time()
         started = time.perf_counter()
         for number in range(members):
             if spread:
@@ -291,6 +292,7 @@ async def measure_group(
         run.answers = members  # every tap was handled: in time, or too late (counted apart)
         run.api_calls = len(api.calls) - calls_before
         run.cpu_seconds = _cpu_seconds(process.pid) - cpu_before
+        run.driver_cpu_seconds = time.process_time() - driver_before
         run.peak_kib = _peak_kib(process.pid)
         edits = sum(1 for c in api.calls[calls_before:] if c.method == "editMessageText")
         refused = sum(

@@ -589,8 +589,15 @@ class FakeBotApi:
         self._notify()
         return update_id
 
+    _notifying = False  # a notification is on its way: later changes ride on it
+
     def _notify(self) -> None:
+        if self._notifying:
+            return
+        self._notifying = True
+
         async def notify() -> None:
+            self._notifying = False  # a change from now on sends another
             async with self._changed:
                 self._changed.notify_all()
 
