@@ -328,6 +328,7 @@ def _print(run: Run) -> None:
         f"{run.rate:8.1f} answers/s  p50 {run.percentile(0.5):7.1f} ms  "
         f"p99 {run.percentile(0.99):7.1f} ms  {run.api_calls / max(run.answers, 1):4.2f} calls/answer  "
         f"cpu {100 * run.cpu_seconds / run.seconds:3.0f}% "
+        f"({1000 * run.cpu_seconds / max(run.answers, 1):.2f} ms/answer) "
         f"(driver {100 * run.driver_cpu_seconds / run.seconds:3.0f}%)  peak {run.peak_kib / 1024:6.1f} MiB"
         + (f"  db {run.db_bytes / 1024:7.1f} KiB" if run.db_bytes else "")
         + (f"  {run.too_late} answered too late" if grouped else "")
