@@ -1,5 +1,7 @@
-"""Summarize a py-spy profile in collapsed-stack form (`BENCH_PYSPY=<file>`, bench/run.py):
-the functions the bot spends its samples in, by own time and by time including callees.
+"""Summarize a py-spy profile in collapsed-stack form (`BENCH_PYSPY=<prefix>`, bench/run.py):
+the functions the bot spends its busy samples in, by own time and by time including callees.
+A sample whose top frame waits (the event loop in `select`, aiosqlite's thread on its queue)
+is idle and left out; the first line says how many there were.
 
     python -m bench.profile_summary profile.txt [--top 25]
 """
@@ -10,11 +12,14 @@ import argparse
 from collections import Counter
 from pathlib import Path
 
+# top frames that wait rather than work
+IDLE = {"EpollSelector.select (selectors.py)", "_connection_worker_thread (core.py)"}
 
-def summarize(lines: list[str]) -> tuple[int, Counter[str], Counter[str]]:
-    """Total samples, samples per function on top of the stack, samples per function anywhere
-    on it (counted once per stack)."""
-    total = 0
+
+def summarize(lines: list[str]) -> tuple[int, int, Counter[str], Counter[str]]:
+    """Busy samples, idle samples, busy samples per function on top of the stack, and per
+    function anywhere on it (counted once per stack)."""
+    total = idle = 0
     own: Counter[str] = Counter()
     inclusive: Counter[str] = Counter()
     for line in lines:
@@ -23,11 +28,14 @@ def summarize(lines: list[str]) -> tuple[int, Counter[str], Counter[str]]:
             continue
         samples = int(count)
         frames = [_short(frame) for frame in stack.split(";")]
+        if frames[-1] in IDLE:
+            idle += samples
+            continue
         total += samples
         own[frames[-1]] += samples
         for frame in set(frames):
             inclusive[frame] += samples
-    return total, own, inclusive
+    return total, idle, own, inclusive
 
 
 def _short(frame: str) -> str:
@@ -42,8 +50,8 @@ def main() -> None:
     parser.add_argument("profile", type=Path)
     parser.add_argument("--top", type=int, default=25)
     args = parser.parse_args()
-    total, own, inclusive = summarize(args.profile.read_text().splitlines())
-    print(f"{total} samples")
+    total, idle, own, inclusive = summarize(args.profile.read_text().splitlines())
+    print(f"{total} busy samples ({idle} idle left out)")
     for title, counter in (("own time", own), ("including callees", inclusive)):
         print(f"-- {title}")
         for name, samples in counter.most_common(args.top):

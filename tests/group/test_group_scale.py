@@ -6,12 +6,14 @@ in batches (storage/group_batch.py); an admin's Reveal still comes after every t
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser
 from tests.support.harness import running_bot
-from tests.support.room import ADA, GROUP_ID, Room, group_answers
+from content.group_rules import points
+from tests.support.room import ADA, BO, GROUP_ID, Room, group_answers
 
 MEMBERS = 1000
 RECORDED = ("✅", "❌")  # a right or a wrong answer, taken
@@ -53,3 +55,23 @@ async def test_a_reveal_racing_a_thousand_taps_counts_exactly_the_committed_ones
     for number, label in enumerate(("three", "four", "five")):
         chose = sum(1 for row in stored if row[2] == number)
         assert re.search(rf"{label} · {chose} chose it", shown.text)
+
+
+async def test_a_tap_that_waited_for_its_turn_is_timed_when_it_arrived(
+    api: FakeBotApi, settings: Settings
+) -> None:
+    now = [time.time()]
+    room = Room(api, api.group(GROUP_ID, "crowd", admins={ADA.id}))
+    async with running_bot(settings, clock=lambda: now[0]):
+        question = await room.say(ADA, "/groupquiz tiny 60", "Question 1 of 3")
+        asked_at = now[0]
+        now[0] = asked_at + 1  # Bo taps a second after the question was asked...
+        api.delay("sendMessage", 2.0)  # ...just after a /leaderboard that the chat waits for
+        api.send_text(ADA, "/leaderboard", room.chat)
+        tap = api.tap(BO, question, question.button_data()[1])  # "four": right
+        await api.wait_for(lambda: "sendMessage" in api.delayed)
+        now[0] = asked_at + 30  # Bo's tap is handled half a minute later
+        toast = str((await api.wait_for_answer(tap))["text"])
+    earned = points(True, 1.0, 60)  # not points(True, 30.0, 60): 992, not 750
+    assert f"+{earned} points" in toast
+    assert (0, BO.id, 1, earned) in group_answers(Path(settings.db_path))
