@@ -11,8 +11,8 @@ from pathlib import Path
 
 from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser
-from tests.support.harness import running_bot
 from content.group_rules import points
+from tests.support.harness import running_bot
 from tests.support.room import ADA, BO, GROUP_ID, Room, group_answers
 
 MEMBERS = 1000
