@@ -48,7 +48,7 @@ class Services:
     group_locks: dict[int, asyncio.Lock] = field(default_factory=dict)  # a session's, one each
     push_locks: dict[int, asyncio.Lock] = field(default_factory=dict)  # one push per chat
     # quiz polls posted by this process -> their chat, so the update processor orders a vote
-    # after that chat's updates (shared with it; see update_processor.chat_key)
+    # as its voter's answer in that chat (shared with it; see update_processor.order_key)
     poll_chats: dict[str, int] = field(default_factory=dict)
 
     def health(self) -> str | None:
