@@ -1,7 +1,9 @@
-"""`python -m bot` (and `quiz-tutor`): run the bot with long polling, or a webhook if configured."""
+"""`python -m bot` (and `quiz-tutor`): run the bot with long polling, or a webhook if configured;
+`python -m bot sandbox`: the bot with an embedded Bot API and a chat page (bot/sandbox/run.py)."""
 
 from __future__ import annotations
 
+import argparse
 import logging
 import os
 import signal
@@ -12,6 +14,7 @@ from telegram.error import InvalidToken
 
 from bot.app import QuizApplication, build_application
 from bot.config import ConfigError, Settings
+from bot.sandbox import run
 from bot.serving import lifecycle
 from storage import ClaimedDatabase, StorageError, claim_database
 
@@ -65,7 +68,31 @@ def _claim_database(settings: Settings) -> ClaimedDatabase | None:
         return None
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    args = _arguments().parse_args(sys.argv[1:] if argv is None else argv)
+    if args.command == "sandbox":
+        return run.main(args)
+    return _run_configured()
+
+
+def _arguments() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="quiz-tutor",
+        description="Quiz Tutor, a Telegram quiz bot. Without a command: run the bot, "
+        "configured by the environment (TELEGRAM_BOT_TOKEN, ...; see the README).",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sandbox = commands.add_parser(
+        "sandbox",
+        help="try the bot without Telegram: an embedded Bot API and a chat page in the browser",
+        description="The real bot behind an embedded Bot API, and a chat page on "
+        "http://127.0.0.1:PORT where simulated people use it. No token, no network.",
+    )
+    run.add_arguments(sandbox)
+    return parser
+
+
+def _run_configured() -> int:
     try:
         settings = Settings.from_env()
     except ConfigError as error:

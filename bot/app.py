@@ -47,7 +47,9 @@ PRIVATE_COMMANDS = (
     "forgetme",
 )
 GROUP_COMMANDS = (*group.COMMANDS, "help")
-ADMIN_COMMANDS = ("import", "addquestion", "export", "delquestion", "push", "schedule", "stats")
+ADMIN_COMMANDS = (
+    "import", "addquestion", "export", "delquestion", "push", "schedule", "stats", "collect",
+)  # fmt: skip
 FEATURES = (admin, group, learner)  # in the order they are asked for an update
 
 QuizApplication = Application[Any, QuizContext, Any, Any, Any, Any]

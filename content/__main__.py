@@ -1,5 +1,7 @@
 """`python -m content validate <path>...`: check banks exactly as the bot does, with every type
-and feature of the format (what the bot cannot play yet is said, not refused)."""
+and feature of the format (what the bot cannot play yet is said, not refused).
+`python -m content convert INPUT OUTPUT`: between our YAML and GIFT, Aiken, Moodle XML, CSV,
+Excel and Anki (content/formats/). `python -m content template quiz.xlsx`: a sheet to fill."""
 
 from __future__ import annotations
 
@@ -7,6 +9,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from content.formats.cli import run_convert, run_template
+from content.formats.registry import INPUT_FORMATS, OUTPUT_FORMATS
 from content.loader import EVERYTHING, PLAYABLE, bank_files, load_banks
 from content.model import Quiz
 
@@ -24,7 +28,30 @@ def main(argv: list[str] | None = None) -> int:
     validate = commands.add_parser("validate", help="validate bank files or folders of banks")
     validate.add_argument("paths", nargs="+", type=Path)
     validate.add_argument("--default-language", default="en")
+    convert = commands.add_parser(
+        "convert", help="convert a quiz between formats (by extension, or --from/--to)"
+    )
+    convert.add_argument("input", type=Path)
+    convert.add_argument("output", type=Path)
+    convert.add_argument("--from", dest="source_format", metavar="FORMAT", choices=INPUT_FORMATS)
+    convert.add_argument("--to", dest="target_format", metavar="FORMAT", choices=OUTPUT_FORMATS)
+    convert.add_argument("--id", dest="quiz_id", help="the quiz id (default: from the file name)")
+    convert.add_argument("--title", help="the quiz title (default: from the file or its name)")
+    convert.add_argument(
+        "--language", default="en", help="the language of texts without one (default: en)"
+    )
+    convert.add_argument(
+        "--skip-unsupported",
+        action="store_true",
+        help="convert what can be represented and list what was skipped",
+    )
+    template = commands.add_parser("template", help="write an .xlsx template to fill")
+    template.add_argument("output", type=Path)
     args = parser.parse_args(argv)
+    if args.command == "convert":
+        return run_convert(args)
+    if args.command == "template":
+        return run_template(args.output)
 
     files: list[Path] = []
     for path in args.paths:

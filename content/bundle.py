@@ -33,6 +33,11 @@ _IGNORED_FOLDERS = ("__MACOSX/",)
 _IGNORED_NAMES = (".DS_Store",)
 
 
+# What a bundle's main file may be, by suffix, with its size limit: a YAML bank here; the
+# interchange formats (content/formats/) pass theirs.
+YAML_MAINS: Mapping[str, int] = {".yaml": MAX_BANK_BYTES, ".yml": MAX_BANK_BYTES}
+
+
 class BundleError(ValueError):
     """Not a bundle the bot takes; the message says why, in plain text."""
 
@@ -55,7 +60,7 @@ def _name(info: zipfile.ZipInfo) -> str:
         raise BundleError(f"{raw[:60]!r} in the .zip: {error}") from None
 
 
-def _check_entry(info: zipfile.ZipInfo, name: str) -> None:
+def _check_entry(info: zipfile.ZipInfo, name: str, mains: Mapping[str, int]) -> None:
     if info.flag_bits & 0x1:
         raise BundleError(f"{name}: encrypted entries are not taken")
     if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
@@ -64,9 +69,10 @@ def _check_entry(info: zipfile.ZipInfo, name: str) -> None:
     if info.create_system == _UNIX and kind not in (0, stat.S_IFREG, stat.S_IFDIR):
         what = "a link" if kind == stat.S_IFLNK else "not a plain file"
         raise BundleError(f"{name}: {what}; a bundle holds plain files")
-    limit = MAX_BANK_BYTES if _is_bank(name) else MAX_IMAGE_BYTES
+    main = _main_limit(name, mains)
+    limit = main if main is not None else MAX_IMAGE_BYTES
     if info.file_size > limit:
-        what = "a bank" if _is_bank(name) else "an image"
+        what = "a bank" if main is not None else "an image"
         raise BundleError(
             f"{name}: {info.file_size:,} bytes unpacked; {what} may have at most {limit:,}"
         )
@@ -77,8 +83,10 @@ def _check_entry(info: zipfile.ZipInfo, name: str) -> None:
         )
 
 
-def _is_bank(name: str) -> bool:
-    return name.lower().endswith((".yaml", ".yml"))
+def _main_limit(name: str, mains: Mapping[str, int]) -> int | None:
+    """The size limit of a main file of this name, or None for any other file."""
+    suffix = posixpath.splitext(name.lower())[1]
+    return mains.get(suffix)
 
 
 def _ignored(name: str) -> bool:
@@ -97,9 +105,10 @@ def _read(archive: zipfile.ZipFile, info: zipfile.ZipInfo, name: str) -> bytes:
     return data
 
 
-def read_bundle(data: bytes) -> Bundle:
+def read_bundle(data: bytes, mains: Mapping[str, int] = YAML_MAINS) -> Bundle:
     """The bank and its images from a `.zip`'s bytes; BundleError says why not. Never raises
-    anything else."""
+    anything else. `mains` are the suffixes a main file may have (a `.yaml` bank unless
+    given), with their size limits."""
     if len(data) > MAX_BUNDLE_BYTES:
         raise BundleError(f"{len(data):,} bytes; a .zip may have at most 20 MiB")
     # Counted before zipfile builds an object per entry: no entry escapes this count.
@@ -112,27 +121,28 @@ def read_bundle(data: bytes) -> Bundle:
     except Exception:  # zipfile raises other kinds on crafted headers (struct.error, ...)
         raise BundleError("not a readable .zip file") from None
     with archive:
-        return _contents(archive)
+        return _contents(archive, mains)
 
 
-def _contents(archive: zipfile.ZipFile) -> Bundle:
+def _contents(archive: zipfile.ZipFile, mains: Mapping[str, int]) -> Bundle:
     files: dict[str, zipfile.ZipInfo] = {}
     declared = 0
     for info in archive.infolist():
         name = _name(info)
         if name in files or name.rstrip("/") in files:
             raise BundleError(f"{name}: twice in the .zip")
-        _check_entry(info, name)
+        _check_entry(info, name, mains)
         declared += info.file_size
         if declared > MAX_BUNDLE_BYTES:
             raise BundleError("more than 20 MiB unpacked; a bundle may have at most 20 MiB")
         if not name.endswith("/") and not info.is_dir():
             files[name] = info
     wanted = {name: info for name, info in files.items() if not _ignored(name)}
-    banks = sorted(name for name in wanted if _is_bank(name))
+    banks = sorted(name for name in wanted if _main_limit(name, mains) is not None)
     if len(banks) != 1:
         found = ", ".join(banks[:5]) if banks else "none"
-        raise BundleError(f"a .zip holds exactly one .yaml bank and its images (found: {found})")
+        kinds = "/".join(sorted(mains)) if mains is not YAML_MAINS else ".yaml bank"
+        raise BundleError(f"a .zip holds exactly one {kinds} and its images (found: {found})")
     bank_name = banks[0]
     folder = posixpath.dirname(bank_name)
     prefix = f"{folder}/" if folder else ""

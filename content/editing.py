@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -132,9 +132,26 @@ def add_question(
     """The quiz with `question` (bank data without an id) appended under a new id, validated
     exactly like a bank on disk; or the errors, each with its place. `images` holds the image
     files of the quiz and of the new question, if they have any."""
-    raw = {"id": next_question_id(quiz, taken), **question}
+    return add_questions(quiz, [question], taken, default_language, images=images, accepts=accepts)
+
+
+def add_questions(
+    quiz: Quiz,
+    questions: Sequence[Mapping[str, Any]],
+    taken: Collection[str],
+    default_language: str,
+    *,
+    images: ImageSource | None = None,
+    accepts: Accepts = PLAYABLE,
+) -> BankResult:
+    """The quiz with `questions` appended in order, each under a new id, validated once as a
+    whole bank; or the errors, each with its place."""
     data = bank_data(quiz)
-    data["questions"].append(raw)
+    used = set(taken)
+    for question in questions:
+        new_id = next_question_id(quiz, used)
+        used.add(new_id)
+        data["questions"].append({"id": new_id, **question})
     return _validated(data, quiz.id, default_language, images, accepts)
 
 

@@ -17,16 +17,21 @@ from typing import Any, cast
 from telegram import Bot, Document
 from telegram.error import TelegramError
 
-from bot.admin import render
+from bot.admin import files, render
+from bot.admin.collecting import Collection
 from bot.core.arguments import ascii_number, echo
 from bot.core.context import Services
+from bot.core.faults import is_file_too_big
 from bot.core.i18n import Locale
 from bot.core.render import LETTERS, Reply, letter
 from bot.core.transport import BodyTooLarge, body_limit
-from content.editing import add_question, plan_import, retire_question
+from content.editing import add_question, add_questions, plan_import, retire_question
 from content.export import dump_bank
+from content.formats.base import ConversionError
+from content.formats.registry import FORMATS
+from content.images import FolderImages
 from content.loader import MAX_BANK_BYTES, BankResult, parse_bank
-from content.model import Quiz, utf16_length
+from content.model import Question, Quiz, utf16_length
 from content.schema import (
     LANGUAGE_CODE,
     MAX_EXPLANATION_LENGTH,
@@ -62,40 +67,33 @@ async def load_stored_banks(services: Services) -> None:
 
 
 async def import_document(
-    bot: Bot, services: Services, chat_id: int, admin_id: int, document: Document, locale: Locale
+    bot: Bot,
+    services: Services,
+    chat_id: int,
+    admin_id: int,
+    document: Document,
+    locale: Locale,
+    skip_unsupported: bool = False,
 ) -> None:
-    """Download, validate with the bank validator, and store: all of it, or nothing."""
+    """Download, read by its extension (any input format, or a `.zip` bundle of one),
+    validate with the bank validator, and store: all of it, or nothing."""
     name = document.file_name or "document"
-    if document.file_size is not None and document.file_size > MAX_BANK_BYTES:
-        await bot.send_message(
-            chat_id, locale.t("import_too_large", size=document.file_size, limit=MAX_BANK_BYTES)
-        )
+    kind = files.kind_of(name)
+    if kind is None:
+        extensions = ", ".join(files.input_extensions())
+        text = locale.t("import_unknown_format", file=html.escape(name), extensions=extensions)
+        await bot.send_message(chat_id, text)
         return
-    try:
-        file = await bot.get_file(document.file_id)
-        if file.file_size is not None and file.file_size > MAX_BANK_BYTES:
-            await bot.send_message(
-                chat_id, locale.t("import_too_large", size=file.file_size, limit=MAX_BANK_BYTES)
-            )
-            return
-        with body_limit(MAX_BANK_BYTES):  # both sizes above are optional: never trusted
-            data = bytes(await file.download_as_bytearray())
-    except BodyTooLarge:
-        await bot.send_message(chat_id, locale.t("import_too_large_unsized", limit=MAX_BANK_BYTES))
-        return
-    except TelegramError as error:
-        log.warning("import of %s: download failed: %s", name, error)
-        await bot.send_message(chat_id, locale.t("import_download_failed"))
-        return
-    if len(data) > MAX_BANK_BYTES:
-        await bot.send_message(
-            chat_id, locale.t("import_too_large", size=len(data), limit=MAX_BANK_BYTES)
-        )
+    data = await _download(bot, chat_id, document, kind, locale)
+    if data is None:
         return
     # Parsing is CPU work: in a worker thread, so that other chats are served meanwhile, and
     # one upload at a time, so that admins sending at once do not multiply it.
+    default = _default(services)
     async with services.import_lock:
-        checked = await asyncio.to_thread(check_upload, data, name, _default(services))
+        checked = await asyncio.to_thread(
+            files.check_upload, data, name, kind, default, skip_unsupported
+        )
     if checked.quiz is None or checked.stored is None:
         await send_import_errors(bot, chat_id, name, checked.result.errors, locale)
         return
@@ -105,26 +103,89 @@ async def import_document(
             chat_id, locale.t("import_too_large", size=stored_size, limit=MAX_BANK_BYTES)
         )
         return
+    for text in render.conversion_notes(name, checked.skipped, checked.warnings, locale):
+        await bot.send_message(chat_id, text)
     await bot.send_message(
         chat_id,
         await apply_import(services, checked.quiz, admin_id, name, locale, checked.stored),
     )
 
 
-@dataclass(frozen=True)
-class CheckedUpload:
-    result: BankResult
-    stored: str | None  # the bank as canonical YAML, as it will be stored, when valid
+async def _download(
+    bot: Bot, chat_id: int, document: Document, kind: files.Kind, locale: Locale
+) -> bytes | None:
+    """The document's bytes, or None when it is too large for its kind (checked on every
+    size Telegram announces, then while reading) or cannot be downloaded (said to the admin)."""
+    limit = kind.max_bytes
+    yaml = kind.fmt is not None and kind.fmt.name == "yaml"
 
-    @property
-    def quiz(self) -> Quiz | None:
-        return self.result.quiz
+    def too_large(size: int | None) -> str:
+        if yaml:  # the words a YAML bank always had
+            if size is None:
+                return locale.t("import_too_large_unsized", limit=limit)
+            return locale.t("import_too_large", size=size, limit=limit)
+        shown = {"format": kind.label, "limit": f"{limit:,}"}
+        if size is None:
+            return locale.t("import_too_large_format_unsized", **shown)
+        return locale.t("import_too_large_format", size=f"{size:,}", **shown)
+
+    if document.file_size is not None and document.file_size > limit:
+        await bot.send_message(chat_id, too_large(document.file_size))
+        return None
+    try:
+        file = await bot.get_file(document.file_id)
+        if file.file_size is not None and file.file_size > limit:
+            await bot.send_message(chat_id, too_large(file.file_size))
+            return None
+        with body_limit(limit):  # both sizes above are optional: never trusted
+            data = bytes(await file.download_as_bytearray())
+    except BodyTooLarge:
+        await bot.send_message(chat_id, too_large(None))
+        return None
+    except TelegramError as error:
+        if is_file_too_big(error):  # over Telegram's 20 MB, and its size never announced
+            await bot.send_message(chat_id, too_large(None))
+            return None
+        log.warning("import of %s: download failed: %s", document.file_name, error)
+        await bot.send_message(chat_id, locale.t("import_download_failed"))
+        return None
+    if len(data) > limit:
+        await bot.send_message(chat_id, too_large(len(data)))
+        return None
+    return data
 
 
-def check_upload(data: bytes, name: str, default_language: str) -> CheckedUpload:
-    """Validate an uploaded bank and write it as it would be stored (pure CPU work)."""
-    result = parse_bank(data, name, default_language)
-    return CheckedUpload(result, dump_bank(result.quiz) if result.quiz is not None else None)
+# export
+
+
+async def export_quiz(
+    bot: Bot, services: Services, chat_id: int, quiz: Quiz, format_name: str, locale: Locale
+) -> None:
+    """The quiz as a document of the format named (CPU work for a large bank: in a worker
+    thread); what the format cannot hold is named under it."""
+    fmt = FORMATS[format_name]
+    images = FolderImages(services.settings.content_dir)  # a bank on disk: beside it
+    try:
+        exported = await asyncio.to_thread(files.export_file, quiz, images, fmt, _default(services))
+    except ConversionError as error:
+        shown = {"quiz_id": quiz.id, "format": fmt.label}
+        await send_blocks(bot, chat_id, locale.t("export_failed", **shown), error.problems)
+        return
+    if len(exported.data) > files.MAX_SEND_BYTES:
+        size = f"{len(exported.data):,}"
+        await bot.send_message(chat_id, locale.t("export_too_large", size=size))
+        return
+    key = "export_caption" if fmt.name == "yaml" else "export_caption_format"
+    caption = locale.t(key, quiz_id=quiz.id, n=len(quiz), format=fmt.label)
+    await bot.send_document(chat_id, exported.data, filename=exported.name, caption=caption)
+    if exported.warnings:
+        head = locale.t("export_warnings", format=fmt.label, n=len(exported.warnings))
+        await send_blocks(bot, chat_id, head, exported.warnings)
+
+
+async def send_blocks(bot: Bot, chat_id: int, head: str, lines: Sequence[str]) -> None:
+    for text in render.listing(head, lines):
+        await bot.send_message(chat_id, text)
 
 
 async def send_import_errors(
@@ -347,6 +408,38 @@ async def _save_draft(services: Services, draft: Draft, admin_id: int) -> BankRe
     )
     services.catalog.put(result.quiz)
     return result
+
+
+# quiz polls collected (/collect ... /done)
+
+
+async def save_collection(
+    services: Services, collection: Collection, admin_id: int
+) -> tuple[BankResult, list[Question]]:
+    """Add the collected questions to the quiz as it is now: validated, stored with new ids
+    and one audit entry, put into the catalog; or the errors (nothing stored)."""
+    async with services.bank_lock:
+        quiz = services.catalog.get(collection.quiz_id)
+        if quiz is None:
+            missing = f"quiz {collection.quiz_id} no longer exists"
+            return BankResult(collection.quiz_id, None, (missing,)), []
+        taken = await services.storage.content.known_question_ids(quiz.id)
+        result = await asyncio.to_thread(
+            add_questions, quiz, collection.questions, taken, _default(services)
+        )
+        if result.quiz is None:
+            return result, []
+        added = list(result.quiz.questions[len(quiz.questions) :])
+        await services.storage.content.save_bank(
+            quiz.id,
+            await asyncio.to_thread(dump_bank, result.quiz),
+            admin_id,
+            services.clock(),
+            "collect",
+            {"questions": [q.id for q in added]},
+        )
+        services.catalog.put(result.quiz)
+        return result, added
 
 
 # retiring

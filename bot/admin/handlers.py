@@ -7,45 +7,53 @@ Everyone else who sends an admin command gets a polite refusal and nothing chang
 
 from __future__ import annotations
 
-import asyncio
 import html
 import secrets
 import warnings
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
-from telegram import CallbackQuery, Update
+from telegram import CallbackQuery, ReplyKeyboardMarkup, ReplyKeyboardRemove, Update
 from telegram.ext import BaseHandler, CommandHandler, ConversationHandler, MessageHandler, filters
 from telegram.warnings import PTBUserWarning
 
-from bot.admin import flow, render
+from bot.admin import collecting, flow, render
+from bot.admin.collecting import Collection
 from bot.admin.flow import Draft
 from bot.core import arguments, callbacks
-from bot.core.access import admin_only
+from bot.core.access import admin_only, is_bot_admin
 from bot.core.arguments import Refusal
 from bot.core.context import QuizContext
 from bot.core.handlers import PRIVATE_MESSAGE, TapHandler
 from bot.core.i18n import language_name
-from bot.core.render import split_blocks
+from bot.core.render import Reply, split_blocks
 from content.editing import EditError
-from content.export import dump_bank
 from content.loader import BankResult
 
-COMMANDS = ("import", "addquestion", "export", "delquestion", "stats")
+COMMANDS = ("import", "addquestion", "export", "delquestion", "stats", "collect")
 DRAFT_KEY = "admin_draft"
+COLLECTION_KEY = "admin_collection"
 CONFIRM = flow.STEPS  # the conversation's states: the draft's steps, then its confirmation
 END = ConversationHandler.END
 
 
 @admin_only
 async def import_bank(update: Update, context: QuizContext) -> None:
-    """A YAML document captioned `/import`, or `/import` in reply to one."""
+    """A quiz file captioned `/import`, or `/import` in reply to one; `--skip-unsupported`
+    converts what a bank can hold and lists the rest."""
     message = update.effective_message
     document = message.document if message is not None else None
+    words = context.args
+    if message is not None and document is not None:  # the caption's words after /import
+        words = (message.caption or "").split()[1:]
     if message is not None and document is None and message.reply_to_message is not None:
         document = message.reply_to_message.document
     if document is None:
         await context.say(context.locale.t("usage_import"))
+        return
+    skip = arguments.import_options(words)
+    if isinstance(skip, Refusal):
+        await context.say(skip.text(context.locale))
         return
     await flow.import_document(
         context.bot,
@@ -54,21 +62,21 @@ async def import_bank(update: Update, context: QuizContext) -> None:
         context.learner.user_id,
         document,
         context.locale,
+        skip,
     )
 
 
 @admin_only
 async def export(update: Update, context: QuizContext) -> None:
-    """`/export <quiz id>`: the bank as a YAML document that /import accepts back."""
-    quiz = arguments.export(context.args, context.services.catalog)
-    if isinstance(quiz, Refusal):
-        await context.say(quiz.text(context.locale))
+    """`/export <quiz id> [format]`: the quiz as a document of that format (YAML unless
+    given; a `.zip` where its images travel beside it) that /import accepts back."""
+    wanted = arguments.export(context.args, context.services.catalog)
+    if isinstance(wanted, Refusal):
+        await context.say(wanted.text(context.locale))
         return
-    await context.bot.send_document(
-        context.chat_id,
-        (await asyncio.to_thread(dump_bank, quiz)).encode(),  # CPU work for a large bank
-        filename=f"{quiz.id}.yaml",
-        caption=context.locale.t("export_caption", quiz_id=quiz.id, n=len(quiz)),
+    quiz, fmt = wanted
+    await flow.export_quiz(
+        context.bot, context.services, context.chat_id, quiz, fmt, context.locale
     )
 
 
@@ -97,6 +105,107 @@ async def delquestion(update: Update, context: QuizContext) -> None:
 async def stats(update: Update, context: QuizContext) -> None:
     """Learners, answers and the hardest questions, per quiz; retired questions marked."""
     for text in await flow.stats(context.services, context.locale):
+        await context.say(text)
+
+
+# /collect: quiz polls become questions; the collection lives in the admin's user data
+
+
+def _collection(context: QuizContext) -> Collection | None:
+    found = context.user_data.get(COLLECTION_KEY) if context.user_data is not None else None
+    return found if isinstance(found, Collection) else None
+
+
+def _drop_collection(context: QuizContext) -> bool:
+    """Whether there was a collection to drop."""
+    if context.user_data is None:
+        return False
+    return context.user_data.pop(COLLECTION_KEY, None) is not None
+
+
+async def _say(
+    context: QuizContext, text: str, markup: ReplyKeyboardMarkup | ReplyKeyboardRemove | None = None
+) -> None:
+    """A message in the admin's private chat, with a reply keyboard (or its removal)."""
+    await context.bot.send_message(context.chat_id, text, reply_markup=markup)
+
+
+@admin_only
+async def collect(update: Update, context: QuizContext) -> None:
+    """`/collect <quiz id>`: the button to create quiz polls here; each becomes a question."""
+    locale = context.locale
+    quiz = arguments.collect(context.args, context.services.catalog)
+    if isinstance(quiz, Refusal):
+        await context.say(quiz.text(locale))
+        return
+    assert context.user_data is not None
+    before = _collection(context)
+    context.user_data[COLLECTION_KEY] = Collection(quiz.id)
+    if before is not None and before.questions:
+        await context.say(locale.t("collect_replaced", n=len(before.questions)))
+    title = html.escape(locale.plain(quiz.title))
+    await _say(
+        context,
+        locale.t("collect_start", title=title, quiz_id=quiz.id),
+        render.poll_keyboard(locale),
+    )
+
+
+async def collected_poll(update: Update, context: QuizContext) -> None:
+    """A poll in an admin's private chat: a question for the open collection, or why not."""
+    message = update.effective_message
+    if message is None or message.poll is None or not is_bot_admin(context):
+        return  # someone else's poll: nothing the bot does with it
+    locale = context.locale
+    collection = _collection(context)
+    if collection is None:
+        await context.say(locale.t("collect_none"))
+        return
+    default = context.services.settings.default_language
+    question = collecting.question_from_poll(
+        message.poll, message.forward_origin is not None, default
+    )
+    if isinstance(question, Reply):
+        await context.say(question.text(locale))
+        return
+    errors = collecting.check_question(collection.quiz_id, question, default)
+    if errors:
+        await send_blocks_here(context, locale.t("collect_refused"), errors)
+        return
+    if len(collection.questions) >= collecting.MAX_COLLECTED:
+        await context.say(locale.t("collect_full", n=collecting.MAX_COLLECTED))
+        return
+    collection.questions.append(question)
+    await context.say(render.collected_line(len(collection.questions), message.poll, locale))
+
+
+async def send_blocks_here(context: QuizContext, head: str, lines: Sequence[str]) -> None:
+    for text in render.listing(head, lines):
+        await context.say(text)
+
+
+@admin_only
+async def done(update: Update, context: QuizContext) -> None:
+    """`/done`: the collected questions validated against the quiz as it is now, stored with
+    new ids and an audit entry, then summarised and previewed."""
+    locale = context.locale
+    collection = _collection(context)
+    if collection is None:
+        await context.say(locale.t("collect_none"))
+        return
+    if not collection.questions:
+        await context.say(locale.t("collect_empty"))
+        return
+    result, added = await flow.save_collection(
+        context.services, collection, context.learner.user_id
+    )
+    if result.quiz is None:
+        await send_blocks_here(context, locale.t("collect_not_saved"), result.errors)
+        return
+    _drop_collection(context)
+    messages = render.collection_saved(result.quiz, added, locale)
+    await _say(context, messages[0], ReplyKeyboardRemove())
+    for text in messages[1:]:
         await context.say(text)
 
 
@@ -218,10 +327,11 @@ async def draft_waiting(update: Update, context: QuizContext) -> int:
 
 
 async def cancel(update: Update, context: QuizContext) -> int:
-    """`/cancel`: the draft is dropped; nothing was stored, so nothing is left. Without a
-    draft it says the same: there is nothing to drop."""
+    """`/cancel`: the draft or the collection is dropped; nothing was stored, so nothing is
+    left. Without either it says the same: there is nothing to drop."""
     _drop_draft(context)
-    await context.say(context.locale.t("draft_cancelled"))
+    keyboard = ReplyKeyboardRemove() if _drop_collection(context) else None
+    await _say(context, context.locale.t("draft_cancelled"), keyboard)
     return END
 
 
@@ -262,5 +372,8 @@ def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
         CommandHandler("export", export, filters=private),
         CommandHandler("delquestion", delquestion, filters=private),
         CommandHandler("stats", stats, filters=private),
+        CommandHandler("collect", collect, filters=private),
+        CommandHandler("done", done, filters=private),
+        MessageHandler(private & filters.POLL, collected_poll),
         CommandHandler("cancel", cancel, filters=private),
     ]

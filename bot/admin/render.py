@@ -8,11 +8,25 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import (
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    KeyboardButton,
+    KeyboardButtonPollType,
+    Poll,
+    ReplyKeyboardMarkup,
+)
 
 from bot.core import callbacks
 from bot.core.i18n import Locale
-from bot.core.render import Rendered, explanation, option_lines, shorten, split_blocks
+from bot.core.render import (
+    Rendered,
+    explanation,
+    letter,
+    option_lines,
+    shorten,
+    split_blocks,
+)
 from content.editing import ImportPlan
 from content.model import Question, Quiz
 from content.schema import MAX_QUESTION_LENGTH
@@ -57,6 +71,31 @@ def import_errors(file_name: str, errors: Sequence[str], locale: Locale) -> Erro
 def _plain_file_name(name: str) -> str:
     """A name as safe for a file name as it is readable: letters, digits, `.`, `-`, `_`."""
     return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._")[:60] or "bank"
+
+
+MAX_NOTES_SHOWN = 20
+
+
+def listing(head: str, lines: Sequence[str]) -> list[str]:
+    """A heading and plain-text lines (each escaped and shortened), as messages that fit."""
+    listed = [f"• {html.escape(shorten(line, MAX_ERROR_LENGTH))}" for line in lines]
+    return split_blocks(["\n".join([head, *listed])])
+
+
+def conversion_notes(
+    file_name: str, skipped: Sequence[str], warnings: Sequence[str], locale: Locale
+) -> list[str]:
+    """What a converted file lost on the way: the questions skipped, what was not kept."""
+    blocks = []
+    for key, notes in (("import_skipped", skipped), ("import_warnings", warnings)):
+        if not notes:
+            continue
+        listed = [f"• {html.escape(shorten(note, MAX_ERROR_LENGTH))}" for note in notes]
+        if len(notes) > MAX_NOTES_SHOWN:
+            listed[MAX_NOTES_SHOWN:] = [locale.t("and_more", n=len(notes) - MAX_NOTES_SHOWN)]
+        head = locale.t(key, file=html.escape(file_name), n=len(notes))
+        blocks.append("\n".join([head, *listed]))
+    return split_blocks(blocks) if blocks else []
 
 
 def import_report(plan: ImportPlan, overrides_disk: bool, locale: Locale) -> str:
@@ -188,4 +227,47 @@ def stats_messages(
         if gone:
             lines.append(locale.t("stats_retired", ids=_ids(list(gone))))
         blocks.append("\n".join(lines))
+    return split_blocks(blocks)
+
+
+# /collect
+
+
+def poll_keyboard(locale: Locale) -> ReplyKeyboardMarkup:
+    """The reply keyboard whose button opens Telegram's quiz poll editor in this chat."""
+    button = KeyboardButton(
+        locale.t("button_create_quiz_poll"), request_poll=KeyboardButtonPollType(Poll.QUIZ)
+    )
+    return ReplyKeyboardMarkup([[button]], resize_keyboard=True)
+
+
+def collected_line(k: int, poll: Poll, locale: Locale) -> str:
+    """One line for a question collected: its number, its text shortened, its right option(s)."""
+    right = ", ".join(letter(i) for i in sorted(set(poll.correct_option_ids or ())))
+    text = html.escape(shorten(poll.question, 80))
+    return locale.t("collect_added", k=k, text=text, right=right)
+
+
+def collection_saved(quiz: Quiz, added: Sequence[Question], locale: Locale) -> list[str]:
+    """The summary of a stored collection, then each question as learners see its reveal."""
+    own = Locale(locale.default, locale.default)
+    blocks = [
+        locale.t(
+            "collect_saved",
+            n=len(added),
+            title=html.escape(locale.plain(quiz.title)),
+            quiz_id=quiz.id,
+            total=len(quiz),
+            ids=_ids([q.id for q in added]),
+        )
+    ]
+    for question in added:
+        parts = [
+            f"<code>{html.escape(question.id)}</code>",
+            own.text(question.text, MAX_QUESTION_LENGTH),
+            option_lines(question, own, reveal=True),
+        ]
+        if (why := explanation(question, own)) is not None:
+            parts.append(why)
+        blocks.append("\n".join(parts))
     return split_blocks(blocks)

@@ -28,6 +28,7 @@ from bot.core.display import ECHO_LIMIT, isolate
 from bot.core.i18n import Locale
 from bot.core.render import Reply
 from content.catalog import Catalog
+from content.formats.registry import OUTPUT_FORMATS
 from content.model import Quiz
 from content.rules import parse_clock_time, parse_timezone
 from content.schema import MAX_QUIZ_ID_LENGTH, SLUG
@@ -44,6 +45,7 @@ POLL = "poll"
 OFF: Literal["off"] = "off"
 OFF_WORDS = frozenset({"off", "stop", "no"})
 WHICH_QUIZ = Reply("args_which_quiz")
+SKIP_WORDS = frozenset({"--skip-unsupported", "skip"})
 
 
 @dataclass(frozen=True)
@@ -220,9 +222,47 @@ def groupquiz(args: Words, catalog: Catalog, settings: Settings) -> GroupQuiz | 
 # admins
 
 
-def export(args: Words, catalog: Catalog) -> Quiz | Refusal:
-    """`/export <quiz id>`"""
-    return _one_quiz(args, catalog, "usage_export")
+def export(args: Words, catalog: Catalog) -> tuple[Quiz, str] | Refusal:
+    """`/export <quiz id> [format]`: the quiz and the name of an output format (YAML unless
+    given)."""
+    usage = Reply("usage_export", {"example": example_quiz(catalog), "formats": _formats()})
+    words = _words(args, usage, 1, 2, WHICH_QUIZ)
+    if isinstance(words, Refusal):
+        return words
+    quiz = known_quiz(words[0], catalog)
+    if isinstance(quiz, Reply):
+        return Refusal(quiz, usage)
+    if len(words) == 1:
+        return quiz, "yaml"
+    wanted = words[1].lower().lstrip(".")
+    if wanted not in OUTPUT_FORMATS:
+        return Refusal(
+            Reply("args_format", {"value": echo(words[1]), "formats": _formats()}), usage
+        )
+    return quiz, wanted
+
+
+def _formats() -> str:
+    return ", ".join(f"<code>{name}</code>" for name in OUTPUT_FORMATS)
+
+
+def import_options(args: Words) -> bool | Refusal:
+    """`/import [--skip-unsupported]`: whether to convert what a bank can hold and list the
+    rest, rather than refuse the file."""
+    usage = Reply("usage_import")
+    words = _words(args, usage, 0, 1)
+    if isinstance(words, Refusal):
+        return words
+    if not words:
+        return False
+    if words[0].lower() in SKIP_WORDS:
+        return True
+    return Refusal(Reply("args_extra", {"value": echo(words[0])}), usage)
+
+
+def collect(args: Words, catalog: Catalog) -> Quiz | Refusal:
+    """`/collect <quiz id>`"""
+    return _one_quiz(args, catalog, "usage_collect")
 
 
 def addquestion(args: Words, catalog: Catalog) -> Quiz | Refusal:

@@ -113,6 +113,11 @@ def is_stale_query(error: TelegramError) -> bool:
     )
 
 
+def is_file_too_big(error: TelegramError) -> bool:
+    """Telegram's answer to getFile for a file over the 20 MB a bot may download."""
+    return isinstance(error, BadRequest) and "file is too big" in error.message.lower()
+
+
 def retry_delay(tries: int, error: TelegramError) -> float | None:
     """Seconds to wait before trying a failed request again, None to give up: only what
     certainly did not reach Telegram, `len(RETRY_DELAYS)` times. A 429 is not retried here:

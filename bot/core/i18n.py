@@ -77,7 +77,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "storage_error": "Sorry, I could not save that just now. Please try again in a moment.",
         # admins (bot/handlers/admin.py)
         "not_admin": "Sorry, that command is for the bot's admins. Nothing was changed.",
-        "usage_import": "Send a YAML bank as a document with the caption <code>/import</code>, or reply <code>/import</code> to one.",
+        "usage_import": "Send a quiz file as a document with the caption <code>/import</code>, or reply <code>/import</code> to one: our YAML, GIFT (.gift), Moodle XML (.xml), CSV, Excel (.xlsx), Aiken (.txt), or a .zip of one of them with its images. <code>/import --skip-unsupported</code> converts what a quiz can hold and lists the rest.",
         "import_too_large": "That file has {size} bytes; a bank may have at most {limit}. Nothing was changed.",
         "import_too_large_unsized": "That file has more than {limit} bytes, and a bank may have at most {limit}. Nothing was changed.",
         "import_download_failed": "I could not download that file. Nothing was changed.",
@@ -89,8 +89,34 @@ STRINGS: dict[str, dict[str, str]] = {
         "import_retired": "Retired (answers kept): {ids}",
         "import_overrides": "The bot's copy now takes the place of the bank file on disk.",
         "import_unchanged": "Nothing changed: <code>{quiz_id}</code> is already exactly this bank.",
-        "usage_export": "Send <code>/export &lt;quiz id&gt;</code>, for example <code>/export {example}</code>.",
+        "usage_export": "Send <code>/export &lt;quiz id&gt; [format]</code>, for example <code>/export {example}</code> or <code>/export {example} gift</code>. Formats: {formats}.",
         "export_caption": "<code>{quiz_id}</code>: {n} questions. Send it back with the caption /import to update the quiz.",
+        # issue 15: formats in and out, quiz polls collected
+        "args_format": "<code>{value}</code> is not a format I write.",
+        "import_unknown_format": "I cannot read <b>{file}</b>: send a file ending in {extensions}. Nothing was changed.",
+        "import_too_large_format": "That {format} file has {size} bytes; it may have at most {limit}. Nothing was changed.",
+        "import_too_large_format_unsized": "That {format} file has more than {limit} bytes, the most it may have. Nothing was changed.",
+        "import_skipped": "⚠️ Skipped from {file} ({n}): a quiz cannot hold these.",
+        "import_warnings": "⚠️ Not kept from {file} ({n}):",
+        "export_caption_format": "<code>{quiz_id}</code> as {format}: {n} questions.",
+        "export_warnings": "⚠️ {format} cannot hold everything ({n}):",
+        "export_failed": "<code>{quiz_id}</code> cannot be written as {format}:",
+        "export_too_large": "That file would have {size} bytes; Telegram takes at most 50 MB from a bot.",
+        "usage_collect": "Send <code>/collect &lt;quiz id&gt;</code>, for example <code>/collect {example}</code>: then create quiz polls here, or forward closed ones, and send /done.",
+        "cmd_collect": "Telegram quiz polls become questions",
+        "button_create_quiz_poll": "Create a quiz question",
+        "collect_start": "Collecting questions for <b>{title}</b> (<code>{quiz_id}</code>). Tap <b>Create a quiz question</b> below (mark the right answer, add an explanation if you like), or forward quiz polls that are closed. /done saves them, /cancel drops them.",
+        "collect_replaced": "The {n} questions collected before were dropped: a new collection starts.",
+        "collect_none": "No collection is open (a restart drops one). Send <code>/collect &lt;quiz id&gt;</code> first.",
+        "collect_regular_poll": "Not taken: a regular poll has no right answer. Create a quiz with the button below.",
+        "collect_open_poll": "Not taken: this quiz poll is still open, so Telegram does not show me its right answer. Close the poll first, or create it here with the button.",
+        "collect_no_answer": "Not taken: this quiz poll does not show its right answer. Create it here with the button.",
+        "collect_refused": "Not taken: this poll cannot be a question of the quiz:",
+        "collect_full": "Not taken: a collection holds at most {n} questions. Send /done, then /collect again.",
+        "collect_added": "✅ {k}. {text} (right: {right})",
+        "collect_empty": "Nothing collected yet: create a quiz poll with the button, or /cancel.",
+        "collect_not_saved": "Nothing was saved; the collection is still open (/cancel drops it):",
+        "collect_saved": "✅ {n} questions added to <b>{title}</b> (<code>{quiz_id}</code>), now {total}: {ids}",
         "usage_delquestion": "Send <code>/delquestion &lt;quiz id&gt; &lt;question id&gt;</code>.",
         "unknown_question": "Quiz <code>{quiz_id}</code> has no question <code>{question_id}</code>.",
         "last_question": "<code>{question_id}</code> is the last question of <code>{quiz_id}</code>; a quiz needs at least one.",
@@ -135,9 +161,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "schedule_done": "⏰ Every day at {time} UTC the next question of <code>{quiz_id}</code> goes to {chat}.",
         "schedule_off": "⏰ No more daily questions of <code>{quiz_id}</code> for {chat}.",
         "schedule_none": "There is no schedule of <code>{quiz_id}</code> for {chat}.",
-        "cmd_import": "Add or update a bank (YAML document)",
+        "cmd_import": "Add or update a quiz (YAML, GIFT, Moodle XML, CSV, Excel, Aiken, .zip)",
         "cmd_addquestion": "Add a question step by step",
-        "cmd_export": "A quiz as a YAML document",
+        "cmd_export": "A quiz as a document (YAML, GIFT, XML, CSV, Excel, Anki)",
         "cmd_delquestion": "Retire a question",
         "cmd_push": "Post the next question to a chat",
         "cmd_schedule": "Post a question every day",
@@ -331,7 +357,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "storage_error": "Ẹ pẹ̀lẹ́, mi ò lè fi pamọ́ báyìí. Ẹ tún gbìyànjú láìpẹ́.",
         # admins (bot/handlers/admin.py)
         "not_admin": "Ẹ má bínú, àṣẹ yẹn wà fún àwọn alábòójútó bot nìkan. Kò sí ohun tó yí padà.",
-        "usage_import": "Ẹ fi bánkì YAML ránṣẹ́ bí ìwé pẹ̀lú àkọlé <code>/import</code>, tàbí ẹ fèsì <code>/import</code> sí ọ̀kan.",
+        "usage_import": "Ẹ fi fáìlì ìdánwò ránṣẹ́ bí ìwé pẹ̀lú àkọlé <code>/import</code>, tàbí ẹ fèsì <code>/import</code> sí ọ̀kan: YAML wa, GIFT (.gift), Moodle XML (.xml), CSV, Excel (.xlsx), Aiken (.txt), tàbí .zip ọ̀kan nínú wọn pẹ̀lú àwọn àwòrán rẹ̀. <code>/import --skip-unsupported</code> máa yí èyí tí ìdánwò lè gbà padà, á sì to ìyókù lẹ́sẹẹsẹ.",  # yo: review
         "import_too_large": "Fáìlì yẹn ní báìtì {size}; bánkì kan kò gbọdọ̀ ju {limit} lọ. Kò sí ohun tó yí padà.",
         "import_too_large_unsized": "Fáìlì yẹn ju báìtì {limit} lọ, bánkì kan kò sì gbọdọ̀ ju {limit} lọ. Kò sí ohun tó yí padà.",  # yo: review
         "import_download_failed": "Mi ò lè gba fáìlì yẹn sílẹ̀. Kò sí ohun tó yí padà.",
@@ -343,8 +369,34 @@ STRINGS: dict[str, dict[str, str]] = {
         "import_retired": "Tí a fẹ̀yìntì (a pa ìdáhùn mọ́): {ids}",
         "import_overrides": "Ẹ̀dà bot yìí ló ń rọ́pò fáìlì bánkì tó wà lórí disk báyìí.",
         "import_unchanged": "Kò sí ohun tó yí padà: <code>{quiz_id}</code> ti jẹ́ bánkì yìí gan-an.",
-        "usage_export": "Ẹ fi <code>/export &lt;quiz id&gt;</code> ránṣẹ́, fún àpẹẹrẹ <code>/export {example}</code>.",
+        "usage_export": "Ẹ fi <code>/export &lt;quiz id&gt; [format]</code> ránṣẹ́, fún àpẹẹrẹ <code>/export {example}</code> tàbí <code>/export {example} gift</code>. Àwọn fọ́ọ̀mù: {formats}.",  # yo: review
         "export_caption": "<code>{quiz_id}</code>: ìbéèrè {n}. Ẹ dá a padà pẹ̀lú àkọlé /import láti ṣe àtúnṣe ìdánwò náà.",
+        # issue 15: formats in and out, quiz polls collected
+        "args_format": "<code>{value}</code> kì í ṣe fọ́ọ̀mù tí mo ń kọ.",  # yo: review
+        "import_unknown_format": "Mi ò lè ka <b>{file}</b>: ẹ fi fáìlì tó parí pẹ̀lú {extensions} ránṣẹ́. Kò sí ohun tó yí padà.",  # yo: review
+        "import_too_large_format": "Fáìlì {format} yẹn ní báìtì {size}; kò gbọdọ̀ ju {limit} lọ. Kò sí ohun tó yí padà.",  # yo: review
+        "import_too_large_format_unsized": "Fáìlì {format} yẹn ju báìtì {limit} lọ, èyí tó pọ̀ jù tí ó lè ní. Kò sí ohun tó yí padà.",  # yo: review
+        "import_skipped": "⚠️ A fo ìwọ̀nyí nínú {file} ({n}): ìdánwò kò lè gbà wọ́n.",  # yo: review
+        "import_warnings": "⚠️ Ohun tí a kò pa mọ́ nínú {file} ({n}):",  # yo: review
+        "export_caption_format": "<code>{quiz_id}</code> bí {format}: ìbéèrè {n}.",  # yo: review
+        "export_warnings": "⚠️ {format} kò lè gba gbogbo rẹ̀ ({n}):",  # yo: review
+        "export_failed": "A kò lè kọ <code>{quiz_id}</code> bí {format}:",  # yo: review
+        "export_too_large": "Fáìlì yẹn yóò ní báìtì {size}; Telegram kò gba ju 50 MB lọ láti ọ̀dọ̀ bot.",  # yo: review
+        "usage_collect": "Ẹ fi <code>/collect &lt;quiz id&gt;</code> ránṣẹ́, fún àpẹẹrẹ <code>/collect {example}</code>: lẹ́yìn náà ẹ ṣe ìbò ìdánwò níbí, tàbí ẹ fi èyí tí a ti pa ránṣẹ́ síwájú, kí ẹ sì fi /done ránṣẹ́.",  # yo: review
+        "cmd_collect": "Ìbò ìdánwò Telegram di ìbéèrè",  # yo: review
+        "button_create_quiz_poll": "Ṣe ìbéèrè ìdánwò",  # yo: review
+        "collect_start": "À ń kó ìbéèrè jọ fún <b>{title}</b> (<code>{quiz_id}</code>). Ẹ tẹ <b>Ṣe ìbéèrè ìdánwò</b> nísàlẹ̀ (ẹ sàmì sí ìdáhùn tó tọ́, ẹ fi àlàyé kún un tí ẹ bá fẹ́), tàbí ẹ fi ìbò ìdánwò tí a ti pa ránṣẹ́ síwájú. /done á fi wọ́n pamọ́, /cancel á jù wọ́n nù.",  # yo: review
+        "collect_replaced": "A ti ju ìbéèrè {n} tí a kó jọ tẹ́lẹ̀ nù: àkójọ tuntun bẹ̀rẹ̀.",  # yo: review
+        "collect_none": "Kò sí àkójọ tó ṣí sílẹ̀ (àtúnbẹ̀rẹ̀ máa ń jù ú nù). Ẹ kọ́kọ́ fi <code>/collect &lt;quiz id&gt;</code> ránṣẹ́.",  # yo: review
+        "collect_regular_poll": "A kò gbà á: ìbò lásán kò ní ìdáhùn tó tọ́. Ẹ ṣe ìdánwò pẹ̀lú bọ́tìnnì nísàlẹ̀.",  # yo: review
+        "collect_open_poll": "A kò gbà á: ìbò ìdánwò yìí ṣì ṣí sílẹ̀, nítorí náà Telegram kò fi ìdáhùn rẹ̀ tó tọ́ hàn mí. Ẹ kọ́kọ́ pa ìbò náà, tàbí ẹ ṣe é níbí pẹ̀lú bọ́tìnnì.",  # yo: review
+        "collect_no_answer": "A kò gbà á: ìbò ìdánwò yìí kò fi ìdáhùn rẹ̀ tó tọ́ hàn. Ẹ ṣe é níbí pẹ̀lú bọ́tìnnì.",  # yo: review
+        "collect_refused": "A kò gbà á: ìbò yìí kò lè jẹ́ ìbéèrè ìdánwò náà:",  # yo: review
+        "collect_full": "A kò gbà á: àkójọ kan kò lè ju ìbéèrè {n} lọ. Ẹ fi /done ránṣẹ́, lẹ́yìn náà /collect lẹ́ẹ̀kan sí i.",  # yo: review
+        "collect_added": "✅ {k}. {text} (èyí tó tọ́: {right})",  # yo: review
+        "collect_empty": "Kò sí ohun tí a kó jọ síbẹ̀: ẹ ṣe ìbò ìdánwò pẹ̀lú bọ́tìnnì, tàbí /cancel.",  # yo: review
+        "collect_not_saved": "A kò fi nǹkan pamọ́; àkójọ náà ṣì ṣí sílẹ̀ (/cancel á jù ú nù):",  # yo: review
+        "collect_saved": "✅ A ti fi ìbéèrè {n} kún <b>{title}</b> (<code>{quiz_id}</code>), ó ti di {total}: {ids}",  # yo: review
         "usage_delquestion": "Ẹ fi <code>/delquestion &lt;quiz id&gt; &lt;question id&gt;</code> ránṣẹ́.",
         "unknown_question": "Ìdánwò <code>{quiz_id}</code> kò ní ìbéèrè <code>{question_id}</code>.",
         "last_question": "<code>{question_id}</code> ni ìbéèrè tó kẹ́yìn nínú <code>{quiz_id}</code>; ìdánwò kan nílò ó kéré tán ọ̀kan.",
@@ -389,9 +441,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "schedule_done": "⏰ Lójoojúmọ́ ní {time} UTC, ìbéèrè tó kàn láti <code>{quiz_id}</code> yóò lọ sí {chat}.",
         "schedule_off": "⏰ Kò sí ìbéèrè ojoojúmọ́ láti <code>{quiz_id}</code> fún {chat} mọ́.",
         "schedule_none": "Kò sí ètò kankan fún <code>{quiz_id}</code> ní {chat}.",
-        "cmd_import": "Fi bánkì kún tàbí ṣe àtúnṣe rẹ̀ (YAML)",
+        "cmd_import": "Fi ìdánwò kún tàbí ṣe àtúnṣe rẹ̀ (YAML, GIFT, Moodle XML, CSV, Excel, Aiken, .zip)",  # yo: review
         "cmd_addquestion": "Fi ìbéèrè kan kún ní ìgbésẹ̀-ìgbésẹ̀",
-        "cmd_export": "Ìdánwò kan bí ìwé YAML",
+        "cmd_export": "Ìdánwò kan bí ìwé (YAML, GIFT, XML, CSV, Excel, Anki)",  # yo: review
         "cmd_delquestion": "Fẹ̀yìntì ìbéèrè kan",
         "cmd_push": "Fi ìbéèrè tó kàn ránṣẹ́ sí ìbánisọ̀rọ̀ kan",
         "cmd_schedule": "Fi ìbéèrè ránṣẹ́ lójoojúmọ́",

@@ -5,6 +5,7 @@ It speaks the Bot API over real HTTP on 127.0.0.1 (PTB's `base_url` points at it
 chats and messages, hands out updates through long polling, and refuses what Telegram
 refuses: callback data over 64 bytes, text over 4096 characters after entity parsing,
 malformed HTML, edits that change nothing, a callback query answered twice or too late,
+deleting a message that is not there (or a member's message in a group),
 messages to people who blocked the bot or never started it, to a
 chat that kicked the bot (`kick_bot`), that does not let it send (`restrict_bot`) or that does
 not exist (`forget_chat`), and more than 20 messages a minute into one group (429). Those
@@ -13,7 +14,11 @@ flood limit or the age of a tap, the tests keep them.
 
 Tests drive it as the people in the chats: `send_text`, `upload`, `tap`, then `wait_for` a
 condition. Files go both ways: `upload` makes a document the bot can fetch with `getFile` and
-download from `/file/bot<token>/<file_path>`; `sendDocument` (multipart) keeps what the bot sent.
+download from `/file/bot<token>/<file_path>` (getFile refuses files over 20 MB, as Telegram
+does); `sendDocument` (multipart, a file name, at most 50 MB) keeps what the bot sent. People
+send polls with `send_poll`: one made in the private chat needs the bot's reply keyboard to
+offer a poll button of its kind; a forwarded one carries `forward_origin`, and an open
+forwarded quiz leaves out its right options, as Telegram does.
 
 Tests inject trouble: `fail(method, status, ...)` makes the next calls of a method fail (500,
 502, 429 with retry_after...); `delay(method, seconds, ...)` makes the next calls of a method (or
@@ -58,6 +63,8 @@ class Strictness:
     max_callback_data: int = 64  # bytes of a button's callback data
     max_callback_answer: int = 200  # characters of a toast
     callback_query_max_age: float | None = 15.0  # seconds: a tap older is "query is too old"
+    max_upload: int = 50 * 1000 * 1000  # bytes of a file a bot sends (sendDocument)
+    max_download: int = 20 * 1000 * 1000  # bytes of a file a bot may fetch with getFile
 
 
 TELEGRAM = Strictness()
@@ -132,6 +139,7 @@ class Message:
     reply_to: Message | None = None
     poll: dict[str, Any] | None = None
     sender_chat: dict[str, Any] | None = None
+    forward_origin: dict[str, Any] | None = None
     edits: int = 0
 
     @property
@@ -154,10 +162,14 @@ class Message:
         data.update(
             _present(
                 text=self.text,
-                reply_markup=self.reply_markup,
+                # a message shows only an inline keyboard; a reply keyboard sits in the chat
+                reply_markup=self.reply_markup
+                if "inline_keyboard" in (self.reply_markup or {})
+                else None,
                 document=self.document,
                 caption=self.caption,
                 poll=self.poll,
+                forward_origin=self.forward_origin,
             )
         )
         if not self.from_bot:  # what a person sends: a leading /command is marked, as Telegram does
@@ -234,6 +246,7 @@ class FakeBotApi:
         self._group_sends: dict[int, deque[float]] = defaultdict(deque)
         self._poll_voters: dict[str, set[int]] = {}
         self._poll_ids = itertools.count(5000)
+        self.keyboards: dict[int, dict[str, Any]] = {}  # chat id -> the reply keyboard shown
         # hooks for load generators that cannot afford a predicate per call
         self.on_bot_message: Callable[[Message], None] | None = None
         self.on_callback_answer: Callable[[str], None] | None = None
@@ -388,6 +401,70 @@ class FakeBotApi:
         message = self._new_message(chat, sender=user.to_dict(), document=document, caption=caption)
         self._push({"message": message.to_dict(self.bot_user)})
         return message
+
+    def send_poll(
+        self,
+        user: FakeUser,
+        question: str,
+        options: list[str],
+        correct: list[int] | None = None,
+        explanation: str | None = None,
+        kind: str = "quiz",
+        forwarded_from: FakeUser | Chat | None = None,
+        closed: bool = False,
+    ) -> Message:
+        """`user` sends a poll into the private chat with the bot. Made there (not forwarded),
+        it needs the bot's reply keyboard to offer a poll button of its kind, as Telegram's
+        apps do, and it carries its right options and explanation. A forwarded poll comes
+        with `forward_origin`; an open forwarded quiz does not show its right options."""
+        chat = self.private_chat(user)
+        if forwarded_from is None and not self._offers_poll(chat, kind):
+            raise AssertionError(f"no button for a {kind} poll in the chat: cannot create one")
+        if kind == "quiz" and not correct:
+            raise AssertionError("a quiz poll has at least one right option")
+        poll: dict[str, Any] = {
+            "id": str(next(self._poll_ids)),
+            "question": question,
+            "options": [
+                {"text": t, "voter_count": 0, "persistent_id": str(n)}
+                for n, t in enumerate(options)
+            ],
+            "total_voter_count": 0,
+            "is_closed": closed,
+            "is_anonymous": True,
+            "type": kind,
+            "allows_multiple_answers": kind == "quiz" and len(correct or []) > 1,
+            "allows_revoting": False,
+            "members_only": False,
+        }
+        if kind == "quiz" and (forwarded_from is None or closed):
+            poll["correct_option_ids"] = list(correct or [])
+        if explanation:
+            poll["explanation"] = explanation
+        origin: dict[str, Any] | None = None
+        if isinstance(forwarded_from, FakeUser):
+            origin = {"type": "user", "sender_user": forwarded_from.to_dict()}
+        elif isinstance(forwarded_from, Chat):
+            kind_of_origin = "channel" if forwarded_from.type == "channel" else "chat"
+            key = "chat" if kind_of_origin == "channel" else "sender_chat"
+            origin = {"type": kind_of_origin, key: forwarded_from.to_dict()}
+            if kind_of_origin == "channel":
+                origin["message_id"] = 1
+        if origin is not None:
+            origin["date"] = int(time.time()) - 60
+        self._seen_users.add(user.id)
+        message = self._new_message(chat, sender=user.to_dict(), poll=poll, forward_origin=origin)
+        self._push({"message": message.to_dict(self.bot_user)})
+        return message
+
+    def _offers_poll(self, chat: Chat, kind: str) -> bool:
+        keyboard = self.keyboards.get(chat.id) or {}
+        for row in keyboard.get("keyboard", []):
+            for button in row:
+                wanted = button.get("request_poll") if isinstance(button, dict) else None
+                if wanted is not None and wanted.get("type") in (None, kind):
+                    return True
+        return False
 
     def file_content(self, document: dict[str, Any]) -> bytes:
         return self.files[document["file_id"]][1]
@@ -790,6 +867,16 @@ class FakeBotApi:
             raise ApiError(400, f"Bad Request: {too_long}")
         return text
 
+    def _show_keyboard(self, chat: Chat, markup: dict[str, Any] | None) -> None:
+        """A reply keyboard stays under the chat's input field until another replaces it or
+        `remove_keyboard` takes it away (an inline keyboard leaves it as it is)."""
+        if markup is None or "inline_keyboard" in markup:
+            return
+        if markup.get("remove_keyboard"):
+            self.keyboards.pop(chat.id, None)
+        elif "keyboard" in markup:
+            self.keyboards[chat.id] = markup
+
     def _markup(self, params: dict[str, Any]) -> dict[str, Any] | None:
         markup = params.get("reply_markup")
         if markup is None:
@@ -815,6 +902,7 @@ class FakeBotApi:
         raw, text = self._text(params)
         markup = self._markup(params)
         self._check_group_rate(chat)
+        self._show_keyboard(chat, markup)
         message = self._new_message(chat, from_bot=True, text=text, html=raw, reply_markup=markup)
         return message.to_dict(self.bot_user)
 
@@ -854,11 +942,23 @@ class FakeBotApi:
         message.edits += 1
         return message.to_dict(self.bot_user)
 
+    async def _api_deleteMessage(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params)
+        message = self.messages.get((chat.id, int(params.get("message_id") or 0)))
+        if message is None:
+            raise ApiError(400, "Bad Request: message to delete not found")
+        if not message.from_bot and chat.type != "private":  # others' need admin rights
+            raise ApiError(400, "Bad Request: message can't be deleted")
+        del self.messages[(chat.id, message.message_id)]
+        return True
+
     async def _api_getFile(self, params: dict[str, Any]) -> Any:
         file_id = str(params.get("file_id") or "")
         if file_id not in self.files:
             raise ApiError(400, "Bad Request: invalid file_id")
         file_path, content = self.files[file_id]
+        if len(content) > self.strictness.max_download:
+            raise ApiError(400, "Bad Request: file is too big")
         number = file_id.removeprefix("file-")
         found = {
             "file_id": file_id,
@@ -878,6 +978,8 @@ class FakeBotApi:
             content = document["content"]
             if not content:
                 raise ApiError(400, "Bad Request: file must be non-empty")
+            if len(content) > self.strictness.max_upload:
+                raise ApiError(413, "Request Entity Too Large")
             sent = self.add_file(content, document["filename"] or "document")
         elif isinstance(document, str) and document in self.files:
             file_path, content = self.files[document]
@@ -891,6 +993,7 @@ class FakeBotApi:
                 str(caption), params, self.strictness.max_caption, "message caption is too long"
             )
         self._check_group_rate(chat)
+        self._show_keyboard(chat, self._markup(params))
         message = self._new_message(
             chat, from_bot=True, reply_markup=self._markup(params), document=sent,
             caption=caption_text,

@@ -41,7 +41,9 @@ WORD = st.one_of(
     st.builds(
         lambda unit, n: unit * n, st.text(st.sampled_from(TRICKY), min_size=1), st.just(4100)
     ),
-    st.sampled_from(["tiny", "q1", "30", "08:30", "off", "poll", "@news_room", "-1001", "UTC+1"]),
+    st.sampled_from(
+        ["tiny", "q1", "30", "08:30", "off", "poll", "@news_room", "-1001", "UTC+1", "gift", "skip"]
+    ),
 )
 WORDS = st.lists(WORD, max_size=4)
 
@@ -53,6 +55,8 @@ PARSERS: dict[str, Callable[[Sequence[str]], object]] = {
     "remind": lambda words: arguments.remind(words, "UTC+01:00", None),
     "groupquiz": lambda words: arguments.groupquiz(words, CATALOG, SETTINGS),
     "export": lambda words: arguments.export(words, CATALOG),
+    "import": arguments.import_options,
+    "collect": lambda words: arguments.collect(words, CATALOG),
     "addquestion": lambda words: arguments.addquestion(words, CATALOG),
     "delquestion": lambda words: arguments.delquestion(words, CATALOG),
     "push": lambda words: arguments.push(words, CATALOG),

@@ -1,0 +1,384 @@
+"""The chat page of the sandbox and its JSON/event API, over the Bot API stand-in.
+
+The page acts as the people (`/api/send`, `/api/tap`, `/api/vote`, `/api/upload`: the
+stand-in's own `send_text`, `tap`, `vote`, `upload`) and watches the chats through
+`/api/events`, server-sent events: the whole state first, then each new message, edit,
+deletion, toast and content report as it happens. What happened is found by comparing the
+stand-in's messages after every Bot API call with what the page was last told, so the
+stand-in needs no hook for the page.
+
+It serves 127.0.0.1 only and answers only requests addressed to it by name (`Host`
+127.0.0.1 or localhost at its port: 421 otherwise, against DNS rebinding); every write
+must come from the page itself (`Origin`: 403 otherwise). The page's script draws bot text
+from a tree of nodes, never as HTML, under a Content-Security-Policy with no inline script.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+from importlib.resources import files
+from typing import Any
+
+from aiohttp import BodyPartReader, web
+from aiohttp.typedefs import Handler
+
+from bot.sandbox.server import FakeBotApi, Message
+from bot.sandbox.web.cast import Cast, Person
+from bot.sandbox.web.views import fingerprint, image_type, message_view
+
+log = logging.getLogger(__name__)
+
+STATIC = {"index.html": "text/html", "app.js": "text/javascript", "app.css": "text/css"}
+LOCAL_NAMES = {"127.0.0.1", "localhost"}
+MAX_UPLOAD = 20 * 1024 * 1024  # what a bot may download from Telegram
+MAX_TEXT = 4096
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
+HEARTBEAT_SECONDS = 15.0
+
+
+class Refused(Exception):
+    """A request the page cannot carry out: 400 with this message."""
+
+
+class SandboxPage:
+    def __init__(self, api: FakeBotApi, cast: Cast) -> None:
+        self.api = api
+        self.cast = cast
+        self.content_errors: dict[str, list[str]] = {}
+        self.votes: dict[str, dict[str, int]] = {}  # poll id -> person key -> option
+        self._taps: dict[str, str] = {}  # callback query id -> the person who tapped
+        self._shown: dict[tuple[int, int], tuple[Any, ...]] = {}  # message -> fingerprint
+        self._answers_seen: set[str] = set()
+        self._calls_seen = -1
+        self._streams: set[asyncio.Queue[dict[str, Any] | None]] = set()
+        self._watcher: asyncio.Task[None] | None = None
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # lifecycle
+
+    def application(self) -> web.Application:
+        app = web.Application(client_max_size=MAX_UPLOAD + 64 * 1024, middlewares=[self._guard])
+        app.router.add_get("/", self._index)
+        app.router.add_get("/static/{name}", self._static)
+        app.router.add_get("/api/state", self._state)
+        app.router.add_get("/api/events", self._events)
+        app.router.add_get("/api/files/{file_id}", self._file)
+        app.router.add_post("/api/send", self._send)
+        app.router.add_post("/api/tap", self._tap)
+        app.router.add_post("/api/vote", self._vote)
+        app.router.add_post("/api/upload", self._upload)
+        app.on_startup.append(self._start_watching)
+        app.on_shutdown.append(self._stop_watching)
+        return app
+
+    async def start(self, port: int) -> None:
+        """Serve on 127.0.0.1 at `port` (0: any free port; read `port` after)."""
+        self._runner = web.AppRunner(self.application(), access_log=None)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, "127.0.0.1", port).start()
+        self.port = self._runner.addresses[0][1]
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _start_watching(self, app: web.Application) -> None:
+        self.refresh()
+        self._watcher = asyncio.get_running_loop().create_task(self._watch())
+
+    async def _stop_watching(self, app: web.Application) -> None:
+        if self._watcher is not None:
+            self._watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watcher
+        for stream in self._streams:
+            stream.put_nowait(None)  # ends each event stream
+
+    async def _watch(self) -> None:
+        """After every Bot API call, tell the page what changed."""
+        while True:
+            with contextlib.suppress(AssertionError):  # an hour without a call
+                await self.api.wait_for(lambda: len(self.api.calls) != self._calls_seen, 3600)
+            self.refresh()
+
+    # what the page is told
+
+    def show_content_errors(self, errors: dict[str, list[str]]) -> None:
+        """The banks of `--content` that failed validation, by file, with their errors."""
+        self.content_errors = {name: list(found) for name, found in errors.items()}
+        self._broadcast({"kind": "content", "errors": self.content_errors})
+
+    def refresh(self) -> None:
+        """Compare the stand-in's chats with what the page was told; send the differences."""
+        self._calls_seen = len(self.api.calls)
+        current = {key: fingerprint(message) for key, message in self._visible_messages()}
+        for key in sorted(current):
+            if key not in self._shown:
+                self._broadcast({"kind": "message", "message": self._view(key)})
+            elif current[key] != self._shown[key]:
+                self._broadcast({"kind": "edit", "message": self._view(key)})
+        for chat_id, message_id in sorted(set(self._shown) - set(current)):
+            self._broadcast({"kind": "delete", "chat_id": chat_id, "message_id": message_id})
+        self._shown = current
+        for query_id, answer in list(self.api.callback_answers.items()):
+            if query_id in self._answers_seen or query_id not in self._taps:
+                continue
+            self._answers_seen.add(query_id)
+            self._broadcast(
+                {
+                    "kind": "toast",
+                    "person": self._taps[query_id],
+                    "text": answer.get("text") or "",
+                    "alert": bool(answer.get("show_alert")),
+                }
+            )
+
+    def _visible_messages(self) -> list[tuple[tuple[int, int], Message]]:
+        chats = {self.cast.group.id} | {p.user.id for p in self.cast.people.values()}
+        return [(key, m) for key, m in self.api.messages.items() if key[0] in chats]
+
+    def _view(self, key: tuple[int, int]) -> dict[str, Any]:
+        return message_view(self.api.messages[key], self.cast, self.votes)
+
+    def snapshot(self) -> dict[str, Any]:
+        chats: dict[str, list[dict[str, Any]]] = {}
+        for key, _ in sorted(self._visible_messages()):
+            chats.setdefault(str(key[0]), []).append(self._view(key))
+        return {
+            "kind": "state",
+            "bot": {
+                "name": self.api.bot_user["first_name"],
+                "username": self.api.bot_user.get("username"),
+            },
+            "people": [p.to_dict() for p in self.cast.people.values()],
+            "group": {"id": self.cast.group.id, "title": self.cast.group.title},
+            "chats": chats,
+            "content_errors": self.content_errors,
+        }
+
+    def _broadcast(self, event: dict[str, Any]) -> None:
+        for stream in self._streams:
+            stream.put_nowait(event)
+
+    # the guard
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        if not _addressed_to_us(request):
+            return web.Response(status=421, text="This server answers to 127.0.0.1 only.\n")
+        if request.method not in ("GET", "HEAD") and not self._same_origin(request):
+            return _error(403, "Writes are taken from the sandbox page only (Origin).")
+        try:
+            response = await handler(request)
+        except Refused as refusal:
+            response = _error(400, str(refusal))
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
+        return response
+
+    def _same_origin(self, request: web.Request) -> bool:
+        origin = request.headers.get("Origin")
+        return origin is not None and origin == f"http://{request.headers.get('Host', '')}"
+
+    # the page
+
+    async def _index(self, request: web.Request) -> web.StreamResponse:
+        return _static_file("index.html")
+
+    async def _static(self, request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        if name not in STATIC:
+            raise web.HTTPNotFound()
+        return _static_file(name)
+
+    async def _state(self, request: web.Request) -> web.StreamResponse:
+        return web.json_response(self.snapshot())
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        response = web.StreamResponse(
+            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
+        )
+        for name, value in SECURITY_HEADERS.items():
+            response.headers[name] = value
+        await response.prepare(request)
+        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self._streams.add(queue)
+        try:
+            await _write_event(response, self.snapshot())
+            while True:
+                try:
+                    event = await asyncio.wait_for(queue.get(), HEARTBEAT_SECONDS)
+                except TimeoutError:
+                    await response.write(b": still here\n\n")
+                    continue
+                if event is None:
+                    break
+                await _write_event(response, event)
+        except ConnectionResetError:
+            pass  # the page was closed
+        finally:
+            self._streams.discard(queue)
+        return response
+
+    async def _file(self, request: web.Request) -> web.StreamResponse:
+        found = self.api.files.get(request.match_info["file_id"])
+        if found is None:
+            raise web.HTTPNotFound()
+        path, content = found
+        name = re.sub(r"^file_\d+_", "", path.rsplit("/", 1)[-1]) or "document"
+        kind = image_type(content)
+        disposition = "inline" if kind and request.query.get("view") == "1" else "attachment"
+        safe_name = re.sub(r"[^\w.\- ]", "_", name)
+        return web.Response(
+            body=content,
+            headers={
+                "Content-Type": kind
+                if disposition == "inline" and kind
+                else "application/octet-stream",
+                "Content-Disposition": f'{disposition}; filename="{safe_name}"',
+            },
+        )
+
+    # acting as the people
+
+    async def _send(self, request: web.Request) -> web.StreamResponse:
+        body = await _json(request)
+        person, chat_id = self._speaker(body)
+        text = body.get("text")
+        if not isinstance(text, str) or not text.strip():
+            raise Refused("Type a message first.")
+        if len(text) > MAX_TEXT:
+            raise Refused(f"A message holds at most {MAX_TEXT} characters.")
+        reply_to = self._reply_to(chat_id, body.get("reply_to"))
+        message = self.api.send_text(
+            person.user, text, chat=self.api.chats[chat_id], reply_to=reply_to
+        )
+        self.refresh()
+        return web.json_response({"message_id": message.message_id})
+
+    async def _tap(self, request: web.Request) -> web.StreamResponse:
+        body = await _json(request)
+        person, chat_id = self._speaker(body)
+        message = self._message(chat_id, body.get("message_id"))
+        data = body.get("data")
+        if not isinstance(data, str) or data not in message.button_data():
+            raise Refused("That message has no such button (any more).")
+        query_id = self.api.tap(person.user, message, data)
+        self._taps[query_id] = person.key
+        return web.json_response({"query_id": query_id})
+
+    async def _vote(self, request: web.Request) -> web.StreamResponse:
+        body = await _json(request)
+        person, chat_id = self._speaker(body)
+        message = self._message(chat_id, body.get("message_id"))
+        option = body.get("option")
+        poll = message.poll
+        if poll is None or not isinstance(option, int) or not 0 <= option < len(poll["options"]):
+            raise Refused("That message has no such poll option.")
+        if poll["is_closed"]:
+            raise Refused("The poll is closed.")
+        if person.key in self.votes.get(poll["id"], {}):
+            raise Refused("You have voted in this poll already.")
+        self.api.vote(person.user, message, option)
+        self.votes.setdefault(poll["id"], {})[person.key] = option
+        self.refresh()
+        return web.json_response({"ok": True})
+
+    async def _upload(self, request: web.Request) -> web.StreamResponse:
+        if not request.content_type.startswith("multipart/"):
+            raise Refused("Send the file as multipart/form-data.")
+        fields: dict[str, str] = {}
+        upload: tuple[str, bytes] | None = None
+        reader = await request.multipart()
+        async for part in reader:
+            if not isinstance(part, BodyPartReader):
+                raise Refused("Nested multipart is not taken.")
+            if part.name == "file" and part.filename:
+                upload = (part.filename, await part.read())
+            elif part.name in ("person", "chat_id", "caption"):
+                fields[part.name] = await part.text()
+        if upload is None or not upload[1]:
+            raise Refused("Choose a file to send.")
+        person, chat_id = self._speaker(fields)
+        name, content = upload
+        message = self.api.upload(
+            person.user,
+            content,
+            name.rsplit("/", 1)[-1][:200],
+            caption=fields.get("caption") or None,
+            chat=self.api.chats[chat_id],
+        )
+        self.refresh()
+        return web.json_response({"message_id": message.message_id})
+
+    def _speaker(self, body: dict[str, Any]) -> tuple[Person, int]:
+        person = self.cast.people.get(str(body.get("person")))
+        if person is None:
+            raise Refused("Choose who you are first.")
+        try:
+            chat_id = int(body.get("chat_id"))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            raise Refused("Choose a chat first.") from None
+        if chat_id not in (person.user.id, self.cast.group.id):
+            raise Refused(f"{person.user.first_name} is not in that chat.")
+        return person, chat_id
+
+    def _message(self, chat_id: int, message_id: Any) -> Message:
+        message = self.api.messages.get((chat_id, message_id if isinstance(message_id, int) else 0))
+        if message is None:
+            raise Refused("That message is gone.")
+        return message
+
+    def _reply_to(self, chat_id: int, message_id: Any) -> Message | None:
+        return None if message_id is None else self._message(chat_id, message_id)
+
+
+def _addressed_to_us(request: web.Request) -> bool:
+    """The Host header names this server: 127.0.0.1 or localhost, at the port it serves."""
+    match = re.fullmatch(r"([A-Za-z0-9.-]+)(?::(\d{1,5}))?", request.headers.get("Host", ""))
+    if match is None or match.group(1).lower() not in LOCAL_NAMES:
+        return False
+    sockname = request.transport.get_extra_info("sockname") if request.transport else None
+    return sockname is not None and int(match.group(2) or 80) == sockname[1]
+
+
+def _static_file(name: str) -> web.Response:
+    content = (files("bot.sandbox.web") / "static" / name).read_bytes()
+    return web.Response(
+        body=content,
+        headers={"Content-Type": f"{STATIC[name]}; charset=utf-8", "Cache-Control": "no-store"},
+    )
+
+
+async def _json(request: web.Request) -> dict[str, Any]:
+    if request.content_type != "application/json":
+        raise Refused("Send JSON (application/json).")
+    try:
+        body = await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise Refused("The body is not JSON.") from None
+    if not isinstance(body, dict):
+        raise Refused("The body must be a JSON object.")
+    return body
+
+
+def _error(status: int, message: str) -> web.Response:
+    return web.json_response({"error": message}, status=status, headers=SECURITY_HEADERS)
+
+
+async def _write_event(response: web.StreamResponse, event: dict[str, Any]) -> None:
+    data = json.dumps(event, ensure_ascii=False)
+    await response.write(f"data: {data}\n\n".encode())

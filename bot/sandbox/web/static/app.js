@@ -1,0 +1,310 @@
+// Quiz Tutor sandbox: the chat page. Bot text arrives as a tree of nodes and is drawn with
+// DOM nodes and textContent only: nothing here sets HTML markup.
+"use strict";
+
+const state = { people: [], group: null, chats: {}, person: null, where: "private", errors: {} };
+const $ = (id) => document.getElementById(id);
+
+const SUGGESTIONS = {
+  private: ["/start", "/quizzes", "/quiz model-pipeline-parallelism", "/progress", "/review", "/language", "/help"],
+  group: ["/groupquiz model-pipeline-parallelism 30", "/groupquiz model-pipeline-parallelism 30 poll", "/skip", "/stopquiz", "/leaderboard", "/help"],
+  admin: ["/import", "/export model-pipeline-parallelism", "/stats", "/addquestion model-pipeline-parallelism"],
+};
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (name === "class") node.className = value;
+    else if (name === "text") node.textContent = value;
+    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value);
+  }
+  for (const child of children) if (child != null) node.append(child);
+  return node;
+}
+
+function person() { return state.people.find((p) => p.key === state.person); }
+function chatId() { return state.where === "group" ? state.group.id : person().id; }
+
+// --- drawing Telegram's formatting from the node tree
+
+const TAGS = { b: "b", i: "i", u: "u", s: "s", code: "code", blockquote: "blockquote" };
+const SAFE_LINK = /^(https?:|tg:|mailto:)/i;
+
+function drawNodes(nodes, parent) {
+  for (const node of nodes || []) {
+    if (typeof node === "string") { parent.append(document.createTextNode(node)); continue; }
+    let made;
+    if (node.tag === "pre") {
+      made = el("pre", node.language ? { "data-language": node.language } : {});
+    } else if (node.tag === "a" && typeof node.href === "string" && SAFE_LINK.test(node.href)) {
+      made = el("a", { href: node.href, target: "_blank", rel: "noopener noreferrer" });
+    } else if (node.tag === "spoiler") {
+      made = el("span", { class: "spoiler", tabindex: "0", role: "button", "aria-label": "spoiler: press to show" });
+      const show = () => { made.classList.add("shown"); made.removeAttribute("aria-label"); };
+      made.addEventListener("click", show);
+      made.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); show(); } });
+    } else if (Object.hasOwn(TAGS, node.tag)) {
+      made = el(TAGS[node.tag]);
+    } else {
+      made = el("span");
+    }
+    drawNodes(node.children, made);
+    parent.append(made);
+  }
+}
+
+// --- messages
+
+function drawMessage(m) {
+  const mine = m.from === state.person;
+  const item = el("li", { class: "message" + (mine ? " mine" : "") + (m.from === "bot" ? " bot" : ""), id: `m-${m.chat_id}-${m.message_id}`, "data-message-id": String(m.message_id) });
+  const bubble = el("div", { class: "bubble" });
+  if (!mine) bubble.append(el("span", { class: "sender", text: m.from_name }));
+  if (m.photo) {
+    bubble.append(el("div", { class: "photo" }, el("img", { src: `/api/files/${encodeURIComponent(m.photo.file_id)}?view=1`, alt: "photo" })));
+  }
+  if (m.document) {
+    const size = m.document.size != null ? ` (${formatSize(m.document.size)})` : "";
+    bubble.append(el("div", { class: "document" }, el("a", { href: `/api/files/${encodeURIComponent(m.document.file_id)}`, download: m.document.file_name },
+      "📄 ", el("span", { text: m.document.file_name + size }))));
+  }
+  if (m.text && m.text.length) { const body = el("div", { class: "text" }); drawNodes(m.text, body); bubble.append(body); }
+  if (m.caption && m.caption.length) { const body = el("div", { class: "caption" }); drawNodes(m.caption, body); bubble.append(body); }
+  if (m.poll) bubble.append(drawPoll(m));
+  const time = new Date(m.date * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  bubble.append(el("div", { class: "meta", text: (m.edited ? "edited · " : "") + time }));
+  item.append(bubble);
+  if (m.buttons && m.buttons.length) item.append(drawKeyboard(m));
+  return item;
+}
+
+function drawKeyboard(m) {
+  const keyboard = el("div", { class: "keyboard", role: "group", "aria-label": "buttons" });
+  for (const row of m.buttons) {
+    const line = el("div", { class: "row" });
+    for (const button of row) {
+      if (button.url && SAFE_LINK.test(button.url)) {
+        line.append(el("a", { href: button.url, target: "_blank", rel: "noopener noreferrer", text: button.text }));
+      } else if (button.data != null) {
+        const b = el("button", { type: "button", text: button.text });
+        b.addEventListener("click", () => tap(m, button.data, b));
+        line.append(b);
+      }
+    }
+    keyboard.append(line);
+  }
+  return keyboard;
+}
+
+function drawPoll(m) {
+  const poll = m.poll;
+  const mine = poll.votes ? poll.votes[state.person] : undefined;
+  const revealed = poll.closed || mine !== undefined;
+  const box = el("fieldset", { class: "poll" });
+  const kind = (poll.anonymous ? "Anonymous " : "") + (poll.type === "quiz" ? "quiz" : "poll") + (poll.closed ? " · closed" : "");
+  box.append(el("legend", {}, el("span", { class: "kind", text: kind }), el("span", { text: poll.question })));
+  poll.options.forEach((option, index) => {
+    if (revealed) {
+      const percent = poll.total ? Math.round((100 * option.voters) / poll.total) : 0;
+      let mark = "";
+      let cls = "result";
+      if (poll.type === "quiz" && index === poll.correct) { mark = "✅ "; cls += " correct"; }
+      else if (index === mine) { mark = "❌ "; cls += " chosen-wrong"; }
+      const chosen = index === mine ? " (your vote)" : "";
+      box.append(el("div", { class: cls }, el("span", { text: mark + option.text + chosen }), el("span", { text: `${percent}% · ${option.voters}` })));
+    } else {
+      const b = el("button", { type: "button", text: option.text });
+      b.addEventListener("click", () => vote(m, index));
+      box.append(b);
+    }
+  });
+  box.append(el("div", { class: "meta", text: `${poll.total} vote${poll.total === 1 ? "" : "s"}` }));
+  if (revealed && poll.explanation) box.append(el("div", { class: "explanation", text: "💡 " + poll.explanation }));
+  return box;
+}
+
+function formatSize(bytes) {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function drawChat() {
+  const list = $("messages");
+  const nearBottom = isNearBottom();
+  list.replaceChildren(...(state.chats[chatId()] || []).map(drawMessage));
+  const title = state.where === "group" ? `${state.group.title} (a group): ${person().name}'s view` : `${person().name} ↔ Quiz Tutor (private chat)`;
+  $("chat-title").textContent = title;
+  drawSuggestions();
+  if (nearBottom) scrollDown();
+}
+
+function isNearBottom() { const main = document.querySelector("main"); return main.scrollHeight - main.scrollTop - main.clientHeight < 120; }
+function scrollDown() { const main = document.querySelector("main"); main.scrollTop = main.scrollHeight; }
+
+function drawSuggestions() {
+  const box = $("suggestions");
+  const commands = [...SUGGESTIONS[state.where]];
+  if (state.where === "private" && person().role === "bot admin") commands.push(...SUGGESTIONS.admin);
+  box.replaceChildren(...commands.map((command) => {
+    const b = el("button", { type: "button", text: command, title: "Put this command in the message field" });
+    b.addEventListener("click", () => { $("text").value = command; $("text").focus(); });
+    return b;
+  }));
+}
+
+function upsert(m) {
+  const list = (state.chats[m.chat_id] ||= []);
+  const at = list.findIndex((x) => x.message_id === m.message_id);
+  if (at >= 0) list[at] = m; else { list.push(m); list.sort((a, b) => a.message_id - b.message_id); }
+  if (m.chat_id !== chatId()) return;
+  const nearBottom = isNearBottom();
+  const old = $(`m-${m.chat_id}-${m.message_id}`);
+  const drawn = drawMessage(m);
+  if (old) {
+    const focused = old.contains(document.activeElement) ? [...old.querySelectorAll("button")].indexOf(document.activeElement) : -1;
+    old.replaceWith(drawn);
+    if (focused >= 0) { const again = drawn.querySelectorAll("button")[focused]; if (again) again.focus(); }
+  } else {
+    $("messages").append(drawn);
+  }
+  if (nearBottom || (at < 0 && m.from === state.person)) scrollDown();
+}
+
+function remove(chat, messageId) {
+  const list = state.chats[chat] || [];
+  state.chats[chat] = list.filter((x) => x.message_id !== messageId);
+  const old = $(`m-${chat}-${messageId}`);
+  if (old) old.remove();
+}
+
+function toast(event) {
+  if (!event.text) return;
+  const who = state.people.find((p) => p.key === event.person);
+  if (event.alert && event.person === state.person) {
+    $("alert-text").textContent = event.text;
+    $("alert").showModal();
+    return;
+  }
+  const label = event.person === state.person ? (event.alert ? "alert" : "") : `${who ? who.name : event.person} sees${event.alert ? " (alert)" : ""}`;
+  const box = el("div", { class: "toast" }, label ? el("span", { class: "who", text: label }) : null, el("span", { text: event.text }));
+  $("toasts").append(box);
+  setTimeout(() => box.remove(), 4000 + 40 * event.text.length);
+}
+
+function showContentErrors(errors) {
+  state.errors = errors || {};
+  const box = $("content-errors");
+  const files = Object.keys(state.errors);
+  box.hidden = files.length === 0;
+  box.replaceChildren();
+  if (!files.length) return;
+  box.append(el("h2", { text: `${files.length} bank${files.length === 1 ? "" : "s"} refused (the others are loaded):` }));
+  for (const file of files) {
+    box.append(el("strong", { text: file }));
+    box.append(el("ul", {}, ...state.errors[file].map((e) => el("li", { text: e }))));
+  }
+}
+
+// --- acting
+
+async function post(path, body) {
+  const options = { method: "POST" };
+  if (body instanceof FormData) options.body = body;
+  else { options.body = JSON.stringify(body); options.headers = { "Content-Type": "application/json" }; }
+  const response = await fetch(path, options);
+  if (!response.ok) {
+    let message = `${response.status}`;
+    try { message = (await response.json()).error || message; } catch (_) { /* not JSON */ }
+    toast({ person: state.person, text: message, alert: false });
+    return null;
+  }
+  return response.json();
+}
+
+async function tap(m, data, button) {
+  button.disabled = true;
+  try { await post("/api/tap", { person: state.person, chat_id: m.chat_id, message_id: m.message_id, data }); }
+  finally { button.disabled = false; }
+}
+
+function vote(m, option) { return post("/api/vote", { person: state.person, chat_id: m.chat_id, message_id: m.message_id, option }); }
+
+async function send(event) {
+  event.preventDefault();
+  const input = $("text");
+  const file = $("attach").files[0];
+  if (file) {
+    const form = new FormData();
+    form.append("person", state.person);
+    form.append("chat_id", String(chatId()));
+    form.append("caption", input.value);
+    form.append("file", file, file.name);
+    if (await post("/api/upload", form)) { input.value = ""; clearAttachment(); }
+    return;
+  }
+  if (!input.value.trim()) return;
+  if (await post("/api/send", { person: state.person, chat_id: chatId(), text: input.value })) input.value = "";
+}
+
+function clearAttachment() { $("attach").value = ""; showAttachment(); }
+function showAttachment() {
+  const file = $("attach").files[0];
+  const box = $("attached");
+  box.hidden = !file;
+  box.replaceChildren();
+  if (file) {
+    const drop = el("button", { type: "button", text: "Remove" });
+    drop.addEventListener("click", clearAttachment);
+    box.append(el("span", { text: `📄 ${file.name} will be sent; the text becomes its caption (e.g. /import).` }), drop);
+  }
+}
+
+// --- the event stream
+
+function connect() {
+  const source = new EventSource("/api/events");
+  source.onopen = () => { $("connection").hidden = true; };
+  source.onerror = () => { $("connection").hidden = false; };
+  source.onmessage = (message) => {
+    const event = JSON.parse(message.data);
+    if (event.kind === "state") {
+      state.people = event.people; state.group = event.group; state.chats = event.chats;
+      $("group-label").textContent = event.group.title;
+      fillPeople();
+      showContentErrors(event.content_errors);
+      drawChat();
+      document.body.dataset.ready = "1";
+    } else if (event.kind === "message" || event.kind === "edit") {
+      upsert(event.message);
+    } else if (event.kind === "delete") {
+      remove(event.chat_id, event.message_id);
+    } else if (event.kind === "toast") {
+      toast(event);
+    } else if (event.kind === "content") {
+      showContentErrors(event.errors);
+    }
+  };
+}
+
+function fillPeople() {
+  const select = $("person");
+  if (!state.person || !state.people.some((p) => p.key === state.person)) {
+    state.person = new URLSearchParams(location.search).get("as") || state.people[1].key;
+  }
+  select.replaceChildren(...state.people.map((p) => el("option", { value: p.key, text: `${p.name} (${p.role})` })));
+  select.value = state.person;
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  $("person").addEventListener("change", (e) => { state.person = e.target.value; drawChat(); });
+  for (const radio of document.querySelectorAll("input[name=chat]")) {
+    radio.addEventListener("change", (e) => { state.where = e.target.value; drawChat(); scrollDown(); });
+  }
+  const where = new URLSearchParams(location.search).get("chat");
+  if (where === "group") { state.where = "group"; $("chat-group").checked = true; }
+  $("compose").addEventListener("submit", send);
+  $("attach").addEventListener("change", showAttachment);
+  connect();
+});

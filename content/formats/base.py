@@ -1,0 +1,323 @@
+"""What every format shares: the converter's one error, the draft a reader fills, what a
+writer gives back, and small helpers (ids from names, numbers, localized text).
+
+A reader turns bytes into a `Draft`: the bank as the plain data a YAML bank holds (the
+schema in content/schema.py validates it afterwards, exactly as for a YAML bank), the place of
+each question in the source, the image files the input carried, and what it skipped or
+dropped. A writer turns a validated `Quiz` into a `Written`: the file's bytes, the image files
+that must travel beside it, and warnings naming what the format cannot carry.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from content.answers import MAX_EXPONENT
+from content.model import LocalizedText, NumericAnswer, Question, Quiz, TypedAnswer
+from content.schema import LANGUAGE_CODE, MAX_QUESTION_ID_LENGTH, MAX_QUIZ_ID_LENGTH
+
+MAX_SHOWN_PROBLEMS = 50  # an error message lists at most this many places, then a count
+_QUESTION_ID = re.compile(r"^[A-Za-z0-9_.-]+$")
+_NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$")
+
+
+class ConversionError(ValueError):
+    """The input cannot be converted. `problems` says what and where, one line each (plain
+    text: a line number, a row, a question's name); the message lists them."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = tuple(problems) or ("the input cannot be converted",)
+        shown = list(self.problems[:MAX_SHOWN_PROBLEMS])
+        if len(self.problems) > MAX_SHOWN_PROBLEMS:
+            shown.append(f"... and {len(self.problems) - MAX_SHOWN_PROBLEMS} more")
+        super().__init__("\n".join(shown))
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """What the caller says about an input: the language of its texts (for formats without
+    languages), the quiz id and title when given, and whether to skip what we cannot
+    represent (else the file is refused)."""
+
+    language: str = "en"
+    quiz_id: str | None = None
+    title: str | None = None
+    skip_unsupported: bool = False
+    name: str = "quiz"  # the input's file name without its folder: ids and titles default to it
+
+
+@dataclass
+class Problems:
+    """The errors and the unsupported parts found while reading, with their places."""
+
+    skip_unsupported: bool
+    errors: list[str] = field(default_factory=list)
+    unsupported: list[str] = field(default_factory=list)
+
+    def error(self, place: str, message: str) -> None:
+        self.errors.append(f"{place}: {message}")
+
+    def unsupported_part(self, place: str, what: str) -> None:
+        self.unsupported.append(f"{place}: {what}")
+
+    def raise_if_refused(self) -> None:
+        if self.errors:
+            raise ConversionError(self.errors)
+        if self.unsupported and not self.skip_unsupported:
+            raise ConversionError(
+                [
+                    *self.unsupported,
+                    "(these cannot be represented in a Quiz Tutor bank; "
+                    "--skip-unsupported converts the rest and lists what it skipped)",
+                ]
+            )
+
+
+@dataclass
+class Warnings:
+    """Warnings, the same kind said once with its places (a Moodle export repeats the same
+    setting on every question)."""
+
+    _by_kind: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, kind: str, place: str = "") -> None:
+        self._by_kind.setdefault(kind, []).append(place)
+
+    def lines(self) -> list[str]:
+        found = []
+        for kind, places in self._by_kind.items():
+            named = [place for place in places if place]
+            if not named:
+                found.append(kind)
+                continue
+            shown = ", ".join(named[:5]) + (f" and {len(named) - 5} more" if len(named) > 5 else "")
+            found.append(f"{kind} ({shown})")
+        return found
+
+
+@dataclass
+class Draft:
+    """A bank read from another format, before validation."""
+
+    bank: dict[str, Any]  # quiz-level fields found in the file (id, title, level, ...)
+    questions: list[dict[str, Any]] = field(default_factory=list)
+    origins: list[str] = field(default_factory=list)  # where each question is in the source
+    images: dict[str, bytes] = field(default_factory=dict)  # files the input itself carried
+    skipped: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def add(self, question: dict[str, Any], origin: str) -> None:
+        self.questions.append(question)
+        self.origins.append(origin)
+
+
+@dataclass(frozen=True)
+class WriteOptions:
+    language: str = "en"  # the language written where a format holds one
+
+
+@dataclass(frozen=True)
+class Written:
+    """A converted file: its bytes, the image files that travel beside it (by path relative
+    to it), and what the format could not carry."""
+
+    data: bytes
+    images: Mapping[str, bytes] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+
+
+def decode_text(data: bytes) -> str:
+    """UTF-8 text, with or without a byte order mark, newlines made `\\n`; an undecodable
+    byte is an error at its line."""
+    data = data.removeprefix(b"\xef\xbb\xbf")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise ConversionError([f"line {line}: not UTF-8 text (save the file as UTF-8)"]) from None
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise ConversionError([f"line {line}: a NUL character; this is not a text file"])
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+# --- ids and names -------------------------------------------------------------------------
+
+
+def _ascii_words(text: str) -> list[str]:
+    plain = unicodedata.normalize("NFKD", text)
+    plain = "".join(char for char in plain if not unicodedata.combining(char))
+    return re.findall(r"[a-z0-9]+", plain.lower())
+
+
+def _joined(words: Iterable[str], limit: int) -> str:
+    kept: list[str] = []
+    length = 0
+    for word in words:
+        extra = len(word) + (1 if kept else 0)
+        if length + extra > limit:
+            if not kept:
+                kept.append(word[:limit])
+            break
+        kept.append(word)
+        length += extra
+    return "-".join(kept)
+
+
+def quiz_id_from(name: str) -> str:
+    """A quiz id (a slug) from a file name or a title; `quiz` when nothing is left."""
+    return _joined(_ascii_words(name), MAX_QUIZ_ID_LENGTH) or "quiz"
+
+
+def question_id_from(name: str) -> str | None:
+    """A question id from a question's name: the name itself when it is a valid id, else a
+    slug of it; None when nothing is left."""
+    name = name.strip()
+    if _QUESTION_ID.match(name) and len(name) <= MAX_QUESTION_ID_LENGTH:
+        return name
+    return _joined(_ascii_words(name), MAX_QUESTION_ID_LENGTH) or None
+
+
+def title_from(name: str) -> str:
+    """A title from a file name: the name without its extension."""
+    stem = name.rsplit("/", 1)[-1]
+    stem = stem.rsplit(".", 1)[0] if "." in stem[1:] else stem
+    return stem.strip() or "Quiz"
+
+
+def assign_ids(draft: Draft) -> None:
+    """Every question gets an id: its own, made unique (`q1-2`), or `q<number>`."""
+    taken: set[str] = set()
+    renamed = Warnings()
+    for question in draft.questions:
+        given = question.get("id")
+        if isinstance(given, str) and given:
+            taken.add(given)
+    seen: set[str] = set()
+    for number, (question, origin) in enumerate(
+        zip(draft.questions, draft.origins, strict=True), 1
+    ):
+        given = question.get("id")
+        if isinstance(given, str) and given and given not in seen:
+            seen.add(given)
+            continue
+        base = given if isinstance(given, str) and given else f"q{number}"
+        candidate, suffix = base, 2
+        while candidate in taken or candidate in seen:
+            candidate = f"{base[: MAX_QUESTION_ID_LENGTH - 1 - len(str(suffix))]}-{suffix}"
+            suffix += 1
+        if given:
+            renamed.add(
+                f"two questions are named {given!r}: the later one became {candidate}", origin
+            )
+        question["id"] = candidate
+        seen.add(candidate)
+        taken.add(candidate)
+    draft.warnings.extend(renamed.lines())
+
+
+def check_language(code: str) -> str:
+    if not LANGUAGE_CODE.match(code):
+        raise ConversionError([f"{code!r} is not a language code such as 'en' or 'yo'"])
+    return code
+
+
+def moodle_language(code: str) -> str | None:
+    """A language code as we write it, from Moodle's (`pt_br` is `pt-br`); None if invalid."""
+    normalized = code.strip().lower().replace("_", "-")
+    return normalized if LANGUAGE_CODE.match(normalized) else None
+
+
+# --- numbers -------------------------------------------------------------------------------
+
+
+def read_decimal(text: str) -> Decimal | None:
+    """A plain number (`14`, `-0.5`, `1.5e3`) as an exact decimal, or None."""
+    text = text.strip()
+    if len(text) > 60 or not _NUMBER.match(text):
+        return None
+    try:
+        number = Decimal(text)
+    except InvalidOperation:  # pragma: no cover - the pattern admits only valid numbers
+        return None
+    if number and abs(number.adjusted()) > MAX_EXPONENT:
+        return None
+    return number
+
+
+def yaml_number(value: Decimal) -> int | float | None:
+    """The number as YAML gives it to the schema (an int, or a float that is exactly this
+    decimal), or None when no float spells it (more than about 15 significant digits)."""
+    if value == value.to_integral_value() and abs(value) < 10**15:
+        return int(value)
+    as_float = float(value)
+    if Decimal(repr(as_float)) == value.normalize() or Decimal(repr(as_float)) == value:
+        return as_float
+    return None
+
+
+def number_text(value: Decimal) -> str:
+    """A number as text formats write it: `14`, `0.5`, `1.5E+20` (no trailing zeros)."""
+    if value == value.to_integral_value() and abs(value) < 10**15:
+        return str(int(value))
+    normalized = value.normalize()
+    if -15 <= normalized.adjusted() <= 15:
+        return format(normalized, "f")
+    return str(normalized)
+
+
+# --- localized text ------------------------------------------------------------------------
+
+
+def localized(translations: Mapping[str, str]) -> dict[str, str] | None:
+    """A bank's localized field from language → text, leaving out empty texts."""
+    kept = {code: text for code, text in translations.items() if text and text.strip()}
+    return kept or None
+
+
+def text_in(value: LocalizedText | None, language: str) -> str | None:
+    """The text in one language, falling back as the bot does (the language, else the
+    first one)."""
+    if value is None:
+        return None
+    return value.get(language, language)
+
+
+def texts_of(question: Question) -> list[LocalizedText]:
+    """Every localized text of a question: text, options, answers, unit, explanation, alt."""
+    found = [question.text, *question.options]
+    match question.key:
+        case TypedAnswer(accepted):
+            found.extend(accepted)
+        case NumericAnswer(unit=unit) if unit is not None:
+            found.append(unit)
+    found.extend(value for value in (question.explanation, question.image_alt) if value)
+    return found
+
+
+def languages_of(quiz: Quiz) -> list[str]:
+    """Every language of a quiz, in a stable order."""
+    found: set[str] = set(quiz.title.languages)
+    for value in (quiz.description, quiz.guide.title if quiz.guide else None):
+        if value is not None:
+            found |= value.languages
+    for question in quiz.questions:
+        for text in texts_of(question):
+            found |= text.languages
+    return sorted(found)
+
+
+def dropped_languages(quiz: Quiz, language: str, format_name: str) -> list[str]:
+    """The warning for a format that holds one language, when the quiz has others."""
+    others = [code for code in languages_of(quiz) if code != language]
+    if not others:
+        return []
+    return [
+        f"{format_name} holds one language: only the {language} texts were written "
+        f"(left out: {', '.join(others)}; choose another with --language)"
+    ]

@@ -1,0 +1,89 @@
+"""CSV: the table of content/formats/table.py, UTF-8 with or without a byte order mark,
+separated by commas (semicolons or tabs when the header uses them, as Excel does in some
+languages). A CSV holds no quiz fields: the id and title come from --id/--title or the
+file name. Written with a byte order mark, so that Excel opens it as UTF-8."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator, Mapping
+
+from content.formats.base import (
+    ConversionError,
+    Draft,
+    Problems,
+    ReadOptions,
+    WriteOptions,
+    Written,
+    decode_text,
+)
+from content.formats.table import header_for, question_row, read_table
+from content.model import Quiz
+
+
+def _delimiter(text: str) -> str:
+    first = text.split("\n", 1)[0]
+    if "," in first:
+        return ","
+    return ";" if ";" in first else "\t" if "\t" in first else ","
+
+
+def read_csv(data: bytes, options: ReadOptions) -> Draft:
+    text = decode_text(data)
+    problems = Problems(options.skip_unsupported)
+    draft = Draft(bank={})
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text), strict=True)
+
+    def rows() -> Iterator[tuple[str, list[str]]]:
+        line = 1
+        try:
+            for cells in reader:
+                yield f"line {line}", cells
+                line = reader.line_num + 1
+        except csv.Error as error:
+            raise ConversionError([f"line {reader.line_num}: {error}"]) from None
+
+    read_table(rows(), options.language, problems, draft)
+    problems.raise_if_refused()
+    return draft
+
+
+def _dropped(quiz: Quiz) -> list[str]:
+    found = []
+    if quiz.description is not None:
+        found.append("the description")
+    if quiz.level.value != "medium":
+        found.append(f"the level ({quiz.level.value})")
+    if quiz.guide is not None:
+        found.append("the guide")
+    if not quiz.shuffle_options:
+        found.append("shuffle_options: false")
+    return found
+
+
+def write_csv(quiz: Quiz, images: Mapping[str, bytes], options: WriteOptions) -> Written:
+    header = header_for(quiz, options.language)
+    buffer = io.StringIO(newline="")
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(header)
+    for question in quiz.questions:
+        writer.writerow(
+            [
+                "" if cell is None else cell
+                for cell in question_row(question, header, options.language)
+            ]
+        )
+    warnings = [
+        "CSV has no quiz id or title: they come back from the file name or from --id and --title"
+    ]
+    if dropped := _dropped(quiz):
+        warnings.append(
+            f"CSV cannot hold {', '.join(dropped)}: left out (an .xlsx has a quiz sheet for them)"
+        )
+    named = {image.location for q in quiz.questions for image in q.images if not image.is_url}
+    return Written(
+        ("\ufeff" + buffer.getvalue()).encode(),
+        {name: images[name] for name in sorted(named)},
+        tuple(warnings),
+    )

@@ -1,0 +1,592 @@
+"""GIFT, Moodle's text format for questions, read the way Moodle's own importer reads it
+(question/format/gift/format.php) but strictly, and written for every type we have.
+
+Reading: questions are separated by blank lines; lines starting with `//` are comments;
+`$CATEGORY:` names a category; `::name::` names a question (its id, slugified when it is not
+one already); `\\:` `\\=` `\\~` `\\#` `\\{` `\\}` `\\n` and `\\\\` are escapes; the answer section
+is `{…}` (text after it makes a missing-word question, shown with `_____`); `####` starts
+the general feedback, `#` an answer's feedback; `[html]` `[moodle]` `[plain]` `[markdown]`
+say how a text is written (HTML and Moodle's auto-format become plain text; the question's
+format is the default of its answers). What Moodle would read as matching, essay or
+description questions, partial credit, several right answers to a one-answer question, or a
+short answer with a wildcard cannot be represented here, and is refused (or skipped).
+
+Writing: `::id:: [markdown]text{…}` with `####` for the explanation, one language.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Any
+
+from content.formats.base import (
+    ConversionError,
+    Draft,
+    Problems,
+    ReadOptions,
+    Warnings,
+    WriteOptions,
+    Written,
+    decode_text,
+    dropped_languages,
+    number_text,
+    question_id_from,
+    read_decimal,
+    text_in,
+    yaml_number,
+)
+from content.formats.html_text import html_to_text
+from content.model import (
+    MultipleAnswer,
+    NumericAnswer,
+    Question,
+    Quiz,
+    SingleAnswer,
+    TrueFalseAnswer,
+    TypedAnswer,
+)
+from content.schema import MAX_QUESTIONS
+
+# Escaped characters stand for themselves while the structure is read: they are replaced by
+# Unicode noncharacters (which no text holds) and restored in each piece of text at the end.
+_ESCAPED = {
+    ":": "\ufdd0",
+    "#": "\ufdd1",
+    "=": "\ufdd2",
+    "{": "\ufdd3",
+    "}": "\ufdd4",
+    "~": "\ufdd5",
+}
+_NEWLINE, _BACKSLASH = "\ufdd6", "\ufdd7"
+_RESTORE = str.maketrans(
+    {**{mark: char for char, mark in _ESCAPED.items()}, _NEWLINE: "\n", _BACKSLASH: "\\"}
+)
+# A literal noncharacter of that range (no text should hold one, but any may) is kept as the
+# pair _LITERAL + a letter, so that it never reads as an escape.
+_LITERAL = "\ufddf"
+_NONCHARACTERS = re.compile("[\ufdd0-\ufddf]")
+_LITERAL_PAIR = re.compile(_LITERAL + "([A-P])")
+_MARKER = re.compile(r"^\[(html|moodle|plain|markdown)\]", re.IGNORECASE)
+_WEIGHT = re.compile(r"^%(-?\d{1,3}(?:\.\d*)?)%")
+_TRUTHS = {"T": True, "TRUE": True, "F": False, "FALSE": False}
+_BLANK = "_____"  # where a missing-word question's answer goes, as Moodle shows it
+DEFAULT_FORMAT = "moodle"
+
+
+def _protect(text: str) -> str:
+    """The escapes replaced by placeholders (a lone backslash stays a backslash)."""
+    text = _NONCHARACTERS.sub(lambda match: _LITERAL + chr(ord(match.group()) - 0xFDD0 + 65), text)
+    out: list[str] = []
+    position, length = 0, len(text)
+    while position < length:
+        found = text.find("\\", position)
+        if found < 0:
+            out.append(text[position:])
+            break
+        out.append(text[position:found])
+        following = text[found + 1 : found + 2]
+        if following == "\\":
+            out.append(_BACKSLASH)
+            position = found + 2
+        elif following in _ESCAPED:
+            out.append(_ESCAPED[following])
+            position = found + 2
+        elif following == "n":
+            out.append(_NEWLINE)
+            position = found + 2
+        else:
+            out.append("\\")
+            position = found + 1
+    return "".join(out)
+
+
+def _restore(text: str) -> str:
+    restored = text.translate(_RESTORE)
+    if _LITERAL in restored:
+        restored = _LITERAL_PAIR.sub(lambda match: chr(0xFDD0 + ord(match.group(1)) - 65), restored)
+    return restored
+
+
+def _plain(text: str, text_format: str) -> str:
+    """A piece of GIFT text as our plain text, by its format."""
+    if text_format == "html":
+        return html_to_text(_restore(text)).text
+    if text_format == "moodle":  # Moodle's auto-format: HTML where a newline is a line break
+        return html_to_text(_restore(text).replace("\n", "<br>")).text
+    if text_format == "plain":  # shown as written: a backtick is a backtick
+        return _restore(text).replace("`", "\\`").strip()
+    return _restore(text).strip()  # markdown: our text is markdown's code and lines
+
+
+def _formatted(text: str, default: str) -> tuple[str, str]:
+    """(plain text, its format) of a piece that may start with a [format] marker."""
+    text = text.strip()
+    match = _MARKER.match(text)
+    text_format = default
+    if match:
+        text_format = match.group(1).lower()
+        text = text[match.end() :]
+    return _plain(text, text_format), text_format
+
+
+class _Reader:
+    def __init__(self, options: ReadOptions) -> None:
+        self.options = options
+        self.problems = Problems(options.skip_unsupported)
+        self.warnings = Warnings()
+        self.categories: list[str] = []
+        self.draft = Draft(bank={})
+
+    def read(self, text: str) -> Draft:
+        block: list[str] = []
+        first_line = 0
+        for number, raw in enumerate(text.split("\n"), 1):
+            stripped = raw.strip()
+            if not stripped:
+                if block:
+                    self._block(block, first_line)
+                block, first_line = [], 0
+                continue
+            comment = stripped.startswith("//")
+            if not first_line and not comment:
+                first_line = number
+            block.append(" " if comment else stripped)
+        if block:
+            self._block(block, first_line)
+        self.problems.raise_if_refused()
+        if len(set(self.categories)) == 1:
+            self.draft.bank["title"] = self.categories[0]
+        elif len(set(self.categories)) > 1:
+            self.warnings.add(
+                f"the questions of {len(set(self.categories))} categories make one quiz "
+                "(the categories are not kept)"
+            )
+        self.draft.skipped = list(self.problems.unsupported)
+        self.draft.warnings.extend(self.warnings.lines())
+        return self.draft
+
+    def _block(self, lines: list[str], line: int) -> None:
+        text = _protect("\n".join(lines).strip())
+        if not text:
+            return  # only comments
+        place = f"line {line}"
+        if text.startswith("$CATEGORY:"):
+            first, _, rest = text.partition("\n")
+            if rest.strip():
+                self.problems.error(
+                    place,
+                    "a question right after $CATEGORY: put a blank line between them "
+                    "(Moodle would read the question as part of the category)",
+                )
+            category = category_name(_restore(first[len("$CATEGORY:") :]))
+            if category:
+                self.categories.append(category)
+            return
+        if len(self.draft.questions) >= MAX_QUESTIONS:
+            self.problems.error(
+                place, f"more than {MAX_QUESTIONS} questions; a bank has at most {MAX_QUESTIONS}"
+            )
+            raise ConversionError(self.problems.errors)
+        name: str | None = None
+        if text.startswith("::"):
+            end = text.find("::", 2)
+            if end < 0:
+                self.problems.error(place, "a question name opened with :: is not closed with ::")
+                return
+            name = _restore(text[2:end]).strip()
+            text = text[end + 2 :].strip()
+            place = f"line {line} ::{name[:40]}::"
+        question = self._question(text, place)
+        if question is None:
+            return
+        if name:
+            question["id"] = question_id_from(name)
+        self.draft.add({key: value for key, value in question.items() if value is not None}, place)
+
+    def _question(self, text: str, place: str) -> dict[str, Any] | None:
+        start, finish = text.find("{"), text.find("}")
+        if start < 0 and finish < 0:
+            self.problems.unsupported_part(place, "a description (text with no answer section {…})")
+            return None
+        if start >= 0 and finish < 0:
+            self.problems.error(place, "a { without its }; write a literal brace as \\{ or \\}")
+            return None
+        if start < 0 or finish < start:
+            self.problems.error(place, "a } without its {; write a literal brace as \\{ or \\}")
+            return None
+        if text.find("{", start + 1) >= 0 or text.find("}", finish + 1) >= 0:
+            self.problems.error(
+                place, "more than one answer section {…}; write a literal brace as \\{ or \\}"
+            )
+            return None
+        answers = text[start + 1 : finish].strip()
+        before, after = text[:start], text[finish + 1 :]
+        stem = before if not after.strip() else f"{before}{_BLANK}{after}"
+        general = None
+        if (separator := answers.rfind("####")) >= 0:
+            general = answers[separator + 4 :]
+            answers = answers[:separator].strip()
+        question_text, text_format = _formatted(stem, DEFAULT_FORMAT)
+        explanation = _formatted(general, text_format)[0] if general is not None else ""
+        question: dict[str, Any] = {"text": question_text}
+        if not answers:
+            self.problems.unsupported_part(place, "an essay question (an empty answer section {})")
+            return None
+        if answers.startswith("#"):
+            right_feedback = self._numeric(question, answers[1:], text_format, place)
+        elif "~" in answers:
+            right_feedback = self._choice(question, answers, text_format, place)
+        elif "=" in answers and "->" in answers:
+            self.problems.unsupported_part(place, "a matching question (=item -> match)")
+            return None
+        else:
+            truth = answers.split("#", 1)[0].strip()
+            if truth in _TRUTHS:
+                right_feedback = self._true_false(question, answers, text_format, place)
+            else:
+                right_feedback = self._typed(question, answers, text_format, place)
+        if question.get("answer") is None:
+            return None
+        question["explanation"] = explanation or right_feedback or None
+        if explanation and right_feedback:
+            self.warnings.add(
+                "the right answer's feedback is not kept beside the general feedback", place
+            )
+        return question
+
+    def _feedback(self, piece: str, text_format: str) -> tuple[str, str]:
+        """(answer, its feedback) of `answer#feedback`, both as plain text."""
+        answer, _, feedback = piece.partition("#")
+        return _formatted(answer, text_format)[0], _formatted(feedback, text_format)[0]
+
+    def _choice(
+        self, question: dict[str, Any], answers: str, text_format: str, place: str
+    ) -> str | None:
+        pieces = answers.replace("=", "~=").split("~")
+        if pieces[0].strip():
+            self.problems.error(
+                place, f"text before the first answer: {_restore(pieces[0])[:40]!r}"
+            )
+            return None
+        options: list[str] = []
+        weights: list[Decimal] = []
+        equals: list[int] = []
+        feedbacks: list[str] = []
+        for piece in pieces[1:]:
+            piece = piece.strip()
+            weight = Decimal(0)
+            if piece.startswith("="):
+                weight, piece = Decimal(100), piece[1:]
+                equals.append(len(options))
+            elif match := _WEIGHT.match(piece):
+                weight, piece = Decimal(match.group(1)), piece[match.end() :]
+                if abs(weight) > 100:
+                    self.problems.error(place, f"a weight of {weight}%: weights are -100% to 100%")
+                    return None
+            option, feedback = self._feedback(piece, text_format)
+            if not option:
+                self.problems.error(place, "an empty answer")
+                return None
+            options.append(option)
+            weights.append(weight)
+            feedbacks.append(feedback)
+        question["options"] = options
+        right = [index for index, weight in enumerate(weights) if weight > 0]
+        if equals:
+            if len(equals) > 1:
+                self.problems.unsupported_part(
+                    place,
+                    "several answers marked = in a one-answer question (any of them right); "
+                    "for a question with several right options write ~%50% weights",
+                )
+                return None
+            partial = [options[i] for i in right if i not in equals]
+            if partial:
+                self.problems.unsupported_part(
+                    place, f"partial credit for {partial[0][:40]!r} in a one-answer question"
+                )
+                return None
+            question["answer"] = equals[0]
+        else:
+            if not right:
+                self.problems.error(
+                    place, "no right answer: mark it with = (or with a positive weight ~%50%)"
+                )
+                return None
+            if len({weights[i] for i in right}) > 1:
+                self.warnings.add("unequal weights of right answers become equal parts", place)
+            question["type"] = "multiple"
+            question["answer"] = right
+        return self._right_feedback(feedbacks, set(question_right(question)), place)
+
+    def _right_feedback(self, feedbacks: list[str], right: set[int], place: str) -> str | None:
+        wrong = [text for index, text in enumerate(feedbacks) if text and index not in right]
+        if wrong:
+            self.warnings.add(
+                "feedback on wrong answers is not kept (a question has one explanation)", place
+            )
+        kept = [text for index, text in enumerate(feedbacks) if text and index in right]
+        return "\n".join(kept) or None
+
+    def _true_false(
+        self, question: dict[str, Any], answers: str, text_format: str, place: str
+    ) -> str | None:
+        parts = answers.split("#", 2)
+        question["type"] = "true_false"
+        question["answer"] = _TRUTHS[parts[0].strip()]
+        wrong = _formatted(parts[1], text_format)[0] if len(parts) > 1 else ""
+        right = _formatted(parts[2], text_format)[0] if len(parts) > 2 else ""
+        if wrong:
+            self.warnings.add(
+                "feedback on wrong answers is not kept (a question has one explanation)", place
+            )
+        return right or None
+
+    def _typed(
+        self, question: dict[str, Any], answers: str, text_format: str, place: str
+    ) -> str | None:
+        pieces = answers.split("=")
+        if not pieces[0].strip():
+            pieces = pieces[1:]
+        accepted: list[str] = []
+        feedbacks: list[str] = []
+        for piece in pieces:
+            piece = piece.strip()
+            if match := _WEIGHT.match(piece):
+                weight = Decimal(match.group(1))
+                piece = piece[match.end() :]
+                if weight == 0:
+                    self.warnings.add(
+                        "short answers worth 0% (feedback for a wrong reply) are not kept", place
+                    )
+                    continue
+                if weight != 100:
+                    self.problems.unsupported_part(
+                        place, f"partial credit ({weight}%) for a short answer"
+                    )
+                    return None
+            raw, _, feedback = piece.partition("#")
+            text = _typed_answer(_formatted(raw, text_format)[0])
+            if text is None:
+                self.problems.unsupported_part(
+                    place, f"a short answer with a wildcard: {raw.strip()[:40]!r}"
+                )
+                return None
+            if not text:
+                self.problems.error(place, "an empty short answer")
+                return None
+            if text.casefold() in ("true", "false", "t", "f"):
+                self.warnings.add(
+                    "read as a short answer, as Moodle does (a true/false question is {TRUE} or {FALSE} in capitals)",
+                    place,
+                )
+            accepted.append(text)
+            feedbacks.append(_formatted(feedback, text_format)[0])
+        if not accepted:
+            self.problems.error(place, "no right answer")
+            return None
+        question["type"] = "typed"
+        question["answer"] = accepted
+        return next((text for text in feedbacks if text), None)
+
+    def _numeric(
+        self, question: dict[str, Any], answers: str, text_format: str, place: str
+    ) -> str | None:
+        if (wrong := answers.find("~")) >= 0:
+            self.warnings.add("feedback for wrong numbers is not kept", place)
+            answers = answers[:wrong]
+        pieces = answers.split("=")
+        if not pieces[0].strip():
+            pieces = pieces[1:]
+        if not pieces:
+            self.problems.error(place, "a numeric question with no number")
+            return None
+        found: list[tuple[Decimal, Decimal, str]] = []
+        for piece in pieces:
+            piece = piece.strip()
+            if match := _WEIGHT.match(piece):
+                weight = Decimal(match.group(1))
+                piece = piece[match.end() :]
+                if weight != 100:
+                    self.problems.unsupported_part(
+                        place, f"partial credit ({weight}%) for a number"
+                    )
+                    return None
+            raw, _, feedback = piece.partition("#")
+            number = self._range(_restore(raw).strip(), place)
+            if number is None:
+                return None
+            found.append((*number, _formatted(feedback, text_format)[0]))
+        if len(found) > 1:
+            self.problems.unsupported_part(place, "several right numbers in one question")
+            return None
+        value, tolerance, feedback = found[0]
+        answer, margin = yaml_number(value), yaml_number(tolerance)
+        if answer is None or margin is None:
+            self.problems.error(place, "a number with more than 15 significant digits")
+            return None
+        question["type"] = "numeric"
+        question["answer"] = answer
+        if tolerance:
+            question["tolerance"] = margin
+        return feedback or None
+
+    def _range(self, text: str, place: str) -> tuple[Decimal, Decimal] | None:
+        if ".." in text:
+            low_text, _, high_text = text.partition("..")
+            low, high = read_decimal(low_text), read_decimal(high_text)
+            if low is None or high is None or low > high:
+                self.problems.error(place, f"{text[:40]!r} is not a range such as 3..5")
+                return None
+            return (low + high) / 2, (high - low) / 2
+        value_text, colon, tolerance_text = text.partition(":")
+        value = read_decimal(value_text)
+        tolerance = read_decimal(tolerance_text) if colon else Decimal(0)
+        if value is None or tolerance is None or tolerance < 0:
+            self.problems.error(place, f"{text[:40]!r} is not a number such as 14, 14:0.5 or 3..5")
+            return None
+        return value, tolerance
+
+
+def question_right(question: dict[str, Any]) -> list[int]:
+    answer = question.get("answer")
+    return answer if isinstance(answer, list) else [answer] if isinstance(answer, int) else []
+
+
+def _typed_answer(text: str) -> str | None:
+    """A short answer as our typed answer: `\\*` is a literal star; a bare `*` is Moodle's
+    wildcard, which we cannot represent (None)."""
+    if "*" in text.replace("\\*", ""):
+        return None
+    return text.replace("\\*", "*")
+
+
+def category_name(path: str) -> str:
+    """The last part of a Moodle category path (`$course$/top/Week 1` is `Week 1`), after
+    the context (`$course$`, `$system$`…) and `top`; `//` is a slash inside a name."""
+    parts = [part.replace("//", "/").strip() for part in re.split(r"(?<!/)/(?!/)", path.strip())]
+    if parts and re.fullmatch(r"\$[a-z]+\$", parts[0]):
+        parts = parts[1:]
+        if parts and parts[0] == "top":
+            parts = parts[1:]
+    return parts[-1] if parts else ""
+
+
+def read_gift(data: bytes, options: ReadOptions) -> Draft:
+    return _Reader(options).read(decode_text(data))
+
+
+# --- writing -------------------------------------------------------------------------------
+
+
+def escape(text: str) -> str:
+    text = text.replace("\\", "\\\\")
+    for char in "~=#{}:":
+        text = text.replace(char, "\\" + char)
+    return text.replace("\r", "").replace("\n", "\\n")
+
+
+def _piece(text: str) -> str:
+    """A text as GIFT writes it; a leading `[` would read as a format marker."""
+    return ("[markdown]" if text.startswith("[") else "") + escape(text)
+
+
+def _choice_weight(count: int) -> str:
+    return f"{100 / count:.5f}".rstrip("0").rstrip(".")
+
+
+def _answers(question: Question, language: str, dropped: list[str]) -> list[str]:
+    options = [text_in(option, language) or "" for option in question.options]
+    match question.key:
+        case SingleAnswer(right):
+            return [
+                ("=" if index == right else "~%0%" if text.startswith("%") else "~") + _piece(text)
+                for index, text in enumerate(options)
+            ]
+        case MultipleAnswer(right):
+            weight = _choice_weight(len(right))
+            return [
+                (f"~%{weight}%" if index in right else f"~%-{weight}%") + _piece(text)
+                for index, text in enumerate(options)
+            ]
+        case TrueFalseAnswer(value):
+            return ["TRUE" if value else "FALSE"]
+        case NumericAnswer(value, tolerance):
+            suffix = f":{number_text(tolerance)}" if tolerance else ""
+            return [f"#{number_text(value)}{suffix}"]
+        case TypedAnswer(accepted):
+            written = []
+            for answer in accepted:
+                text = answer.get(language, language).replace("*", "\\*")
+                if "->" in text:  # GIFT reads = with -> as a matching question, whatever escapes
+                    dropped.append(
+                        f"{question.id}: the accepted answer {text!r} (GIFT reads -> as matching)"
+                    )
+                    continue
+                written.append(("=%100%" if text.startswith("%") else "=") + _piece(text))
+            return written
+    raise TypeError(f"no GIFT answers for {question.type}")  # pragma: no cover
+
+
+def _dropped(quiz: Quiz) -> list[str]:
+    found = []
+    if quiz.description is not None:
+        found.append("the description")
+    if quiz.level.value != "medium":
+        found.append(f"the level ({quiz.level.value})")
+    if quiz.guide is not None:
+        found.append("the guide")
+    if not quiz.shuffle_options:
+        found.append("shuffle_options: false")
+    counts = {
+        "images": sum(len(question.images) for question in quiz.questions),
+        "units": sum(
+            1
+            for question in quiz.questions
+            if isinstance(question.key, NumericAnswer) and question.key.unit is not None
+        ),
+        "strict_diacritics": sum(
+            1
+            for question in quiz.questions
+            if isinstance(question.key, TypedAnswer) and question.key.strict_diacritics
+        ),
+    }
+    singular = {"images": "image", "units": "unit", "strict_diacritics": "strict_diacritics"}
+    found.extend(
+        f"{count} {name if count > 1 else singular[name]}"
+        for name, count in counts.items()
+        if count
+    )
+    return found
+
+
+def write_gift(quiz: Quiz, options: WriteOptions) -> Written:
+    language = options.language
+    title = quiz.title.get(language, language)
+    out = [
+        f"// {escape(title)}: exported by Quiz Tutor, one question per block",
+        f"$CATEGORY: $course$/top/{title.replace('/', '//')}",
+        "",
+    ]
+    left_out: list[str] = []
+    for question in quiz.questions:
+        answers = _answers(question, language, left_out)
+        if not answers:
+            left_out.append(f"{question.id}: the whole question (no answer GIFT can hold)")
+            continue
+        text = text_in(question.text, language) or ""
+        out.append(f"::{escape(question.id)}:: [markdown]{escape(text)} {{")
+        out.extend(f"\t{answer}" for answer in answers)
+        explanation = text_in(question.explanation, language)
+        if explanation:
+            out.append(f"\t####{escape(explanation)}")
+        out.extend(["}", ""])
+    warnings = [
+        "GIFT has no quiz id: it comes back from the file name or from --id",
+        *dropped_languages(quiz, language, "GIFT"),
+    ]
+    if dropped := _dropped(quiz):
+        warnings.append(f"GIFT cannot hold {', '.join(dropped)}: left out")
+    warnings.extend(f"left out {what}" for what in left_out)
+    return Written("\n".join(out).encode(), warnings=tuple(warnings))

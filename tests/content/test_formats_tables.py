@@ -1,0 +1,537 @@
+"""CSV and Excel (issue 15): the columns of the contract on files of every construct, with and
+without a byte order mark, quoted commas and line breaks, other languages and images; bad
+rows answered with their place; an .xlsx that is too big, a zip bomb or no spreadsheet refused
+before openpyxl unpacks it; round trips YAML -> XLSX -> YAML equal in everything and
+YAML -> CSV -> YAML equal on what CSV carries; the template; properties."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from openpyxl import Workbook, load_workbook
+
+from content.export import bank_data
+from content.formats.base import ConversionError, ReadOptions
+from content.formats.csv_sheet import read_csv
+from content.formats.table import COLUMNS, split_answers
+from content.formats.xlsx_sheet import read_xlsx, template
+from content.model import LocalizedText
+from tests.support.formats import (
+    DRILL,
+    EVERYTHING_BANK,
+    HERE,
+    SEED,
+    load,
+    projected,
+    read,
+    trip,
+)
+from tests.support.images import png
+
+
+def csv_questions(data: bytes) -> dict[str, dict[str, object]]:
+    loaded = read(data, "csv", "constructs.csv", folder=HERE)
+    return {q["id"]: q for q in bank_data(loaded.quiz)["questions"]}
+
+
+CONSTRUCTS = (HERE / "constructs.csv").read_bytes()
+
+
+def test_csv_rows_of_every_type() -> None:
+    questions = csv_questions(CONSTRUCTS)
+    assert list(questions) == ["s1", "m2", "t3", "n4", "y5"]
+    s1 = questions["s1"]
+    assert s1["text"] == {
+        "en": "Which split puts consecutive layers on different GPUs, one after another?",
+        "yo": "Èwo ni?",
+    }
+    assert s1["options"] == [
+        {"en": "Tensor", "yo": "Tensor-yo"},
+        {"en": "Pipeline"},
+        {"en": "Data"},
+    ]
+    assert s1["answer"] == 1
+    assert s1["explanation"] == {"en": 'Pipeline: "groups" of layers, in order.'}
+    assert (s1["image"], s1["image_alt"]) == ("images/square.png", {"en": "A square"})
+    assert questions["m2"]["answer"] == [0, 1]
+    assert questions["t3"]["text"] == {"en": "Data parallelism copies\nthe whole model."}
+    assert questions["t3"]["answer"] is True
+    assert questions["t3"]["explanation_image"] == "images/square.png"
+    n4 = questions["n4"]
+    assert (n4["answer"], n4["tolerance"], n4["unit"]) == (14, 0.5, {"en": "GB"})
+    y5 = questions["y5"]
+    assert y5["answer"] == [
+        {"en": "bubble"},
+        {"en": "pipeline bubble"},
+        {"en": "the bubble", "yo": "òfo"},
+        {"en": "a|b"},
+    ]
+    assert y5["strict_diacritics"] is True
+
+
+def test_csv_without_a_byte_order_mark_and_with_semicolons() -> None:
+    assert csv_questions(CONSTRUCTS.removeprefix(b"\xef\xbb\xbf")) == csv_questions(CONSTRUCTS)
+    semicolons = b"id;question;option1;option2;answer\nq1;Which, then?;a;b;B\n"
+    loaded = read(semicolons, "csv")
+    assert loaded.quiz.questions[0].text == LocalizedText({"en": "Which, then?"})
+
+
+def test_the_quiz_of_a_csv_is_named_after_the_file_or_the_options() -> None:
+    loaded = read(CONSTRUCTS, "csv", "Week 3 quiz.csv", folder=HERE)
+    assert (loaded.quiz.id, loaded.quiz.title) == (
+        "week-3-quiz",
+        LocalizedText({"en": "Week 3 quiz"}),
+    )
+    loaded = read(CONSTRUCTS, "csv", "x.csv", folder=HERE, quiz_id="pipes", title="Pipes")
+    assert (loaded.quiz.id, loaded.quiz.title) == ("pipes", LocalizedText({"en": "Pipes"}))
+
+
+def test_an_unknown_type_is_refused_at_its_line() -> None:
+    with pytest.raises(ConversionError) as caught:
+        read((HERE / "unknown_type.csv").read_bytes(), "csv")
+    assert caught.value.problems == (
+        "line 3: unknown type 'essay'; the types are single, multiple, true_false, numeric, typed",
+    )
+
+
+@pytest.mark.parametrize(
+    ("rows", "problem"),
+    [
+        (
+            "id,question,answer,colour\n",
+            "line 1: unknown column 'colour' (column 4); the columns are " + ", ".join(COLUMNS),
+        ),
+        ("id,question,option1,option2\n", "line 1: no answer column"),
+        ("question,answer,question\n", "line 1: column 'question' is there twice"),
+        (
+            "question,answer,tolerance:yo\n",
+            "line 1: column 'tolerance:yo': tolerance has no languages",
+        ),
+        (
+            "question,option1,option2,answer\nWhich?,a,b,C\n",
+            "line 2: answer C: there is no option3",
+        ),
+        (
+            "question,option1,option2,answer\nWhich?,a,b,A;B\n",
+            "line 2: answer 'A;B': a single question has one right option; for several write type multiple",
+        ),
+        (
+            "question,option1,option2,answer\nWhich?,a,b,1\n",
+            "line 2: answer '1': the right option's letter, such as A",
+        ),
+        (
+            "question,option1,option2,answer\nIs it?,a,b,true\n",
+            "line 2: answer 'true': the right option's letter, such as A; for true/false write type true_false",
+        ),
+        (
+            "question,option1,option3,answer\nWhich?,a,c,A\n",
+            "line 2: option2 is empty but a later option is not",
+        ),
+        (
+            "type,question,answer\nnumeric,How many?,fourteen\n",
+            "line 2: answer 'fourteen' is not a number such as 14, 0.5 or 1.5e3 (at most 15 digits)",
+        ),
+        (
+            "type,question,answer\ntrue_false,Is it?,yes\n",
+            "line 2: answer 'yes': a true_false answer is true or false",
+        ),
+        ('question,answer\n"Which?\n', "line 2: unexpected end of data"),
+        (
+            "question,option1,option2,answer\nWhich?,a,b,A,extra\n",
+            "line 2: a value in column 5, which has no header",
+        ),
+    ],
+)
+def test_bad_rows_are_refused_with_their_place(rows: str, problem: str) -> None:
+    with pytest.raises(ConversionError) as caught:
+        read(rows.encode(), "csv")
+    assert caught.value.problems[0] == problem
+
+
+def test_a_field_of_another_type_is_refused_by_the_validator_at_its_row() -> None:
+    rows = "question,option1,option2,answer,tolerance\nWhich?,a,b,A,0.5\n"
+    with pytest.raises(ConversionError) as caught:
+        read(rows.encode(), "csv")
+    assert caught.value.problems == (
+        "line 2, question q1 (#1), field tolerance: not a field of a single question "
+        "(it belongs to numeric questions)",
+    )
+
+
+def test_typed_answers_split_on_unescaped_bars() -> None:
+    assert split_answers("a|b\\|c|d\\\\|e") == ["a", "b|c", "d\\", "e"]
+
+
+# --- Excel ----------------------------------------------------------------------------------
+
+
+def workbook_bytes(rows: list[list[object]], quiz: list[list[object]] | None = None) -> bytes:
+    book = Workbook()
+    sheet = book.active
+    assert sheet is not None
+    for row in rows:
+        sheet.append(row)
+    if quiz is not None:
+        quiz_sheet = book.create_sheet("quiz")
+        for row in quiz:
+            quiz_sheet.append(row)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()
+
+
+def test_an_xlsx_with_its_quiz_sheet() -> None:
+    data = workbook_bytes(
+        [
+            ["id", "type", "question", "option1", "option2", "answer", "tolerance"],
+            ["q1", None, "Which?", "a", "b", "B", None],
+            ["q2", "true_false", "Is it?", None, None, True, None],  # Excel's TRUE
+            ["q3", "numeric", "How many?", None, None, 14.5, 0.25],  # numbers as numbers
+            [7, "typed", "Say it", None, None, "x|y", None],  # an id typed as a number
+        ],
+        [
+            ["id", "weekly"],
+            ["title", "Weekly quiz"],
+            ["title:yo", "Àdánwò"],
+            ["description", "Every week."],
+            ["level", "hard"],
+            ["guide", "https://example.org/g"],
+            ["guide_title", "Guide"],
+            ["shuffle_options", "false"],
+        ],
+    )
+    loaded = read(data, "xlsx", "sheet.xlsx")
+    quiz = loaded.quiz
+    assert quiz.id == "weekly"
+    assert quiz.title == LocalizedText({"en": "Weekly quiz", "yo": "Àdánwò"})
+    assert (quiz.level.value, quiz.shuffle_options) == ("hard", False)
+    assert quiz.guide is not None and quiz.guide.url == "https://example.org/g"
+    assert [q.id for q in quiz.questions] == ["q1", "q2", "q3", "7"]
+    data_ = bank_data(quiz)["questions"]
+    assert (data_[1]["answer"], data_[2]["answer"], data_[2]["tolerance"]) == (True, 14.5, 0.25)
+
+
+def test_an_unknown_key_of_the_quiz_sheet_is_refused_at_its_row() -> None:
+    data = workbook_bytes(
+        [["question", "option1", "option2", "answer"], ["Q?", "a", "b", "A"]],
+        [["id", "x"], ["colour", "red"]],
+    )
+    with pytest.raises(ConversionError) as caught:
+        read(data, "xlsx")
+    assert caught.value.problems[0].startswith("sheet quiz, row 2: unknown key 'colour'")
+
+
+def test_a_date_in_a_cell_is_refused_with_its_place() -> None:
+    import datetime
+
+    data = workbook_bytes(
+        [["question", "option1", "option2", "answer"], ["Q?", datetime.date(2024, 1, 2), "b", "A"]]
+    )
+    with pytest.raises(ConversionError) as caught:
+        read(data, "xlsx")
+    assert caught.value.problems == ("row 2: column 2: a date or a time; write it as text",)
+
+
+def test_other_sheets_are_named_not_read() -> None:
+    book = Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(["question", "option1", "option2", "answer"])
+    sheet.append(["Q?", "a", "b", "A"])
+    book.create_sheet("notes").append(["anything"])
+    buffer = io.BytesIO()
+    book.save(buffer)
+    loaded = read(buffer.getvalue(), "xlsx")
+    assert loaded.warnings == ("sheet 'notes' is not read (only the first, 'quiz' and 'help')",)
+
+
+def test_fifty_megabytes_are_refused_before_opening() -> None:
+    with pytest.raises(ConversionError) as caught:
+        read(b"PK\x03\x04" + b"\0" * (50 * 1024 * 1024), "xlsx")
+    assert caught.value.problems == (
+        "52,428,804 bytes; an Excel file may have at most 5,242,880 bytes",
+    )
+
+
+def zip_bomb() -> bytes:
+    """A valid .xlsx whose sheet is padded with 30 MiB of spaces: 30 KiB packed."""
+    data = workbook_bytes([["question", "option1", "option2", "answer"], ["Q?", "a", "b", "A"]])
+    source = zipfile.ZipFile(io.BytesIO(data))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as target:
+        for info in source.infolist():
+            content = source.read(info)
+            if info.filename == "xl/worksheets/sheet1.xml":
+                content = content.replace(
+                    b"<sheetData>", b"<sheetData>" + b" " * (30 * 1024 * 1024)
+                )
+            target.writestr(info.filename, content)
+    return buffer.getvalue()
+
+
+def test_a_zip_bomb_is_refused_from_its_declared_sizes() -> None:
+    bomb = zip_bomb()
+    assert len(bomb) < 100 * 1024
+    started = time.perf_counter()
+    with pytest.raises(ConversionError) as caught:
+        read(bomb, "xlsx")
+    assert time.perf_counter() - started < 1  # nothing was unpacked
+    assert caught.value.problems[0].startswith("xl/worksheets/sheet1.xml: expands ")
+    assert caught.value.problems[0].endswith("times; at most 100 (a zip bomb?)")
+
+
+def test_a_zip_that_lies_about_its_sizes_is_refused_as_damaged() -> None:
+    data = bytearray(workbook_bytes([["question", "answer"], ["Q?", "A"]]))
+    # shrink every declared size in the central directory: zipfile then reads past none of them
+    position = data.find(b"PK\x01\x02")
+    while position >= 0:
+        data[position + 24 : position + 28] = (1).to_bytes(4, "little")
+        position = data.find(b"PK\x01\x02", position + 4)
+    with pytest.raises(ConversionError) as caught:
+        read(bytes(data), "xlsx")
+    assert caught.value.problems[0].startswith("not a readable .xlsx file")
+
+
+def test_a_file_that_is_not_a_spreadsheet() -> None:
+    with pytest.raises(ConversionError) as caught:
+        read(b"id,question\n", "xlsx")
+    assert caught.value.problems == ("not an .xlsx file (it is not a readable zip)",)
+    plain_zip = io.BytesIO()
+    with zipfile.ZipFile(plain_zip, "w") as archive:
+        archive.writestr("hello.txt", "hi")
+    with pytest.raises(ConversionError) as caught:
+        read(plain_zip.getvalue(), "xlsx")
+    assert caught.value.problems[0].startswith("not a readable .xlsx file")
+
+
+def test_a_sheet_reaching_the_last_excel_row_is_read_in_bounded_time() -> None:
+    book = Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(["question", "option1", "option2", "answer"])
+    sheet.append(["Q?", "a", "b", "A"])
+    sheet.cell(row=1_048_576, column=1, value="far")
+    buffer = io.BytesIO()
+    book.save(buffer)
+    started = time.perf_counter()
+    with pytest.raises(ConversionError) as caught:
+        read(buffer.getvalue(), "xlsx")
+    assert time.perf_counter() - started < 10
+    # the far row is a question too, and says what it lacks: nothing was dropped silently
+    assert (
+        caught.value.problems[0] == "row 1048576: answer '': the right option's letter, such as A"
+    )
+
+
+# --- round trips ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "path", [SEED, DRILL, EVERYTHING_BANK], ids=["seed", "drill", "everything"]
+)
+def test_yaml_to_xlsx_to_yaml_gives_the_same_bank(path: Path) -> None:
+    loaded = load(path)
+    back, output = trip(loaded, "xlsx")
+    assert back.quiz == loaded.quiz
+    assert dict(back.images) == dict(loaded.images)
+    assert dict(output.images) == dict(loaded.images)  # beside the sheet
+    assert output.warnings == ()
+
+
+@pytest.mark.parametrize(
+    "path", [SEED, DRILL, EVERYTHING_BANK], ids=["seed", "drill", "everything"]
+)
+def test_yaml_to_csv_to_yaml_is_equal_on_what_csv_carries(path: Path) -> None:
+    loaded = load(path)
+    back, output = trip(loaded, "csv", quiz_id=loaded.quiz.id)
+    expected = projected(
+        loaded.quiz, bank_fields=False, title=LocalizedText({"en": loaded.quiz.id})
+    )
+    assert back.quiz == expected
+    assert output.warnings[0].startswith("CSV has no quiz id or title")
+    if loaded.quiz.description is not None:
+        assert "CSV cannot hold the description" in output.warnings[1]
+
+
+def test_the_template_reads_as_a_quiz_of_every_type() -> None:
+    data = template()
+    loaded = read(data, "xlsx", "quiz.xlsx")
+    assert [q.type.value for q in loaded.quiz.questions] == [
+        "single",
+        "multiple",
+        "true_false",
+        "numeric",
+        "typed",
+    ]
+    assert loaded.quiz.id == "my-quiz"
+    book = load_workbook(io.BytesIO(data))
+    sheet = book["questions"]
+    assert [cell.value for cell in sheet[1]] == list(COLUMNS)
+    validations = sheet.data_validations.dataValidation
+    assert len(validations) == 1
+    assert validations[0].formula1 == '"single,multiple,true_false,numeric,typed"'
+    assert str(validations[0].sqref) == "B2:B1001"
+
+
+# --- properties -----------------------------------------------------------------------------
+
+CSVISH = st.lists(
+    st.one_of(
+        st.sampled_from(
+            [
+                "id",
+                "type",
+                "question",
+                "option1",
+                "option2",
+                "answer",
+                "answer:yo",
+                "tolerance",
+                "unit",
+                "single",
+                "multiple",
+                "true_false",
+                "numeric",
+                "typed",
+                "A",
+                "A,B",
+                "true",
+                "14",
+                "1e999",
+                "a|b",
+                "\\|",
+                ",",
+                ",",
+                ";",
+                '"',
+                "\n",
+                "\n",
+                "\r\n",
+                "\ufeff",
+                "image",
+                "images/x.png",
+                ":",
+            ]
+        ),
+        st.characters(),
+    ),
+    max_size=80,
+).map("".join)
+
+
+@given(CSVISH)
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_any_csv_gives_a_quiz_or_a_conversion_error(text: str) -> None:
+    try:
+        read(text.encode("utf-8", "surrogatepass"), "csv", skip_unsupported=True)
+    except ConversionError as error:
+        assert error.problems
+
+
+@given(st.binary(max_size=300))
+@settings(max_examples=200, deadline=None)
+def test_any_bytes_are_a_csv_draft_or_a_conversion_error(data: bytes) -> None:
+    with contextlib.suppress(ConversionError):
+        read_csv(data, ReadOptions())
+
+
+VALID_XLSX = workbook_bytes(
+    [["question", "option1", "option2", "answer"], ["Q?", "a", "b", "A"]], [["id", "x"]]
+)
+
+
+@given(st.data())
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_a_damaged_xlsx_gives_a_conversion_error(data: st.DataObject) -> None:
+    damaged = bytearray(VALID_XLSX)
+    for _ in range(data.draw(st.integers(1, 8))):
+        position = data.draw(st.integers(0, len(damaged) - 1))
+        damaged[position] = data.draw(st.integers(0, 255))
+    cut = data.draw(st.integers(len(damaged) // 2, len(damaged)))
+    with contextlib.suppress(ConversionError):
+        read_xlsx(bytes(damaged[:cut]), ReadOptions())
+
+
+@given(st.binary(max_size=300))
+@settings(max_examples=100, deadline=None)
+def test_any_bytes_are_an_xlsx_draft_or_a_conversion_error(data: bytes) -> None:
+    with contextlib.suppress(ConversionError):
+        read_xlsx(data, ReadOptions())
+
+
+def test_images_in_a_bundle_with_the_sheet() -> None:
+    from content.bundle import write_bundle
+    from content.formats.convert import read_bundle_quiz
+
+    sheet = workbook_bytes(
+        [["question", "option1", "option2", "answer", "image"], ["Q?", "a", "b", "A", "pics/a.png"]]
+    )
+    bundle = write_bundle("quiz/sheet.xlsx", sheet, {"pics/a.png": png()})
+    loaded = read_bundle_quiz(bundle, ReadOptions())
+    assert loaded.quiz.id == "sheet"
+    assert dict(loaded.images) == {"pics/a.png": png()}
+
+
+def test_a_sheet_wider_than_a_question_sheet_is_refused() -> None:
+    book = Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(["question", "option1", "option2", "answer"])
+    sheet.cell(row=2, column=16_384, value="far")
+    buffer = io.BytesIO()
+    book.save(buffer)
+    with pytest.raises(ConversionError) as caught:
+        read(buffer.getvalue(), "xlsx")
+    assert caught.value.problems == (
+        "the sheet has 16,384 columns; a question sheet has at most 500",
+    )
+
+
+def test_a_conversion_that_would_not_fit_a_bank_is_refused() -> None:
+    row = "q{n},{text},a,b,A\n"
+    rows = "id,question,option1,option2,answer\n" + "".join(
+        row.format(n=n, text="x" * 790) for n in range(500)
+    )
+    data = rows.encode()
+    assert len(data) < 512 * 1024
+    loaded = read(data, "csv")  # 500 questions of 790 characters: a bank just fits
+    assert len(loaded.quiz) == 500
+    wider = "id,question,question:yo,option1,option2,answer\n" + "".join(
+        f"q{n},{'x' * 500},{'y' * 500},a,b,A\n" for n in range(500)
+    )
+    with pytest.raises(ConversionError) as caught:
+        read(wider.encode(), "csv")
+    assert caught.value.problems[0].startswith("the bank would take ")
+    assert caught.value.problems[0].endswith(" bytes as YAML; a bank has at most 524,288")
+
+
+def test_entities_inside_an_xlsx_are_refused() -> None:
+    """openpyxl parses through defusedxml when it is installed (it is a dependency): a sheet
+    declaring entities is refused, not expanded."""
+    import openpyxl.xml
+
+    assert openpyxl.xml.DEFUSEDXML
+    data = workbook_bytes([["question", "option1", "option2", "answer"], ["Q?", "a", "b", "A"]])
+    source = zipfile.ZipFile(io.BytesIO(data))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as target:
+        for info in source.infolist():
+            content = source.read(info)
+            if info.filename == "xl/worksheets/sheet1.xml":
+                content = content.replace(
+                    b"<worksheet",
+                    b'<!DOCTYPE w [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]><worksheet',
+                    1,
+                ).replace(b"<sheetData>", b"<sheetData>&lol2;", 1)
+            target.writestr(info.filename, content)
+    with pytest.raises(ConversionError) as caught:
+        read(buffer.getvalue(), "xlsx")
+    assert len(caught.value.problems) == 1
+    assert caught.value.problems[0].startswith("not a readable .xlsx file (")

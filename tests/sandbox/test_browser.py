@@ -1,0 +1,129 @@
+"""The sandbox in a real browser: `python -m bot sandbox` started as a newcomer starts it, the
+page opened in headless Chromium (Debian's, through Selenium and chromedriver), the seed quiz
+taken by clicking its buttons, the reveal and the score read off the page; then the bot admin
+uploads a bank full of markup through the page, and a learner sees it as text.
+
+In CI (`QUIZ_REQUIRE_BROWSER=1`, set by .ci/run, which installs Chromium, or `CI` set by a CI
+service) a missing browser fails this test; elsewhere it is skipped, with the reason shown."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.support import browser
+from tests.support.sandbox import HOSTILE_BANK, label_is, right_answers, sandbox_process
+
+QUIZ_ID = "model-pipeline-parallelism"
+
+
+def _browser_required() -> bool:
+    return bool(os.environ.get("QUIZ_REQUIRE_BROWSER") or os.environ.get("CI"))
+
+
+@pytest.fixture
+def browser_ready() -> None:
+    reason = browser.missing()
+    if reason is None:
+        return
+    if _browser_required():
+        pytest.fail(f"the browser test cannot run: {reason}", pytrace=False)
+    pytest.skip(f"no headless browser here ({reason}); CI installs it")
+
+
+@pytest.mark.timeout(240)
+def test_the_seed_quiz_is_played_by_clicking_in_the_page(
+    browser_ready: None, tmp_path: Path
+) -> None:
+    right = right_answers()
+    with (
+        sandbox_process(tmp_path) as sandbox,
+        browser.chromium(tmp_path / "profile") as driver,
+    ):
+        driver.get(sandbox.url + "?as=emma")
+        browser.until(
+            "the page is ready",
+            lambda: driver.find_elements("css selector", "body[data-ready]"),
+            driver,
+        )
+        field = driver.find_element("id", "text")
+        field.send_keys(f"/quiz {QUIZ_ID}")
+        driver.find_element("id", "send").click()
+
+        for number in range(1, 9):
+            question = browser.until(
+                f"question {number}",
+                lambda n=number: browser.find(
+                    driver, lambda m: f"Question {n} of 8" in m["text"] and bool(m["buttons"])
+                ),
+                driver,
+            )
+            asked = next(text for text in right if text in question["text"])
+            correct = [
+                i for i, label in enumerate(question["buttons"]) if label_is(label, right[asked])
+            ]
+            assert len(correct) == 1, question["buttons"]
+            choice = correct[0] if number > 1 else (correct[0] + 1) % len(question["buttons"])
+            buttons = driver.find_elements("css selector", f"#{question['id']} .keyboard button")
+            buttons[choice].click()  # the first one wrong, the others right
+
+            revealed = browser.until(
+                f"the reveal of question {number}",
+                lambda i=question["id"]: browser.find(
+                    driver, lambda m: m["id"] == i and "💡" in m["text"] and not m["buttons"]
+                ),
+                driver,
+            )
+            assert "✅" in revealed["text"]
+            if number == 1:
+                assert "← your answer" in revealed["text"] and "❌" in revealed["text"]
+                toast = browser.until(
+                    "the toast",
+                    lambda: driver.find_elements("css selector", "#toasts .toast"),
+                    driver,
+                )
+                assert "Not quite" in toast[0].text
+
+        summary = browser.until(
+            "the score", lambda: browser.find(driver, lambda m: "Score:" in m["text"]), driver
+        )
+        assert "Score: 7/8" in summary["text"], summary["text"]
+        assert "7/8" in summary["bold"]  # <b> drawn as bold
+        assert summary["buttons"]  # Take it again, All quizzes
+
+        # a bank full of markup, uploaded through the page by the bot admin, shows as text
+        bank = tmp_path / "hostile.yaml"
+        bank.write_text(HOSTILE_BANK, encoding="utf-8")
+        from selenium.webdriver.support.ui import Select
+
+        Select(driver.find_element("id", "person")).select_by_value("funmi")
+        driver.find_element("id", "attach").send_keys(str(bank))
+        driver.find_element("id", "text").send_keys("/import")
+        driver.find_element("id", "send").click()
+        browser.until(
+            "the import", lambda: browser.find(driver, lambda m: "imported" in m["text"]), driver
+        )
+        Select(driver.find_element("id", "person")).select_by_value("emma")
+        driver.find_element("id", "text").send_keys("/quiz hostile")
+        driver.find_element("id", "send").click()
+        question = browser.until(
+            "the hostile question",
+            lambda: browser.find(
+                driver, lambda m: "Question 1 of 1" in m["text"] and bool(m["buttons"])
+            ),
+            driver,
+        )
+        assert (
+            '<script>window.pwned = 1</script>"><img src=x onerror="window.pwned = 2">'
+            in question["text"]
+        )
+        assert any("<img src=x onerror=window.pwned=3>" in label for label in question["buttons"])
+        assert (
+            driver.execute_script(
+                "return document.querySelectorAll('#messages img, #messages script').length"
+            )
+            == 0
+        )
+        assert driver.execute_script("return window.pwned === undefined")

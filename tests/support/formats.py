@@ -1,0 +1,105 @@
+"""Helpers for the interchange-format tests: read and write through the converter as the CLI
+and the bot do, and project a quiz onto what a format carries."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from content.formats.base import ReadOptions, WriteOptions
+from content.formats.convert import Loaded, Output, read_quiz, write_quiz
+from content.formats.registry import FORMATS
+from content.images import BundleImages, FolderImages
+from content.loader import EVERYTHING, load_bank_file
+from content.model import Level, LocalizedText, NumericAnswer, Question, Quiz, TypedAnswer
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = ROOT / "tests" / "content" / "formats"
+SEED = ROOT / "content" / "banks" / "model-pipeline-parallelism.yaml"
+DRILL = ROOT / "content" / "upcoming" / "parallelism-drill" / "parallelism-drill.yaml"
+EVERYTHING_BANK = HERE / "everything.yaml"
+
+
+def load(path: Path) -> Loaded:
+    result = load_bank_file(path, "en", EVERYTHING)
+    assert result.quiz is not None, result.errors
+    return Loaded(result.quiz, result.images)
+
+
+def read(
+    data: bytes, fmt: str, name: str = "quiz", folder: Path | None = None, **options: object
+) -> Loaded:
+    images = FolderImages(folder) if folder is not None else None
+    return read_quiz(data, FORMATS[fmt], ReadOptions(name=name, **options), images)  # type: ignore[arg-type]
+
+
+def write(loaded: Loaded, fmt: str, language: str = "en") -> Output:
+    return write_quiz(loaded.quiz, loaded.images, FORMATS[fmt], WriteOptions(language))
+
+
+def trip(
+    loaded: Loaded, fmt: str, language: str = "en", **options: object
+) -> tuple[Loaded, Output]:
+    """The quiz written as `fmt` and read back (with the images that travel beside it)."""
+    output = write(loaded, fmt, language)
+    images = BundleImages(output.images)
+    name = f"{loaded.quiz.id}{FORMATS[fmt].extension}"
+    read_options = ReadOptions(name=name, language=language, **options)  # type: ignore[arg-type]
+    back = read_quiz(output.data, FORMATS[fmt], read_options, images)
+    return back, output
+
+
+def one_language(value: LocalizedText | None, language: str) -> LocalizedText | None:
+    if value is None:
+        return None
+    return LocalizedText({language: value.get(language, language)})
+
+
+def projected(
+    quiz: Quiz,
+    language: str | None = None,
+    *,
+    images: bool = True,
+    units: bool = True,
+    strict: bool = True,
+    bank_fields: bool = True,
+    title: LocalizedText | None = None,
+) -> Quiz:
+    """The quiz as a format that carries only part of it gives it back."""
+
+    def text(value: LocalizedText | None) -> LocalizedText | None:
+        return value if language is None else one_language(value, language)
+
+    def question(q: Question) -> Question:
+        key = q.key
+        if isinstance(key, NumericAnswer) and not units:
+            key = dataclasses.replace(key, unit=None)
+        if isinstance(key, NumericAnswer) and language is not None and key.unit is not None:
+            key = dataclasses.replace(key, unit=text(key.unit))
+        if isinstance(key, TypedAnswer):
+            accepted = tuple(text(answer) or answer for answer in key.accepted)
+            key = TypedAnswer(accepted, key.strict_diacritics and strict)
+        return Question(
+            q.id,
+            text(q.text) or q.text,
+            tuple(text(option) or option for option in q.options),
+            key=key,
+            explanation=text(q.explanation),
+            image=q.image if images else None,
+            image_alt=text(q.image_alt) if images else None,
+            explanation_image=q.explanation_image if images else None,
+        )
+
+    return Quiz(
+        id=quiz.id,
+        title=title or text(quiz.title) or quiz.title,
+        level=quiz.level if bank_fields else Level.MEDIUM,
+        questions=tuple(question(q) for q in quiz.questions),
+        description=text(quiz.description) if bank_fields else None,
+        guide=(
+            dataclasses.replace(quiz.guide, title=text(quiz.guide.title) or quiz.guide.title)
+            if bank_fields and quiz.guide
+            else None
+        ),
+        shuffle_options=quiz.shuffle_options if bank_fields else True,
+    )
