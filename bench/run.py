@@ -11,6 +11,14 @@ answers/s, p50/p99 latency from the tap's update to its callback answer, Bot API
 answer, CPU of the bot and of this driver, the bot process's peak memory, the database size,
 and our throughput as a ratio of each floor's (median over --repeat runs). At the end the
 database is checked: every acknowledged answer stored once.
+
+Then a group (`--group 1000,10000`): one question of a /groupquiz, its members tapping all at
+once or spread over `--group-spread` seconds, by long polling and, with `--webhook`, with
+updates POSTed to the bot's webhook; printed as above, with the toasts Telegram would refuse as
+too old (15 s), medians of --repeat runs, and the ratio to the floor-aio private answers/s.
+
+    python -m bench.run --learners 50 --rounds 1 --repeat 3 --group 10000 --webhook
+    python -m bench.run --learners 0 --group 10000 --group-spread 10
 """
 
 from __future__ import annotations
