@@ -62,6 +62,13 @@ class Run:
     def rate(self) -> float:
         return self.answers / self.seconds if self.seconds else 0.0
 
+    def read_database(self, db_path: Path, count: str) -> None:
+        """The database's size (with its write-ahead log) and its answers: `count` selects
+        (stored, distinct)."""
+        self.db_bytes = sum(p.stat().st_size for p in db_path.parent.glob(f"{db_path.name}*"))
+        with sqlite3.connect(db_path) as db:
+            self.stored, self.distinct = db.execute(count).fetchone()
+
     def percentile(self, q: float) -> float:
         ordered = sorted(self.latencies)
         return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000 if ordered else 0.0
@@ -211,11 +218,10 @@ async def measure(
         await asyncio.wait_for(process.wait(), 60)
         await api.stop()
     if name.startswith("quiz"):
-        run.db_bytes = sum(p.stat().st_size for p in workdir.glob(f"{db_path.name}*"))
-        with sqlite3.connect(db_path) as db:
-            run.stored, run.distinct = db.execute(
-                "SELECT COUNT(*), COUNT(DISTINCT attempt_id || '/' || question_id) FROM answers"
-            ).fetchone()
+        run.read_database(
+            db_path,
+            "SELECT COUNT(*), COUNT(DISTINCT attempt_id || '/' || question_id) FROM answers",
+        )
     return run
 
 
@@ -316,11 +322,7 @@ async def measure_group(
         process.send_signal(signal.SIGTERM)
         await asyncio.wait_for(process.wait(), 60)
         await api.stop()
-    run.db_bytes = sum(p.stat().st_size for p in workdir.glob(f"{db_path.name}*"))
-    with sqlite3.connect(db_path) as db:
-        run.stored, run.distinct = db.execute(
-            "SELECT COUNT(*), COUNT(DISTINCT user_id) FROM group_answers"
-        ).fetchone()
+    run.read_database(db_path, "SELECT COUNT(*), COUNT(DISTINCT user_id) FROM group_answers")
     return run
 
 

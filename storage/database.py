@@ -29,7 +29,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, TypeVar
 
 import aiosqlite
 
@@ -45,12 +45,22 @@ from storage.migrations import MIGRATIONS, Migration
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 PRAGMAS = (
     "PRAGMA journal_mode=WAL",
     "PRAGMA synchronous=FULL",  # an acknowledged answer survives a power cut, not only a crash
     "PRAGMA foreign_keys=ON",
     "PRAGMA busy_timeout=5000",
 )
+
+
+class OpenOptions(TypedDict, total=False):
+    """What `Database.open` takes besides the path (and the migrations, for tests)."""
+
+    claimed: ClaimedDatabase | None
+    on_lost: Callable[[], None] | None
+    watch_seconds: float | None
 
 
 class Transaction:
@@ -230,6 +240,11 @@ class Database:
     async def fetchone(self, sql: str, *params: Any) -> Any:
         """The first row of a read, or None."""
         return next(iter(await self.fetchall(sql, *params)), None)
+
+    async def fetchone_as(self, make: Callable[[Any], T], sql: str, *params: Any) -> T | None:
+        """The first row of a read made into an object by `make`, or None."""
+        row = await self.fetchone(sql, *params)
+        return None if row is None else make(row)
 
     async def fetchall(self, sql: str, *params: Any) -> list[Any]:
         self._refuse_if_lost()

@@ -249,17 +249,18 @@ class GroupStore:
         return target
 
     async def get_session(self, session_id: int) -> GroupSession | None:
-        row = await self._database.fetchone("SELECT * FROM group_sessions WHERE id=?", session_id)
-        return None if row is None else _session(row)
+        return await self._database.fetchone_as(
+            _session, "SELECT * FROM group_sessions WHERE id=?", session_id
+        )
 
     async def running_session(self, chat_id: int) -> GroupSession | None:
         """The chat's running timed quiz."""
-        row = await self._database.fetchone(
+        return await self._database.fetchone_as(
+            _session,
             """SELECT * FROM group_sessions
                WHERE chat_id=? AND finished_at IS NULL AND kind='timed'""",
             chat_id,
         )
-        return None if row is None else _session(row)
 
     async def running_sessions(self) -> list[GroupSession]:
         """Every running timed quiz (what a restart resumes)."""
@@ -270,12 +271,12 @@ class GroupStore:
 
     async def latest_session(self, chat_id: int) -> GroupSession | None:
         """The chat's running timed quiz, else its most recent one."""
-        row = await self._database.fetchone(
+        return await self._database.fetchone_as(
+            _session,
             """SELECT * FROM group_sessions WHERE chat_id=? AND kind='timed'
                ORDER BY finished_at IS NULL DESC, id DESC LIMIT 1""",
             chat_id,
         )
-        return None if row is None else _session(row)
 
     async def stop_session(self, session_id: int, now: float) -> bool:
         """End a running session early, and anonymize the answers held for forgotten
@@ -323,18 +324,17 @@ class GroupStore:
             )
 
     async def asked(self, session_id: int, position: int) -> AskedQuestion | None:
-        row = await self._database.fetchone(
+        return await self._database.fetchone_as(
+            _asked,
             "SELECT * FROM group_questions WHERE session_id=? AND position=?",
             session_id,
             position,
         )
-        return None if row is None else _asked(row)
 
     async def asked_by_poll(self, poll_id: str) -> AskedQuestion | None:
-        row = await self._database.fetchone(
-            "SELECT * FROM group_questions WHERE poll_id=?", poll_id
+        return await self._database.fetchone_as(
+            _asked, "SELECT * FROM group_questions WHERE poll_id=?", poll_id
         )
-        return None if row is None else _asked(row)
 
     async def reveal(self, session_id: int, position: int, now: float) -> RevealStep:
         """Close the question and move the session on, in one commit, which also anonymizes
@@ -440,8 +440,9 @@ class GroupStore:
 
     async def post(self, post_id: int) -> GroupSession | None:
         """The posted question whose buttons carry `post_id`."""
-        row = await self._database.fetchone("SELECT * FROM group_sessions WHERE post_id=?", post_id)
-        return None if row is None else _session(row)
+        return await self._database.fetchone_as(
+            _session, "SELECT * FROM group_sessions WHERE post_id=?", post_id
+        )
 
     async def open_posts(self, chat_id: int) -> list[GroupSession]:
         """The chat's posted questions not revealed yet, oldest first."""

@@ -224,16 +224,17 @@ class LearnerStore:
     # attempts and answers
 
     async def running_attempt(self, user_id: int, quiz_id: str) -> Attempt | None:
-        row = await self._database.fetchone(
+        return await self._database.fetchone_as(
+            _attempt,
             "SELECT * FROM attempts WHERE user_id=? AND quiz_id=? AND finished_at IS NULL",
             user_id,
             quiz_id,
         )
-        return None if row is None else _attempt(row)
 
     async def get_attempt(self, attempt_id: int) -> Attempt | None:
-        row = await self._database.fetchone("SELECT * FROM attempts WHERE id=?", attempt_id)
-        return None if row is None else _attempt(row)
+        return await self._database.fetchone_as(
+            _attempt, "SELECT * FROM attempts WHERE id=?", attempt_id
+        )
 
     async def start_attempt(
         self,
@@ -404,13 +405,13 @@ class LearnerStore:
     # spaced repetition
 
     async def card(self, user_id: int, quiz_id: str, question_id: str) -> StoredCard | None:
-        row = await self._database.fetchone(
+        return await self._database.fetchone_as(
+            _card,
             "SELECT * FROM cards WHERE user_id=? AND quiz_id=? AND question_id=?",
             user_id,
             quiz_id,
             question_id,
         )
-        return None if row is None else _card(row)
 
     async def cards(self, user_id: int) -> list[StoredCard]:
         rows = await self._database.fetchall("SELECT * FROM cards WHERE user_id=?", user_id)

@@ -4,14 +4,13 @@ to drop the learners it deleted from their cache)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Unpack
 
 from storage.audit import AuditLog
 from storage.content_store import ContentStore
-from storage.database import Database
-from storage.database_file import ClaimedDatabase
+from storage.database import Database, OpenOptions
 from storage.group_store import GroupStore
 from storage.learner_store import LearnerStore
 from storage.privacy import Privacy
@@ -27,19 +26,9 @@ class Storage:
     privacy: Privacy  # /forgetme, prune
 
     @classmethod
-    async def open(
-        cls,
-        path: Path | str,
-        *,
-        claimed: ClaimedDatabase | None = None,
-        on_lost: Callable[[], None] | None = None,
-        watch_seconds: float | None = None,
-    ) -> Storage:
+    async def open(cls, path: Path | str, **options: Unpack[OpenOptions]) -> Storage:
         """Open the database (see `Database.open`) and every store on it."""
-        database = await Database.open(
-            path, claimed=claimed, on_lost=on_lost, watch_seconds=watch_seconds
-        )
-        return cls.on(database)
+        return cls.on(await Database.open(path, **options))
 
     @classmethod
     def on(cls, database: Database) -> Storage:

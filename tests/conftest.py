@@ -9,7 +9,9 @@ import pytest
 from bot.app import QuizApplication
 from bot.config import Settings
 from bot.sandbox import FakeBotApi
+from storage import Storage
 from tests.support.harness import make_settings, running_bot
+from tests.support.room import ADA, GROUP_ID, Room
 
 # The stand-in lives on loopback; no proxy of the environment may sit in between.
 os.environ["NO_PROXY"] = "127.0.0.1,localhost"
@@ -30,6 +32,14 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
+async def storage(db_path: Path) -> AsyncIterator[Storage]:
+    """Every store on a new database file, without a bot."""
+    storage = await Storage.open(db_path)
+    yield storage
+    await storage.close()
+
+
+@pytest.fixture
 def settings(api: FakeBotApi, db_path: Path) -> Settings:
     return make_settings(api, db_path)
 
@@ -38,3 +48,9 @@ def settings(api: FakeBotApi, db_path: Path) -> Settings:
 async def bot(settings: Settings) -> AsyncIterator[QuizApplication]:
     async with running_bot(settings) as application:
         yield application
+
+
+@pytest.fixture
+def room(api: FakeBotApi) -> Room:
+    """A study group (tests/support/room.py), Ada its admin."""
+    return Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))

@@ -84,9 +84,8 @@ async def export(update: Update, context: QuizContext) -> None:
 async def delquestion(update: Update, context: QuizContext) -> None:
     """`/delquestion <quiz id> <question id>`: retire it; answers already given are kept."""
     locale = context.locale
-    wanted = arguments.delquestion(context.args, context.services.catalog)
-    if isinstance(wanted, Refusal):
-        await context.say(wanted.text(locale))
+    wanted = await context.parsed(arguments.delquestion(context.args, context.services.catalog))
+    if wanted is None:
         return
     quiz, question_id = wanted
     shown = {"quiz_id": quiz.id, "question_id": html.escape(question_id)}
@@ -224,11 +223,10 @@ def _drop_draft(context: QuizContext) -> None:
 
 @admin_only
 async def addquestion(update: Update, context: QuizContext) -> int:
-    locale = context.locale
-    quiz = arguments.addquestion(context.args, context.services.catalog)
-    if isinstance(quiz, Refusal):
-        await context.say(quiz.text(locale))
+    quiz = await context.parsed(arguments.addquestion(context.args, context.services.catalog))
+    if quiz is None:
         return END
+    locale = context.locale
     assert context.user_data is not None
     context.user_data[DRAFT_KEY] = Draft(quiz.id, secrets.randbelow(10**12))
     title = html.escape(locale.plain(quiz.title))

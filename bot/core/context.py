@@ -13,7 +13,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from telegram import Bot, InlineKeyboardMarkup, Update
 from telegram import User as TelegramUser
@@ -21,6 +21,7 @@ from telegram.constants import ChatType
 from telegram.ext import Application, ApplicationHandlerStop, CallbackContext, ExtBot, JobQueue
 
 from bot.config import Settings
+from bot.core.arguments import Refusal
 from bot.core.callbacks import Tap
 from bot.core.i18n import Locale
 from bot.core.update_processor import arrival_time
@@ -30,6 +31,8 @@ from content.rules import resolve_language
 from storage import Storage, User
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -183,6 +186,14 @@ class QuizContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], 
         if chat.type == ChatType.PRIVATE:
             return (await self.bot.send_message(chat.id, text, reply_markup=markup)).message_id
         return await send(self.bot, self.services, chat.id, text, markup)
+
+    async def parsed(self, arguments: T | Refusal) -> T | None:
+        """A command's arguments as `bot.core.arguments` parsed them; None once the refusal
+        (what was wrong, then the usage) has been said, and the handler stops."""
+        if isinstance(arguments, Refusal):
+            await self.say(arguments.text(self.locale))
+            return None
+        return arguments
 
     async def answer(self, text: str) -> None:
         """Tell the sender: a tap gets a toast, a message a message in its chat."""

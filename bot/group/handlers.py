@@ -17,7 +17,6 @@ from telegram.ext import BaseHandler, CommandHandler, PollAnswerHandler
 
 from bot.core import arguments, callbacks
 from bot.core.access import admin_only, chat_admin_only, controls_chat
-from bot.core.arguments import Refusal
 from bot.core.context import QuizContext
 from bot.core.handlers import CHAT_COMMAND, PRIVATE_MESSAGE, TapHandler
 from bot.group import answers, flow, posts, render
@@ -31,9 +30,10 @@ ADMIN_COMMANDS = ("push", "schedule")  # the bot's admins, in their private chat
 async def groupquiz(update: Update, context: QuizContext) -> None:
     """`/groupquiz <id> [seconds] [poll]`: start a quiz for the chat (admins only)."""
     services, locale = context.services, context.locale
-    wanted = arguments.groupquiz(context.args, services.catalog, services.settings)
-    if isinstance(wanted, Refusal):
-        await context.say(wanted.text(locale))
+    wanted = await context.parsed(
+        arguments.groupquiz(context.args, services.catalog, services.settings)
+    )
+    if wanted is None:
         return
     chat, user = update.effective_chat, update.effective_user
     assert chat is not None  # a chat command
@@ -142,9 +142,8 @@ async def private_groupquiz(update: Update, context: QuizContext) -> None:
 @admin_only
 async def push(update: Update, context: QuizContext) -> None:
     """`/push <quiz id> <@channel or chat id>`: the next unposted question, answerable there."""
-    wanted = arguments.push(context.args, context.services.catalog)
-    if isinstance(wanted, Refusal):
-        await context.say(wanted.text(context.locale))
+    wanted = await context.parsed(arguments.push(context.args, context.services.catalog))
+    if wanted is None:
         return
     quiz, target = wanted
     outcome = await posts.push_next(
@@ -157,9 +156,8 @@ async def push(update: Update, context: QuizContext) -> None:
 async def schedule(update: Update, context: QuizContext) -> None:
     """`/schedule <quiz id> <chat> <HH:MM>`: `/push` every day at that time (UTC);
     `off` instead of the time ends it."""
-    wanted = arguments.schedule(context.args)
-    if isinstance(wanted, Refusal):
-        await context.say(wanted.text(context.locale))
+    wanted = await context.parsed(arguments.schedule(context.args))
+    if wanted is None:
         return
     outcome = await posts.set_schedule(
         context.services,

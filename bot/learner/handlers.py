@@ -92,19 +92,15 @@ async def quizzes(update: Update, context: QuizContext) -> None:
 
 async def quiz(update: Update, context: QuizContext) -> None:
     """`/quiz <id>`: start or resume that quiz."""
-    wanted = arguments.quiz(context.args, context.services.catalog)
-    if isinstance(wanted, Refusal):
-        await context.say(wanted.text(context.locale))
-    else:
+    wanted = await context.parsed(arguments.quiz(context.args, context.services.catalog))
+    if wanted is not None:
         await _open(context, wanted.id)
 
 
 async def preview(update: Update, context: QuizContext) -> None:
     """`/preview <id>`: every question and its options, without the answers."""
-    wanted = arguments.preview(context.args, context.services.catalog)
-    if isinstance(wanted, Refusal):
-        await context.say(wanted.text(context.locale))
-    else:
+    wanted = await context.parsed(arguments.preview(context.args, context.services.catalog))
+    if wanted is not None:
         await _send_preview(context, wanted.id)
 
 
@@ -131,11 +127,10 @@ async def review(update: Update, context: QuizContext) -> None:
 async def timezone(update: Update, context: QuizContext) -> None:
     """`/timezone Area/City` or `/timezone +01:00`: the zone reminders and streaks use."""
     services, learner = context.services, context.learner
-    wanted = arguments.timezone(
-        context.args, learner.timezone or services.settings.default_timezone
+    wanted = await context.parsed(
+        arguments.timezone(context.args, learner.timezone or services.settings.default_timezone)
     )
-    if isinstance(wanted, Refusal):
-        await context.say(wanted.text(context.locale))
+    if wanted is None:
         return
     await services.storage.learners.set_timezone(learner.user_id, wanted, services.clock())
     await context.say(context.locale.t("timezone_set", timezone=wanted))
@@ -145,9 +140,8 @@ async def remind(update: Update, context: QuizContext) -> None:
     """`/remind HH:MM` for a daily reminder when reviews are due; `/remind off` to stop."""
     services, learner, locale = context.services, context.learner, context.locale
     tz = learner.timezone or services.settings.default_timezone
-    at = arguments.remind(context.args, tz, learner.remind_at)
-    if isinstance(at, Refusal):
-        await context.say(at.text(locale))
+    at = await context.parsed(arguments.remind(context.args, tz, learner.remind_at))
+    if at is None:
         return
     wanted = at.strftime("%H:%M") if isinstance(at, time) else None  # else: off
     await services.storage.learners.set_reminder(learner.user_id, wanted, services.clock())

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -12,31 +11,13 @@ from bot.app import QuizApplication
 from bot.config import DEFAULT_CONTENT_DIR, Settings
 from bot.sandbox import FakeBotApi, FakeUser, Message
 from content.loader import MAX_BANK_BYTES, parse_bank
-from tests.support.admin import SEED, seed_banks, upload
-from tests.support.harness import make_settings, running_bot
+from tests.support.admin import SMALL_BANK, seed_banks, small_bank_started, upload
+from tests.support.db import audit_actions, rows
+from tests.support.harness import SEED, make_settings, running_bot
 from tests.support.learner import Learner
 
 ADMIN = FakeUser(900, "Ade", "en")
 
-SMALL = """\
-id: small-bank
-title: {en: "Small bank", yo: "Bánkì kékeré"}
-level: easy
-questions:
-  - id: s1
-    text: "One plus one?"
-    options: ["Two", "Three"]
-    answer: 0
-    explanation: "Count them."
-  - id: s2
-    text: "Colour of a clear sky?"
-    options: ["Blue", "Green", "Red"]
-    answer: 0
-  - id: s3
-    text: "Legs of a spider?"
-    options: ["Six", "Eight"]
-    answer: 1
-"""
 
 BROKEN = """\
 id: Broken Bank
@@ -65,9 +46,17 @@ def settings(api: FakeBotApi, db_path: Path, banks: Path) -> Settings:
     return make_settings(api, db_path, content_dir=banks, admin_ids=frozenset({ADMIN.id}))
 
 
-def rows(db_path: Path, sql: str) -> list[tuple[object, ...]]:
-    with sqlite3.connect(db_path) as db:
-        return db.execute(sql).fetchall()
+async def nothing_changed(db_path: Path, learner: Learner) -> None:
+    """No bank, retirement, post, schedule or audit entry was stored; the seed quiz is served."""
+    for table in (
+        "content_banks",
+        "retired_questions",
+        "group_sessions",
+        "push_schedules",
+        "audit_log",
+    ):
+        assert rows(db_path, f"SELECT COUNT(*) FROM {table}") == [(0,)], table
+    await learner.send(f"/quiz {SEED}", "Question 1 of 8")
 
 
 async def test_admin_commands_are_in_the_admins_menu_only(
@@ -88,7 +77,7 @@ async def test_non_admins_are_refused_and_nothing_changes(
 ) -> None:
     eve = Learner(api, FakeUser(901, "Eve", "en"))
     refusal = "for the bot's admins"
-    await upload(api, eve.user, SMALL, refusal)
+    await upload(api, eve.user, SMALL_BANK, refusal)
     for command in (
         "/import",
         f"/export {SEED}",
@@ -103,16 +92,8 @@ async def test_non_admins_are_refused_and_nothing_changes(
     await eve.send("Some question?", "I answer to commands")
     assert api.downloads == []
     assert api.calls_to("sendDocument") == []
-    for table in (
-        "content_banks",
-        "retired_questions",
-        "group_sessions",
-        "push_schedules",
-        "audit_log",
-    ):
-        assert rows(db_path, f"SELECT COUNT(*) FROM {table}") == [(0,)], table
     await eve.send("/quiz small-bank", "I have no quiz called")
-    await eve.send(f"/quiz {SEED}", "Question 1 of 8")
+    await nothing_changed(db_path, eve)
 
 
 async def test_import_a_bank_then_reimport_updates_it_and_it_survives_restarts(
@@ -120,14 +101,14 @@ async def test_import_a_bank_then_reimport_updates_it_and_it_survives_restarts(
 ) -> None:
     ada = Learner(api, FakeUser(902, "Ada", "en"))
     async with running_bot(settings):
-        report = await upload(api, ADMIN, SMALL, "imported")
+        report = await upload(api, ADMIN, SMALL_BANK, "imported")
         assert "Small bank" in report.text and "3 questions" in report.text
         assert "Added 3, updated 0, unchanged 0, retired 0." in report.text
         question = await ada.send("/quiz small-bank", "Question 1 of 3")
         await ada.choose(question, "Three", "Question 2 of 3")  # s1 answered, wrong
 
         changed = (
-            SMALL.replace("One plus one?", "One plus one, in words?")
+            SMALL_BANK.replace("One plus one?", "One plus one, in words?")
             .replace('  - id: s3\n    text: "Legs of a spider?"\n    options: ["Six", "Eight"]\n    answer: 1\n', "")
             + '  - id: s4\n    text: "Wheels of a bicycle?"\n    options: ["Two", "Four"]\n    answer: 0\n'
         )  # fmt: skip
@@ -175,16 +156,13 @@ async def test_a_broken_bank_gets_every_error_with_its_place_and_changes_nothing
     await upload(api, ADMIN, seed_text.replace("answer: 0", "answer: 7", 1), "was refused")
     await upload(api, ADMIN, "a: *nope\n", "was refused")  # an alias is refused, safely
     await upload(api, ADMIN, "!!python/object:os.system {}\n", "was refused")
-    assert rows(db_path, "SELECT COUNT(*) FROM content_banks") == [(0,)]
-    assert rows(db_path, "SELECT COUNT(*) FROM audit_log") == [(0,)]
-    learner = Learner(api, FakeUser(903, "Bo", "en"))
-    await learner.send(f"/quiz {SEED}", "Question 1 of 8")
+    await nothing_changed(db_path, Learner(api, FakeUser(903, "Bo", "en")))
 
 
 async def test_oversized_documents_are_refused(
     api: FakeBotApi, bot: QuizApplication, db_path: Path
 ) -> None:
-    big = SMALL + "# " + "x" * MAX_BANK_BYTES + "\n"
+    big = SMALL_BANK + "# " + "x" * MAX_BANK_BYTES + "\n"
     report = await upload(api, ADMIN, big, "a bank may have at most")
     assert "nothing" in report.text.lower()
     assert api.downloads == []  # refused on the announced size, before downloading
@@ -200,7 +178,7 @@ async def test_a_document_of_unannounced_size_is_read_only_up_to_the_limit(
     """Both sizes Telegram announces are optional: a 19 MB document announced by neither (a
     bot may download up to 20 MB) is read up to the limit of a bank and no further, not into
     memory whole."""
-    huge = SMALL.encode() + b"#" * (19 * 1000 * 1000) + b"\n"
+    huge = SMALL_BANK.encode() + b"#" * (19 * 1000 * 1000) + b"\n"
     seen = len(api.bot_messages(ADMIN.id))
     api.upload(ADMIN, huge, "huge.yaml", caption="/import", sizes_announced=False)
     report = await api.wait_for_bot_message(ADMIN.id, "a bank may have at most", after=seen)
@@ -277,10 +255,7 @@ async def test_addquestion_cancel_leaves_nothing(
     # text now is plain text again, not a step of a draft
     await admin.send("hello", "I answer to commands")
     await admin.send("/cancel", "Nothing was saved")
-    assert rows(db_path, "SELECT COUNT(*) FROM content_banks") == [(0,)]
-    assert rows(db_path, "SELECT COUNT(*) FROM audit_log") == [(0,)]
-    learner = Learner(api, FakeUser(904, "Cy", "en"))
-    await learner.send(f"/quiz {SEED}", "Question 1 of 8")
+    await nothing_changed(db_path, Learner(api, FakeUser(904, "Cy", "en")))
 
 
 async def test_addquestion_confirmed_reaches_learners_in_both_languages(
@@ -310,9 +285,7 @@ async def test_delquestion_keeps_history_skips_it_and_stats_show_it_retired(
     api: FakeBotApi, bot: QuizApplication, db_path: Path
 ) -> None:
     admin = Learner(api, ADMIN)
-    await upload(api, ADMIN, SMALL, "imported")
-    ada = Learner(api, FakeUser(907, "Ada", "en"))
-    question = await ada.send("/quiz small-bank", "Question 1 of 3")
+    ada, question = await small_bank_started(api, ADMIN, 907)
     await ada.choose(question, "Three", "Question 2 of 3")  # s1 wrong
     await admin.send("/delquestion small-bank nope", "has no question")
     await admin.send("/delquestion small-bank s2", "is retired")
@@ -327,11 +300,7 @@ async def test_delquestion_keeps_history_skips_it_and_stats_show_it_retired(
     assert "s1 0% right of 1: [retired] One plus one?" in stats.text
     await admin.send("/delquestion small-bank s3", "last question")
     assert rows(db_path, "SELECT question_id FROM answers") == [("s1",)]
-    assert rows(db_path, "SELECT action FROM audit_log ORDER BY id") == [
-        ("import",),
-        ("retire",),
-        ("retire",),
-    ]
+    assert audit_actions(db_path) == ["import", "retire", "retire"]
 
 
 async def test_push_to_a_channel_members_answer_once_next_push_reveals(
@@ -339,7 +308,7 @@ async def test_push_to_a_channel_members_answer_once_next_push_reveals(
 ) -> None:
     admin = Learner(api, ADMIN)
     channel = api.group(-100500, "news", admins={ADMIN.id}, type="channel")
-    await upload(api, ADMIN, SMALL, "imported")
+    await upload(api, ADMIN, SMALL_BANK, "imported")
     await admin.send("/push small-bank @nowhere", "I cannot post in @nowhere")
     await admin.send("/push small-bank news", "Send /push")
     done = await admin.send("/push small-bank @news", "posted to @news")
@@ -382,7 +351,7 @@ async def test_a_held_up_count_redraw_never_lands_after_the_reveal(
 ) -> None:
     admin = Learner(api, ADMIN)
     channel = api.group(-100800, "slow", admins={ADMIN.id}, type="channel")
-    await upload(api, ADMIN, SMALL, "imported")
+    await upload(api, ADMIN, SMALL_BANK, "imported")
     await admin.send("/push small-bank @slow", "posted to @slow")
     (post,) = await api.wait_for(lambda: api.bot_messages(channel.id))
     api.delay("editMessageText", 2.0)  # Telegram is slow with the count's redraw
@@ -418,24 +387,18 @@ async def test_schedule_is_stored_and_rearmed_after_a_restart(
     async with running_bot(settings) as application:
         assert application.job_queue is not None
         assert not [j for j in application.job_queue.jobs() if j.name.startswith("push-schedule")]
-    assert rows(db_path, "SELECT action FROM audit_log ORDER BY id") == [
-        ("schedule",),
-        ("push",),
-        ("unschedule",),
-    ]
+    assert audit_actions(db_path) == ["schedule", "push", "unschedule"]
 
 
 async def test_reimporting_a_retired_question_brings_it_back_with_its_answers(
     api: FakeBotApi, bot: QuizApplication, db_path: Path
 ) -> None:
     admin = Learner(api, ADMIN)
-    await upload(api, ADMIN, SMALL, "imported")
-    ada = Learner(api, FakeUser(912, "Ada", "en"))
-    question = await ada.send("/quiz small-bank", "Question 1 of 3")
+    ada, question = await small_bank_started(api, ADMIN, 912)
     await ada.choose(question, "Two", "Question 2 of 3")
     await admin.send("/delquestion small-bank s1", "is retired")
     assert rows(db_path, "SELECT question_id FROM retired_questions") == [("s1",)]
-    report = await upload(api, ADMIN, SMALL, "imported")
+    report = await upload(api, ADMIN, SMALL_BANK, "imported")
     assert "Added 1, updated 0, unchanged 2, retired 0." in report.text
     assert rows(db_path, "SELECT question_id FROM retired_questions") == []
     stats = await admin.send("/stats", "Statistics")
@@ -447,9 +410,7 @@ async def test_a_tap_on_a_question_retired_meanwhile_moves_on(
     api: FakeBotApi, bot: QuizApplication
 ) -> None:
     admin = Learner(api, ADMIN)
-    await upload(api, ADMIN, SMALL, "imported")
-    ada = Learner(api, FakeUser(913, "Ada", "en"))
-    question = await ada.send("/quiz small-bank", "Question 1 of 3")
+    ada, question = await small_bank_started(api, ADMIN, 913)
     await admin.send("/delquestion small-bank s1", "is retired")
     seen = len(ada.messages())
     toast = await ada.tap(question, question.button_data()[0])
@@ -462,7 +423,7 @@ async def test_a_tap_on_a_question_retired_meanwhile_moves_on(
 async def test_shuffle_off_survives_import_and_export(
     api: FakeBotApi, bot: QuizApplication
 ) -> None:
-    fixed = SMALL.replace("level: easy\n", "level: easy\nshuffle_options: false\n")
+    fixed = SMALL_BANK.replace("level: easy\n", "level: easy\nshuffle_options: false\n")
     await upload(api, ADMIN, fixed, "imported")
     admin = Learner(api, ADMIN)
     seen = len(admin.messages())
@@ -473,7 +434,7 @@ async def test_shuffle_off_survives_import_and_export(
     exported = parse_bank(api.file_content(sent.document), "export", "en").quiz
     assert exported is not None and exported.shuffle_options is False
     # turning shuffling back on is a change an import reports, not "nothing changed"
-    await upload(api, ADMIN, SMALL, "imported")
+    await upload(api, ADMIN, SMALL_BANK, "imported")
 
 
 async def test_two_admins_pushing_at_once_leave_one_question_open(
@@ -485,7 +446,7 @@ async def test_two_admins_pushing_at_once_leave_one_question_open(
     )
     channel = api.group(-100700, "both", admins={ADMIN.id, second_admin.id}, type="channel")
     async with running_bot(settings):
-        await upload(api, ADMIN, SMALL, "imported")
+        await upload(api, ADMIN, SMALL_BANK, "imported")
         seen = {who.id: len(api.bot_messages(who.id)) for who in (ADMIN, second_admin)}
         api.send_text(ADMIN, "/push small-bank @both")
         api.send_text(second_admin, "/push small-bank @both")

@@ -17,6 +17,7 @@ from content.model import Level, LocalizedText
 from content.rules import Summary, next_position, resolve_language, summarize
 from content.safe_yaml import MAX_NUMBER_LENGTH, BankYamlError, load_bank_yaml
 from content.schema import MAX_OPTIONS, MAX_QUESTION_LENGTH, MAX_QUIZ_ID_LENGTH
+from tests.support.banks import the_only_error
 
 REPO = Path(__file__).resolve().parents[2]
 BANKS = REPO / "content" / "banks"
@@ -46,10 +47,7 @@ def parse(text: str | bytes, default_language: str = "en") -> BankResult:
 
 
 def only_error(text: str) -> str:
-    result = parse(text)
-    assert result.quiz is None
-    assert len(result.errors) == 1, result.errors
-    return result.errors[0]
+    return the_only_error(parse(text))
 
 
 # --- the seed bank ------------------------------------------------------------------------

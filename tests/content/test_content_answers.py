@@ -11,6 +11,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from content import model
 from content.answers import (
     DigitGrouping,
     Grade,
@@ -28,14 +29,7 @@ from content.answers import (
     read_number,
     typed_matches,
 )
-from content.model import (
-    LocalizedText,
-    MultipleAnswer,
-    NumericAnswer,
-    SingleAnswer,
-    TrueFalseAnswer,
-    TypedAnswer,
-)
+from content.model import LocalizedText
 
 GB = LocalizedText({"en": "GB", "yo": "GB"})
 
@@ -141,7 +135,7 @@ def test_a_unit_is_only_taken_when_the_question_has_it() -> None:
 
 
 def test_tolerance_is_absolute_and_exact() -> None:
-    key = NumericAnswer(Decimal("1.1"), Decimal("0.1"))
+    key = model.NumericAnswer(Decimal("1.1"), Decimal("0.1"))
     # in binary floating point |1.0 - 1.1| > 0.1: exact decimals take both ends
     assert grade_number("1.0", key) == Grade(Fraction(1))
     assert grade_number("1,2", key).fully_right  # type: ignore[union-attr]
@@ -150,7 +144,7 @@ def test_tolerance_is_absolute_and_exact() -> None:
 
 
 def test_without_tolerance_only_the_number_itself() -> None:
-    key = NumericAnswer(Decimal(14), unit=GB)
+    key = model.NumericAnswer(Decimal(14), unit=GB)
     assert grade_number("14.000 GB", key) == Grade(Fraction(1))
     assert grade_number("14.01", key) == Grade(Fraction(0))
     assert grade_number("1,400", key) == DigitGrouping("1400", "1.400")
@@ -227,8 +221,8 @@ def test_typed_text_is_normalized(text: str, normal: str) -> None:
 
 def test_yoruba_tone_marks_and_underdots_count_only_when_strict() -> None:
     # ọkọ (husband, or vehicle) and oko (farm) are different words
-    loose = TypedAnswer((LocalizedText({"yo": "ọkọ"}),))
-    strict = TypedAnswer((LocalizedText({"yo": "ọkọ"}),), strict_diacritics=True)
+    loose = model.TypedAnswer((LocalizedText({"yo": "ọkọ"}),))
+    strict = model.TypedAnswer((LocalizedText({"yo": "ọkọ"}),), strict_diacritics=True)
     assert typed_matches("oko", loose)
     assert typed_matches("Ọkọ!", loose)
     assert not typed_matches("oko", strict)
@@ -240,7 +234,7 @@ def test_yoruba_tone_marks_and_underdots_count_only_when_strict() -> None:
 
 
 def test_any_accepted_answer_in_any_language_matches() -> None:
-    key = TypedAnswer(
+    key = model.TypedAnswer(
         (
             LocalizedText({"en": "bubble"}),
             LocalizedText({"en": "the bubble", "yo": "àlàfo"}),
@@ -297,14 +291,14 @@ def test_ascii_case_does_not_matter(text: str) -> None:
     ],
 )
 def test_multiple_score(picked: set[int], score: Fraction) -> None:
-    key = MultipleAnswer(frozenset({0, 2}))
+    key = model.MultipleAnswer(frozenset({0, 2}))
     grade = grade_multiple(picked, key)
     assert grade.score == score
     assert grade.fully_right is (picked == {0, 2})
 
 
 def test_option_marks_for_the_reveal() -> None:
-    marks = option_marks({0, 1}, MultipleAnswer(frozenset({0, 2})), 4)
+    marks = option_marks({0, 1}, model.MultipleAnswer(frozenset({0, 2})), 4)
     assert marks == (Mark.RIGHT, Mark.WRONG, Mark.MISSED, Mark.NONE)
 
 
@@ -334,7 +328,7 @@ def test_no_right_option_is_not_a_multiple_question() -> None:
 
 
 def test_single_and_true_false() -> None:
-    assert grade_single(2, SingleAnswer(2)).fully_right
-    assert not grade_single(1, SingleAnswer(2)).fully_right
-    assert grade_true_false(False, TrueFalseAnswer(False)).fully_right
-    assert grade_true_false(True, TrueFalseAnswer(False)).score == 0
+    assert grade_single(2, model.SingleAnswer(2)).fully_right
+    assert not grade_single(1, model.SingleAnswer(2)).fully_right
+    assert grade_true_false(False, model.TrueFalseAnswer(False)).fully_right
+    assert grade_true_false(True, model.TrueFalseAnswer(False)).score == 0

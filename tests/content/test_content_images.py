@@ -19,6 +19,7 @@ from content.images import (
     inspect_image,
 )
 from content.loader import EVERYTHING, BankResult, load_bank_file, parse_bank
+from tests.support.banks import the_only_error
 from tests.support.images import encoded, png, png_claiming
 
 
@@ -38,10 +39,7 @@ def load(path: Path) -> BankResult:
 
 
 def only_error(path: Path) -> str:
-    result = load(path)
-    assert result.quiz is None
-    assert len(result.errors) == 1, result.errors
-    return result.errors[0]
+    return the_only_error(load(path))
 
 
 def put(folder: Path, name: str, data: bytes) -> None:

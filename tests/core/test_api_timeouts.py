@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -37,7 +36,8 @@ import bot.app
 from bot.app import QuizApplication
 from bot.config import Settings
 from bot.core.transport import AiohttpRequest
-from bot.sandbox import Call, FakeBotApi, FakeUser
+from bot.sandbox import Call, FakeBotApi, FakeUser, Message
+from tests.support.db import stored_answers
 from tests.support.harness import running_bot
 from tests.support.learner import Learner
 
@@ -73,16 +73,13 @@ def not_repeated(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
     return [r for r in caplog.records if "may have been carried out" in r.getMessage()]
 
 
-def stored_answers(db_path: Path, user_id: int) -> list[str]:
-    with sqlite3.connect(db_path) as db:
-        rows = db.execute(
-            "SELECT question_id FROM answers WHERE user_id = ? ORDER BY id", (user_id,)
-        ).fetchall()
-        logged = db.execute(
-            "SELECT question_id FROM review_log WHERE user_id = ? ORDER BY id", (user_id,)
-        ).fetchall()
-    assert logged == rows  # one card update per stored answer
-    return [row[0] for row in rows]
+async def second_leads_on(
+    learner: Learner, second: Message, api: FakeBotApi, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Question 2, shown once, answered leads to question 3; nothing logged as an error."""
+    await learner.choose(second, 0, "Question 3 of 8")
+    assert questions_numbered(learner, 2) == 1
+    assert not errors(caplog), api.describe()
 
 
 def answers_to(api: FakeBotApi, query_id: str) -> list[Call]:
@@ -161,11 +158,9 @@ async def test_get_updates_hanging_twice_loses_no_update(
         assert api.delayed == ["getUpdates", "getUpdates"]
         await api.wait_for(lambda: len(abandoned(api, "getUpdates")) == 2)
 
-        await learner.choose(second, 0, "Question 3 of 8")
+        await second_leads_on(learner, second, api, caplog)
         assert len(answers_to(api, query_id)) == 1
-        assert questions_numbered(learner, 2) == 1
         assert [m.text.startswith("Hello, \u2068Tunde") for m in other.messages()].count(True) == 1
-        assert not errors(caplog), api.describe()
     assert stored_answers(db_path, learner.user.id) == ["mpp-1", "mpp-2"]
 
 
@@ -187,9 +182,7 @@ async def test_callback_answer_timing_out_after_the_answer_is_stored(
         again = await learner.tap(question, options[1], forge=True)
         assert again["text"] == "You already answered this question."
 
-        await learner.choose(second, 0, "Question 3 of 8")
-        assert questions_numbered(learner, 2) == 1
-        assert not errors(caplog), api.describe()
+        await second_leads_on(learner, second, api, caplog)
         assert any("toast failed" in r.getMessage() for r in caplog.records)
     assert stored_answers(db_path, learner.user.id) == ["mpp-1", "mpp-2"]
 
@@ -227,9 +220,7 @@ async def test_reveal_timing_out_after_the_answer_is_stored(
         revealed = api.messages[(learner.chat_id, question.message_id)]
         assert revealed.reply_markup is None and revealed.edits == 1
 
-        await learner.choose(second, 0, "Question 3 of 8")
-        assert questions_numbered(learner, 2) == 1
-        assert not errors(caplog), api.describe()
+        await second_leads_on(learner, second, api, caplog)
     assert stored_answers(db_path, learner.user.id) == ["mpp-1", "mpp-2"]
 
 

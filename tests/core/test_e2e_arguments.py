@@ -4,34 +4,20 @@ logged, and nothing changes. Real Application, real HTTP, real SQLite, the stand
 from __future__ import annotations
 
 import logging
-import shutil
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from bot.config import DEFAULT_CONTENT_DIR, Settings
+from bot.app import QuizApplication
+from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser, Message
 from bot.sandbox.html_check import telegram_length
-from tests.support.harness import make_settings, running_bot
+from tests.support.db import rows
+from tests.support.harness import SEED, bank_folder, make_settings, running_bot
 from tests.support.learner import Learner
+from tests.support.room import BANK
 
-SEED = "model-pipeline-parallelism"
-TINY = """
-id: tiny
-title: "Tiny"
-level: easy
-questions:
-  - id: t1
-    text: "Two plus two?"
-    options: ["three", "four", "five"]
-    answer: 1
-  - id: t2
-    text: "Capital of France?"
-    options: ["Paris", "Lyon"]
-    answer: 0
-"""
 ADMIN = FakeUser(900, "Ade", "en")
 LEARNER = FakeUser(901, "Lu", "en")
 YORUBA = FakeUser(902, "Ife", "yo")
@@ -41,10 +27,7 @@ MAX_MESSAGE = 4096
 
 @pytest.fixture
 def settings(api: FakeBotApi, tmp_path: Path) -> Settings:
-    banks = tmp_path / "banks"
-    banks.mkdir()
-    shutil.copy(DEFAULT_CONTENT_DIR / f"{SEED}.yaml", banks)
-    (banks / "tiny.yaml").write_text(TINY, encoding="utf-8")
+    banks = bank_folder(tmp_path, seed=True, tiny=BANK)
     return make_settings(
         api, tmp_path / "quiz.sqlite3", content_dir=banks, admin_ids=frozenset({ADMIN.id})
     )
@@ -57,11 +40,6 @@ def no_errors(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
         yield
     errors = [r.getMessage()[:200] for r in caplog.records if r.levelno >= logging.ERROR]
     assert errors == []
-
-
-def rows(db_path: Path, sql: str) -> list[tuple[object, ...]]:
-    with sqlite3.connect(db_path) as db:
-        return db.execute(sql).fetchall()
 
 
 def all_calls_ok(api: FakeBotApi) -> None:
@@ -86,44 +64,56 @@ def fits(message: Message) -> None:
     assert "<&>" not in message.text or "&lt;&amp;&gt;" in message.html
 
 
-async def test_time_zones_that_are_folders_paths_or_foreign_digits_are_refused(
-    api: FakeBotApi, settings: Settings, no_errors: None
-) -> None:
-    learner = Learner(api, LEARNER)
-    async with running_bot(settings):
-        for wanted in (
-            "America/Indiana",  # a folder of tzdata: IsADirectoryError on main
-            "America/Argentina",
-            "../../etc/passwd",
-            "/etc/localtime",
-            "Africa/Lagos/..",
-            "localtime",
-            "+\u0663",  # Arabic-Indic three
-            "UTC+\uff15",  # fullwidth five
-        ):
-            reply = await learner.send(f"/timezone {wanted}", "I don't know the time zone")
-            assert "/timezone Area/City" in reply.text, wanted
-        await learner.send("/timezone africa/lagos", "Time zone set: Africa/Lagos")
-    all_calls_ok(api)
-    assert rows(settings.db_path, "SELECT timezone FROM users") == [("Africa/Lagos",)]
+BAD_SETTINGS = {
+    "/timezone": (
+        "America/Indiana",  # a folder of tzdata: IsADirectoryError on main
+        "America/Argentina",
+        "../../etc/passwd",
+        "/etc/localtime",
+        "Africa/Lagos/..",
+        "localtime",
+        "+\u0663",  # Arabic-Indic three
+        "UTC+\uff15",  # fullwidth five
+    ),
+    "/remind": (
+        "\u00b2:00",  # superscript two: str.isdigit() says yes, int() raises on main
+        "\u0660\u0668:\u0663\u0660",  # Arabic-Indic 08:30, taken as 08:30 on main
+        "\uff10\uff18:\uff10\uff10",  # fullwidth 08:00
+        "8:3\uff10",
+    ),
+}
 
 
-async def test_reminder_times_take_ascii_digits_only(
-    api: FakeBotApi, settings: Settings, no_errors: None
+@pytest.mark.parametrize(
+    ("command", "refusal", "hints", "good", "done", "column", "stored"),
+    [
+        ("/timezone", "I don't know the time zone", ("/timezone Area/City",),
+         "africa/lagos", "Time zone set: Africa/Lagos", "timezone", "Africa/Lagos"),
+        ("/remind", "is not a time", ("digits 0-9", "/remind HH:MM"),
+         "08:30", "Every day at 08:30", "remind_at", "08:30"),
+    ],
+    ids=["timezone", "remind"],
+)  # fmt: skip
+async def test_a_setting_refuses_what_it_cannot_take_and_stores_what_it_can(
+    api: FakeBotApi,
+    settings: Settings,
+    bot: QuizApplication,
+    no_errors: None,
+    command: str,
+    refusal: str,
+    hints: tuple[str, ...],
+    good: str,
+    done: str,
+    column: str,
+    stored: str,
 ) -> None:
     learner = Learner(api, LEARNER)
-    async with running_bot(settings):
-        for wanted in (
-            "\u00b2:00",  # superscript two: str.isdigit() says yes, int() raises on main
-            "\u0660\u0668:\u0663\u0660",  # Arabic-Indic 08:30, taken as 08:30 on main
-            "\uff10\uff18:\uff10\uff10",  # fullwidth 08:00
-            "8:3\uff10",
-        ):
-            reply = await learner.send(f"/remind {wanted}", "is not a time")
-            assert "digits 0-9" in reply.text and "/remind HH:MM" in reply.text, wanted
-        await learner.send("/remind 08:30", "Every day at 08:30")
+    for wanted in BAD_SETTINGS[command]:
+        reply = await learner.send(f"{command} {wanted}", refusal)
+        assert all(hint in reply.text for hint in hints), wanted
+    await learner.send(f"{command} {good}", done)
     all_calls_ok(api)
-    assert rows(settings.db_path, "SELECT remind_at FROM users") == [("08:30",)]
+    assert rows(settings.db_path, f"SELECT {column} FROM users") == [(stored,)]
 
 
 async def test_groupquiz_says_what_is_wrong_with_its_seconds(
@@ -148,7 +138,7 @@ async def test_groupquiz_says_what_is_wrong_with_its_seconds(
         assert "/groupquiz &lt;id&gt;" in reply.html
         await say("/groupquiz tiny 30 poll extra", "is one word too many")
         assert rows(settings.db_path, "SELECT COUNT(*) FROM group_sessions") == [(0,)]
-        await say("/groupquiz tiny 30", "Question 1 of 2")
+        await say("/groupquiz tiny 30", "Question 1 of 3")
     all_calls_ok(api)
 
 

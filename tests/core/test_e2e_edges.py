@@ -5,9 +5,11 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from bot.app import QuizApplication
 from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser
-from tests.support.harness import make_settings, running_bot
+from tests.support.db import rows
+from tests.support.harness import bank_folder, make_settings, running_bot
 from tests.support.learner import Learner, button_for
 
 RIGHT_FIRST = "A model too large to fit in one GPU's memory"
@@ -28,9 +30,7 @@ questions:
 
 
 def _settings_with_bank(api: FakeBotApi, tmp_path: Path) -> Settings:
-    banks = tmp_path / "banks"
-    banks.mkdir()
-    (banks / "tricky.yaml").write_text(TRICKY_BANK, encoding="utf-8")
+    banks = bank_folder(tmp_path, tricky=TRICKY_BANK)
     return make_settings(api, tmp_path / "quiz.sqlite3", content_dir=banks)
 
 
@@ -117,22 +117,20 @@ async def test_read_only_database_gets_a_polite_answer_and_records_nothing(
         await db.execute("PRAGMA query_only=OFF")
         toast, _ = await learner.choose(question, RIGHT_FIRST, "Question 2 of 8")
         assert toast["text"] == "✅ Correct!"
-    with sqlite3.connect(db_path) as check:
-        assert check.execute("SELECT COUNT(*) FROM answers").fetchone() == (1,)
+    assert rows(db_path, "SELECT COUNT(*) FROM answers") == [(1,)]
 
 
 async def test_a_failed_acknowledgement_does_not_stop_the_quiz(
-    api: FakeBotApi, settings: Settings
+    api: FakeBotApi, bot: QuizApplication
 ) -> None:
     learner = Learner(api, FakeUser(3005, "Niyi", "en"))
-    async with running_bot(settings):
-        question = await learner.send("/quiz model-pipeline-parallelism", "Question 1 of 8")
-        api.fail("answerCallbackQuery", 400, "Bad Request: query is too old")
-        api.fail("editMessageText", 502, "Bad Gateway")
-        seen = len(learner.messages())
-        api.tap(learner.user, question, question.button_data()[0])
-        following = await api.wait_for_bot_message(learner.chat_id, "Question 2 of 8", after=seen)
-        assert following.button_data()
+    question = await learner.send("/quiz model-pipeline-parallelism", "Question 1 of 8")
+    api.fail("answerCallbackQuery", 400, "Bad Request: query is too old")
+    api.fail("editMessageText", 502, "Bad Gateway")
+    seen = len(learner.messages())
+    api.tap(learner.user, question, question.button_data()[0])
+    following = await api.wait_for_bot_message(learner.chat_id, "Question 2 of 8", after=seen)
+    assert following.button_data()
 
 
 RETIRING_BANK = """
@@ -147,10 +145,8 @@ questions:
 
 
 async def test_a_question_retired_mid_attempt_is_skipped(api: FakeBotApi, tmp_path: Path) -> None:
-    banks = tmp_path / "banks"
-    banks.mkdir()
+    banks = bank_folder(tmp_path, shrinking=RETIRING_BANK)
     bank = banks / "shrinking.yaml"
-    bank.write_text(RETIRING_BANK, encoding="utf-8")
     settings = make_settings(api, tmp_path / "quiz.sqlite3", content_dir=banks)
     learner = Learner(api, FakeUser(3006, "Ola", "en"))
     async with running_bot(settings):

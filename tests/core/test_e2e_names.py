@@ -9,7 +9,7 @@ import pytest
 
 from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser
-from tests.support.harness import make_settings, running_bot
+from tests.support.harness import bank_folder, make_settings, running_bot
 from tests.support.learner import Learner
 
 BANK = """
@@ -32,9 +32,7 @@ GROUP_ID = -100321
 
 @pytest.fixture
 def settings(api: FakeBotApi, tmp_path: Path) -> Settings:
-    banks = tmp_path / "banks"
-    banks.mkdir()
-    (banks / "duo.yaml").write_text(BANK, encoding="utf-8")
+    banks = bank_folder(tmp_path, duo=BANK)
     return make_settings(api, tmp_path / "quiz.sqlite3", content_dir=banks, group_min_seconds=1)
 
 

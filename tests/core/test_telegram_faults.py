@@ -9,7 +9,6 @@ tap answered too late for Telegram is still recorded and revealed, with one INFO
 from __future__ import annotations
 
 import logging
-import sqlite3
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -28,11 +27,13 @@ from telegram.error import (
     TimedOut,
 )
 
+from bot.app import QuizApplication
 from bot.config import Settings
 from bot.core import faults
 from bot.core.faults import Fault
 from bot.sandbox import STALE_QUERY, Call, FakeBotApi, FakeUser
 from tests.core.test_api_timeouts import SLOW, short_timeouts  # noqa: F401 - a fixture, by name
+from tests.support.db import stored_answers
 from tests.support.harness import running_bot
 from tests.support.learner import Learner
 from tests.support.tutor import ShiftedClock, sweep, take_quiz, tutor
@@ -59,12 +60,10 @@ def sends_of(api: FakeBotApi, text: str) -> list[Call]:
     return [c for c in api.calls_to("sendMessage") if text in str(c.params.get("text", ""))]
 
 
-def stored_answers(db_path: Path, user_id: int) -> list[str]:
-    with sqlite3.connect(db_path) as db:
-        rows = db.execute(
-            "SELECT question_id FROM answers WHERE user_id = ? ORDER BY id", (user_id,)
-        ).fetchall()
-    return [row[0] for row in rows]
+async def resumes_at_question_2(learner: Learner) -> None:
+    """`/quiz` brings back question 2, whose sending failed; answering it leads to question 3."""
+    resumed = await learner.send(f"/quiz {QUIZ_ID}", "Question 2 of 8")
+    await learner.choose(resumed, 0, "Question 3 of 8")
 
 
 # the classification, the one function every path asks
@@ -155,16 +154,15 @@ async def test_a_502_page_from_a_proxy_then_a_503_then_the_question_exactly_once
 
 
 async def test_connections_refused_for_a_moment_are_tried_again(
-    api: FakeBotApi, settings: Settings, caplog: pytest.LogCaptureFixture
+    api: FakeBotApi, bot: QuizApplication, caplog: pytest.LogCaptureFixture
 ) -> None:
     learner = Learner(api, FakeUser(7202, "Bimpe", "en"))
-    async with running_bot(settings):
-        await learner.send("/help", "/progress")
-        await api.wait_until_polled()
-        await api.refuse_connections(1.0)
-        question = await learner.send(f"/quiz {QUIZ_ID}", "Question 1 of 8")
-        assert api.listening_again_at is not None  # it came once the stand-in listened again
-        await learner.choose(question, 0, "Question 2 of 8")
+    await learner.send("/help", "/progress")
+    await api.wait_until_polled()
+    await api.refuse_connections(1.0)
+    question = await learner.send(f"/quiz {QUIZ_ID}", "Question 1 of 8")
+    assert api.listening_again_at is not None  # it came once the stand-in listened again
+    await learner.choose(question, 0, "Question 2 of 8")
     assert [c.ok for c in sends_of(api, "Question 1 of 8")] == [True]  # refused tries sent nothing
     refused = [r.getMessage() for r in caplog.records if "ClientConnectorError" in r.getMessage()]
     assert refused and all("; try " in line for line in refused), refused
@@ -187,9 +185,9 @@ async def test_telegram_down_for_longer_than_the_cap_costs_one_line_and_resume_w
         )
         assert len(gave_up) == 1 and gave_up[0].levelno == logging.WARNING
         assert f"after {tries} tries" in gave_up[0].getMessage()
-        resumed = await learner.send(f"/quiz {QUIZ_ID}", "Question 2 of 8")
-        assert "Welcome back: you are at question 2 of 8." in learner.messages()[-2].text
-        await learner.choose(resumed, 0, "Question 3 of 8")
+        await resumes_at_question_2(learner)
+        welcome = [m for m in learner.messages() if m.text.startswith("Welcome back")]
+        assert [m.text for m in welcome] == ["Welcome back: you are at question 2 of 8."]
     assert not our_problems(caplog), api.describe()
     assert stored_answers(db_path, learner.user.id) == ["mpp-1", "mpp-2"]
 
@@ -209,8 +207,7 @@ async def test_a_500_from_telegram_is_not_repeated_and_the_next_command_resumes(
         )
         assert len(line) == 1 and "it may have been carried out" in line[0].getMessage()
         assert [c.ok for c in sends_of(api, "Question 2 of 8")] == [False]
-        resumed = await learner.send(f"/quiz {QUIZ_ID}", "Question 2 of 8")
-        await learner.choose(resumed, 0, "Question 3 of 8")
+        await resumes_at_question_2(learner)
     assert not our_problems(caplog), api.describe()
     assert stored_answers(db_path, learner.user.id) == ["mpp-1", "mpp-2"]
 

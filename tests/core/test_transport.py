@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import socket
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -137,6 +138,24 @@ async def test_no_free_connection_in_time_is_a_timeout_before_sending(server: Se
     assert len(server.received) == 1
 
 
+@asynccontextmanager
+async def answering(raw: bytes) -> AsyncIterator[int]:
+    """A server on loopback that answers every request with the bytes `raw`; its port."""
+
+    async def reply(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(raw)
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(reply, "127.0.0.1", 0)
+    try:
+        yield server.sockets[0].getsockname()[1]
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
 @pytest.mark.parametrize(
     ("status", "body", "message"),
     [
@@ -151,21 +170,10 @@ async def test_no_free_connection_in_time_is_a_timeout_before_sending(server: Se
 async def test_a_5xx_keeps_its_status(
     request_: AiohttpRequest, status: int, body: bytes, message: str
 ) -> None:
-    async def reply(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await reader.readuntil(b"\r\n\r\n")
-        head = f"HTTP/1.1 {status} X\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
-        writer.write(head.encode() + body)
-        await writer.drain()
-        writer.close()
-
-    server = await asyncio.start_server(reply, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
-    try:
+    head = f"HTTP/1.1 {status} X\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    async with answering(head.encode() + body) as port:
         with pytest.raises(ServerError) as caught:
             await request_.do_request(f"http://127.0.0.1:{port}/bot1:x/sendMessage", "POST")
-    finally:
-        server.close()
-        await server.wait_closed()
     assert (caught.value.status, caught.value.message) == (status, message)
 
 
@@ -193,20 +201,9 @@ def test_the_environment_proxy_is_used_unless_the_host_is_excluded(
 async def test_a_malformed_answer_is_a_network_error_without_the_token(
     request_: AiohttpRequest,
 ) -> None:
-    async def reply(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await reader.readuntil(b"\r\n\r\n")
-        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: nonsense\r\n\r\n{}")
-        await writer.drain()
-        writer.close()
-
-    broken = await asyncio.start_server(reply, "127.0.0.1", 0)
-    port = broken.sockets[0].getsockname()[1]
-    try:
+    async with answering(b"HTTP/1.1 200 OK\r\nContent-Length: nonsense\r\n\r\n{}") as port:
         with pytest.raises(NetworkError) as caught:
             await request_.do_request(f"http://127.0.0.1:{port}/bot123:SECRET/getMe", "POST")
-    finally:
-        broken.close()
-        await broken.wait_closed()
     assert "aiohttp" in str(caught.value)
     assert "SECRET" not in str(caught.value)
     assert caught.value.__cause__ is None

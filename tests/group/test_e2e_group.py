@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bot.app import QuizApplication
 from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser, Message, poll_answer
 from tests.support.harness import running_bot
@@ -27,9 +28,8 @@ from tests.support.room import (
 
 
 async def test_a_group_quiz_with_answers_twice_late_and_a_non_admin(
-    api: FakeBotApi, settings: Settings
+    api: FakeBotApi, settings: Settings, room: Room
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     async with running_bot(settings):
         await room.say(DI, "/groupquiz tiny 60", "Only the chat's admins")
         await room.say(ADA, "/groupquiz nosuch 60", "I have no quiz called")
@@ -98,9 +98,8 @@ async def test_a_group_quiz_with_answers_twice_late_and_a_non_admin(
 
 
 async def test_the_timer_reveals_and_the_quiz_runs_to_its_final_ranking(
-    api: FakeBotApi, settings: Settings
+    api: FakeBotApi, settings: Settings, room: Room
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     async with running_bot(settings):
         question = await room.say(ADA, "/groupquiz tiny 4", "Question 1 of 3")
         picks = {BO: [1, 0, 1], CY: [1, 1, 0], DI: [0, 0, 1]}  # Bo 3 right, Cy 1, Di 2
@@ -123,9 +122,8 @@ async def test_the_timer_reveals_and_the_quiz_runs_to_its_final_ranking(
 
 
 async def test_a_restart_mid_question_resumes_the_session_and_its_timer(
-    api: FakeBotApi, settings: Settings
+    api: FakeBotApi, settings: Settings, room: Room
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     async with running_bot(settings):
         q1 = await room.say(ADA, "/groupquiz tiny 8", "Question 1 of 3")
         assert (await room.tap(BO, q1, 1)).startswith("✅")
@@ -172,9 +170,8 @@ async def test_a_channel_quiz_posted_by_an_admin(api: FakeBotApi, settings: Sett
 
 
 async def test_many_answers_stay_inside_20_a_minute_and_a_429_is_waited_out(
-    api: FakeBotApi, settings: Settings
+    api: FakeBotApi, settings: Settings, room: Room
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     crowd = [FakeUser(100 + n, f"P{n}") for n in range(12)]
     # no pause between redraws: only the chat's budget holds them back
     async with running_bot(replace(settings, group_count_interval=0.0)):
@@ -207,9 +204,8 @@ async def test_many_answers_stay_inside_20_a_minute_and_a_429_is_waited_out(
 
 
 async def test_poll_mode_maps_votes_to_people_and_continues_long_explanations(
-    api: FakeBotApi, settings: Settings
+    api: FakeBotApi, settings: Settings, room: Room
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
 
     def polls() -> list[Message]:
         return [m for m in room.messages() if m.poll is not None]
@@ -250,17 +246,15 @@ async def test_poll_mode_maps_votes_to_people_and_continues_long_explanations(
 
 
 async def test_a_question_telegram_refused_to_post_is_posted_again(
-    api: FakeBotApi, settings: Settings
+    api: FakeBotApi, bot: QuizApplication, room: Room
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
-    async with running_bot(settings):
-        q1 = await room.say(ADA, "/groupquiz tiny 60", "Question 1 of 3")
-        assert (await room.tap(BO, q1, 1)).startswith("✅")
-        api.fail("sendMessage", 502, "Bad Gateway")  # not a 429: no rate-limiter retry
-        seen = len(room.messages())
-        await room.tap(ADA, q1, len(room.keyboards[q1.message_id]) - 1)
-        await room.revealed(q1)
-        q2 = await api.wait_for_bot_message(GROUP_ID, "Question 2 of 3", after=seen)
-        assert (await room.tap(CY, q2, 0)).startswith("✅")
+    q1 = await room.say(ADA, "/groupquiz tiny 60", "Question 1 of 3")
+    assert (await room.tap(BO, q1, 1)).startswith("✅")
+    api.fail("sendMessage", 502, "Bad Gateway")  # not a 429: no rate-limiter retry
+    seen = len(room.messages())
+    await room.tap(ADA, q1, len(room.keyboards[q1.message_id]) - 1)
+    await room.revealed(q1)
+    q2 = await api.wait_for_bot_message(GROUP_ID, "Question 2 of 3", after=seen)
+    assert (await room.tap(CY, q2, 0)).startswith("✅")
     assert [call.description for call in api.calls if not call.ok] == ["Bad Gateway"]
     assert len([m for m in room.messages() if "Question 2 of 3" in m.text]) == 1

@@ -55,9 +55,8 @@ def lines_with(caplog: pytest.LogCaptureFixture, text: str) -> list[logging.LogR
 
 
 async def test_a_group_where_the_bot_may_not_write_ends_the_quiz_and_tells_its_admin(
-    api: FakeBotApi, settings: Settings, caplog: pytest.LogCaptureFixture
+    api: FakeBotApi, settings: Settings, caplog: pytest.LogCaptureFixture, room: Room
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     api.restrict_bot(room.chat)
     async with running_bot(settings):
         await Learner(api, ADA).send("/start", "Hello")  # Ada has a chat with the bot
@@ -75,9 +74,8 @@ async def test_a_group_where_the_bot_may_not_write_ends_the_quiz_and_tells_its_a
 
 
 async def test_a_group_that_removes_the_bot_mid_quiz_ends_it_and_marks_nobody(
-    api: FakeBotApi, settings: Settings, caplog: pytest.LogCaptureFixture
+    api: FakeBotApi, settings: Settings, caplog: pytest.LogCaptureFixture, room: Room
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     async with running_bot(settings) as application:
         for person in (ADA, BO):  # both use the bot in private too
             await Learner(api, person).send("/start", "Hello")
@@ -94,12 +92,11 @@ async def test_a_group_that_removes_the_bot_mid_quiz_ends_it_and_marks_nobody(
 
 
 async def test_a_command_meeting_a_group_that_removed_the_bot_marks_nobody(
-    api: FakeBotApi, settings: Settings, caplog: pytest.LogCaptureFixture
+    api: FakeBotApi, settings: Settings, caplog: pytest.LogCaptureFixture, room: Room
 ) -> None:
     """The group's /groupquiz reached the bot just before it was removed: the look-up of the
     sender's status is refused, and Ada (who uses the bot in private) is not taken for someone
     who blocked it."""
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     async with running_bot(settings):
         await Learner(api, ADA).send("/start", "Hello, \u2068Ada\u2069")
         api.kick_bot(room.chat)
@@ -113,9 +110,8 @@ async def test_a_command_meeting_a_group_that_removed_the_bot_marks_nobody(
 
 
 async def test_an_admin_who_never_opened_a_chat_with_the_bot_costs_one_line(
-    api: FakeBotApi, settings: Settings, caplog: pytest.LogCaptureFixture
+    api: FakeBotApi, settings: Settings, caplog: pytest.LogCaptureFixture, room: Room
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     api.restrict_bot(room.chat)
     async with running_bot(settings):
         api.send_text(ADA, "/groupquiz tiny 60", room.chat)
@@ -129,9 +125,8 @@ async def test_an_admin_who_never_opened_a_chat_with_the_bot_costs_one_line(
 
 
 async def test_a_group_that_refuses_polls_is_told_once_and_the_quiz_ends(
-    api: FakeBotApi, settings: Settings, caplog: pytest.LogCaptureFixture
+    api: FakeBotApi, settings: Settings, caplog: pytest.LogCaptureFixture, room: Room
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     api.private_chat(ADA)
     api.restrict_bot(room.chat, messages=True, polls=False)
     async with running_bot(settings) as application:
@@ -150,11 +145,11 @@ async def test_a_question_that_cannot_be_posted_for_long_ends_the_session_after_
     settings: Settings,
     caplog: pytest.LogCaptureFixture,
     monkeypatch: pytest.MonkeyPatch,
+    room: Room,
 ) -> None:
     # the bot's quick retries and the session's slower ones, shortened for the test
     monkeypatch.setattr(faults, "RETRY_DELAYS", (0.05,))
     monkeypatch.setattr(group_flow, "ASK_RETRY_DELAYS", (0.2, 0.4), raising=False)
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     api.private_chat(ADA)
     async with running_bot(settings) as application:
         q1 = await room.say(ADA, "/groupquiz tiny 60", "Question 1 of 3")
@@ -171,11 +166,10 @@ async def test_a_question_that_cannot_be_posted_for_long_ends_the_session_after_
 
 
 async def test_an_admins_reveal_answered_too_late_for_telegram_still_reveals(
-    api: FakeBotApi, settings: Settings, caplog: pytest.LogCaptureFixture
+    api: FakeBotApi, settings: Settings, caplog: pytest.LogCaptureFixture, room: Room
 ) -> None:
     now = [time.monotonic()]
     api.clock = lambda: now[0]
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     async with running_bot(settings):
         q1 = await room.say(ADA, "/groupquiz tiny 60", "Question 1 of 3")
         assert (await room.tap(BO, q1, 1)).startswith("✅")
@@ -211,13 +205,12 @@ async def test_push_tells_trouble_on_telegrams_side_from_a_chat_that_refuses(
 
 
 async def test_a_502_storm_during_a_group_quiz_costs_no_member_an_answer_given_in_time(
-    api: FakeBotApi, settings: Settings, caplog: pytest.LogCaptureFixture
+    api: FakeBotApi, settings: Settings, caplog: pytest.LogCaptureFixture, room: Room
 ) -> None:
     """Taps of one chat are handled one after another. A toast or a redraw of the live count
     that Telegram answers with 502 is tried again for seconds: if that happened inside a tap's
     turn, each member waited for the retries of everyone who tapped before, and answers given
     in time came in after the deadline ("Time is up") or for fewer points."""
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     members = [FakeUser(100 + i, f"M{i}") for i in range(8)]
     async with running_bot(settings):
         q1 = await room.say(ADA, "/groupquiz tiny 12", "Question 1 of 3")

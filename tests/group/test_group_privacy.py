@@ -11,7 +11,7 @@ from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser, Message
 from tests.support.harness import running_bot
 from tests.support.learner import Learner
-from tests.support.room import ADA, GROUP_ID, Room, group_answers
+from tests.support.room import ADA, Room, group_answers
 
 FOLA = FakeUser(41, "Fola", "yo")  # never opened the bot; Telegram in Yoruba
 KEMI = FakeUser(42, "Kemi", "en")  # uses the bot in private, chose Yoruba there
@@ -23,9 +23,10 @@ def users(db_path: Path) -> dict[int, tuple[str, str | None, str | None]]:
         return {row[0]: row[1:] for row in rows}
 
 
-async def test_group_members_are_read_never_recorded(api: FakeBotApi, settings: Settings) -> None:
+async def test_group_members_are_read_never_recorded(
+    api: FakeBotApi, settings: Settings, room: Room
+) -> None:
     db_path = settings.db_path
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     kemi = Learner(api, KEMI)
 
     def polls() -> list[Message]:

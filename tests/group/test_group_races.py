@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -86,30 +87,37 @@ class Client:
         self.log.append(("edit", chat_id, message_id, reply_markup is not None))
 
 
+@dataclass
+class World:
+    """The group flow's surroundings: real services and SQLite, a scripted client, jobs."""
+
+    services: Services
+    quiz: Quiz
+    client: Client = field(default_factory=Client)
+    jobs: Jobs = field(default_factory=Jobs)
+
+    async def start(self, chat_id: int = -1) -> Any:
+        """A 30-second button quiz of the seed bank in the group `chat_id`."""
+        return await group_flow.start(
+            self.client, self.services, self.jobs, chat_id=chat_id, chat_type="group",  # type: ignore[arg-type]
+            quiz=self.quiz, seconds=30, mode="buttons", language="en", started_by=1,
+        )  # fmt: skip
+
+
 @pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[tuple[Services, Quiz]]:
+async def world(tmp_path: Path) -> AsyncIterator[World]:
     settings = Settings(
         token="1:x", db_path=tmp_path / "db.sqlite3", content_dir=DEFAULT_CONTENT_DIR
     )
     storage = await Storage.open(settings.db_path)
     catalog = Catalog.from_folder(settings.content_dir, "en")
-    yield Services(settings, storage, catalog), next(iter(catalog))
+    yield World(Services(settings, storage, catalog), next(iter(catalog)))
     await storage.close()
 
 
-async def _start(services: Services, quiz: Quiz, client: Client, jobs: Jobs, chat_id: int) -> Any:
-    return await group_flow.start(
-        client, services, jobs, chat_id=chat_id, chat_type="group", quiz=quiz,  # type: ignore[arg-type]
-        seconds=30, mode="buttons", language="en", started_by=1,
-    )  # fmt: skip
-
-
-async def test_a_live_count_redraw_never_lands_after_the_reveal(
-    world: tuple[Services, Quiz],
-) -> None:
-    services, quiz = world
-    client, jobs = Client(), Jobs()
-    session = await _start(services, quiz, client, jobs, -1)
+async def test_a_live_count_redraw_never_lands_after_the_reveal(world: World) -> None:
+    services, quiz, client, jobs = world.services, world.quiz, world.client, world.jobs
+    session = await world.start()
     asked = await services.storage.groups.asked(session.id, 0)
     await services.storage.groups.record_answer(
         session_id=session.id, position=0, question_id=quiz.questions[0].id, user_id=7,
@@ -127,12 +135,9 @@ async def test_a_live_count_redraw_never_lands_after_the_reveal(
     assert edits == [True, False]  # the count, then the reveal: the reveal stays
 
 
-async def test_resume_during_a_post_does_not_post_the_question_twice(
-    world: tuple[Services, Quiz],
-) -> None:
-    services, quiz = world
-    client, jobs = Client(), Jobs()
-    session = await _start(services, quiz, client, jobs, -1)
+async def test_resume_during_a_post_does_not_post_the_question_twice(world: World) -> None:
+    services, client, jobs = world.services, world.client, world.jobs
+    session = await world.start()
     client.hold_sends = asyncio.Event()
     reveal = asyncio.create_task(group_flow.reveal(client, services, jobs, session.id, 0))  # type: ignore[arg-type]
     await client.entered.wait()  # question 2 is being posted
@@ -146,12 +151,10 @@ async def test_resume_during_a_post_does_not_post_the_question_twice(
 
 
 async def test_a_chat_the_bot_was_removed_from_ends_its_session_without_retries(
-    world: tuple[Services, Quiz],
+    world: World,
 ) -> None:
-    services, quiz = world
-    client, jobs = Client(), Jobs()
-    client.kicked_from = {-2, -3}
+    world.client.kicked_from = {-2, -3}
     for chat in (-2, -3):
-        await _start(services, quiz, client, jobs, chat)
-    assert [job for job in jobs.jobs if (job.name or "").startswith("group-retry")] == []
-    assert await services.storage.groups.running_sessions() == []
+        await world.start(chat)
+    assert [job for job in world.jobs.jobs if (job.name or "").startswith("group-retry")] == []
+    assert await world.services.storage.groups.running_sessions() == []

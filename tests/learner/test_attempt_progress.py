@@ -3,11 +3,6 @@ score an attempt is stored with when it ends is that reading's."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
-
 from content.rules import attempt_progress
 from storage import Storage
 
@@ -19,13 +14,6 @@ def test_retired_items_count_nowhere() -> None:
     assert now.next_item == "c" and now.number("c") == 2
     assert now.with_answer("c").next_item == "d"
     assert attempt_progress(("a", "b"), {"a"}, {"b"}).next_item is None
-
-
-@pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    storage = await Storage.open(tmp_path / "quiz.sqlite3")
-    yield storage
-    await storage.close()
 
 
 async def test_an_attempt_ends_with_the_score_and_total_it_is_given(storage: Storage) -> None:

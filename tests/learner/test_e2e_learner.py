@@ -96,17 +96,13 @@ async def test_resume_after_graceful_restart(
 
     learner = Learner(api, FakeUser(1004, "Dayo", "en"))
     async with running_bot(settings):
-        question = await learner.send(f"/quiz {QUIZ_ID}", "Question 1 of 8")
-        for position in range(3):
-            _, question = await learner.choose(
-                question, right(seed.questions[position]), f"Question {position + 2} of 8"
-            )
+        await learner.answer_right(seed, 3)
     async with running_bot(settings):
         resumed = await learner.send(f"/quiz {QUIZ_ID}", "Question 4 of 8")
         assert "Welcome back" in learner.messages()[-2].text
         progress = await learner.send("/progress", "Your progress")
         assert "in progress: 3/8" in progress.text
-        _, question = await learner.choose(resumed, right(seed.questions[3]), "Question 5 of 8")
+        await learner.choose(resumed, right(seed.questions[3]), "Question 5 of 8")
 
 
 async def test_stale_forged_doubled_and_foreign_taps_change_nothing(

@@ -10,30 +10,11 @@ import pytest
 from bot.app import QuizApplication
 from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser, Message
-from tests.support.admin import seed_banks, upload
+from tests.support.admin import SMALL_BANK, seed_banks, small_bank_started, upload
 from tests.support.harness import make_settings
 from tests.support.learner import Learner
 
 ADMIN = FakeUser(980, "Ade", "en")
-
-SMALL = """\
-id: small-bank
-title: {en: "Small bank", yo: "Bánkì kékeré"}
-level: easy
-questions:
-  - id: s1
-    text: "One plus one?"
-    options: ["Two", "Three"]
-    answer: 0
-  - id: s2
-    text: "Colour of a clear sky?"
-    options: ["Blue", "Green", "Red"]
-    answer: 0
-  - id: s3
-    text: "Legs of a spider?"
-    options: ["Six", "Eight"]
-    answer: 1
-"""
 
 
 @pytest.fixture
@@ -49,9 +30,7 @@ async def test_quizzes_and_quiz_agree_after_a_bank_shrinks_under_a_running_attem
     api: FakeBotApi, bot: QuizApplication
 ) -> None:
     admin = Learner(api, ADMIN)
-    await upload(api, ADMIN, SMALL, "imported", "small.yaml")
-    ada = Learner(api, FakeUser(963, "Ada", "en"))
-    question = await ada.send("/quiz small-bank", "Question 1 of 3")
+    ada, question = await small_bank_started(api, ADMIN, 963)
     _, question = await ada.choose(question, "Three", "Question 2 of 3")  # s1 wrong
     await admin.send("/delquestion small-bank s2", "is retired")
     listing = await ada.send("/quizzes", "Small bank")
@@ -70,12 +49,10 @@ async def test_quizzes_and_quiz_agree_after_a_bank_shrinks_under_a_running_attem
 async def test_an_attempt_whose_remaining_questions_were_retired_finishes_and_can_restart(
     api: FakeBotApi, bot: QuizApplication
 ) -> None:
-    await upload(api, ADMIN, SMALL, "imported", "small.yaml")
-    ada = Learner(api, FakeUser(964, "Ada", "en"))
-    question = await ada.send("/quiz small-bank", "Question 1 of 3")
+    ada, question = await small_bank_started(api, ADMIN, 964)
     _, question = await ada.choose(question, "Three", "Question 2 of 3")  # s1 wrong
     await ada.choose(question, "Blue", "Question 3 of 3")  # s2 right
-    smaller = SMALL.split("  - id: s3")[0]  # a new version of the bank without s3
+    smaller = SMALL_BANK.split("  - id: s3")[0]  # a new version of the bank without s3
     await upload(api, ADMIN, smaller, "retired 1", "small-v2.yaml")
     listing = await ada.send("/quizzes", "Small bank")
     assert "2 questions" in listing.text and "2/2" in listing.text, listing.text
@@ -99,12 +76,12 @@ def data_of(message: Message, label: str) -> str:
 async def test_the_language_menu_follows_the_catalog_after_imports(
     api: FakeBotApi, bot: QuizApplication
 ) -> None:
-    french = SMALL.replace('"One plus one?"', '{en: "One plus one?", fr: "Un plus un ?"}')
+    french = SMALL_BANK.replace('"One plus one?"', '{en: "One plus one?", fr: "Un plus un ?"}')
     await upload(api, ADMIN, french, "imported", "small-fr.yaml")
     bo = Learner(api, FakeUser(965, "Bo", "en"))
     menu = await bo.send("/language", "Choose your language")
     french_button = data_of(menu, "fr")
-    await upload(api, ADMIN, SMALL, "imported", "small.yaml")  # French is gone again
+    await upload(api, ADMIN, SMALL_BANK, "imported", "small.yaml")  # French is gone again
     toast = await bo.tap(menu, french_button)
     assert toast["text"] == "This button is no longer active."
     menu = await bo.send("/language", "Choose your language")

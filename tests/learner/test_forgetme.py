@@ -3,37 +3,28 @@ cancelled), the learner's data deleted; their group points stay, shown as "(dele
 
 from __future__ import annotations
 
-import contextlib
 import json
-import sqlite3
 from pathlib import Path
-from typing import Any
 
 from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser, Message
+from tests.support.db import rows
 from tests.support.harness import running_bot
 from tests.support.learner import Learner
-from tests.support.room import Room
+from tests.support.room import ADA, GROUP_ID, Room
 from tests.support.tutor import ShiftedClock
 
 QUIZ_ID = "model-pipeline-parallelism"
-GROUP_ID = -100_321
-ADMIN = FakeUser(7301, "Ada")
 KEMI = FakeUser(7302, "Kemi")
 ASK = "This deletes everything Quiz Tutor stored about you"
 DONE = "Your data is deleted"
 KEPT = "Nothing was deleted."
 
 
-def _rows(db_path: Path, sql: str, *params: Any) -> list[tuple[Any, ...]]:
-    with contextlib.closing(sqlite3.connect(db_path)) as db:
-        return db.execute(sql, params).fetchall()
-
-
 def _traces(db_path: Path, user_id: int) -> dict[str, int]:
     found = {}
     for table in ("users", "attempts", "answers", "cards", "review_log", "group_answers"):
-        (n,) = _rows(db_path, f"SELECT COUNT(*) FROM {table} WHERE user_id=?", user_id)[0]
+        (n,) = rows(db_path, f"SELECT COUNT(*) FROM {table} WHERE user_id=?", user_id)[0]
         if n:
             found[table] = n
     return found
@@ -52,25 +43,24 @@ def _button(message: Message, label: str) -> str:
 
 async def _group_quiz_with(api: FakeBotApi, room: Room, people: list[FakeUser]) -> str:
     """A group quiz in which each of `people` answers the first question; the final board."""
-    q1 = await room.say(ADMIN, f"/groupquiz {QUIZ_ID} 60", "Question 1 of 8")
+    q1 = await room.say(ADA, f"/groupquiz {QUIZ_ID} 60", "Question 1 of 8")
     for person in people:
         assert (await room.tap(person, q1, 0)) != ""
     seen = len(room.messages())
-    api.send_text(ADMIN, "/stopquiz", room.chat)
+    api.send_text(ADA, "/stopquiz", room.chat)
     final = await api.wait_for_bot_message(GROUP_ID, "final results", after=seen)
     return final.text
 
 
 async def test_forgetme_asks_cancels_then_deletes_and_the_group_board_keeps_the_points(
-    api: FakeBotApi, settings: Settings, db_path: Path
+    api: FakeBotApi, settings: Settings, db_path: Path, room: Room
 ) -> None:
     kemi = Learner(api, KEMI)
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADMIN.id}))
     async with running_bot(settings):
         question = await kemi.send(f"/quiz {QUIZ_ID}", "Question 1 of 8")
         await kemi.choose(question, 0, "Question 2 of 8")
         await kemi.send("/remind 07:30", "07:30")
-        before = await _group_quiz_with(api, room, [KEMI, ADMIN])
+        before = await _group_quiz_with(api, room, [KEMI, ADA])
         assert "Kemi" in before
         assert set(_traces(db_path, KEMI.id)) >= {"users", "attempts", "answers", "group_answers"}
 
@@ -91,13 +81,13 @@ async def test_forgetme_asks_cancels_then_deletes_and_the_group_board_keeps_the_
         shown = await _edited(api, kemi, ask)
         assert shown.text.startswith(DONE) and shown.reply_markup is None
         assert _traces(db_path, KEMI.id) == {}
-        assert _rows(db_path, "SELECT COUNT(*) FROM users WHERE remind_at IS NOT NULL") == [(0,)]
-        (detail,) = _rows(db_path, "SELECT detail FROM audit_log WHERE action='forget_learner'")[0]
+        assert rows(db_path, "SELECT COUNT(*) FROM users WHERE remind_at IS NOT NULL") == [(0,)]
+        (detail,) = rows(db_path, "SELECT detail FROM audit_log WHERE action='forget_learner'")[0]
         assert str(KEMI.id) not in detail and "Kemi" not in detail
         assert json.loads(detail)["learners"] == 1
 
         # the group's board: her points stay, her name does not
-        board = await room.say(ADMIN, "/leaderboard", "Last quiz")
+        board = await room.say(ADA, "/leaderboard", "Last quiz")
         assert "Kemi" not in board.text
         assert "(deleted)" in board.text
         assert board.text.count("(deleted)") == 2  # in the last quiz and in the all-time board
@@ -123,10 +113,9 @@ async def test_a_confirmation_expires_and_deletes_nothing(
 
 
 async def test_the_confirm_button_does_nothing_in_a_group(
-    api: FakeBotApi, settings: Settings, db_path: Path
+    api: FakeBotApi, settings: Settings, db_path: Path, room: Room
 ) -> None:
     kemi = Learner(api, KEMI)
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADMIN.id}))
     async with running_bot(settings):
         await kemi.send("/remind 07:30", "07:30")
         await _group_quiz_with(api, room, [KEMI])

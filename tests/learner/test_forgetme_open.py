@@ -8,11 +8,8 @@ post left open for more than `HOLD_LIMIT`)."""
 
 from __future__ import annotations
 
-import contextlib
-import sqlite3
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -20,15 +17,14 @@ from bot.app import QuizApplication
 from bot.config import Settings
 from bot.learner.reminders import JOB_NAME
 from bot.sandbox.server import FakeBotApi, FakeUser, Message
+from tests.support.db import group_answerers, rows
 from tests.support.harness import running_bot
 from tests.support.learner import Learner
-from tests.support.room import Room
+from tests.support.room import ADA, GROUP_ID, Room
 from tests.support.tutor import ShiftedClock
 
 QUIZ_ID = "model-pipeline-parallelism"  # answers: mpp-1 A, mpp-2 B
-GROUP_ID = -100_654
 CHANNEL_ID = -100_655
-ADMIN = FakeUser(7401, "Ada")
 KEMI = FakeUser(7402, "Kemi")
 OLA = FakeUser(7403, "Ola")
 STANDS = "Your answer {} stands: one answer per question."
@@ -38,24 +34,7 @@ HOLD_LIMIT = 7 * 86_400.0  # how long a post's answer is held at most (storage/h
 
 @pytest.fixture
 def settings(settings: Settings) -> Settings:
-    return replace(settings, admin_ids=frozenset({ADMIN.id}))
-
-
-def _rows(db_path: Path, sql: str, *params: Any) -> list[tuple[Any, ...]]:
-    with contextlib.closing(sqlite3.connect(db_path)) as db:
-        return db.execute(sql, params).fetchall()
-
-
-def _answers(db_path: Path, position: int = 0) -> list[tuple[int, str]]:
-    """(user id, name) of every answer at `position` of any session, by user id."""
-    return [
-        (int(user_id), str(name))
-        for user_id, name in _rows(
-            db_path,
-            "SELECT user_id, name FROM group_answers WHERE position=? ORDER BY user_id",
-            position,
-        )
-    ]
+    return replace(settings, admin_ids=frozenset({ADA.id}))
 
 
 async def _forget(api: FakeBotApi, user: FakeUser) -> None:
@@ -69,7 +48,7 @@ async def _forget(api: FakeBotApi, user: FakeUser) -> None:
 async def _push(api: FakeBotApi, expect: str) -> Message:
     """/push the seed quiz's next question into the channel; its message there."""
     seen = len(api.bot_messages(CHANNEL_ID))
-    await Learner(api, ADMIN).send(f"/push {QUIZ_ID} @news", expect)
+    await Learner(api, ADA).send(f"/push {QUIZ_ID} @news", expect)
     (posted,) = await api.wait_for(lambda: api.bot_messages(CHANNEL_ID)[seen:])
     return posted
 
@@ -80,45 +59,41 @@ async def _tap(api: FakeBotApi, user: FakeUser, message: Message, option: int) -
 
 
 async def test_a_member_who_forgets_during_a_group_question_keeps_one_answer_until_its_reveal(
-    api: FakeBotApi, settings: Settings, db_path: Path
+    api: FakeBotApi, bot: QuizApplication, db_path: Path, room: Room
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADMIN.id}))
-    async with running_bot(settings):
-        q1 = await room.say(ADMIN, f"/groupquiz {QUIZ_ID} 60", "Question 1 of 8")
-        assert (await room.tap(KEMI, q1, 0)).startswith("✅")
-        q2 = await room.say(ADMIN, "/skip", "Question 2 of 8")
-        assert (await room.tap(KEMI, q2, 0)).startswith("❌ Not quite")
-        assert (await room.tap(ADMIN, q2, 1)).startswith("✅")
+    q1 = await room.say(ADA, f"/groupquiz {QUIZ_ID} 60", "Question 1 of 8")
+    assert (await room.tap(KEMI, q1, 0)).startswith("✅")
+    q2 = await room.say(ADA, "/skip", "Question 2 of 8")
+    assert (await room.tap(KEMI, q2, 0)).startswith("❌ Not quite")
+    assert (await room.tap(ADA, q2, 1)).startswith("✅")
 
-        await _forget(api, KEMI)
-        # the closed question's answer is anonymized at once; the open one stays hers, nameless
-        ((placeholder, name),) = _answers(db_path, 0)
-        assert placeholder < 0 and name == ""
-        assert _answers(db_path, 1) == [(ADMIN.id, "Ada"), (KEMI.id, "")]
-        # one answer per question still: the right answer now is refused, nothing is counted
-        assert await room.tap(KEMI, q2, 1) == STANDS.format("A")
-        assert len(_answers(db_path, 1)) == 2
-        # the board already shows her as one "(deleted)" line with both answers' points
-        board = await room.say(ADMIN, "/leaderboard", "This quiz")
-        assert "Kemi" not in board.text and "(no name)" not in board.text
-        assert board.text.count("(deleted)") == 2 and board.text.count("1/2 right") == 2
+    await _forget(api, KEMI)
+    # the closed question's answer is anonymized at once; the open one stays hers, nameless
+    ((placeholder, name),) = group_answerers(db_path, position=0)
+    assert placeholder < 0 and name == ""
+    assert group_answerers(db_path, position=1) == [(ADA.id, "Ada"), (KEMI.id, "")]
+    # one answer per question still: the right answer now is refused, nothing is counted
+    assert await room.tap(KEMI, q2, 1) == STANDS.format("A")
+    assert len(group_answerers(db_path, position=1)) == 2
+    # the board already shows her as one "(deleted)" line with both answers' points
+    board = await room.say(ADA, "/leaderboard", "This quiz")
+    assert "Kemi" not in board.text and "(no name)" not in board.text
+    assert board.text.count("(deleted)") == 2 and board.text.count("1/2 right") == 2
 
-        await room.say(ADMIN, "/skip", "Question 3 of 8")
-        shown = await room.revealed(q2)
-        assert "👥 2 answered" in shown.text
-        # revealed: her answer took the same placeholder as her earlier one
-        assert _answers(db_path, 1) == [(placeholder, ""), (ADMIN.id, "Ada")]
-        assert _rows(db_path, "SELECT COUNT(*) FROM group_answers WHERE user_id=?", KEMI.id) == [
-            (0,)
-        ]
-        board = await room.say(ADMIN, "/leaderboard", "This quiz")
-        assert board.text.count("(deleted)") == 2 and "Ada" in board.text
+    await room.say(ADA, "/skip", "Question 3 of 8")
+    shown = await room.revealed(q2)
+    assert "👥 2 answered" in shown.text
+    # revealed: her answer took the same placeholder as her earlier one
+    assert group_answerers(db_path, position=1) == [(placeholder, ""), (ADA.id, "Ada")]
+    assert rows(db_path, "SELECT COUNT(*) FROM group_answers WHERE user_id=?", KEMI.id) == [(0,)]
+    board = await room.say(ADA, "/leaderboard", "This quiz")
+    assert board.text.count("(deleted)") == 2 and "Ada" in board.text
 
 
 async def test_a_post_answer_of_a_member_who_forgets_stands_until_the_next_push_reveals_it(
     api: FakeBotApi, settings: Settings, db_path: Path
 ) -> None:
-    api.group(CHANNEL_ID, "news", admins={ADMIN.id}, type="channel")
+    api.group(CHANNEL_ID, "news", admins={ADA.id}, type="channel")
     async with running_bot(settings):
         post = await _push(api, "Question 1 of 8")
         assert (await _tap(api, KEMI, post, 1)).startswith("❌")
@@ -126,57 +101,59 @@ async def test_a_post_answer_of_a_member_who_forgets_stands_until_the_next_push_
         await api.wait_for(lambda: "Answers so far: 2" in post.text)
 
         await _forget(api, KEMI)
-        assert _answers(db_path) == [(KEMI.id, ""), (OLA.id, "Ola")]
+        assert group_answerers(db_path, position=0) == [(KEMI.id, ""), (OLA.id, "Ola")]
         assert await _tap(api, KEMI, post, 0) == ALREADY
-        assert len(_answers(db_path)) == 2
+        assert len(group_answerers(db_path, position=0)) == 2
 
         await _push(api, "Question 2 of 8")
         await api.wait_for(lambda: post.reply_markup is None)
         assert "2 answered, 1 right" in post.text
-        ((placeholder, name), ola) = _answers(db_path)
+        ((placeholder, name), ola) = group_answerers(db_path, position=0)
         assert placeholder < 0 and name == "" and ola == (OLA.id, "Ola")
 
 
 async def test_a_restart_between_forgetting_and_the_close_still_anonymizes_at_the_close(
-    api: FakeBotApi, settings: Settings, db_path: Path
+    api: FakeBotApi, settings: Settings, db_path: Path, room: Room
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADMIN.id}))
     async with running_bot(settings):
-        q1 = await room.say(ADMIN, f"/groupquiz {QUIZ_ID} 60", "Question 1 of 8")
+        q1 = await room.say(ADA, f"/groupquiz {QUIZ_ID} 60", "Question 1 of 8")
         assert (await room.tap(KEMI, q1, 1)).startswith("❌ Not quite")
         await _forget(api, KEMI)
-    assert _answers(db_path) == [(KEMI.id, "")]
+    assert group_answerers(db_path, position=0) == [(KEMI.id, "")]
     async with running_bot(settings):
         assert await room.tap(KEMI, q1, 0) == STANDS.format("B")
         assert (await room.tap(OLA, q1, 0)).startswith("✅")
         seen = len(room.messages())
-        api.send_text(ADMIN, "/stopquiz", room.chat)
+        api.send_text(ADA, "/stopquiz", room.chat)
         final = await api.wait_for_bot_message(GROUP_ID, "final results", after=seen)
         # stopped: anonymized in the stop's commit, before the final board was drawn
         assert "(deleted)" in final.text and "Ola" in final.text
-        ((placeholder, _), ola) = _answers(db_path)
+        ((placeholder, _), ola) = group_answerers(db_path, position=0)
         assert placeholder < 0 and ola == (OLA.id, "Ola")
 
 
 async def test_a_post_left_open_past_the_hold_limit_is_anonymized_by_the_sweep(
     api: FakeBotApi, settings: Settings, db_path: Path
 ) -> None:
-    api.group(CHANNEL_ID, "news", admins={ADMIN.id}, type="channel")
+    api.group(CHANNEL_ID, "news", admins={ADA.id}, type="channel")
     clock = ShiftedClock()
     async with running_bot(settings, clock) as application:
         post = await _push(api, "Question 1 of 8")
         assert await _tap(api, KEMI, post, 0) == "✅ Correct!"
         await _forget(api, KEMI)
         await _sweep(application)
-        assert _answers(db_path) == [(KEMI.id, "")]  # the post is young: held
+        assert group_answerers(db_path, position=0) == [(KEMI.id, "")]  # the post is young: held
 
         clock.advance(HOLD_LIMIT + 60)
         await _sweep(application)
-        ((placeholder, _),) = _answers(db_path)
+        ((placeholder, _),) = group_answerers(db_path, position=0)
         assert placeholder < 0
         # past the limit, a tap is a new member's answer (the post still takes answers)
         assert await _tap(api, KEMI, post, 0) == "✅ Correct!"
-        assert [user_id for user_id, _ in _answers(db_path)] == [placeholder, KEMI.id]
+        assert [user_id for user_id, _ in group_answerers(db_path, position=0)] == [
+            placeholder,
+            KEMI.id,
+        ]
 
 
 async def _sweep(application: QuizApplication) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from bot.core import callbacks
@@ -18,17 +20,10 @@ from bot.learner.render import (
     summary_message,
 )
 from bot.sandbox.html_check import EntityParseError, telegram_length, visible_text
+from content import schema
 from content.model import Guide, Quiz
 from content.progress import Mastery, mastery
 from content.rules import Summary
-from content.schema import (
-    MAX_EXPLANATION_LENGTH,
-    MAX_OPTION_LENGTH,
-    MAX_OPTIONS,
-    MAX_QUESTION_LENGTH,
-    MAX_QUIZ_ID_LENGTH,
-    MAX_TITLE_LENGTH,
-)
 from storage import Answer, QuizRecord
 from tests.support.quizzes import (
     EN,
@@ -126,13 +121,21 @@ def test_every_rendering_passes_the_html_check_with_markup_in_content(locale: Lo
         visible(rendered)  # raises EntityParseError where Telegram would refuse the message
 
 
-def test_question_shows_content_markup_verbatim() -> None:
+@pytest.mark.parametrize(
+    ("render", "fragments"),
+    [
+        (question_message, ("T ", "Q0 ", "A. opt0a ", "B. opt0b ")),
+        (reveal_message, ("Q0 ", "opt0a ", "opt0b ", "E0 ")),
+    ],
+    ids=["question", "reveal"],
+)
+def test_a_question_and_its_reveal_show_content_markup_verbatim(
+    render: Callable[..., Rendered], fragments: tuple[str, ...]
+) -> None:
     quiz = nasty_quiz()
-    shown = visible(question_message(quiz, quiz.questions[0], 0, 12, EN))
-    assert f"T {NASTY}" in shown
-    assert f"Q0 {NASTY}" in shown
-    assert f"A. opt0a {NASTY}" in shown
-    assert f"B. opt0b {NASTY}" in shown
+    shown = visible(render(quiz, quiz.questions[0], 0, 0, EN))
+    for fragment in fragments:
+        assert fragment + NASTY in shown
 
 
 def test_content_markup_is_escaped_in_the_html() -> None:
@@ -141,15 +144,6 @@ def test_content_markup_is_escaped_in_the_html() -> None:
     assert "<b>Tom" not in raw
     assert "&lt;b&gt;Tom &amp; &quot;Jerry&quot;&lt;/b&gt;" in raw
     assert "&amp;amp;" in raw  # a literal "&amp;" in content is escaped once more
-
-
-def test_reveal_shows_content_markup_verbatim() -> None:
-    quiz = nasty_quiz()
-    shown = visible(reveal_message(quiz, quiz.questions[0], 0, 0, EN))
-    assert f"Q0 {NASTY}" in shown
-    assert f"opt0a {NASTY}" in shown
-    assert f"opt0b {NASTY}" in shown
-    assert f"E0 {NASTY}" in shown
 
 
 def test_summary_shows_missed_question_verbatim() -> None:
@@ -218,14 +212,14 @@ def test_worst_case_question_and_reveal_fit_one_message(locale: Locale) -> None:
     ):
         shown = visible(rendered)
         assert telegram_length(shown) <= MAX_MESSAGE_LENGTH
-        assert "w" * MAX_QUESTION_LENGTH in shown
+        assert "w" * schema.MAX_QUESTION_LENGTH in shown
 
 
 def test_worst_case_reveal_keeps_the_whole_explanation() -> None:
     quiz, question = worst_case_quiz()
     shown = visible(reveal_message(quiz, question, 0, 0, EN))
-    assert "w" * MAX_EXPLANATION_LENGTH in shown
-    assert shown.count("w" * MAX_OPTION_LENGTH) >= MAX_OPTIONS
+    assert "w" * schema.MAX_EXPLANATION_LENGTH in shown
+    assert shown.count("w" * schema.MAX_OPTION_LENGTH) >= schema.MAX_OPTIONS
 
 
 def test_worst_case_question_of_emoji_fits_one_message() -> None:
@@ -241,12 +235,12 @@ def test_button_labels_are_shortened_but_the_message_keeps_the_full_option() -> 
     quiz, question = worst_case_quiz()
     rendered = question_message(quiz, question, 0, 1, EN)
     labels = [label for label, _ in buttons(rendered)]
-    assert len(labels) == MAX_OPTIONS
+    assert len(labels) == schema.MAX_OPTIONS
     assert labels[0].startswith("A. ")
     assert labels[9].startswith("J. ")
     assert all(len(label) <= MAX_BUTTON_LABEL + len("A. ") for label in labels)
     assert all(label.endswith("…") for label in labels)
-    assert "w" * MAX_OPTION_LENGTH in visible(rendered)
+    assert "w" * schema.MAX_OPTION_LENGTH in visible(rendered)
 
 
 def test_short_button_labels_are_kept_whole() -> None:
@@ -280,7 +274,7 @@ def test_every_rendered_callback_data_fits_and_decodes() -> None:
     quiz = make_quiz(
         [question, make_question("q2", "x", ["a", "b"])],
         quiz_id=LONGEST_QUIZ_ID,
-        title="t" * MAX_TITLE_LENGTH,
+        title="t" * schema.MAX_TITLE_LENGTH,
     )
     data = all_callback_data(quiz)
     assert len(data) >= 20
@@ -295,9 +289,9 @@ def test_every_rendered_callback_data_fits_and_decodes() -> None:
     "callback",
     [
         callbacks.AnswerTap(0, 0, 0),
-        callbacks.AnswerTap(10**18 - 1, 499, MAX_OPTIONS - 1),
+        callbacks.AnswerTap(10**18 - 1, 499, schema.MAX_OPTIONS - 1),
         callbacks.OpenQuiz(LONGEST_QUIZ_ID),
-        callbacks.OpenQuiz("a" * MAX_QUIZ_ID_LENGTH),
+        callbacks.OpenQuiz("a" * schema.MAX_QUIZ_ID_LENGTH),
         callbacks.PreviewQuiz(LONGEST_QUIZ_ID),
         callbacks.ChooseLanguage("yo"),
         callbacks.ChooseLanguage("pt-br"),
@@ -313,7 +307,7 @@ def test_callback_round_trip(callback: callbacks.Tap) -> None:
 
 
 def test_longest_quiz_id_of_these_tests_is_the_schema_maximum() -> None:
-    assert len(LONGEST_QUIZ_ID) == MAX_QUIZ_ID_LENGTH
+    assert len(LONGEST_QUIZ_ID) == schema.MAX_QUIZ_ID_LENGTH
     assert callbacks.decode(f"1:q:{LONGEST_QUIZ_ID}") == callbacks.OpenQuiz(LONGEST_QUIZ_ID)
 
 

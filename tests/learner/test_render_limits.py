@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from telegram import InlineKeyboardMarkup
 
-from bot.core.i18n import Locale
 from bot.core.render import MAX_MESSAGE_LENGTH, Rendered
 from bot.learner.render import (
     MAX_MISSED_SHOWN,
@@ -15,19 +14,14 @@ from bot.learner.render import (
     summary_message,
 )
 from bot.sandbox.html_check import telegram_length, visible_text
-from content.model import Level, LocalizedText, Question, Quiz
+from content.model import Level, Question, Quiz
 from content.progress import Mastery
 from content.rules import Summary
 from content.schema import MAX_DESCRIPTION_LENGTH, MAX_QUESTIONS, MAX_TITLE_LENGTH
 from storage import QuizRecord
+from tests.support.quizzes import EN, YO, text
 
-EN = Locale("en", "en")
-YO = Locale("yo", "en")
 MAX_BUTTONS = 100  # Telegram's limit for one inline keyboard
-
-
-def text(value: str) -> LocalizedText:
-    return LocalizedText({"en": value})
 
 
 def quiz(number: int, questions: int = 2) -> Quiz:

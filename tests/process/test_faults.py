@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from bot.config import Settings
 from bot.core import callbacks
 from bot.sandbox import FakeBotApi, FakeUser
+from tests.support.db import rows
 from tests.support.harness import running_bot
 from tests.support.learner import Learner
 from tests.support.process import QUIZ_ID, bot_process
@@ -67,8 +68,7 @@ async def test_random_buttons_and_commands_are_answered_and_change_nothing(
             api.send_text(learner.user, f"{command} {argument}".strip())
             await api.wait_for(lambda seen=seen: len(learner.messages()) > seen)
         assert not [c for c in api.calls if not c.ok], api.describe()
-    with sqlite3.connect(db_path) as db:
-        assert db.execute("SELECT COUNT(*) FROM answers").fetchone() == (0,)
+    assert rows(db_path, "SELECT COUNT(*) FROM answers") == [(0,)]
 
 
 async def test_bot_api_errors_for_a_while_lose_no_update(

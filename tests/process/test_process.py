@@ -12,7 +12,7 @@ from pathlib import Path
 from bot.config import DEFAULT_CONTENT_DIR
 from bot.sandbox import FakeBotApi, FakeUser
 from content.loader import load_bank_file
-from tests.support.learner import Learner, right
+from tests.support.learner import Learner
 from tests.support.process import QUIZ_ID, bot_process
 
 
@@ -52,12 +52,7 @@ async def test_kill_9_loses_no_acknowledged_answer(api: FakeBotApi, tmp_path: Pa
     env = api.bot_environment(db_path)
     learner = Learner(api, FakeUser(2002, "Lola", "en"))
     async with bot_process(env, tmp_path) as running:
-        question = await learner.send(f"/quiz {QUIZ_ID}", "Question 1 of 8")
-        for position in range(3):
-            toast, question = await learner.choose(
-                question, right(quiz.questions[position]), f"Question {position + 2} of 8"
-            )
-            assert toast["text"] == "✅ Correct!"
+        await learner.answer_right(quiz, 3)
         running.process.kill()
         await running.process.wait()
         assert running.process.returncode == -signal.SIGKILL

@@ -6,12 +6,10 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import sqlite3
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from storage import Answer, AnswerOutcome, Attempt, CardUpdate, Storage, StorageError
 from storage.answer_batch import MAX_BATCH
@@ -21,18 +19,6 @@ QUESTIONS = ("q1", "q2", "q3")
 T0 = 1_700_000_000.0
 LEARNERS = 60
 FIRST_USER = 2001
-
-
-@pytest.fixture
-def path(tmp_path: Path) -> Path:
-    return tmp_path / "data" / "quiz.sqlite3"
-
-
-@pytest.fixture
-async def storage(path: Path) -> AsyncIterator[Storage]:
-    storage = await Storage.open(path)
-    yield storage
-    await storage.close()
 
 
 class Trace:
@@ -65,8 +51,8 @@ class OtherWriter:
     """Another connection that holds the file's write lock while the `with` block runs, so
     the storage's next transaction waits in BEGIN IMMEDIATE (busy_timeout) until it ends."""
 
-    def __init__(self, path: Path, statements: Trace) -> None:
-        self._path = path
+    def __init__(self, db_path: Path, statements: Trace) -> None:
+        self._path = db_path
         self._statements = statements
         self._began = asyncio.Event()
         self._db: sqlite3.Connection | None = None
@@ -94,14 +80,14 @@ class OtherWriter:
         self._db.close()
 
 
-def query(path: Path, sql: str, *params: object) -> list[tuple[Any, ...]]:
+def query(db_path: Path, sql: str, *params: object) -> list[tuple[Any, ...]]:
     """Read the file through a connection of its own: only what was committed."""
-    with closing(sqlite3.connect(path)) as db:
+    with closing(sqlite3.connect(db_path)) as db:
         return db.execute(sql, params).fetchall()
 
 
-def count(path: Path, sql: str, *params: object) -> int:
-    return int(query(path, sql, *params)[0][0])
+def count(db_path: Path, sql: str, *params: object) -> int:
+    return int(query(db_path, sql, *params)[0][0])
 
 
 async def start_learners(
@@ -123,7 +109,7 @@ def card_for(attempt: Attempt, question_id: str) -> CardUpdate:
 
 
 async def test_concurrent_answers_of_many_learners_are_each_stored_once(
-    storage: Storage, path: Path
+    storage: Storage, db_path: Path
 ) -> None:
     attempts = await start_learners(storage)
     with_card = {a.id for a in attempts[::2]}
@@ -143,9 +129,11 @@ async def test_concurrent_answers_of_many_learners_are_each_stored_once(
     assert outcomes == [
         AnswerOutcome(recorded=True, finished=False, score=int(n % 3 == 0)) for n in range(LEARNERS)
     ]
-    assert count(path, "SELECT COUNT(*) FROM answers") == LEARNERS
+    assert count(db_path, "SELECT COUNT(*) FROM answers") == LEARNERS
     assert (
-        count(path, "SELECT COUNT(*) FROM (SELECT DISTINCT attempt_id, question_id FROM answers)")
+        count(
+            db_path, "SELECT COUNT(*) FROM (SELECT DISTINCT attempt_id, question_id FROM answers)"
+        )
         == LEARNERS
     )
     for n, a in enumerate(attempts):
@@ -153,7 +141,9 @@ async def test_concurrent_answers_of_many_learners_are_each_stored_once(
             "q1": Answer("q1", n % 4, n % 3 == 0, T0 + n)
         }
 
-    cards = query(path, "SELECT user_id, quiz_id, question_id, card, due, last_review FROM cards")
+    cards = query(
+        db_path, "SELECT user_id, quiz_id, question_id, card, due, last_review FROM cards"
+    )
     assert sorted(cards) == sorted(
         (a.user_id, QUIZ, "q1", card_for(a, "q1").card_json, T0 + 86_400, T0 + n)
         for n, a in enumerate(attempts)
@@ -161,7 +151,7 @@ async def test_concurrent_answers_of_many_learners_are_each_stored_once(
     )
     # every review is logged once, against the answer that made it
     logged = query(
-        path,
+        db_path,
         """SELECT r.user_id, r.rating, r.reviewed_at, a.attempt_id
            FROM review_log r JOIN answers a ON a.id = r.answer_id
            WHERE a.user_id = r.user_id AND a.quiz_id = r.quiz_id
@@ -170,10 +160,10 @@ async def test_concurrent_answers_of_many_learners_are_each_stored_once(
     assert sorted(logged) == sorted(
         (a.user_id, 3, T0 + n, a.id) for n, a in enumerate(attempts) if a.id in with_card
     )
-    assert count(path, "SELECT COUNT(*) FROM review_log") == len(with_card)
+    assert count(db_path, "SELECT COUNT(*) FROM review_log") == len(with_card)
 
 
-async def test_many_learners_taking_a_whole_quiz_at_once(storage: Storage, path: Path) -> None:
+async def test_many_learners_taking_a_whole_quiz_at_once(storage: Storage, db_path: Path) -> None:
     attempts = await start_learners(storage)
     statements = await trace(storage)
 
@@ -193,15 +183,15 @@ async def test_many_learners_taking_a_whole_quiz_at_once(storage: Storage, path:
         stored = await storage.learners.get_attempt(attempt.id)
         assert stored is not None
         assert (stored.score, stored.finished_at) == (score, T0 + n + 2)
-    assert count(path, "SELECT COUNT(*) FROM answers") == LEARNERS * len(QUESTIONS)
-    assert count(path, "SELECT COUNT(*) FROM attempts WHERE finished_at IS NULL") == 0
+    assert count(db_path, "SELECT COUNT(*) FROM answers") == LEARNERS * len(QUESTIONS)
+    assert count(db_path, "SELECT COUNT(*) FROM attempts WHERE finished_at IS NULL") == 0
     assert 1 <= statements.commits < LEARNERS * len(QUESTIONS)
 
 
 # --- batching -------------------------------------------------------------------------------
 
 
-async def test_concurrent_answers_share_commits(storage: Storage, path: Path) -> None:
+async def test_concurrent_answers_share_commits(storage: Storage, db_path: Path) -> None:
     attempts = await start_learners(storage)
     statements = await trace(storage)
     outcomes = await asyncio.gather(
@@ -210,21 +200,21 @@ async def test_concurrent_answers_share_commits(storage: Storage, path: Path) ->
     assert all(o.recorded for o in outcomes)
     assert 1 <= statements.commits < LEARNERS
     assert statements.count("ROLLBACK") == 0
-    assert count(path, "SELECT COUNT(*) FROM answers") == LEARNERS
+    assert count(db_path, "SELECT COUNT(*) FROM answers") == LEARNERS
 
 
-async def test_answers_one_after_another_commit_once_each(storage: Storage, path: Path) -> None:
+async def test_answers_one_after_another_commit_once_each(storage: Storage, db_path: Path) -> None:
     attempts = await start_learners(storage)
     statements = await trace(storage)
     for a in attempts:
         outcome = await storage.learners.record_answer(a, "q1", 0, True, T0 + 1)
         assert outcome.recorded
     assert statements.commits == LEARNERS
-    assert count(path, "SELECT COUNT(*) FROM answers") == LEARNERS
+    assert count(db_path, "SELECT COUNT(*) FROM answers") == LEARNERS
 
 
 async def test_more_answers_than_a_batch_holds_take_more_batches(
-    storage: Storage, path: Path
+    storage: Storage, db_path: Path
 ) -> None:
     n = MAX_BATCH + MAX_BATCH // 4
     attempts = await start_learners(storage, n=n, questions=("q1",))
@@ -237,10 +227,10 @@ async def test_more_answers_than_a_batch_holds_take_more_batches(
     )
     assert outcomes == [AnswerOutcome(recorded=True, finished=False, score=0)] * n
     assert statements.commits == 2
-    assert count(path, "SELECT COUNT(*) FROM answers") == n
+    assert count(db_path, "SELECT COUNT(*) FROM answers") == n
 
 
-async def test_answers_to_one_attempt_take_one_batch_each(storage: Storage, path: Path) -> None:
+async def test_answers_to_one_attempt_take_one_batch_each(storage: Storage, db_path: Path) -> None:
     """A second answer to an attempt waits for the next batch, so it sees the first."""
     (attempt,) = await start_learners(storage, n=1, questions=("q1", "q2", "q3"))
     statements = await trace(storage)
@@ -253,14 +243,14 @@ async def test_answers_to_one_attempt_take_one_batch_each(storage: Storage, path
         AnswerOutcome(recorded=True, finished=False, score=2),
         AnswerOutcome(recorded=True, finished=True, score=3),
     ]
-    assert count(path, "SELECT COUNT(*) FROM answers WHERE attempt_id=?", attempt.id) == 3
+    assert count(db_path, "SELECT COUNT(*) FROM answers WHERE attempt_id=?", attempt.id) == 3
 
 
 # --- one question twice, finished attempts ----------------------------------------------------
 
 
 async def test_the_same_question_twice_at_once_is_recorded_once(
-    storage: Storage, path: Path
+    storage: Storage, db_path: Path
 ) -> None:
     attempts = await start_learners(storage, n=4)
     target, others = attempts[0], attempts[1:]
@@ -280,24 +270,24 @@ async def test_the_same_question_twice_at_once_is_recorded_once(
     assert rest == [AnswerOutcome(recorded=True, finished=False, score=0)] * len(others)
 
     assert await storage.learners.answers(target.id) == {"q1": Answer("q1", 2, True, T0 + 1)}
-    assert count(path, "SELECT COUNT(*) FROM answers WHERE attempt_id=?", target.id) == 1
-    assert query(path, "SELECT card, due FROM cards WHERE user_id=?", target.user_id) == [
+    assert count(db_path, "SELECT COUNT(*) FROM answers WHERE attempt_id=?", target.id) == 1
+    assert query(db_path, "SELECT card, due FROM cards WHERE user_id=?", target.user_id) == [
         (card_for(target, "q1").card_json, T0 + 86_400)
     ]
-    assert query(path, "SELECT rating FROM review_log WHERE user_id=?", target.user_id) == [(3,)]
+    assert query(db_path, "SELECT rating FROM review_log WHERE user_id=?", target.user_id) == [(3,)]
 
 
-async def test_many_answers_to_one_question_at_once(storage: Storage, path: Path) -> None:
+async def test_many_answers_to_one_question_at_once(storage: Storage, db_path: Path) -> None:
     (attempt,) = await start_learners(storage, n=1)
     outcomes = await asyncio.gather(
         *(storage.learners.record_answer(attempt, "q2", n, n == 0, T0 + n) for n in range(10))
     )
     assert [o.recorded for o in outcomes] == [True] + [False] * 9
-    assert count(path, "SELECT COUNT(*) FROM answers") == 1
+    assert count(db_path, "SELECT COUNT(*) FROM answers") == 1
 
 
 async def test_an_answer_into_a_finished_attempt_in_a_batch_is_refused(
-    storage: Storage, path: Path
+    storage: Storage, db_path: Path
 ) -> None:
     attempts = await start_learners(storage, n=5)
     done, others = attempts[0], attempts[1:]
@@ -322,18 +312,18 @@ async def test_an_answer_into_a_finished_attempt_in_a_batch_is_refused(
         AnswerOutcome(recorded=True, finished=False, score=0),
     ]
     assert set(await storage.learners.answers(done.id)) == {"q1", "q2"}
-    assert count(path, "SELECT COUNT(*) FROM cards WHERE user_id=?", done.user_id) == 0
-    assert count(path, "SELECT COUNT(*) FROM review_log") == 0
+    assert count(db_path, "SELECT COUNT(*) FROM cards WHERE user_id=?", done.user_id) == 0
+    assert count(db_path, "SELECT COUNT(*) FROM review_log") == 0
     stored = await storage.learners.get_attempt(done.id)
     assert stored is not None
     assert (stored.score, stored.finished_at) == (2, T0 + 2)
     for a in others:
         assert set(await storage.learners.answers(a.id)) == {"q1"}
-    assert count(path, "SELECT COUNT(*) FROM answers") == 2 + len(others)
+    assert count(db_path, "SELECT COUNT(*) FROM answers") == 2 + len(others)
 
 
 async def test_an_answer_into_an_unknown_attempt_in_a_batch_is_refused(
-    storage: Storage, path: Path
+    storage: Storage, db_path: Path
 ) -> None:
     real, other = await start_learners(storage, n=2)
     forged = dataclasses.replace(real, id=real.id + 999)
@@ -347,9 +337,9 @@ async def test_an_answer_into_an_unknown_attempt_in_a_batch_is_refused(
         AnswerOutcome(recorded=False, finished=True, score=0),
         AnswerOutcome(recorded=True, finished=False, score=0),
     ]
-    assert count(path, "SELECT COUNT(*) FROM answers") == 2
-    assert count(path, "SELECT COUNT(*) FROM answers WHERE attempt_id=?", forged.id) == 0
-    assert count(path, "SELECT COUNT(*) FROM cards") == 0
+    assert count(db_path, "SELECT COUNT(*) FROM answers") == 2
+    assert count(db_path, "SELECT COUNT(*) FROM answers WHERE attempt_id=?", forged.id) == 0
+    assert count(db_path, "SELECT COUNT(*) FROM cards") == 0
 
 
 # --- the last answer ------------------------------------------------------------------------
@@ -369,7 +359,7 @@ async def test_the_last_answer_finishes_the_attempt_by_default(storage: Storage)
 
 
 async def test_last_answers_of_many_attempts_in_one_batch_finish_each(
-    storage: Storage, path: Path
+    storage: Storage, db_path: Path
 ) -> None:
     attempts = await start_learners(storage, n=20)
     for n, a in enumerate(attempts):
@@ -389,7 +379,7 @@ async def test_last_answers_of_many_attempts_in_one_batch_finish_each(
         stored = await storage.learners.get_attempt(a.id)
         assert stored is not None
         assert (stored.finished_at, stored.score) == (T0 + 3 + n, score)
-    assert count(path, "SELECT COUNT(*) FROM attempts WHERE finished_at IS NULL") == 0
+    assert count(db_path, "SELECT COUNT(*) FROM attempts WHERE finished_at IS NULL") == 0
 
 
 async def test_finishes_true_finishes_the_attempt_early(storage: Storage) -> None:
@@ -405,7 +395,7 @@ async def test_finishes_true_finishes_the_attempt_early(storage: Storage) -> Non
     assert set(await storage.learners.answers(attempt.id)) == {"q1", "q2"}
 
 
-async def test_finishes_false_never_finishes_the_attempt(storage: Storage, path: Path) -> None:
+async def test_finishes_false_never_finishes_the_attempt(storage: Storage, db_path: Path) -> None:
     (attempt,) = await start_learners(storage, n=1)
     outcomes = [
         await storage.learners.record_answer(attempt, q, 0, True, T0 + i, finishes=False)
@@ -416,11 +406,11 @@ async def test_finishes_false_never_finishes_the_attempt(storage: Storage, path:
     assert stored is not None
     assert (stored.finished_at, stored.score) == (None, None)
     assert await storage.learners.running_attempt(attempt.user_id, QUIZ) == attempt
-    assert count(path, "SELECT COUNT(*) FROM answers") == 3
+    assert count(db_path, "SELECT COUNT(*) FROM answers") == 3
 
 
 async def test_finishes_false_in_a_batch_never_finishes_the_attempt(
-    storage: Storage, path: Path
+    storage: Storage, db_path: Path
 ) -> None:
     (attempt,) = await start_learners(storage, n=1)
     outcomes = await asyncio.gather(
@@ -430,8 +420,8 @@ async def test_finishes_false_in_a_batch_never_finishes_the_attempt(
         )
     )
     assert outcomes == [AnswerOutcome(recorded=True, finished=False, score=0)] * 3
-    assert count(path, "SELECT COUNT(*) FROM attempts WHERE finished_at IS NOT NULL") == 0
-    assert count(path, "SELECT COUNT(*) FROM answers") == 3
+    assert count(db_path, "SELECT COUNT(*) FROM attempts WHERE finished_at IS NOT NULL") == 0
+    assert count(db_path, "SELECT COUNT(*) FROM answers") == 3
 
 
 # Two answers that each end one attempt, handed in at once, must not both be recorded and both
@@ -473,7 +463,7 @@ async def test_an_answer_after_one_that_finishes_the_attempt_at_once_is_refused(
 
 
 async def test_a_failed_batch_fails_every_caller_and_stores_nothing(
-    storage: Storage, path: Path
+    storage: Storage, db_path: Path
 ) -> None:
     attempts = await start_learners(storage, n=20, questions=("q1",))
     await storage.database.connection.execute("PRAGMA query_only=ON")
@@ -485,10 +475,10 @@ async def test_a_failed_batch_fails_every_caller_and_stores_nothing(
         return_exceptions=True,
     )
     assert all(isinstance(result, StorageError) for result in results), results
-    assert count(path, "SELECT COUNT(*) FROM answers") == 0
-    assert count(path, "SELECT COUNT(*) FROM cards") == 0
-    assert count(path, "SELECT COUNT(*) FROM review_log") == 0
-    assert count(path, "SELECT COUNT(*) FROM attempts WHERE finished_at IS NOT NULL") == 0
+    assert count(db_path, "SELECT COUNT(*) FROM answers") == 0
+    assert count(db_path, "SELECT COUNT(*) FROM cards") == 0
+    assert count(db_path, "SELECT COUNT(*) FROM review_log") == 0
+    assert count(db_path, "SELECT COUNT(*) FROM attempts WHERE finished_at IS NOT NULL") == 0
 
     await storage.database.connection.execute("PRAGMA query_only=OFF")
     statements = await trace(storage)
@@ -500,13 +490,13 @@ async def test_a_failed_batch_fails_every_caller_and_stores_nothing(
     )
     assert outcomes == [AnswerOutcome(recorded=True, finished=True, score=0)] * len(attempts)
     assert 1 <= statements.commits < len(attempts)
-    assert count(path, "SELECT COUNT(*) FROM answers") == len(attempts)
-    assert count(path, "SELECT COUNT(*) FROM cards") == len(attempts)
-    assert count(path, "SELECT COUNT(*) FROM attempts WHERE finished_at IS NULL") == 0
+    assert count(db_path, "SELECT COUNT(*) FROM answers") == len(attempts)
+    assert count(db_path, "SELECT COUNT(*) FROM cards") == len(attempts)
+    assert count(db_path, "SELECT COUNT(*) FROM attempts WHERE finished_at IS NULL") == 0
 
 
 async def test_a_batch_that_fails_midway_is_rolled_back_and_its_answers_written_apart(
-    storage: Storage, path: Path
+    storage: Storage, db_path: Path
 ) -> None:
     """The answers are inserted, then a card for a learner who does not exist breaks the
     cards' foreign key: the batch is rolled back whole, then each answer is written on its
@@ -525,22 +515,22 @@ async def test_a_batch_that_fails_midway_is_rolled_back_and_its_answers_written_
     assert fine == [AnswerOutcome(recorded=True, finished=False, score=1)] * len(fine)
     assert statements.count("ROLLBACK") == 2  # the batch, then the poisoned answer alone
     assert statements.commits == len(fine)
-    assert count(path, "SELECT COUNT(*) FROM answers") == len(fine)
-    assert count(path, "SELECT COUNT(*) FROM answers WHERE attempt_id=?", poisoned.id) == 0
-    assert count(path, "SELECT COUNT(*) FROM cards") == 0
+    assert count(db_path, "SELECT COUNT(*) FROM answers") == len(fine)
+    assert count(db_path, "SELECT COUNT(*) FROM answers WHERE attempt_id=?", poisoned.id) == 0
+    assert count(db_path, "SELECT COUNT(*) FROM cards") == 0
 
     again = await storage.learners.record_answer(attempts[0], "q1", 0, True, T0 + 2)
     assert again.recorded
-    assert count(path, "SELECT COUNT(*) FROM answers") == len(attempts)
+    assert count(db_path, "SELECT COUNT(*) FROM answers") == len(attempts)
 
 
 async def test_answers_that_arrive_while_a_batch_fails_are_written_after_it(
-    storage: Storage, path: Path
+    storage: Storage, db_path: Path
 ) -> None:
     attempts = await start_learners(storage, n=10)
     poisoned = dataclasses.replace(attempts[0], user_id=999_999)
     statements = await trace(storage)
-    with OtherWriter(path, statements) as other:
+    with OtherWriter(db_path, statements) as other:
         failing = [
             asyncio.create_task(
                 storage.learners.record_answer(
@@ -565,7 +555,7 @@ async def test_answers_that_arrive_while_a_batch_fails_are_written_after_it(
     ] * len(attempts[5:])
     # the failed batch, the poisoned answer alone; four answers apart, then the later batch
     assert (statements.count("ROLLBACK"), statements.commits) == (2, 5)
-    assert sorted(row[0] for row in query(path, "SELECT attempt_id FROM answers")) == [
+    assert sorted(row[0] for row in query(db_path, "SELECT attempt_id FROM answers")) == [
         a.id for a in attempts[1:]
     ]
 
@@ -573,8 +563,8 @@ async def test_answers_that_arrive_while_a_batch_fails_are_written_after_it(
 # --- closing --------------------------------------------------------------------------------
 
 
-async def test_close_waits_for_answers_handed_in_before_it(path: Path) -> None:
-    storage = await Storage.open(path)
+async def test_close_waits_for_answers_handed_in_before_it(db_path: Path) -> None:
+    storage = await Storage.open(db_path)
     attempts = await start_learners(storage, n=30, questions=("q1", "q2"))
     # gather starts its tasks in order: every answer is handed in before close() begins
     *outcomes, _ = await asyncio.gather(
@@ -586,7 +576,7 @@ async def test_close_waits_for_answers_handed_in_before_it(path: Path) -> None:
     )
     assert all(isinstance(o, AnswerOutcome) and o.recorded for o in outcomes)
 
-    reopened = await Storage.open(path)
+    reopened = await Storage.open(db_path)
     try:
         for n, a in enumerate(attempts):
             assert await reopened.learners.answers(a.id) == {
@@ -598,13 +588,13 @@ async def test_close_waits_for_answers_handed_in_before_it(path: Path) -> None:
 
 
 async def test_close_waits_for_answers_that_arrive_while_a_batch_is_written(
-    path: Path,
+    db_path: Path,
 ) -> None:
-    storage = await Storage.open(path)
+    storage = await Storage.open(db_path)
     attempts = await start_learners(storage, n=20)
     first, second = attempts[:10], attempts[10:]
     statements = await trace(storage)
-    with OtherWriter(path, statements) as other:
+    with OtherWriter(db_path, statements) as other:
         first_wave = [
             asyncio.create_task(storage.learners.record_answer(a, "q1", 0, True, T0 + 1))
             for a in first
@@ -622,5 +612,7 @@ async def test_close_waits_for_answers_that_arrive_while_a_batch_is_written(
     ] * len(second)
     assert statements.commits == 2  # the second wave was a batch of its own
 
-    assert count(path, "SELECT COUNT(*) FROM answers") == len(attempts)
-    assert query(path, "SELECT DISTINCT correct FROM answers WHERE answered_at=?", T0 + 2) == [(0,)]
+    assert count(db_path, "SELECT COUNT(*) FROM answers") == len(attempts)
+    assert query(db_path, "SELECT DISTINCT correct FROM answers WHERE answered_at=?", T0 + 2) == [
+        (0,)
+    ]

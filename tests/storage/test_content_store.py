@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
-
-import pytest
 
 from storage import Storage
 from tests.support.posting import answer_post, post
@@ -15,16 +12,7 @@ T0 = 1_700_000_000.0
 ADMIN = 42
 
 
-@pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    storage = await Storage.open(tmp_path / "quiz.sqlite3")
-    yield storage
-    await storage.close()
-
-
-async def test_bank_saved_with_retired_questions_and_audit(
-    storage: Storage, tmp_path: Path
-) -> None:
+async def test_bank_saved_with_retired_questions_and_audit(storage: Storage, db_path: Path) -> None:
     store = storage.content
     await store.save_bank("q", "id: q\n", ADMIN, T0, "import", {"added": ["a"]})
     await store.save_bank(
@@ -42,7 +30,7 @@ async def test_bank_saved_with_retired_questions_and_audit(
     assert json.loads(log[-1].detail) == {"added": ["a"]}
     assert all(entry.admin_id == ADMIN for entry in log)
     await storage.close()
-    reopened = await Storage.open(tmp_path / "quiz.sqlite3")
+    reopened = await Storage.open(db_path)
     try:
         assert [b.yaml for b in await reopened.content.banks()] == ["id: q # v3\n"]
     finally:

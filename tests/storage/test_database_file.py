@@ -10,9 +10,8 @@ import logging
 import os
 import signal
 import sqlite3
-import sys
 import threading
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -21,7 +20,7 @@ import pytest
 from bot.sandbox import FakeBotApi, FakeUser
 from storage import ClaimedDatabase, Storage, StorageError, claim_database
 from tests.support.learner import Learner
-from tests.support.process import bot_process
+from tests.support.process import BotProcess, bot_process, run_to_exit
 
 NEW_DATABASE = "created a new, empty database at"
 
@@ -62,22 +61,6 @@ BAD_FILES: dict[str, tuple[Callable[[Path], None], str]] = {
 }
 
 
-async def _run_to_exit(env: dict[str, str], cwd: Path) -> tuple[int, str]:
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", env=env, cwd=cwd,
-        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
-    try:
-        out, err = await asyncio.wait_for(process.communicate(), 60)
-    finally:
-        if process.returncode is None:  # it kept running: the test fails, the bot must not stay
-            process.kill()
-            await process.wait()
-    assert process.returncode is not None
-    return process.returncode, out.decode() + err.decode()
-
-
 # --- item 4: bad files stop the bot, untouched --------------------------------------------------
 
 
@@ -89,7 +72,7 @@ async def test_a_bad_database_file_stops_the_bot_with_one_line_and_is_left_untou
     db_path = tmp_path / "quiz.sqlite3"
     make(db_path)
     before = _fingerprint(db_path)
-    code, log = await _run_to_exit(api.bot_environment(db_path), tmp_path)
+    code, log = await run_to_exit(api.bot_environment(db_path), tmp_path)
     assert code == 2, log
     assert "Traceback" not in log
     refusals = [line for line in log.splitlines() if "cannot use the database" in line]
@@ -177,47 +160,51 @@ async def test_the_bot_says_when_it_creates_a_database_and_not_when_it_opens_one
 # --- item 5: one process per database -----------------------------------------------------------
 
 
-async def test_a_second_bot_on_the_same_database_refuses_and_the_first_keeps_serving(
-    api: FakeBotApi, tmp_path: Path
-) -> None:
-    db_path = tmp_path / "quiz.sqlite3"
-    env = api.bot_environment(db_path)
+@pytest.fixture
+async def serving(
+    api: FakeBotApi, db_path: Path, tmp_path: Path
+) -> AsyncIterator[tuple[BotProcess, Learner]]:
+    """A first `python -m bot` on `db_path`, and Tunde, whom it greeted."""
     learner = Learner(api, FakeUser(3101, "Tunde", "en"))
-    async with bot_process(env, tmp_path) as first:
+    async with bot_process(api.bot_environment(db_path), tmp_path) as first:
         await learner.send("/start", "Hello, \u2068Tunde")
-        before = _fingerprint(db_path)
-        calls_to_get_me = len(api.calls_to("getMe"))
-        code, log = await _run_to_exit(env, tmp_path)
-        assert code == 2, log
-        assert "Traceback" not in log
-        refusals = [line for line in log.splitlines() if "cannot use the database" in line]
-        assert len(refusals) == 1, log
-        assert f"pid {first.process.pid}" in refusals[0]
-        assert "in use by another Quiz Tutor process" in refusals[0]
-        assert NEW_DATABASE not in log
-        assert _fingerprint(db_path) == before
-        assert len(api.calls_to("getMe")) == calls_to_get_me  # the second never called
-        # the first one was not disturbed
-        await learner.send("/help", "/progress")
-        assert first.process.returncode is None
-        first.process.send_signal(signal.SIGTERM)
-        code, log = await first.finish()
+        yield first, learner
+
+
+async def test_a_second_bot_on_the_same_database_refuses_and_the_first_keeps_serving(
+    api: FakeBotApi, db_path: Path, tmp_path: Path, serving: tuple[BotProcess, Learner]
+) -> None:
+    first, learner = serving
+    env = api.bot_environment(db_path)
+    before = _fingerprint(db_path)
+    calls_to_get_me = len(api.calls_to("getMe"))
+    code, log = await run_to_exit(env, tmp_path)
+    assert code == 2, log
+    assert "Traceback" not in log
+    refusals = [line for line in log.splitlines() if "cannot use the database" in line]
+    assert len(refusals) == 1, log
+    assert f"pid {first.process.pid}" in refusals[0]
+    assert "in use by another Quiz Tutor process" in refusals[0]
+    assert NEW_DATABASE not in log
+    assert _fingerprint(db_path) == before
+    assert len(api.calls_to("getMe")) == calls_to_get_me  # the second never called
+    # the first one was not disturbed
+    await learner.send("/help", "/progress")
+    assert first.process.returncode is None
+    first.process.send_signal(signal.SIGTERM)
+    code, log = await first.finish()
     assert code == 0, log
 
 
 async def test_after_kill_9_the_lock_is_gone_and_a_new_bot_starts(
-    api: FakeBotApi, tmp_path: Path
+    api: FakeBotApi, db_path: Path, tmp_path: Path, serving: tuple[BotProcess, Learner]
 ) -> None:
-    db_path = tmp_path / "quiz.sqlite3"
-    env = api.bot_environment(db_path)
-    learner = Learner(api, FakeUser(3102, "Ife", "en"))
-    async with bot_process(env, tmp_path) as first:
-        await learner.send("/start", "Hello, \u2068Ife")
-        first.process.kill()
-        await first.process.wait()
-        assert first.process.returncode == -signal.SIGKILL
+    first, learner = serving
+    first.process.kill()
+    await first.process.wait()
+    assert first.process.returncode == -signal.SIGKILL
     assert Path(f"{db_path}.lock").is_file()  # noqa: ASYNC240 - left behind, and harmless
-    async with bot_process(env, tmp_path) as second:
+    async with bot_process(api.bot_environment(db_path), tmp_path) as second:
         await learner.send("/help", "/progress")
         second.process.send_signal(signal.SIGTERM)
         code, log = await second.finish()

@@ -160,11 +160,7 @@ async def test_a_learner_mid_quiz_is_told_to_come_back_and_nothing_is_acknowledg
     assert quiz is not None
     learner = Learner(api, FakeUser(5101, "Kemi", "en"))
     async with running_bot(settings) as application:
-        question = await learner.send(f"/quiz {QUIZ_ID}", "Question 1 of 8")
-        toast, question = await learner.choose(
-            question, right(quiz.questions[0]), "Question 2 of 8"
-        )
-        assert toast["text"] == "✅ Correct!"
+        question = await learner.answer_right(quiz, 1)
         lose(db_path)
         sent = len(learner.messages())
         toast = await learner.tap(question, button_for(question, right(quiz.questions[1])))
@@ -194,12 +190,7 @@ async def _lost_process_case(api: FakeBotApi, tmp_path: Path, how: str) -> tuple
     env = api.bot_environment(db_path)
     learner = Learner(api, FakeUser(5201, "Lola", "en"))
     async with bot_process(env, tmp_path) as running:
-        question = await learner.send(f"/quiz {QUIZ_ID}", "Question 1 of 8")
-        for position in range(2):
-            toast, question = await learner.choose(
-                question, right(quiz.questions[position]), f"Question {position + 2} of 8"
-            )
-            assert toast["text"] == "✅ Correct!"
+        question = await learner.answer_right(quiz, 2)
         lose(db_path)
         query = api.tap(learner.user, question, button_for(question, right(quiz.questions[2])))
         # the bot stops by itself: on this tap's write, or on its timer, whichever comes first

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -15,13 +13,6 @@ from tests.support.posting import answer_post, post
 CHAT = -1001
 T0 = 1_700_000_000.0
 IDS = ("q1", "q2")
-
-
-@pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    storage = await Storage.open(tmp_path / "quiz.sqlite3")
-    yield storage
-    await storage.close()
 
 
 async def start(storage: Storage, chat_id: int = CHAT) -> GroupSession:

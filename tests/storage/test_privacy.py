@@ -5,19 +5,17 @@ totals under a placeholder, the audit log says what went and never whose."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import sqlite3
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from storage import CardUpdate, Storage
 from storage.group_store import AnswerStatus
 from storage.held_answers import HOLD_LIMIT
+from tests.support.db import group_answerers, rows
 from tests.support.posting import answer_post, post
 
 DAY = 86_400.0
@@ -75,26 +73,21 @@ async def history(path: Path) -> AsyncIterator[Storage]:
     await storage.close()
 
 
-def _rows(path: Path, sql: str, *params: Any) -> list[tuple[Any, ...]]:
-    with contextlib.closing(sqlite3.connect(path)) as db:
-        return db.execute(sql, params).fetchall()
-
-
 def _mentions(path: Path, user_id: int) -> dict[str, int]:
     """Rows anywhere that still carry the learner's id."""
     tables = ("users", "attempts", "answers", "cards", "review_log")
     found = {
-        t: _rows(path, f"SELECT COUNT(*) FROM {t} WHERE user_id=?", user_id)[0][0] for t in tables
+        t: rows(path, f"SELECT COUNT(*) FROM {t} WHERE user_id=?", user_id)[0][0] for t in tables
     }
     for label, kind in (("group_answers", "timed"), ("post_answers", "post")):
-        found[label] = _rows(
+        found[label] = rows(
             path,
             """SELECT COUNT(*) FROM group_answers a JOIN group_sessions s ON s.id = a.session_id
                WHERE a.user_id=? AND s.kind=?""",
             user_id,
             kind,
         )[0][0]
-    found["group_sessions"] = _rows(
+    found["group_sessions"] = rows(
         path, "SELECT COUNT(*) FROM group_sessions WHERE started_by=?", user_id
     )[0][0]
     return {table: n for table, n in found.items() if n}
@@ -127,7 +120,7 @@ async def test_forgetting_a_learner_removes_their_records_and_keeps_others_total
     posted = await storage.groups.post(1)
     assert posted is not None and (await storage.groups.tally(posted.id, 0)).answers == 2
     # audited, without the person
-    (admin_id, detail) = _rows(
+    (admin_id, detail) = rows(
         path, "SELECT admin_id, detail FROM audit_log WHERE action='forget_learner'"
     )[0]
     assert admin_id == 0
@@ -161,7 +154,7 @@ async def test_forgetting_someone_unknown_changes_nothing_and_audits_nothing(
 ) -> None:
     forgotten = await history.privacy.forget_learner(999_999, NOW)
     assert forgotten.learners == 0
-    assert _rows(path, "SELECT COUNT(*) FROM audit_log WHERE action='forget_learner'") == [(0,)]
+    assert rows(path, "SELECT COUNT(*) FROM audit_log WHERE action='forget_learner'") == [(0,)]
 
 
 async def test_prune_forgets_exactly_the_inactive_and_a_dry_run_nothing(
@@ -172,13 +165,13 @@ async def test_prune_forgets_exactly_the_inactive_and_a_dry_run_nothing(
     dry = await history.privacy.prune_inactive(before, NOW, dry_run=True)
     assert dry.learners == 2  # Ada and Chike
     assert _mentions(path, ADA) and _mentions(path, CHIKE)
-    assert _rows(path, "SELECT COUNT(*) FROM audit_log WHERE action='prune_inactive'") == [(0,)]
+    assert rows(path, "SELECT COUNT(*) FROM audit_log WHERE action='prune_inactive'") == [(0,)]
 
     pruned = await history.privacy.prune_inactive(before, NOW)
     assert pruned == dry
     assert _mentions(path, ADA) == {} and _mentions(path, CHIKE) == {}
     assert _mentions(path, BOLA)["answers"] == 3
-    (detail,) = _rows(path, "SELECT detail FROM audit_log WHERE action='prune_inactive'")[0]
+    (detail,) = rows(path, "SELECT detail FROM audit_log WHERE action='prune_inactive'")[0]
     assert str(ADA) not in detail and str(CHIKE) not in detail
     assert (await history.privacy.prune_inactive(before, NOW)).learners == 0
 
@@ -276,17 +269,6 @@ async def _answer(
     return outcome.status
 
 
-def _open_answers(path: Path, session_id: int) -> list[tuple[int, str]]:
-    return [
-        (int(user_id), str(name))
-        for user_id, name in _rows(
-            path,
-            "SELECT user_id, name FROM group_answers WHERE session_id=? ORDER BY user_id",
-            session_id,
-        )
-    ]
-
-
 async def test_an_answer_to_an_open_question_is_held_then_anonymized_by_the_reveal(
     history: Storage, path: Path
 ) -> None:
@@ -298,9 +280,9 @@ async def test_an_answer_to_an_open_question_is_held_then_anonymized_by_the_reve
     forgotten = await storage.privacy.forget_learner(ADA, NOW + 3)
     assert forgotten.anonymized == {"group_answers": 1, "post_answers": 1}  # closed ones
     assert forgotten.held == {"group_answers": 1, "post_answers": 0}
-    (detail,) = _rows(path, "SELECT detail FROM audit_log WHERE action='forget_learner'")[0]
+    (detail,) = rows(path, "SELECT detail FROM audit_log WHERE action='forget_learner'")[0]
     assert json.loads(detail)["held"] == {"group_answers": 1, "post_answers": 0}
-    assert _open_answers(path, session_id) == [(ADA, ""), (BOLA, "name-1002")]
+    assert group_answerers(path, session_id=session_id) == [(ADA, ""), (BOLA, "name-1002")]
     # one answer per question: a second one is refused, the count stays
     assert await _answer(storage, session_id, ADA, NOW + 4) is AnswerStatus.ALREADY
     assert (await storage.groups.tally(session_id, 0)).answers == 2
@@ -310,24 +292,22 @@ async def test_an_answer_to_an_open_question_is_held_then_anonymized_by_the_reve
 
     step = await storage.groups.reveal(session_id, 0, NOW + 10)
     assert step.revealed and step.next_position == 1
-    ((placeholder, name), bola) = _open_answers(path, session_id)
+    ((placeholder, name), bola) = group_answerers(path, session_id=session_id)
     assert placeholder < 0 and name == "" and bola[0] == BOLA
     assert _mentions(path, ADA) == {}
     # the same placeholder as her closed answers: one line in the chat's ranking
-    (earlier,) = _rows(path, "SELECT DISTINCT user_id FROM group_answers WHERE user_id < 0")
+    (earlier,) = rows(path, "SELECT DISTINCT user_id FROM group_answers WHERE user_id < 0")
     assert earlier == (placeholder,)
-    assert _rows(path, "SELECT COUNT(*) FROM group_answers WHERE forgotten_as IS NOT NULL") == [
-        (0,)
-    ]
+    assert rows(path, "SELECT COUNT(*) FROM group_answers WHERE forgotten_as IS NOT NULL") == [(0,)]
 
 
 async def test_stopping_a_session_anonymizes_its_held_answers(history: Storage, path: Path) -> None:
     session_id = await _open_question(history, NOW)
     await _answer(history, session_id, CHIKE, NOW + 1)
     await history.privacy.forget_learner(CHIKE, NOW + 2)
-    assert _open_answers(path, session_id) == [(CHIKE, "")]
+    assert group_answerers(path, session_id=session_id) == [(CHIKE, "")]
     assert await history.groups.stop_session(session_id, NOW + 3)
-    ((placeholder, _),) = _open_answers(path, session_id)
+    ((placeholder, _),) = group_answerers(path, session_id=session_id)
     assert placeholder < 0 and _mentions(path, CHIKE) == {}
 
 
@@ -341,14 +321,14 @@ async def test_prune_holds_an_answer_to_an_open_post_until_the_post_is_revealed(
     pruned = await storage.privacy.prune_inactive(NOW - 2 * DAY, NOW)
     assert pruned.learners == 2  # Ada (quiet for 40 days) and Chike
     assert pruned.held == {"group_answers": 0, "post_answers": 1}
-    assert _open_answers(path, posted.id) == [(CHIKE, "")]
+    assert group_answerers(path, session_id=posted.id) == [(CHIKE, "")]
     assert await answer_post(storage, posted, CHIKE, 1, False, NOW) is AnswerStatus.ALREADY
     assert (await storage.groups.tally(posted.id, 0)).answers == 1
     # a prune ignores what is held: it is nobody's activity any more
     assert (await storage.privacy.prune_inactive(NOW, NOW + 1)).learners == 1  # Bola
 
     assert (await storage.groups.reveal(posted.id, 0, NOW + 5)).revealed
-    ((placeholder, _),) = _open_answers(path, posted.id)
+    ((placeholder, _),) = group_answerers(path, session_id=posted.id)
     assert placeholder < 0 and _mentions(path, CHIKE) == {}
 
 
@@ -371,7 +351,7 @@ async def test_a_hold_no_close_ends_is_ended_by_the_sweep_after_its_limit(
     assert await storage.privacy.release_held(NOW + HOLD_LIMIT) == 0
     assert await storage.privacy.release_held(NOW + HOLD_LIMIT + 1) == 1
     assert _mentions(path, ADA) == {}
-    (placeholder,) = {row[0] for row in _rows(path, "SELECT user_id FROM group_answers")} - {
+    (placeholder,) = {row[0] for row in rows(path, "SELECT user_id FROM group_answers")} - {
         BOLA, CHIKE
     }  # fmt: skip
     assert placeholder < 0

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -19,25 +18,19 @@ T0 = 1_700_000_000.0
 
 
 @pytest.fixture
-def path(tmp_path: Path) -> Path:
-    return tmp_path / "data" / "quiz.sqlite3"
-
-
-@pytest.fixture
-async def storage(path: Path) -> AsyncIterator[Storage]:
-    storage = await Storage.open(path)
+async def storage(storage: Storage) -> Storage:
+    """The shared storage fixture (tests/conftest.py), with Ada as a user."""
     await storage.learners.touch_user(USER, "Ada", "en", T0)
-    yield storage
-    await storage.close()
+    return storage
 
 
-def read_pragma(path: Path, pragma: str) -> object:
-    with sqlite3.connect(path) as db:
+def read_pragma(db_path: Path, pragma: str) -> object:
+    with sqlite3.connect(db_path) as db:
         return db.execute(f"PRAGMA {pragma}").fetchone()[0]
 
 
-def count_rows(path: Path, table: str) -> int:
-    with sqlite3.connect(path) as db:
+def count_rows(db_path: Path, table: str) -> int:
+    with sqlite3.connect(db_path) as db:
         return int(db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
 
 
@@ -57,20 +50,20 @@ async def finish_attempt(
 # --- schema and connection -----------------------------------------------------------------
 
 
-async def test_migrations_set_user_version_to_schema_version(path: Path) -> None:
-    storage = await Storage.open(path)
+async def test_migrations_set_user_version_to_schema_version(db_path: Path) -> None:
+    storage = await Storage.open(db_path)
     try:
         assert await storage.database.schema_version() == SCHEMA_VERSION
     finally:
         await storage.close()
-    assert read_pragma(path, "user_version") == SCHEMA_VERSION
+    assert read_pragma(db_path, "user_version") == SCHEMA_VERSION
 
 
-async def test_reopening_is_idempotent(path: Path) -> None:
-    first = await Storage.open(path)
+async def test_reopening_is_idempotent(db_path: Path) -> None:
+    first = await Storage.open(db_path)
     await first.learners.touch_user(USER, "Ada", "en", T0)
     await first.close()
-    second = await Storage.open(path)
+    second = await Storage.open(db_path)
     try:
         assert await second.database.schema_version() == SCHEMA_VERSION
         user = await second.learners.get_user(USER)
@@ -81,30 +74,30 @@ async def test_reopening_is_idempotent(path: Path) -> None:
 
 
 async def test_open_creates_the_folder(tmp_path: Path) -> None:
-    path = tmp_path / "a" / "b" / "quiz.sqlite3"
-    storage = await Storage.open(path)
+    db_path = tmp_path / "a" / "b" / "quiz.sqlite3"
+    storage = await Storage.open(db_path)
     await storage.close()
-    assert path.is_file()
+    assert db_path.is_file()
 
 
-async def test_wal_journal_mode_is_on(storage: Storage, path: Path) -> None:
-    assert read_pragma(path, "journal_mode") == "wal"
+async def test_wal_journal_mode_is_on(storage: Storage, db_path: Path) -> None:
+    assert read_pragma(db_path, "journal_mode") == "wal"
 
 
-async def test_a_newer_database_is_refused(path: Path) -> None:
-    path.parent.mkdir(parents=True)
-    with sqlite3.connect(path) as db:
+async def test_a_newer_database_is_refused(db_path: Path) -> None:
+    db_path.parent.mkdir(parents=True)
+    with sqlite3.connect(db_path) as db:
         db.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
     with pytest.raises(StorageError, match="newer"):
-        await Storage.open(path)
-    assert read_pragma(path, "user_version") == SCHEMA_VERSION + 1
+        await Storage.open(db_path)
+    assert read_pragma(db_path, "user_version") == SCHEMA_VERSION + 1
 
 
 # --- users ------------------------------------------------------------------------------------
 
 
-async def test_touch_user_creates_a_user(path: Path) -> None:
-    storage = await Storage.open(path)
+async def test_touch_user_creates_a_user(db_path: Path) -> None:
+    storage = await Storage.open(db_path)
     try:
         assert await storage.learners.get_user(7) is None
         user = await storage.learners.touch_user(7, "Bola", "yo", T0)
@@ -167,22 +160,22 @@ async def test_set_language(storage: Storage) -> None:
 
 
 async def test_start_attempt_returns_the_running_attempt_when_called_twice(
-    storage: Storage, path: Path
+    storage: Storage, db_path: Path
 ) -> None:
     first = await storage.learners.start_attempt(USER, QUIZ, QUESTIONS, T0)
     second = await storage.learners.start_attempt(USER, QUIZ, ("other",), T0 + 5)
     assert second == first
     assert second.question_ids == QUESTIONS
     assert second.started_at == T0
-    assert count_rows(path, "attempts") == 1
+    assert count_rows(db_path, "attempts") == 1
 
 
-async def test_concurrent_starts_share_one_running_attempt(storage: Storage, path: Path) -> None:
+async def test_concurrent_starts_share_one_running_attempt(storage: Storage, db_path: Path) -> None:
     attempts = await asyncio.gather(
         *(storage.learners.start_attempt(USER, QUIZ, QUESTIONS, T0 + n) for n in range(5))
     )
     assert len({attempt.id for attempt in attempts}) == 1
-    assert count_rows(path, "attempts") == 1
+    assert count_rows(db_path, "attempts") == 1
 
 
 async def test_running_attempts_are_per_quiz_and_per_user(storage: Storage) -> None:
@@ -211,13 +204,15 @@ async def test_record_answer_stores_the_answer(storage: Storage) -> None:
     assert await storage.learners.answers(attempt.id) == {"q1": Answer("q1", 2, True, T0 + 1)}
 
 
-async def test_a_second_answer_to_a_question_is_not_recorded(storage: Storage, path: Path) -> None:
+async def test_a_second_answer_to_a_question_is_not_recorded(
+    storage: Storage, db_path: Path
+) -> None:
     attempt = await storage.learners.start_attempt(USER, QUIZ, QUESTIONS, T0)
     await storage.learners.record_answer(attempt, "q1", 0, True, T0 + 1)
     outcome = await storage.learners.record_answer(attempt, "q1", 3, False, T0 + 2)
     assert outcome == AnswerOutcome(recorded=False, finished=False, score=1)
     assert await storage.learners.answers(attempt.id) == {"q1": Answer("q1", 0, True, T0 + 1)}
-    assert count_rows(path, "answers") == 1
+    assert count_rows(db_path, "answers") == 1
     assert await storage.learners.running_attempt(USER, QUIZ) == attempt
 
 
@@ -337,15 +332,15 @@ async def test_latest_answers_returns_the_most_recent_answer_per_question(
     assert await storage.learners.latest_answers(USER, "other-quiz") == {}
 
 
-async def test_data_survives_close_and_reopen(path: Path) -> None:
-    first = await Storage.open(path)
+async def test_data_survives_close_and_reopen(db_path: Path) -> None:
+    first = await Storage.open(db_path)
     await first.learners.touch_user(USER, "Ada", "en", T0)
     await first.learners.set_language(USER, "yo", T0 + 1)
     attempt = await first.learners.start_attempt(USER, QUIZ, ("q1", "q2"), T0)
     await first.learners.record_answer(attempt, "q1", 1, False, T0 + 2)
     await first.close()
 
-    second = await Storage.open(path)
+    second = await Storage.open(db_path)
     try:
         user = await second.learners.get_user(USER)
         assert user is not None

@@ -3,21 +3,36 @@ own (so that imports never touch the repository's), and a document sent with `/i
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
-from bot.config import DEFAULT_CONTENT_DIR
 from bot.sandbox import FakeBotApi, FakeUser, Message
+from tests.support.harness import bank_folder
+from tests.support.learner import Learner
 
-SEED = "model-pipeline-parallelism"
+SMALL_BANK = """\
+id: small-bank
+title: {en: "Small bank", yo: "Bánkì kékeré"}
+level: easy
+questions:
+  - id: s1
+    text: "One plus one?"
+    options: ["Two", "Three"]
+    answer: 0
+    explanation: "Count them."
+  - id: s2
+    text: "Colour of a clear sky?"
+    options: ["Blue", "Green", "Red"]
+    answer: 0
+  - id: s3
+    text: "Legs of a spider?"
+    options: ["Six", "Eight"]
+    answer: 1
+"""
 
 
 def seed_banks(tmp_path: Path) -> Path:
     """A bank folder holding a copy of the seed bank."""
-    folder = tmp_path / "banks"
-    folder.mkdir()
-    shutil.copy(DEFAULT_CONTENT_DIR / f"{SEED}.yaml", folder)
-    return folder
+    return bank_folder(tmp_path, seed=True)
 
 
 async def upload(
@@ -34,6 +49,15 @@ async def upload(
     seen = len(api.bot_messages(who.id))
     api.upload(who, data, name, caption=caption, declared_size=declared_size)
     return await api.wait_for_bot_message(who.id, expect, after=seen)
+
+
+async def small_bank_started(
+    api: FakeBotApi, admin: FakeUser, user_id: int
+) -> tuple[Learner, Message]:
+    """The admin imports the small bank; Ada (`user_id`) starts it: Ada, and her question 1."""
+    await upload(api, admin, SMALL_BANK, "imported", "small.yaml")
+    ada = Learner(api, FakeUser(user_id, "Ada", "en"))
+    return ada, await ada.send("/quiz small-bank", "Question 1 of 3")
 
 
 def failed_calls(api: FakeBotApi) -> list[str]:

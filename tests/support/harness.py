@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -11,6 +12,20 @@ from telegram import Update
 from bot.app import QuizApplication, build_application
 from bot.config import DEFAULT_CONTENT_DIR, Settings
 from bot.sandbox import FakeBotApi
+
+SEED = "model-pipeline-parallelism"  # the bank shipped in content/banks
+
+
+def bank_folder(tmp_path: Path, *, seed: bool = False, **banks: str) -> Path:
+    """A bank folder of the test's own: each of `banks` (file stem = YAML text), and a copy of
+    the seed bank if `seed`."""
+    folder = tmp_path / "banks"
+    folder.mkdir()
+    if seed:
+        shutil.copy(DEFAULT_CONTENT_DIR / f"{SEED}.yaml", folder)
+    for stem, text in banks.items():
+        (folder / f"{stem}.yaml").write_text(text, encoding="utf-8")
+    return folder
 
 
 def make_settings(api: FakeBotApi, db_path: Path, **overrides: object) -> Settings:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.sandbox import FakeBotApi, FakeUser, Message
-from content.model import Question
+from content.model import Question, Quiz
 
 
 @dataclass
@@ -45,6 +45,18 @@ class Learner:
         answer = await self.tap(question, data)
         following = await self.api.wait_for_bot_message(self.chat_id, expect_next, after=seen)
         return answer, following
+
+    async def answer_right(self, quiz: Quiz, count: int) -> Message:
+        """Start `quiz` and answer its first `count` questions right, each told so; the
+        question then on screen."""
+        total = len(quiz.questions)
+        question = await self.send(f"/quiz {quiz.id}", f"Question 1 of {total}")
+        for position in range(count):
+            toast, question = await self.choose(
+                question, right(quiz.questions[position]), f"Question {position + 2} of {total}"
+            )
+            assert toast["text"] == "✅ Correct!"
+        return question
 
 
 def button_for(message: Message, text: str) -> str:

@@ -36,13 +36,18 @@ class BotProcess:
         return code, "".join(self.log) + rest.decode()
 
 
+async def _spawn(env: dict[str, str], cwd: Path, stdout: int) -> asyncio.subprocess.Process:
+    """`python -m bot`, its log (stderr) piped to the test."""
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", env=env, cwd=cwd,
+        stdin=asyncio.subprocess.DEVNULL, stdout=stdout, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+
+
 @asynccontextmanager
 async def bot_process(env: dict[str, str], cwd: Path) -> AsyncIterator[BotProcess]:
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", env=env, cwd=cwd,
-        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
+    """The bot running until the block ends (killed then if it still runs)."""
+    process = await _spawn(env, cwd, asyncio.subprocess.DEVNULL)
     running = BotProcess(process)
     try:
         await running.read_until("ready")
@@ -51,3 +56,16 @@ async def bot_process(env: dict[str, str], cwd: Path) -> AsyncIterator[BotProces
         if process.returncode is None:
             process.kill()
             await process.wait()
+
+
+async def run_to_exit(env: dict[str, str], cwd: Path) -> tuple[int, str]:
+    """A bot that is expected to stop by itself: its exit code and its whole output."""
+    process = await _spawn(env, cwd, asyncio.subprocess.PIPE)
+    try:
+        out, err = await asyncio.wait_for(process.communicate(), 60)
+    finally:
+        if process.returncode is None:  # it kept running: the test fails, the bot must not stay
+            process.kill()
+            await process.wait()
+    assert process.returncode is not None
+    return process.returncode, out.decode() + err.decode()
