@@ -15,8 +15,8 @@ from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser, Message
 from content.loader import parse_bank
 from content.markup import Plain, flatten, segments
-from tests.support.admin import SEED, failed_calls, seed_banks
-from tests.support.harness import make_settings, running_bot
+from tests.support.admin import failed_calls, seed_banks
+from tests.support.harness import SEED, make_settings, running_bot
 from tests.support.learner import Learner
 
 ADMIN = FakeUser(990, "Ade", "en")

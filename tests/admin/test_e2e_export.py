@@ -19,9 +19,9 @@ from content.formats.convert import read_quiz
 from content.formats.registry import FORMATS
 from content.loader import parse_bank
 from content.model import Quiz
-from tests.support.admin import SEED, failed_calls, seed_banks, upload
+from tests.support.admin import failed_calls, seed_banks, upload
 from tests.support.formats import projected
-from tests.support.harness import make_settings
+from tests.support.harness import SEED, make_settings
 
 ADMIN = FakeUser(980, "Ade", "en")
 
