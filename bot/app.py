@@ -19,7 +19,7 @@ from telegram.constants import ParseMode
 from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, ContextTypes, Defaults
 
-from bot import admin, common, group, learner
+from bot import admin, chats, common, group, homework, learner, reports
 from bot.config import Settings
 from bot.core import handlers
 from bot.core.context import SERVICES_KEY, QuizContext, Services
@@ -46,11 +46,13 @@ PRIVATE_COMMANDS = (
     "help",
     "forgetme",
 )
-GROUP_COMMANDS = (*group.COMMANDS, "help")
+GROUP_COMMANDS = (*group.COMMANDS, *reports.COMMANDS, *homework.COMMANDS, "help")
 ADMIN_COMMANDS = (
     "import", "addquestion", "export", "delquestion", "push", "schedule", "stats", "collect",
+    *reports.ADMIN_COMMANDS,
 )  # fmt: skip
-FEATURES = (admin, group, learner)  # in the order they are asked for an update
+# in the order they are asked for an update: a feature's deep links before the learner's /start
+FEATURES = (admin, group, reports, homework, chats, learner)
 
 QuizApplication = Application[Any, QuizContext, Any, Any, Any, Any]
 

@@ -46,6 +46,8 @@ class Settings:
     group_min_seconds: int = 10  # shorter would need more than 20 sends a minute
     group_max_seconds: int = 600
     group_count_interval: float = 3.0  # least seconds between two redraws of a live count
+    homework_min_seconds: int = 60  # the shortest homework deadline (`/assign ... 1m`)
+    homework_remind_before: float = 3600.0  # the one nudge to who started and did not finish
 
     @property
     def file_base_url(self) -> str:

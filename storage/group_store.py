@@ -49,6 +49,7 @@ class GroupSession:
     outcome: str | None  # "finished" | "stopped"
     kind: str = TIMED
     post_id: int | None = None  # a POST's number, which its buttons carry
+    thread_id: int | None = None  # the forum topic it runs in (None: General, or no forum)
 
     @property
     def total(self) -> int:
@@ -119,6 +120,16 @@ class ScoreRow:
         return self.user_id < 0
 
 
+@dataclass(frozen=True)
+class MemberResult:
+    """One question a session asked, and a member's answer to it (None: not answered)."""
+
+    position: int
+    question_id: str
+    chosen: int | None
+    correct: bool | None
+
+
 def _session(row: Any) -> GroupSession:
     return GroupSession(
         id=row["id"],
@@ -136,6 +147,7 @@ def _session(row: Any) -> GroupSession:
         outcome=row["outcome"],
         kind=row["kind"],
         post_id=row["post_id"],
+        thread_id=row["thread_id"],
     )
 
 
@@ -192,14 +204,17 @@ class GroupStore:
         language: str,
         started_by: int | None,
         now: float,
+        thread_id: int | None = None,
     ) -> GroupSession | None:
-        """Start a timed quiz in the chat; None when one is running there already."""
+        """Start a timed quiz in the chat (in forum topic `thread_id`); None when one is
+        running there already."""
         async with self._write() as tx:
             cursor = await tx.execute(
                 """INSERT INTO group_sessions (chat_id, chat_type, quiz_id, question_ids,
-                       seconds, mode, language, started_by, started_at)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                   ON CONFLICT(chat_id) WHERE finished_at IS NULL AND kind = 'timed'
+                       seconds, mode, language, started_by, started_at, thread_id)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                   ON CONFLICT(chat_id, COALESCE(thread_id, 0))
+                       WHERE finished_at IS NULL AND kind = 'timed'
                    DO NOTHING""",
                 chat_id,
                 chat_type,
@@ -210,6 +225,7 @@ class GroupStore:
                 language,
                 started_by,
                 now,
+                thread_id,
             )
             session_id = cursor.lastrowid if cursor.rowcount == 1 else None
         return None if session_id is None else await self.get_session(session_id)
@@ -253,13 +269,17 @@ class GroupStore:
             _session, "SELECT * FROM group_sessions WHERE id=?", session_id
         )
 
-    async def running_session(self, chat_id: int) -> GroupSession | None:
-        """The chat's running timed quiz."""
+    async def running_session(
+        self, chat_id: int, thread_id: int | None = None
+    ) -> GroupSession | None:
+        """The chat's running timed quiz (in forum topic `thread_id`; None: General)."""
         return await self._database.fetchone_as(
             _session,
             """SELECT * FROM group_sessions
-               WHERE chat_id=? AND finished_at IS NULL AND kind='timed'""",
+               WHERE chat_id=? AND COALESCE(thread_id, 0)=COALESCE(?, 0)
+                 AND finished_at IS NULL AND kind='timed'""",
             chat_id,
+            thread_id,
         )
 
     async def running_sessions(self) -> list[GroupSession]:
@@ -269,13 +289,18 @@ class GroupStore:
         )
         return [_session(row) for row in rows]
 
-    async def latest_session(self, chat_id: int) -> GroupSession | None:
-        """The chat's running timed quiz, else its most recent one."""
+    async def latest_session(
+        self, chat_id: int, thread_id: int | None = None
+    ) -> GroupSession | None:
+        """The chat's running timed quiz, else its most recent one (in forum topic
+        `thread_id`; None: General)."""
         return await self._database.fetchone_as(
             _session,
-            """SELECT * FROM group_sessions WHERE chat_id=? AND kind='timed'
+            """SELECT * FROM group_sessions
+               WHERE chat_id=? AND COALESCE(thread_id, 0)=COALESCE(?, 0) AND kind='timed'
                ORDER BY finished_at IS NULL DESC, id DESC LIMIT 1""",
             chat_id,
+            thread_id,
         )
 
     async def stop_session(self, session_id: int, now: float) -> bool:
@@ -535,6 +560,26 @@ class GroupStore:
                 correct=int(row["correct"] or 0),
                 answered=int(row["answered"]),
                 total_time=float(row["total_time"] or 0.0),
+            )
+            for row in rows
+        ]
+
+    async def member_results(self, session_id: int, user_id: int) -> list[MemberResult]:
+        """Every question the session asked (in order), with this member's answer to it."""
+        rows = await self._database.fetchall(
+            """SELECT q.position, q.question_id, a.chosen, a.correct FROM group_questions q
+               LEFT JOIN group_answers a ON a.session_id = q.session_id
+                   AND a.position = q.position AND a.user_id = ?
+               WHERE q.session_id = ? ORDER BY q.position""",
+            user_id,
+            session_id,
+        )
+        return [
+            MemberResult(
+                row["position"],
+                row["question_id"],
+                row["chosen"],
+                None if row["correct"] is None else bool(row["correct"]),
             )
             for row in rows
         ]

@@ -263,6 +263,49 @@ MIGRATIONS: tuple[Migration, ...] = (
         """CREATE INDEX group_answers_held ON group_answers(forgotten_as)
             WHERE forgotten_as IS NOT NULL""",
     ),
+    # 8: teachers: a group's own time zone and language; homework (an assignment posted into
+    # a group, taken in private by deep link, closed at its deadline) and the attempts tagged
+    # to it, one per member
+    (
+        """CREATE TABLE chat_settings (
+            chat_id INTEGER PRIMARY KEY,
+            timezone TEXT,
+            language TEXT,
+            updated_at REAL NOT NULL
+        )""",
+        """CREATE TABLE assignments (
+            id INTEGER PRIMARY KEY,
+            chat_id INTEGER NOT NULL,
+            thread_id INTEGER,
+            quiz_id TEXT NOT NULL,
+            deadline REAL NOT NULL,
+            language TEXT NOT NULL,
+            timezone TEXT NOT NULL,
+            created_by INTEGER,
+            created_at REAL NOT NULL,
+            message_id INTEGER,
+            shown_done INTEGER NOT NULL DEFAULT 0,
+            reminded_at REAL,
+            closed_at REAL,
+            outcome TEXT CHECK (outcome IN ('finished', 'cancelled'))
+        )""",
+        "CREATE INDEX assignments_open ON assignments(chat_id) WHERE closed_at IS NULL",
+        """CREATE TABLE homework_attempts (
+            assignment_id INTEGER NOT NULL REFERENCES assignments(id),
+            user_id INTEGER NOT NULL,
+            attempt_id INTEGER NOT NULL REFERENCES attempts(id),
+            opened_at REAL NOT NULL,
+            PRIMARY KEY (assignment_id, user_id)
+        )""",
+        "CREATE INDEX homework_attempts_by_attempt ON homework_attempts(attempt_id)",
+        # forum topics: a group quiz runs in the topic where it was started, one per topic
+        # (NULL: the General topic, or a group without topics)
+        "ALTER TABLE group_sessions ADD COLUMN thread_id INTEGER",
+        "DROP INDEX group_sessions_one_running",
+        """CREATE UNIQUE INDEX group_sessions_one_running
+            ON group_sessions(chat_id, COALESCE(thread_id, 0))
+            WHERE finished_at IS NULL AND kind = 'timed'""",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -9,11 +9,14 @@ from pathlib import Path
 from typing import Unpack
 
 from storage.audit import AuditLog
+from storage.chat_store import ChatStore
 from storage.content_store import ContentStore
 from storage.database import Database, OpenOptions
 from storage.group_store import GroupStore
+from storage.homework_store import HomeworkStore
 from storage.learner_store import LearnerStore
 from storage.privacy import Privacy
+from storage.report_store import ReportStore
 
 
 @dataclass(frozen=True)
@@ -24,6 +27,9 @@ class Storage:
     content: ContentStore  # banks changed through the bot, retired questions, schedules, stats
     audit: AuditLog
     privacy: Privacy  # /forgetme, prune
+    reports: ReportStore  # what /report and homework results read
+    homework: HomeworkStore  # assignments and the members who opened them
+    chats: ChatStore  # a group's own language and time zone
 
     @classmethod
     async def open(cls, path: Path | str, **options: Unpack[OpenOptions]) -> Storage:
@@ -41,6 +47,9 @@ class Storage:
             content=ContentStore(database),
             audit=AuditLog(database),
             privacy=Privacy(database, learners),
+            reports=ReportStore(database),
+            homework=HomeworkStore(database),
+            chats=ChatStore(database),
         )
 
     async def close(self) -> None:

@@ -25,7 +25,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("bot", "content", "storage")
-FEATURES = ("bot.learner", "bot.group", "bot.admin", "bot.common")
+FEATURES = ("bot.learner", "bot.group", "bot.admin", "bot.common", "bot.reports", "bot.homework")
 
 
 def _module_name(path: Path) -> str:

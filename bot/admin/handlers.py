@@ -17,7 +17,7 @@ from telegram import CallbackQuery, ReplyKeyboardMarkup, ReplyKeyboardRemove, Up
 from telegram.ext import BaseHandler, CommandHandler, ConversationHandler, MessageHandler, filters
 from telegram.warnings import PTBUserWarning
 
-from bot.admin import collecting, flow, render
+from bot.admin import charts, collecting, flow, render
 from bot.admin.collecting import Collection
 from bot.admin.flow import Draft
 from bot.core import arguments, callbacks
@@ -105,6 +105,9 @@ async def stats(update: Update, context: QuizContext) -> None:
     """Learners, answers and the hardest questions, per quiz; retired questions marked."""
     for text in await flow.stats(context.services, context.locale):
         await context.say(text)
+    chart = await charts.stats_chart(context.services, context.locale)
+    if chart is not None:
+        await context.bot.send_photo(context.chat_id, chart.png, caption=chart.alt)
 
 
 # /collect: quiz polls become questions; the collection lives in the admin's user data

@@ -87,6 +87,24 @@ async def controls_chat(context: QuizContext) -> bool:
     )
 
 
+MEMBER_STATUSES = frozenset({"creator", "administrator", "member", "restricted"})
+
+
+async def is_member(context: QuizContext, chat_id: int, user_id: int) -> bool:
+    """Whether the person is in the chat now, as getChatMember says (looked up at most once
+    per `STATUS_TTL`; a restricted member counts). A Telegram error is raised: the caller
+    tells a refusal from a failure."""
+    return await _member_status(context, chat_id, user_id) in MEMBER_STATUSES
+
+
+async def is_chat_admin(context: QuizContext, chat_id: int, user_id: int) -> bool:
+    """Whether the person may control that chat now: one of the bot's admins, or the chat's
+    creator or an administrator as getChatMember says. A Telegram error is raised."""
+    if user_id in context.services.settings.admin_ids:
+        return True
+    return await _member_status(context, chat_id, user_id) in ("creator", "administrator")
+
+
 async def _member_status(context: QuizContext, chat_id: int, user_id: int) -> str:
     """The person's status in the chat, looked up at most once per `STATUS_TTL` seconds.
 

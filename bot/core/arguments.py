@@ -28,6 +28,7 @@ from bot.core.display import ECHO_LIMIT, isolate
 from bot.core.i18n import Locale
 from bot.core.render import Reply
 from content.catalog import Catalog
+from content.deadlines import DeadlineProblem, parse_deadline
 from content.formats.registry import OUTPUT_FORMATS
 from content.model import Quiz
 from content.rules import parse_clock_time, parse_timezone
@@ -320,3 +321,82 @@ def schedule(args: Words) -> ScheduleArgs | Refusal:
     if isinstance(at, Reply):
         return Refusal(at, usage)
     return ScheduleArgs(slug, target, at.hour * 60 + at.minute)
+
+
+# reports
+
+
+REPORT_FORMATS = ("csv", "xlsx")
+
+
+def report(args: Words, catalog: Catalog) -> tuple[Quiz, str] | Refusal:
+    """`/report <quiz id> [csv|xlsx]` (a bot admin, in private); CSV unless asked."""
+    usage = Reply("usage_report", {"example": example_quiz(catalog)})
+    words = _words(args, usage, 1, 2, WHICH_QUIZ)
+    if isinstance(words, Refusal):
+        return words
+    quiz = known_quiz(words[0], catalog)
+    if isinstance(quiz, Reply):
+        return Refusal(quiz, usage)
+    wanted = words[1].lower() if len(words) > 1 and words[1].isascii() else "csv"
+    if len(words) > 1 and wanted not in REPORT_FORMATS:
+        return Refusal(Reply("args_report_format", {"value": echo(words[1])}), usage)
+    return quiz, wanted
+
+
+# homework
+
+
+@dataclass(frozen=True)
+class AssignArgs:
+    quiz: Quiz
+    deadline: float  # Unix time
+
+
+def assign(
+    args: Words, catalog: Catalog, timezone: str, now: float, min_seconds: int
+) -> AssignArgs | Refusal:
+    """`/assign <quiz id> <deadline>`: a duration (`90m`, `2h`, `3d`) or `YYYY-MM-DD HH:MM`
+    in the group's time zone."""
+    usage = Reply("usage_assign", {"example": example_quiz(catalog), "timezone": timezone})
+    words = _words(args, usage, 1, 3, WHICH_QUIZ)
+    if isinstance(words, Refusal):
+        return words
+    quiz = known_quiz(words[0], catalog)
+    if isinstance(quiz, Reply):
+        return Refusal(quiz, usage)
+    if len(words) == 1:
+        return Refusal(Reply("deadline_missing"), usage)
+    deadline = parse_deadline(words[1:], now, timezone, min_seconds)
+    if isinstance(deadline, DeadlineProblem):
+        value = echo(" ".join(words[1:]))
+        return Refusal(Reply(f"deadline_{deadline.reason}", {"value": value}), usage)
+    return AssignArgs(quiz, deadline)
+
+
+def unassign(args: Words) -> int | Refusal:
+    """`/unassign <id>`: an assignment's number, as `/assignments` shows it."""
+    usage = Reply("usage_unassign")
+    words = _words(args, usage, 1, 1)
+    if isinstance(words, Refusal):
+        return words
+    number = ascii_number(words[0].removeprefix("#"))
+    if number is None:
+        return Refusal(Reply("args_assignment", {"value": echo(words[0])}), usage)
+    return number
+
+
+# a group's settings
+
+
+def chat_language(args: Words, choices: Sequence[str], current: str) -> str | Refusal:
+    """`/language <code>` in a group: one of the languages the bot or its quizzes speak."""
+    listed = ", ".join(choices)
+    usage = Reply("usage_group_language", {"choices": listed, "language": current})
+    words = _words(args, usage, 1, 1)
+    if isinstance(words, Refusal):
+        return words
+    code = words[0].lower() if words[0].isascii() else ""
+    if code not in choices:
+        return Refusal(Reply("args_language", {"value": echo(words[0]), "choices": listed}), usage)
+    return code

@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, TypeVar
 
 from telegram import Bot, InlineKeyboardMarkup, Update
@@ -23,12 +24,13 @@ from telegram.ext import Application, ApplicationHandlerStop, CallbackContext, E
 from bot.config import Settings
 from bot.core.arguments import Refusal
 from bot.core.callbacks import Tap
+from bot.core.deeplinks import Link, LinkSigner, key_from_token
 from bot.core.i18n import Locale
 from bot.core.update_processor import arrival_time
 from content.catalog import Catalog
 from content.group_rules import SendPace
 from content.rules import resolve_language
-from storage import Storage, User
+from storage import Attempt, Storage, User
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +55,15 @@ class Services:
     # quiz polls posted by this process -> their chat, so the update processor orders a vote
     # as its voter's answer in that chat (shared with it; see update_processor.order_key)
     poll_chats: dict[str, int] = field(default_factory=dict)
+    # asks a private attempt another feature started (a review of what a member missed in a
+    # group, a homework): the learner feature's, set at its start (features never import
+    # each other)
+    open_attempt: AttemptOpener | None = None
+
+    @cached_property
+    def links(self) -> LinkSigner:
+        """Makes and checks the bot's deep links (bot/core/deeplinks.py)."""
+        return LinkSigner(key_from_token(self.settings.token))
 
     def health(self) -> str | None:
         """Why the bot cannot serve now, or None when it can. `GET /healthz` answers 503 while
@@ -99,6 +110,8 @@ class Services:
         return None, Locale(resolve_language(None, who.language_code, default), default)
 
 
+AttemptOpener = Callable[[Bot, Services, int, Attempt, Locale], Awaitable[None]]
+
 SERVICES_KEY = "services"
 
 
@@ -113,6 +126,7 @@ class QuizContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], 
     ) -> None:
         super().__init__(application=application, chat_id=chat_id, user_id=user_id)
         self.tap: Tap | None = None  # the button pressed, decoded (bot.core.handlers.TapHandler)
+        self.link: Link | None = None  # the deep link pressed, checked (bot.core.handlers)
         self._update: Update | None = None
         self._learner: User | None = None
         self._locale: Locale | None = None
@@ -136,6 +150,13 @@ class QuizContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], 
         self._update = update
         try:
             self._learner, self._locale = await self.services.sender_of(update)
+            chat = update.effective_chat
+            if chat is not None and chat.type != ChatType.PRIVATE and update.callback_query is None:
+                # what the bot posts into a group speaks the group's language (set with
+                # /language there); a member's toast stays in their own
+                language = (await self.services.storage.chats.settings(chat.id)).language
+                if language:
+                    self._locale = Locale(language, self.services.settings.default_language)
         except Exception as error:
             await self.application.process_error(update, error)
             raise ApplicationHandlerStop from error
@@ -185,7 +206,14 @@ class QuizContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], 
             raise LookupError("an update of no chat")
         if chat.type == ChatType.PRIVATE:
             return (await self.bot.send_message(chat.id, text, reply_markup=markup)).message_id
-        return await send(self.bot, self.services, chat.id, text, markup)
+        return await send(self.bot, self.services, chat.id, text, markup, self.thread_id)
+
+    @property
+    def thread_id(self) -> int | None:
+        """The forum topic the update's message was sent in (None: General, or no forum):
+        what the bot posts for a command goes there."""
+        message = self.current_update.effective_message
+        return message.message_thread_id if message and message.is_topic_message else None
 
     async def parsed(self, arguments: T | Refusal) -> T | None:
         """A command's arguments as `bot.core.arguments` parsed them; None once the refusal
@@ -210,9 +238,15 @@ async def send(
     chat_id: int,
     text: str,
     markup: InlineKeyboardMarkup | None = None,
+    thread_id: int | None = None,
 ) -> int:
-    """Send into a group or channel, counted against its per-minute budget; returns the
-    message id."""
-    message = await bot.send_message(chat_id, text, reply_markup=markup)
+    """Send into a group or channel (into forum topic `thread_id`, if given), counted against
+    its per-minute budget; returns the message id."""
+    if thread_id is None:  # the General topic, or no forum
+        message = await bot.send_message(chat_id, text, reply_markup=markup)
+    else:
+        message = await bot.send_message(
+            chat_id, text, reply_markup=markup, message_thread_id=thread_id
+        )
     services.pace.record(chat_id, services.clock())
     return message.message_id

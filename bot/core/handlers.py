@@ -3,6 +3,9 @@ any feature's handler sees an update:
 
 - group -2, `WrongChatGuard`: a button pressed outside the chat types its kind declares gets
   a short toast, and nothing else happens (nobody is looked up, created or refreshed);
+- group -2, `LinkGuard`: a deep link (`/start <payload>`, bot/core/deeplinks.py) that claims
+  to be signed is checked; a forged or expired one gets a polite refusal and nothing else
+  happens, a good one is put on the context for its `StartLinkHandler`;
 - group -1, `Identify`: who sent the update and the language to answer them in, filled into
   the context once (`QuizContext.identify`).
 """
@@ -18,6 +21,7 @@ from telegram.ext import Application, ApplicationHandlerStop, BaseHandler, TypeH
 
 from bot.core.callbacks import Tap, decode
 from bot.core.context import QuizContext
+from bot.core.deeplinks import Link, Refused, looks_signed
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +42,7 @@ CHAT_COMMAND = (filters.UpdateType.MESSAGE & filters.ChatType.GROUPS) | (
 )
 
 T = TypeVar("T", bound=Tap)
+L = TypeVar("L", bound=Link)
 RT = TypeVar("RT")
 
 
@@ -105,10 +110,82 @@ class WrongChatGuard(BaseHandler[Update, QuizContext, None]):
         raise ApplicationHandlerStop
 
 
+def start_payload(update: object) -> str | None:
+    """The payload of a `/start <payload>` a person sent in private (as pressing a deep link
+    does), or None."""
+    if not isinstance(update, Update) or update.message is None:
+        return None
+    message = update.message
+    if (
+        message.chat.type != "private"
+        or message.from_user is None
+        or message.sender_chat is not None
+        or not message.text
+    ):
+        return None
+    words = message.text.split()
+    command = words[0].split("@", 1)[0] if words else ""
+    return words[1] if command == "/start" and len(words) == 2 else None
+
+
+def _signed_payload(update: object) -> str | None:
+    payload = start_payload(update)
+    return payload if payload is not None and looks_signed(payload) else None
+
+
+class LinkGuard(BaseHandler[Update, QuizContext, None]):
+    """A deep link that claims to be signed: checked once; a forged or expired one is refused
+    politely (nobody is created or refreshed) and no other handler sees it."""
+
+    def __init__(self) -> None:
+        super().__init__(self._check)
+
+    def check_update(self, update: object) -> str | None:
+        return _signed_payload(update)
+
+    async def _check(self, update: Update, context: QuizContext) -> None:
+        payload = _signed_payload(update)
+        assert payload is not None and update.message is not None  # check_update saw it
+        services = context.services
+        link = services.links.decode(payload, services.clock())
+        if isinstance(link, Link):
+            context.link = link
+            return
+        log.info("a deep link refused: %s", link.value)
+        assert update.message.from_user is not None
+        _, locale = await services.look_up(update.message.from_user)  # records nothing
+        key = "link_expired" if link is Refused.EXPIRED else "link_invalid"
+        await update.message.reply_text(locale.t(key))
+        raise ApplicationHandlerStop
+
+
+class StartLinkHandler(BaseHandler[Update, QuizContext, RT]):
+    """The deep links of one kind, checked by `LinkGuard`, handed to the callback typed:
+    `callback(update, context, link)`. Registered before the learner's own `/start`."""
+
+    def __init__(
+        self,
+        kind: type[L],
+        callback: Callable[[Update, QuizContext, L], Awaitable[RT]],
+    ) -> None:
+        super().__init__(self._call)
+        self.kind = kind
+        self.on_link = callback
+
+    def check_update(self, update: object) -> bool:
+        payload = _signed_payload(update)
+        return payload is not None and payload.split("_", 1)[0] == self.kind.prefix
+
+    async def _call(self, update: Update, context: QuizContext) -> RT:
+        link = context.link
+        assert isinstance(link, self.kind)  # LinkGuard checked it, in group -2
+        return await self.on_link(update, context, link)
+
+
 async def _identify(update: Update, context: QuizContext) -> None:
     await context.identify(update)
 
 
 def guards() -> list[tuple[BaseHandler[Update, QuizContext, None], int]]:
     """The handlers that run before every feature's, each with its group."""
-    return [(WrongChatGuard(), -2), (TypeHandler(Update, _identify), -1)]
+    return [(WrongChatGuard(), -2), (LinkGuard(), -2), (TypeHandler(Update, _identify), -1)]

@@ -65,6 +65,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "language_choose": "Choose your language:",
         "language_set": "Language set: {language}.",
         "stale_button": "This button is no longer active.",
+        "link_invalid": "Sorry, I cannot open this link: it is not one of mine, or it was changed. Nothing was done.",
+        "link_expired": "Sorry, this link has expired. Ask for a new one in the group.",
         "button_wrong_chat": "This button does not work in this chat.",
         "already_answered": "You already answered this question.",
         "not_your_quiz": "This is someone else's quiz. Start your own with /quizzes.",
@@ -303,6 +305,78 @@ STRINGS: dict[str, dict[str, str]] = {
         "and_more": "… and {n} more",
         "import_errors_more": "… and {n} more: every error is in the attached file.",
         "import_errors_file": "Every error of {file} ({n}), one per line.",
+        # teachers: reviews of what a member missed (bot/reports), reports, homework
+        "button_missed": "📚 Review what you missed",
+        "missed_intro": "📚 <b>{title}</b>: the {n} question(s) you missed in the group, now.",
+        "missed_none": "🎉 You got every question of <b>{title}</b> right in the group: nothing to review!",
+        "missed_not_member": "Sorry, this review is for the members of the chat where that quiz ran. Nothing was done.",
+        "missed_running": "That quiz is still running in the group: your review opens once it ends.",
+        "member_check_failed": "I could not check that with Telegram just now. Please press the link again in a moment.",
+        "report_title": "📊 <b>{title}</b>: report",
+        "report_participants": "👥 {n} participant(s)",
+        "report_average": "Average: {points} points, {right} of {n} right",
+        "report_hardest": "Hardest: question {k}, {right} of {answered} right: {text}",
+        "report_nothing": "No group quiz has been played here yet: start one with /groupquiz.",
+        "report_sent_privately": "📬 The report was sent to you privately.",
+        "report_start_first": "I cannot write to you in private yet: press the button below, then Start, and the report comes to you there.",
+        "report_anonymous": "Anonymous admins have no private chat with me: a chat admin presses the button below to receive the report in private.",
+        "button_report_private": "📥 Get the report in private",
+        "report_admins_only": "Sorry, that report is for the chat's admins. Nothing was sent.",
+        "report_no_attempts": "Nobody has finished <b>{title}</b> yet: there is nothing to report.",
+        "report_quiz_caption": "📊 {title}: every learner's latest attempt ({n})",
+        "usage_report": "Send <code>/report &lt;quiz id&gt; [csv|xlsx]</code>, for example <code>/report {example}</code>.",
+        "args_report_format": "The format is <code>csv</code> or <code>xlsx</code>, not {value}.",
+        "cmd_report": "Report of the last quiz (admins)",
+        "homework_post": "📝 <b>Homework #{number}: {title}</b> · {n} questions\n⏰ Deadline: {deadline}\nTake it in private: your first attempt finished before the deadline counts.\n\n✅ {done} done",
+        "homework_post_closed": "📝 <b>Homework #{number}: {title}</b>\n⏰ Closed at {deadline}\n\n✅ {done} done",
+        "homework_post_cancelled": "📝 <b>Homework #{number}: {title}</b>\n🚫 Cancelled.",
+        "button_homework_start": "▶️ Start in private chat",
+        "homework_results": "🏁 <b>Homework #{number}: {title}</b>: results",
+        "homework_line": "{place} {name}: {score}/{total} · {seconds} s",
+        "homework_nobody_done": "Nobody finished it in time.",
+        "homework_unfinished": "Started and not finished in time: {n}",
+        "homework_none_open": "No homework is open here. An admin sets one with /assign.",
+        "homework_list_title": "📝 <b>Open homework</b>",
+        "homework_list_line": "#{number} {title} · until {deadline} · ✅ {done} done",
+        "homework_intro": "📝 <b>Homework: {title}</b>\n⏰ Deadline: {deadline}. Your first attempt finished before then counts.",
+        "homework_handed_in": "✅ You handed in <b>{title}</b>: {score}/{total}. Results come in the group at the deadline.",
+        "homework_closed": "This homework is closed: its results are in the group.",
+        "homework_cancelled": "This homework was cancelled by the group's admins.",
+        "homework_not_member": "Sorry, this homework is for the members of the group that set it. Nothing was done.",
+        "homework_reminder": "⏰ One hour left for your homework <b>{title}</b> (deadline {deadline}). Carry on with <code>/quiz {quiz_id}</code>.",
+        "homework_report_caption": "📝 Homework #{number}: {title}: {n} member(s) opened it",
+        "homework_report_offer": "A chat admin presses the button below to receive the homework's report in private.",
+        "homework_unassigned": "🚫 Homework #{number} cancelled.",
+        "homework_unknown": "There is no open homework #{number} in this chat. /assignments lists them.",
+        "homework_groups_only": "Homework is set in a group: send /assign there.",
+        "usage_assign": "Send <code>/assign &lt;quiz id&gt; &lt;deadline&gt;</code>: a duration such as <code>90m</code>, <code>2h</code>, <code>3d</code>, or a date and time <code>YYYY-MM-DD HH:MM</code> ({timezone}; an admin changes it with /timezone). For example <code>/assign {example} 2d</code>.",
+        "usage_unassign": "Send <code>/unassign &lt;number&gt;</code>; /assignments lists the open homework.",
+        "args_assignment": "A homework's number is written with the digits 0-9; {value} is not one.",
+        "deadline_missing": "Which deadline?",
+        "deadline_unreadable": "I cannot read {value} as a deadline.",
+        "deadline_past": "{value} is not in the future.",
+        "deadline_too_soon": "{value} is too soon: a deadline is at least a minute away.",
+        "deadline_too_far": "{value} is too far away: at most a year.",
+        "deadline_no_such_time": "{value} does not exist in this time zone (the clocks change then).",
+        "group_timezone_set": "This group's time zone is now {timezone}: homework deadlines are read in it.",
+        "cmd_assign": "Homework with a deadline (admins)",
+        "cmd_assignments": "Open homework",
+        "cmd_unassign": "Cancel a homework (admins)",
+        "chart_answers_title": "Answers per day, last 30 days",
+        "chart_right": "right",
+        "chart_wrong": "wrong",
+        "chart_mastery_title": "Mastered per quiz",
+        "chart_progress_alt": "📊 Chart. Answers in the last 30 days: {right} right, {wrong} wrong, on {days} day(s). Mastered: {mastery}.",
+        "chart_stats_title": "{title}: right answers per question",
+        "chart_stats_alt": "📊 Chart: the share of right answers per question, hardest first. {hardest}",
+        "chart_stats_quiz": "{title}: hardest is question {k}, {percent}% right.",
+        "chart_scores_title": "Points per member",
+        "chart_points": "points",
+        "chart_members": "members",
+        "chart_scores_alt": "📊 Chart: how many members scored how many points. {n} member(s), from {low} to {high} points.",
+        "group_language_set": "This group's language is now {language}: I post here in it. Each member's own answers (toasts) stay in their language.",
+        "usage_group_language": "Send <code>/language &lt;code&gt;</code>, one of {choices}. Now: {language}.",
+        "args_language": "{value} is not one of the languages: {choices}.",
     },
     "yo": {
         "welcome": (
@@ -346,6 +420,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "language_choose": "Ẹ yan èdè yín:",
         "language_set": "Èdè: {language}.",
         "stale_button": "Bọ́tìnì yìí kò ṣiṣẹ́ mọ́.",
+        "link_invalid": "Ẹ má bínú, mi ò lè ṣí ìjápọ̀ yìí: kì í ṣe tèmi, tàbí wọ́n ti yí i padà. Kò sí ohun tí a ṣe.",  # yo: review
+        "link_expired": "Ẹ má bínú, ìjápọ̀ yìí ti di àìlò. Ẹ béèrè tuntun nínú ẹgbẹ́.",  # yo: review
         "button_wrong_chat": "Bọ́tìnì yìí kò ṣiṣẹ́ nínú ìjíròrò yìí.",  # yo: review
         "already_answered": "Ẹ ti dáhùn ìbéèrè yìí.",
         "not_your_quiz": "Ìdánwò ẹlòmíràn nìyí. Ẹ bẹ̀rẹ̀ tiyín pẹ̀lú /quizzes.",
@@ -598,6 +674,78 @@ STRINGS: dict[str, dict[str, str]] = {
         "and_more": "… àti {n} míì",  # yo: review
         "import_errors_more": "… àti {n} míì: gbogbo àṣìṣe wà nínú fáìlì tí a so mọ́ ọn.",  # yo: review
         "import_errors_file": "Gbogbo àṣìṣe {file} ({n}), ọ̀kan lórí ìlà kọ̀ọ̀kan.",  # yo: review
+        # teachers
+        "button_missed": "📚 Ṣe àtúnyẹ̀wò ohun tí o pàdánù",  # yo: review
+        "missed_intro": "📚 <b>{title}</b>: ìbéèrè {n} tí o pàdánù nínú ẹgbẹ́, nísinsìnyí.",  # yo: review
+        "missed_none": "🎉 O gba gbogbo ìbéèrè <b>{title}</b> ní ẹ̀tọ́ nínú ẹgbẹ́: kò sí nǹkan láti tún wò!",  # yo: review
+        "missed_not_member": "Ẹ má bínú, àtúnyẹ̀wò yìí wà fún àwọn ọmọ ẹgbẹ́ tí ìdánwò náà ti wáyé. Kò sí ohun tí a ṣe.",  # yo: review
+        "missed_running": "Ìdánwò náà ṣì ń lọ nínú ẹgbẹ́: àtúnyẹ̀wò rẹ yóò ṣí nígbà tí ó bá parí.",  # yo: review
+        "member_check_failed": "Mi ò lè ṣàyẹ̀wò ìyẹn pẹ̀lú Telegram báyìí. Ẹ jọ̀wọ́ tẹ ìjápọ̀ náà lẹ́ẹ̀kan sí i láìpẹ́.",  # yo: review
+        "report_title": "📊 <b>{title}</b>: ìjábọ̀",  # yo: review
+        "report_participants": "👥 Olùkópa {n}",  # yo: review
+        "report_average": "Ìpíndọ́gba: máàkì {points}, {right} nínú {n} tọ̀nà",  # yo: review
+        "report_hardest": "Èyí tó le jù: ìbéèrè {k}, {right} nínú {answered} tọ̀nà: {text}",  # yo: review
+        "report_nothing": "Kò sí ìdánwò ẹgbẹ́ kankan tí a ti ṣe níbí: ẹ bẹ̀rẹ̀ ọ̀kan pẹ̀lú /groupquiz.",  # yo: review
+        "report_sent_privately": "📬 Mo ti fi ìjábọ̀ náà ránṣẹ́ sí yín ní ìkọ̀kọ̀.",  # yo: review
+        "report_start_first": "Mi ò tíì lè kọ̀wé sí yín ní ìkọ̀kọ̀: ẹ tẹ bọ́tìnì ìsàlẹ̀, lẹ́yìn náà Start, ìjábọ̀ yóò sì dé ọ̀dọ̀ yín níbẹ̀.",  # yo: review
+        "report_anonymous": "Àwọn alábòójútó àìlórúkọ kò ní ìjíròrò ìkọ̀kọ̀ pẹ̀lú mi: alábòójútó kan tẹ bọ́tìnì ìsàlẹ̀ láti gba ìjábọ̀ náà ní ìkọ̀kọ̀.",  # yo: review
+        "button_report_private": "📥 Gba ìjábọ̀ ní ìkọ̀kọ̀",  # yo: review
+        "report_admins_only": "Ẹ má bínú, ìjábọ̀ yẹn wà fún àwọn alábòójútó ẹgbẹ́. Kò sí ohun tí a fi ránṣẹ́.",  # yo: review
+        "report_no_attempts": "Kò sí ẹni tí ó tíì parí <b>{title}</b>: kò sí nǹkan láti jábọ̀.",  # yo: review
+        "report_quiz_caption": "📊 {title}: ìgbìyànjú ìkẹyìn akẹ́kọ̀ọ́ kọ̀ọ̀kan ({n})",  # yo: review
+        "usage_report": "Ẹ fi <code>/report &lt;quiz id&gt; [csv|xlsx]</code> ránṣẹ́, fún àpẹẹrẹ <code>/report {example}</code>.",  # yo: review
+        "args_report_format": "Ọ̀nà rẹ̀ ni <code>csv</code> tàbí <code>xlsx</code>, kì í ṣe {value}.",  # yo: review
+        "cmd_report": "Ìjábọ̀ ìdánwò ìkẹyìn (alábòójútó)",  # yo: review
+        "homework_post": "📝 <b>Iṣẹ́ àṣetiléwá #{number}: {title}</b> · ìbéèrè {n}\n⏰ Gbèdéke: {deadline}\nẸ ṣe é ní ìkọ̀kọ̀: ìgbìyànjú àkọ́kọ́ tí ẹ parí ṣáájú gbèdéke ni yóò kà.\n\n✅ {done} ti parí",  # yo: review
+        "homework_post_closed": "📝 <b>Iṣẹ́ àṣetiléwá #{number}: {title}</b>\n⏰ Ó ti parí ní {deadline}\n\n✅ {done} ti parí",  # yo: review
+        "homework_post_cancelled": "📝 <b>Iṣẹ́ àṣetiléwá #{number}: {title}</b>\n🚫 A ti fagilé e.",  # yo: review
+        "button_homework_start": "▶️ Bẹ̀rẹ̀ ní ìkọ̀kọ̀",  # yo: review
+        "homework_results": "🏁 <b>Iṣẹ́ àṣetiléwá #{number}: {title}</b>: èsì",  # yo: review
+        "homework_nobody_done": "Kò sí ẹni tí ó parí i lásìkò.",  # yo: review
+        "homework_unfinished": "Wọ́n bẹ̀rẹ̀ ṣùgbọ́n wọn kò parí lásìkò: {n}",  # yo: review
+        "homework_none_open": "Kò sí iṣẹ́ àṣetiléwá tí ó ṣí níbí. Alábòójútó kan lè fi /assign ṣètò ọ̀kan.",  # yo: review
+        "homework_list_title": "📝 <b>Iṣẹ́ àṣetiléwá tí ó ṣí</b>",  # yo: review
+        "homework_list_line": "#{number} {title} · títí {deadline} · ✅ {done} ti parí",  # yo: review
+        "homework_intro": "📝 <b>Iṣẹ́ àṣetiléwá: {title}</b>\n⏰ Gbèdéke: {deadline}. Ìgbìyànjú àkọ́kọ́ tí ẹ parí ṣáájú ìgbà náà ni yóò kà.",  # yo: review
+        "homework_handed_in": "✅ Ẹ ti fi <b>{title}</b> lélẹ̀: {score}/{total}. Èsì yóò dé inú ẹgbẹ́ ní gbèdéke.",  # yo: review
+        "homework_closed": "Iṣẹ́ àṣetiléwá yìí ti parí: èsì rẹ̀ wà nínú ẹgbẹ́.",  # yo: review
+        "homework_cancelled": "Àwọn alábòójútó ẹgbẹ́ ti fagilé iṣẹ́ àṣetiléwá yìí.",  # yo: review
+        "homework_not_member": "Ẹ má bínú, iṣẹ́ àṣetiléwá yìí wà fún àwọn ọmọ ẹgbẹ́ tí ó ṣètò rẹ̀. Kò sí ohun tí a ṣe.",  # yo: review
+        "homework_reminder": "⏰ Wákàtí kan ló kù fún iṣẹ́ àṣetiléwá yín <b>{title}</b> (gbèdéke {deadline}). Ẹ tẹ̀síwájú pẹ̀lú <code>/quiz {quiz_id}</code>.",  # yo: review
+        "homework_unassigned": "🚫 A ti fagilé iṣẹ́ àṣetiléwá #{number}.",  # yo: review
+        "homework_unknown": "Kò sí iṣẹ́ àṣetiléwá #{number} tí ó ṣí nínú ìjíròrò yìí. /assignments ṣe àkójọ wọn.",  # yo: review
+        "deadline_unreadable": "Mi ò lè ka {value} gẹ́gẹ́ bí gbèdéke.",  # yo: review
+        "deadline_past": "{value} kò sí ní ọjọ́ iwájú.",  # yo: review
+        "deadline_too_soon": "{value} ti yá jù: gbèdéke gbọ́dọ̀ jẹ́ ó kéré tán ìṣẹ́jú kan.",  # yo: review
+        "group_timezone_set": "Àkókò agbègbè ẹgbẹ́ yìí ni {timezone} báyìí: a ó máa ka gbèdéke iṣẹ́ àṣetiléwá nínú rẹ̀.",  # yo: review
+        "cmd_assign": "Iṣẹ́ àṣetiléwá pẹ̀lú gbèdéke (alábòójútó)",  # yo: review
+        "cmd_assignments": "Iṣẹ́ àṣetiléwá tí ó ṣí",  # yo: review
+        "cmd_unassign": "Fagilé iṣẹ́ àṣetiléwá (alábòójútó)",  # yo: review
+        "chart_answers_title": "Ìdáhùn lójoojúmọ́, ọjọ́ 30 sẹ́yìn",  # yo: review
+        "chart_right": "ó tọ̀nà",  # yo: review
+        "chart_wrong": "kò tọ̀nà",  # yo: review
+        "chart_mastery_title": "Ohun tí o mọ̀ dájú nínú ìdánwò kọ̀ọ̀kan",  # yo: review
+        "chart_progress_alt": "📊 Àwòrán. Ìdáhùn ní ọjọ́ 30 sẹ́yìn: {right} tọ̀nà, {wrong} kò tọ̀nà, ní ọjọ́ {days}. Mímọ̀ dájú: {mastery}.",  # yo: review
+        "chart_stats_title": "{title}: ìdáhùn tó tọ̀nà fún ìbéèrè kọ̀ọ̀kan",  # yo: review
+        "chart_scores_title": "Máàkì ọmọ ẹgbẹ́ kọ̀ọ̀kan",  # yo: review
+        "chart_points": "máàkì",  # yo: review
+        "chart_members": "ọmọ ẹgbẹ́",  # yo: review
+        "homework_line": "{place} {name}: {score}/{total} · ìṣẹ́jú-àáyá {seconds}",  # yo: review
+        "homework_report_caption": "📝 Iṣẹ́ àṣetiléwá #{number}: {title}: ọmọ ẹgbẹ́ {n} ló ṣí i",  # yo: review
+        "homework_report_offer": "Alábòójútó ẹgbẹ́ kan tẹ bọ́tìnì ìsàlẹ̀ láti gba ìjábọ̀ iṣẹ́ àṣetiléwá náà ní ìkọ̀kọ̀.",  # yo: review
+        "homework_groups_only": "Inú ẹgbẹ́ ni a ti ń ṣètò iṣẹ́ àṣetiléwá: ẹ fi /assign ránṣẹ́ níbẹ̀.",  # yo: review
+        "usage_assign": "Ẹ fi <code>/assign &lt;quiz id&gt; &lt;deadline&gt;</code> ránṣẹ́: àkókò bí <code>90m</code>, <code>2h</code>, <code>3d</code>, tàbí ọjọ́ àti àkókò <code>YYYY-MM-DD HH:MM</code> ({timezone}; alábòójútó lè yí i padà pẹ̀lú /timezone). Fún àpẹẹrẹ <code>/assign {example} 2d</code>.",  # yo: review
+        "usage_unassign": "Ẹ fi <code>/unassign &lt;nọ́mbà&gt;</code> ránṣẹ́; /assignments ṣe àkójọ iṣẹ́ àṣetiléwá tí ó ṣí.",  # yo: review
+        "args_assignment": "Nọ́mbà iṣẹ́ àṣetiléwá ni a ń kọ pẹ̀lú àwọn nọ́mbà 0-9; {value} kì í ṣe ọ̀kan.",  # yo: review
+        "deadline_missing": "Gbèdéke wo?",  # yo: review
+        "deadline_too_far": "{value} ti jìnnà jù: ọdún kan ni ó pọ̀ jù.",  # yo: review
+        "deadline_no_such_time": "{value} kò sí ní agbègbè àkókò yìí (aago ń yípadà nígbà náà).",  # yo: review
+        "chart_stats_alt": "📊 Àwòrán: ìpín ìdáhùn tó tọ̀nà fún ìbéèrè kọ̀ọ̀kan, èyí tó le jù ní àkọ́kọ́. {hardest}",  # yo: review
+        "chart_stats_quiz": "{title}: èyí tó le jù ni ìbéèrè {k}, {percent}% tọ̀nà.",  # yo: review
+        "chart_scores_alt": "📊 Àwòrán: iye ọmọ ẹgbẹ́ tí ó gba iye máàkì kọ̀ọ̀kan. Ọmọ ẹgbẹ́ {n}, láti {low} dé {high} máàkì.",  # yo: review
+        "group_language_set": "Èdè ẹgbẹ́ yìí ni {language} báyìí: inú rẹ̀ ni màá máa kọ̀wé níbí. Ìdáhùn ọmọ ẹgbẹ́ kọ̀ọ̀kan yóò wà ní èdè tirẹ̀.",  # yo: review
+        "usage_group_language": "Ẹ fi <code>/language &lt;code&gt;</code> ránṣẹ́, ọ̀kan nínú {choices}. Báyìí: {language}.",  # yo: review
+        "args_language": "{value} kì í ṣe ọ̀kan nínú àwọn èdè: {choices}.",  # yo: review
     },
 }
 

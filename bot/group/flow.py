@@ -22,7 +22,7 @@ from telegram.constants import PollType
 from telegram.error import TelegramError
 from telegram.ext import JobQueue
 
-from bot.core import faults
+from bot.core import deeplinks, faults
 from bot.core.context import QuizContext, Services, send
 from bot.core.i18n import Locale
 from bot.group import render
@@ -98,8 +98,10 @@ async def start(
     mode: str,
     language: str,
     started_by: int | None,
+    thread_id: int | None = None,
 ) -> GroupSession | None:
-    """Start the chat's session and ask its first question; None if one is running there."""
+    """Start the chat's session (in forum topic `thread_id`) and ask its first question; None
+    if one is running there."""
     session = await services.storage.groups.start_session(
         chat_id=chat_id,
         chat_type=chat_type,
@@ -110,12 +112,16 @@ async def start(
         language=language,
         started_by=started_by,
         now=services.clock(),
+        thread_id=thread_id,
     )
     if session is None:
         return None
     locale = session_locale(services, session)
     try:
-        await send(bot, services, chat_id, render.intro(quiz, session.total, seconds, locale))
+        await send(
+            bot, services, chat_id, render.intro(quiz, session.total, seconds, locale),
+            thread_id=thread_id,
+        )  # fmt: skip
     except TelegramError as error:
         if faults.classify(error).permanent:
             await _end_unposted(bot, services, jobs, session, error)
@@ -195,6 +201,7 @@ async def _end_unposted(
             await send(
                 bot, services, session.chat_id,
                 locale.t(key, reason=reason, quiz_id=html.escape(session.quiz_id)),
+                thread_id=session.thread_id,
             )  # fmt: skip
         except TelegramError as told:
             log.info("chat %s not told: %s", session.chat_id, faults.describe(told))
@@ -251,8 +258,9 @@ async def ask(
                     locale,
                 )  # fmt: skip
                 message_id = await send(
-                    bot, services, session.chat_id, rendered.text, rendered.markup
-                )
+                    bot, services, session.chat_id, rendered.text, rendered.markup,
+                    session.thread_id,
+                )  # fmt: skip
             now = services.clock()
             await groups.question_asked(
                 session.id, position, question.id, message_id, poll_id, now, now + session.seconds
@@ -280,6 +288,7 @@ async def _send_poll(
         explanation_parse_mode=None,
         question_parse_mode=None,
         reply_markup=InlineKeyboardMarkup([[render.reveal_button(session.id, position, locale)]]),
+        message_thread_id=session.thread_id,
     )
     services.pace.record(session.chat_id, services.clock())
     assert message.poll is not None
@@ -351,7 +360,7 @@ async def _show_reveal(
         services.pace.record(session.chat_id, services.clock())
         spec = render.poll_spec(quiz, question, asked.position, session.total, locale)
         if spec.followup is not None:
-            await send(bot, services, session.chat_id, spec.followup)
+            await send(bot, services, session.chat_id, spec.followup, None, session.thread_id)
         return
     if session.posted:
         tally = await groups.tally(session.id, asked.position)
@@ -370,13 +379,14 @@ async def _post_final(bot: Bot, services: Services, session: GroupSession) -> No
     if quiz is None:
         return
     rows = rank(await services.storage.groups.session_scores(session.id))
+    locale = session_locale(services, session)
+    payload = services.links.encode(deeplinks.MissedReview(session.id), services.clock())
+    keyboard = render.missed_keyboard(deeplinks.url(bot.username, payload), locale)
     try:
         await send(
-            bot,
-            services,
-            session.chat_id,
-            render.final_board(quiz, rows, session_locale(services, session)),
-        )
+            bot, services, session.chat_id, render.final_board(quiz, rows, locale), keyboard,
+            session.thread_id,
+        )  # fmt: skip
     except TelegramError as error:  # the session has ended all the same
         log.warning("group session %s: results not posted: %s", session.id, faults.describe(error))
 
@@ -401,7 +411,8 @@ async def stop(bot: Bot, services: Services, jobs: Jobs, session: GroupSession) 
             log.warning(
                 "session %s stopped, its last question kept its buttons: %s", session.id, error
             )
-    await send(bot, services, session.chat_id, session_locale(services, session).t("group_stopped"))
+    stopped = session_locale(services, session).t("group_stopped")
+    await send(bot, services, session.chat_id, stopped, None, session.thread_id)
     await _post_final(bot, services, session)
     return True
 

@@ -51,6 +51,7 @@ async def groupquiz(update: Update, context: QuizContext) -> None:
         mode=flow.POLL if wanted.poll else flow.BUTTONS,
         language=locale.language,
         started_by=user.id if user is not None else None,
+        thread_id=context.thread_id,
     )
     if started is None:
         await context.say(locale.t("group_running_already"))
@@ -59,7 +60,9 @@ async def groupquiz(update: Update, context: QuizContext) -> None:
 @chat_admin_only
 async def stopquiz(update: Update, context: QuizContext) -> None:
     """`/stopquiz`: end the running quiz now and post its results (admins only)."""
-    session = await context.services.storage.groups.running_session(context.chat_id)
+    session = await context.services.storage.groups.running_session(
+        context.chat_id, context.thread_id
+    )
     if session is None or not await flow.stop(context.bot, context.services, context.jobs, session):
         await context.say(context.locale.t("group_none_running"))
 
@@ -68,7 +71,7 @@ async def stopquiz(update: Update, context: QuizContext) -> None:
 async def skip(update: Update, context: QuizContext) -> None:
     """`/skip`: reveal the current question now and go on (admins only)."""
     groups = context.services.storage.groups
-    session = await groups.running_session(context.chat_id)
+    session = await groups.running_session(context.chat_id, context.thread_id)
     asked = await groups.asked(session.id, session.position) if session is not None else None
     sent_at = update.effective_message.date.timestamp() if update.effective_message else None
     if asked is not None and sent_at is not None and sent_at < int(asked.asked_at):
@@ -83,7 +86,7 @@ async def leaderboard(update: Update, context: QuizContext) -> None:
     """`/leaderboard`: the current or last quiz's ranking, and the chat's all-time one."""
     services, locale = context.services, context.locale
     groups = services.storage.groups
-    session = await groups.latest_session(context.chat_id)
+    session = await groups.latest_session(context.chat_id, context.thread_id)
     if session is None:
         await context.say(locale.t("board_nothing"))
         return

@@ -224,6 +224,11 @@ def final_board(quiz: Quiz, rows: Sequence[ScoreRow], locale: Locale) -> str:
     return f"{locale.t('board_final', title=title)}\n\n{board_lines(rows, locale)}"
 
 
+def missed_keyboard(link: str, locale: Locale) -> InlineKeyboardMarkup:
+    """Under the final results: each member's review of what they missed, a deep link."""
+    return InlineKeyboardMarkup([[InlineKeyboardButton(locale.t("button_missed"), url=link)]])
+
+
 def leaderboard(
     title: str,
     running: bool,

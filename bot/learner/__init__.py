@@ -10,14 +10,16 @@ from typing import Any
 from telegram.ext import JobQueue
 
 from bot.core.context import Services
-from bot.learner import reminders
+from bot.learner import flow, reminders
 from bot.learner.handlers import COMMANDS, handlers
 
 __all__ = ["COMMANDS", "handlers", "start"]
 
 
 async def start(jobs: JobQueue[Any], services: Services) -> None:
-    """At start: the sweep that sends the daily review reminders."""
+    """At start: the sweep that sends the daily review reminders; the learner's sessions lent
+    to the features that start private attempts."""
+    services.open_attempt = flow.open_attempt
     jobs.run_repeating(
         reminders.send_due_reminders,
         interval=reminders.SWEEP_SECONDS,

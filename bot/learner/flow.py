@@ -177,6 +177,14 @@ async def open_review(
     await _continue(bot, services, chat_id, attempt, locale, resuming)
 
 
+async def open_attempt(
+    bot: Bot, services: Services, chat_id: int, attempt: Attempt, locale: Locale
+) -> None:
+    """Ask an attempt another feature started (`Services.open_attempt`): its next question, or
+    its summary if nothing is left."""
+    await _continue(bot, services, chat_id, attempt, locale, resuming=True)
+
+
 async def _continue(
     bot: Bot, services: Services, chat_id: int, attempt: Attempt, locale: Locale, resuming: bool
 ) -> None:

@@ -17,7 +17,7 @@ from bot.core.context import QuizContext
 from bot.core.handlers import PRIVATE_MESSAGE, TapHandler
 from bot.core.i18n import Locale, language_name, ui_languages
 from bot.core.render import Rendered, person
-from bot.learner import flow, render
+from bot.learner import charts, flow, render
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +115,11 @@ async def progress(update: Update, context: QuizContext) -> None:
         context.locale,
     )
     await _say_all(context, messages)
+    chart = await charts.progress_chart(
+        context.services, context.learner, standing.mastery, context.locale
+    )
+    if chart is not None:
+        await context.bot.send_photo(context.chat_id, chart.png, caption=chart.alt)
 
 
 async def review(update: Update, context: QuizContext) -> None:

@@ -71,6 +71,13 @@ TELEGRAM = Strictness()
 STALE_QUERY = "Bad Request: query is too old and response timeout expired or query id is invalid"
 
 T = TypeVar("T")
+# who Telegram says sent a group message of an anonymous admin
+ANONYMOUS_ADMIN = {
+    "id": 1087968824,
+    "is_bot": True,
+    "first_name": "Group",
+    "username": "GroupAnonymousBot",
+}
 
 
 class ApiError(Exception):
@@ -115,12 +122,16 @@ class Chat:
     kicked: bool = False  # a group or channel: the bot was removed from it
     can_send_messages: bool = True  # the bot's rights in a group or channel
     can_send_polls: bool = True
+    members: set[int] | None = None  # a group's members besides its admins; None: everyone
+    topics: set[int] | None = None  # a forum's topics (their thread ids); None: not a forum
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "type": self.type,
-            **_present(title=self.title, first_name=self.first_name),
+            **_present(
+                title=self.title, first_name=self.first_name, is_forum=self.topics is not None
+            ),
         }
 
 
@@ -140,6 +151,8 @@ class Message:
     poll: dict[str, Any] | None = None
     sender_chat: dict[str, Any] | None = None
     forward_origin: dict[str, Any] | None = None
+    photo: list[dict[str, Any]] | None = None
+    thread_id: int | None = None  # the forum topic it is in (None: General, or no forum)
     edits: int = 0
 
     @property
@@ -170,12 +183,15 @@ class Message:
                 caption=self.caption,
                 poll=self.poll,
                 forward_origin=self.forward_origin,
+                photo=self.photo,
             )
         )
         if not self.from_bot:  # what a person sends: a leading /command is marked, as Telegram does
             data.update(
                 _present(entities=_command(self.text), caption_entities=_command(self.caption))
             )
+        if self.thread_id is not None:
+            data.update(message_thread_id=self.thread_id, is_topic_message=True)
         if self.reply_to is not None:
             data["reply_to_message"] = self.reply_to.to_dict(bot_user)
         if self.sender_chat:
@@ -356,13 +372,51 @@ class FakeBotApi:
         text: str,
         chat: Chat | None = None,
         reply_to: Message | None = None,
+        topic: int | None = None,
     ) -> Message:
-        """`user` sends `text` (a command if it starts with '/') into `chat` (default: private)."""
+        """`user` sends `text` (a command if it starts with '/') into `chat` (default: private),
+        in forum topic `topic` if given."""
         chat = chat or self.private_chat(user)
+        if topic is not None and (chat.topics is None or topic not in chat.topics):
+            raise AssertionError(f"chat {chat.id} has no topic {topic}")
         self._seen_users.add(user.id)
-        message = self._new_message(chat, text=text, sender=user.to_dict(), reply_to=reply_to)
+        message = self._new_message(
+            chat, text=text, sender=user.to_dict(), reply_to=reply_to, thread_id=topic
+        )
         self._push({"message": message.to_dict(self.bot_user)})
         return message
+
+    def send_anonymously(self, chat: Chat, text: str) -> Message:
+        """An anonymous admin sends `text` into a group: Telegram signs it with the group
+        itself (`sender_chat`) and names GroupAnonymousBot as its sender."""
+        message = self._new_message(
+            chat, text=text, sender=ANONYMOUS_ADMIN, sender_chat=chat.to_dict()
+        )
+        self._push({"message": message.to_dict(self.bot_user)})
+        return message
+
+    def create_topic(self, chat: Chat, name: str) -> int:
+        """A new topic in a forum supergroup (the chat becomes one): its thread id, which is
+        the id of the message that created it, as in Telegram."""
+        if chat.topics is None:
+            chat.topics = set()
+        created = self._new_message(chat, from_bot=False, text="", sender=None)
+        created.text = f"topic created: {name}"
+        chat.topics.add(created.message_id)
+        return created.message_id
+
+    def in_topic(self, chat_id: int, topic: int | None) -> list[Message]:
+        """The bot's messages in one topic of a forum (None: General)."""
+        return [m for m in self.bot_messages(chat_id) if m.thread_id == topic]
+
+    def _thread(self, chat: Chat, params: dict[str, Any]) -> int | None:
+        raw = params.get("message_thread_id")
+        if raw is None:
+            return None
+        thread = int(raw)
+        if chat.topics is None or thread not in chat.topics:
+            raise ApiError(400, "Bad Request: message thread not found")
+        return thread
 
     def add_file(self, content: bytes, file_name: str) -> dict[str, Any]:
         """Keep a file the bot can fetch; returns its `document` object."""
@@ -543,6 +597,30 @@ class FakeBotApi:
         if not forge and data not in message.button_data():
             raise AssertionError(f"no button {data!r} on message {message.message_id}")
         return self._callback_query(user, data, message)
+
+    def press_link(self, user: FakeUser, message: Message, url: str | None = None) -> Message:
+        """`user` presses a URL button of `message` (the one with `url`, or its only one) that
+        opens the bot's private chat, `https://t.me/<bot>?start=<payload>`: Telegram then
+        sends `/start <payload>` from them, in that chat, as pressing Start does. A payload
+        Telegram would not pass on (over 64 characters, or outside `[A-Za-z0-9_-]`) arrives as
+        a bare `/start`."""
+        links = [b["url"] for b in message.buttons if "url" in b]
+        if url is None:
+            if len(links) != 1:
+                raise AssertionError(f"message {message.message_id} has URL buttons {links}")
+            url = links[0]
+        elif url not in links:
+            raise AssertionError(f"no URL button {url!r} on message {message.message_id}")
+        return self.open_link(user, url)
+
+    def open_link(self, user: FakeUser, url: str) -> Message:
+        """`user` opens a `t.me` start link, however they got it (typed, forwarded)."""
+        found = re.fullmatch(r"https://t\.me/([A-Za-z0-9_]+)\?start=(.*)", url)
+        if found is None or found.group(1) != self.bot_user["username"]:
+            raise AssertionError(f"{url!r} is not a start link of @{self.bot_user['username']}")
+        payload = found.group(2)
+        valid = re.fullmatch(r"[A-Za-z0-9_-]{1,64}", payload) is not None
+        return self.send_text(user, f"/start {payload}" if valid else "/start")
 
     def tap_inline(self, user: FakeUser, data: str) -> str:
         """`user` taps a button on an inline message (sent via the bot in someone else's chat):
@@ -894,6 +972,11 @@ class FakeBotApi:
                 limit = self.strictness.max_callback_data
                 if data is not None and not 1 <= len(data.encode()) <= limit:
                     raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+                link = button.get("url")
+                if link is not None and not re.fullmatch(r"(https?|tg)://[^\s]+", str(link)):
+                    raise ApiError(400, "Bad Request: BUTTON_URL_INVALID")
+                if (data is None) == (link is None) and not _other_action(button):
+                    raise ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")
         return markup
 
     async def _api_sendMessage(self, params: dict[str, Any]) -> Any:
@@ -901,9 +984,12 @@ class FakeBotApi:
         self._may_send(chat, "text messages", chat.can_send_messages)
         raw, text = self._text(params)
         markup = self._markup(params)
+        thread = self._thread(chat, params)
         self._check_group_rate(chat)
         self._show_keyboard(chat, markup)
-        message = self._new_message(chat, from_bot=True, text=text, html=raw, reply_markup=markup)
+        message = self._new_message(
+            chat, from_bot=True, text=text, html=raw, reply_markup=markup, thread_id=thread
+        )
         return message.to_dict(self.bot_user)
 
     def _message(self, params: dict[str, Any]) -> Message:
@@ -992,11 +1078,46 @@ class FakeBotApi:
             caption_text = self._visible(
                 str(caption), params, self.strictness.max_caption, "message caption is too long"
             )
+        thread = self._thread(chat, params)
         self._check_group_rate(chat)
         self._show_keyboard(chat, self._markup(params))
         message = self._new_message(
             chat, from_bot=True, reply_markup=self._markup(params), document=sent,
-            caption=caption_text,
+            caption=caption_text, thread_id=thread,
+        )  # fmt: skip
+        return message.to_dict(self.bot_user)
+
+    async def _api_sendPhoto(self, params: dict[str, Any]) -> Any:
+        """A photo uploaded with the request (multipart): a PNG or a JPEG within Telegram's
+        limits (10 MB; width and height together at most 10,000; a ratio of at most 20)."""
+        chat = self._chat(params)
+        self._may_send(chat, "photos", chat.can_send_messages)
+        photo = params.get("photo")
+        if not isinstance(photo, dict) or not photo["content"]:
+            raise ApiError(400, "Bad Request: there is no photo in the request")
+        content: bytes = photo["content"]
+        size = _image_size(content)
+        if size is None:
+            raise ApiError(400, "Bad Request: IMAGE_PROCESS_FAILED")
+        width, height = size
+        if len(content) > 10 * 1024 * 1024:
+            raise ApiError(400, "Bad Request: PHOTO_INVALID_DIMENSIONS")
+        if width + height > 10_000 or max(width, height) > 20 * min(width, height):
+            raise ApiError(400, "Bad Request: PHOTO_INVALID_DIMENSIONS")
+        caption = params.get("caption")
+        caption_text = None
+        if caption:
+            caption_text = self._visible(
+                str(caption), params, self.strictness.max_caption, "message caption is too long"
+            )
+        thread = self._thread(chat, params)
+        self._check_group_rate(chat)
+        sent = self.add_file(content, photo["filename"] or "photo")
+        sizes = [{"file_id": sent["file_id"], "file_unique_id": sent["file_unique_id"],
+                  "width": width, "height": height, "file_size": len(content)}]  # fmt: skip
+        message = self._new_message(
+            chat, from_bot=True, reply_markup=self._markup(params), photo=sizes,
+            caption=caption_text, thread_id=thread,
         )  # fmt: skip
         return message.to_dict(self.bot_user)
 
@@ -1024,6 +1145,7 @@ class FakeBotApi:
         if kind == "quiz" and (correct is None or not 0 <= int(correct) < len(texts)):
             raise ApiError(400, "Bad Request: wrong correct option ID specified")
         markup = self._markup(params)
+        thread = self._thread(chat, params)
         self._check_group_rate(chat)
         poll: dict[str, Any] = {
             "id": str(next(self._poll_ids)),
@@ -1043,7 +1165,9 @@ class FakeBotApi:
             poll["correct_option_ids"] = [int(correct)]
         if explanation:
             poll["explanation"] = str(explanation)
-        message = self._new_message(chat, from_bot=True, reply_markup=markup, poll=poll)
+        message = self._new_message(
+            chat, from_bot=True, reply_markup=markup, poll=poll, thread_id=thread
+        )
         return message.to_dict(self.bot_user)
 
     async def _api_stopPoll(self, params: dict[str, Any]) -> Any:
@@ -1094,7 +1218,12 @@ class FakeBotApi:
     async def _api_getChatMember(self, params: dict[str, Any]) -> Any:
         chat = self._chat(params)
         user_id = int(params["user_id"])
-        status = "administrator" if user_id in chat.admins else "member"
+        if user_id in chat.admins:
+            status = "administrator"
+        elif chat.members is None or user_id in chat.members:
+            status = "member"
+        else:
+            status = "left"  # never joined, or left: Telegram says "left" for both
         user = {"id": user_id, "is_bot": False, "first_name": f"user{user_id}"}
         member: dict[str, Any] = {"status": status, "user": user}
         if status == "administrator":
@@ -1151,6 +1280,32 @@ class _WebhookDelivery:
             worker.cancel()
         await asyncio.gather(*self._workers, return_exceptions=True)
         await self._session.close()
+
+
+def _image_size(content: bytes) -> tuple[int, int] | None:
+    """Width and height of a PNG (from its header) or a JPEG (from its frame); None for
+    anything else."""
+    if content.startswith(b"\x89PNG\r\n\x1a\n") and content[12:16] == b"IHDR":
+        return int.from_bytes(content[16:20], "big"), int.from_bytes(content[20:24], "big")
+    if content.startswith(b"\xff\xd8"):
+        at = 2
+        while at + 9 < len(content) and content[at] == 0xFF:
+            marker, length = content[at + 1], int.from_bytes(content[at + 2 : at + 4], "big")
+            if 0xC0 <= marker <= 0xC3:
+                height = int.from_bytes(content[at + 5 : at + 7], "big")
+                return int.from_bytes(content[at + 7 : at + 9], "big"), height
+            at += 2 + length
+    return None
+
+
+def _other_action(button: dict[str, Any]) -> bool:
+    """A button whose action is neither callback data nor a URL (a web app, an inline query):
+    the stand-in takes them as they are."""
+    return any(
+        key in button
+        for key in ("web_app", "login_url", "switch_inline_query", "switch_inline_query_current_chat",
+                    "switch_inline_query_chosen_chat", "copy_text", "callback_game", "pay")
+    )  # fmt: skip
 
 
 def free_port() -> int:

@@ -187,3 +187,60 @@ async def test_a_proxy_page_instead_of_json_and_connections_refused_for_a_moment
     assert api.listening_again_at is not None and api.listening_again_at - refused_at >= 0.4
     await client.send_message(user.id, "back")
     assert [m.text for m in api.bot_messages(user.id)] == ["back"]
+
+
+async def test_url_buttons_are_checked_and_a_start_link_is_pressed_as_telegram_does(
+    api: FakeBotApi, client: Bot, user: FakeUser
+) -> None:
+    bad = InlineKeyboardMarkup([[InlineKeyboardButton("go", url="javascript:alert(1)")]])
+    with pytest.raises(BadRequest, match="(?i)button_url_invalid"):
+        await client.send_message(user.id, "no", reply_markup=bad)
+    link = f"https://t.me/{api.bot_user['username']}?start=M_1_abc"
+    sent = await client.send_message(
+        user.id, "go", reply_markup=InlineKeyboardMarkup([[InlineKeyboardButton("go", url=link)]])
+    )
+    message = api.messages[(user.id, sent.message_id)]
+    pressed = api.press_link(user, message)
+    assert pressed.text == "/start M_1_abc" and pressed.chat.id == user.id
+    with pytest.raises(AssertionError, match="no URL button"):
+        api.press_link(user, message, link + "x")
+    with pytest.raises(AssertionError, match="not a start link"):
+        api.open_link(user, "https://t.me/someone_else_bot?start=M_1_abc")
+    # a payload Telegram would not pass on arrives as a bare /start
+    assert api.open_link(user, link.replace("M_1_abc", "a" * 65)).text == "/start"
+    assert api.open_link(user, link.replace("M_1_abc", "a.b")).text == "/start"
+
+
+async def test_a_member_list_makes_others_left(api: FakeBotApi, client: Bot) -> None:
+    chat = api.group(-1005, "g", admins={1})
+    chat.members = {2}
+    assert (await client.get_chat_member(chat.id, 1)).status == "administrator"
+    assert (await client.get_chat_member(chat.id, 2)).status == "member"
+    assert (await client.get_chat_member(chat.id, 3)).status == "left"
+
+
+async def test_send_photo_takes_a_png_within_telegrams_limits(
+    api: FakeBotApi, client: Bot, user: FakeUser
+) -> None:
+    import io
+
+    from PIL import Image
+
+    def png(width: int, height: int) -> bytes:
+        buffer = io.BytesIO()
+        Image.new("RGB", (width, height), "white").save(buffer, format="PNG")
+        return buffer.getvalue()
+
+    sent = await client.send_photo(
+        user.id, png(900, 600), caption="<b>alt</b> text", parse_mode=ParseMode.HTML
+    )
+    message = api.messages[(user.id, sent.message_id)]
+    assert message.photo is not None and message.photo[0]["width"] == 900
+    assert message.caption == "alt text"
+    assert api.file_content(message.photo[0]) == png(900, 600)
+    with pytest.raises(BadRequest, match="(?i)image_process_failed"):
+        await client.send_photo(user.id, b"not an image at all")
+    with pytest.raises(BadRequest, match="(?i)photo_invalid_dimensions"):
+        await client.send_photo(user.id, png(2100, 100))  # a ratio over 20
+    with pytest.raises(BadRequest, match="caption is too long"):
+        await client.send_photo(user.id, png(10, 10), caption="x" * 1025)

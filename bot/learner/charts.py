@@ -1,0 +1,54 @@
+"""The chart `/progress` sends besides its text: answers per day over the last 30 days (right
+and wrong stacked) and mastery per quiz. A learner with no answers gets text only."""
+
+from __future__ import annotations
+
+import html
+from datetime import date, datetime, timedelta
+
+from bot.core import charts
+from bot.core.context import Services
+from bot.core.i18n import Locale
+from content.progress import Mastery
+from content.rules import zone
+from storage import User
+
+DAYS = 30
+EPOCH = date(1970, 1, 1)
+
+
+async def progress_chart(
+    services: Services, learner: User, mastery: dict[str, Mastery], locale: Locale
+) -> charts.Chart | None:
+    now = services.clock()
+    utc_offset = datetime.fromtimestamp(
+        now, zone(learner.timezone or services.settings.default_timezone)
+    ).utcoffset()
+    offset = int(utc_offset.total_seconds()) if utc_offset is not None else 0
+    today = int((now + offset) // 86400)
+    since = (today - DAYS + 1) * 86400 - offset
+    counts = await services.storage.reports.daily_answers(learner.user_id, since, offset)
+    if not counts and not any(m.seen for m in mastery.values()):
+        return None
+    days = [
+        charts.Day(EPOCH + timedelta(days=day), *counts.get(day, (0, 0)))
+        for day in range(today - DAYS + 1, today + 1)
+    ]
+    rows = [
+        (locale.plain(quiz.title), mastery[quiz.id].percent)
+        for quiz in services.catalog
+        if quiz.id in mastery
+    ]
+
+    def alt(right: int, wrong: int, active: int, shown: object) -> str:
+        listed = "; ".join(f"{html.escape(title)} {percent}%" for title, percent in rows)
+        return locale.t("chart_progress_alt", right=right, wrong=wrong, days=active, mastery=listed)
+
+    labels = charts.ProgressLabels(
+        answers_title=locale.t("chart_answers_title"),
+        right=locale.t("chart_right"),
+        wrong=locale.t("chart_wrong"),
+        mastery_title=locale.t("chart_mastery_title"),
+        alt=alt,
+    )
+    return await charts.render(charts.progress, days, rows, labels)

@@ -1,0 +1,125 @@
+"""What reports read: a group session's answers member by member, and every learner's latest
+finished attempt at a quiz with its answers. Reads only."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from storage.database import Database
+
+
+@dataclass(frozen=True)
+class SessionAnswer:
+    """One member's answer to one question of a group session (a forgotten member's id is
+    their placeholder, below 0)."""
+
+    user_id: int
+    position: int
+    chosen: int
+    correct: bool
+
+
+@dataclass(frozen=True)
+class LatestAttempt:
+    """A learner's latest finished attempt at a quiz, with its answers by question id."""
+
+    user_id: int
+    name: str
+    attempt_id: int
+    score: int
+    total: int
+    started_at: float
+    finished_at: float
+    answers: dict[str, tuple[int, bool]]  # question id -> (chosen, correct)
+
+
+class ReportStore:
+    def __init__(self, database: Database) -> None:
+        self._database = database
+
+    async def session_answers(self, session_id: int) -> list[SessionAnswer]:
+        rows = await self._database.fetchall(
+            """SELECT COALESCE(forgotten_as, user_id) AS who, position, chosen, correct
+               FROM group_answers WHERE session_id=? ORDER BY position, answered_at""",
+            session_id,
+        )
+        return [
+            SessionAnswer(row["who"], row["position"], row["chosen"], bool(row["correct"]))
+            for row in rows
+        ]
+
+    async def asked_positions(self, session_id: int) -> list[tuple[int, str]]:
+        """(position, question id) of every question the session asked, in order."""
+        rows = await self._database.fetchall(
+            """SELECT position, question_id FROM group_questions
+               WHERE session_id=? ORDER BY position""",
+            session_id,
+        )
+        return [(row["position"], row["question_id"]) for row in rows]
+
+    async def daily_answers(
+        self, user_id: int, since: float, utc_offset: int
+    ) -> dict[int, tuple[int, int]]:
+        """A learner's answers since `since`, per local day (days since 1970-01-01 at that
+        UTC offset): (right, wrong)."""
+        rows = await self._database.fetchall(
+            """SELECT CAST((answered_at + ?) / 86400 AS INTEGER) AS day,
+                      SUM(correct) AS n_right, COUNT(*) AS n
+               FROM answers WHERE user_id=? AND answered_at >= ? GROUP BY day""",
+            utc_offset,
+            user_id,
+            since,
+        )
+        return {row["day"]: (int(row["n_right"]), int(row["n"] - row["n_right"])) for row in rows}
+
+    async def latest_attempts(self, quiz_id: str) -> list[LatestAttempt]:
+        """Each learner's latest finished attempt at the quiz (quiz attempts, not reviews)."""
+        rows = await self._database.fetchall(
+            """SELECT a.id, a.user_id, u.first_name, a.score, a.total, a.started_at,
+                      a.finished_at
+               FROM attempts a JOIN users u ON u.user_id = a.user_id
+               WHERE a.quiz_id=? AND a.kind='quiz' AND a.finished_at IS NOT NULL
+                 AND a.id = (SELECT b.id FROM attempts b
+                             WHERE b.user_id=a.user_id AND b.quiz_id=a.quiz_id
+                               AND b.kind='quiz' AND b.finished_at IS NOT NULL
+                             ORDER BY b.finished_at DESC, b.id DESC LIMIT 1)
+               ORDER BY a.user_id""",
+            quiz_id,
+        )
+        return await self._with_answers(rows)
+
+    async def attempts(self, attempt_ids: list[int]) -> list[LatestAttempt]:
+        """These attempts (finished or not), with their answers."""
+        if not attempt_ids:
+            return []
+        marks = ",".join("?" * len(attempt_ids))
+        rows = await self._database.fetchall(
+            f"""SELECT a.id, a.user_id, u.first_name, COALESCE(a.score, 0) AS score, a.total,
+                       a.started_at, COALESCE(a.finished_at, 0) AS finished_at
+                FROM attempts a JOIN users u ON u.user_id = a.user_id
+                WHERE a.id IN ({marks}) ORDER BY a.id""",
+            *attempt_ids,
+        )
+        return await self._with_answers(rows)
+
+    async def _with_answers(self, rows: list[Any]) -> list[LatestAttempt]:
+        found = []
+        for row in rows:
+            answers = await self._database.fetchall(
+                "SELECT question_id, chosen, correct FROM answers WHERE attempt_id=?",
+                row["id"],
+            )
+            found.append(
+                LatestAttempt(
+                    user_id=row["user_id"],
+                    name=row["first_name"],
+                    attempt_id=row["id"],
+                    score=int(row["score"] or 0),
+                    total=int(row["total"]),
+                    started_at=float(row["started_at"]),
+                    finished_at=float(row["finished_at"]),
+                    answers={a["question_id"]: (a["chosen"], bool(a["correct"])) for a in answers},
+                )
+            )
+        return found

@@ -1,0 +1,38 @@
+"""A group's own language and time zone, set by its admins: what the bot posts there speaks
+the group's language; each member's toast stays in their own."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from bot.config import Settings
+from bot.sandbox import FakeBotApi, FakeUser
+from tests.support.harness import running_bot
+from tests.support.room import ADA, BO, GROUP_ID, Room
+
+TUNDE = FakeUser(7, "Tunde", "yo")  # a member whose Telegram speaks Yoruba
+
+
+async def test_the_group_language_is_the_bots_there_and_toasts_stay_each_members(
+    api: FakeBotApi, settings: Settings
+) -> None:
+    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
+    async with running_bot(settings):
+        await room.say(BO, "/language yo", "Only the chat's admins")
+        await room.say(ADA, "/language", "Send /language <code>, one of en, yo. Now: English.")
+        await room.say(ADA, "/language klingon", "is not one of the languages: en, yo")
+        await room.say(ADA, "/language yo", "Èdè ẹgbẹ́ yìí ni Yorùbá báyìí")
+        await room.say(BO, "/leaderboard", "")  # any reply: now in Yoruba
+        assert "Only the chat's admins" not in room.messages()[-1].text
+        await room.say(BO, "/stopquiz", "alábòójútó")  # a refusal in the group's language
+        q1 = await room.say(ADA, "/groupquiz tiny 60", "Ìbéèrè 1")
+        assert "ìdánwò fún gbogbo ẹgbẹ́" in room.messages()[-2].text
+        assert (await room.tap(BO, q1, 1)).startswith("✅ Right!")  # Bo's own language
+        assert (await room.tap(TUNDE, q1, 1)).startswith("✅ Ó tọ̀nà!")
+        await room.say(ADA, "/language en", "This group's language is now English")
+        await room.say(ADA, "/timezone Mars/Olympus", "")
+        await room.say(ADA, "/timezone africa/lagos", "time zone is now Africa/Lagos")
+    with sqlite3.connect(settings.db_path) as db:
+        assert db.execute("SELECT chat_id, timezone, language FROM chat_settings").fetchall() == [
+            (GROUP_ID, "Africa/Lagos", "en")
+        ]
