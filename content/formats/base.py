@@ -261,6 +261,45 @@ def yaml_number(value: Decimal) -> int | float | None:
     return None
 
 
+def put_number(
+    question: dict[str, Any], value: Decimal, tolerance: Decimal, problems: Problems, place: str
+) -> bool:
+    """Make the draft question numeric with this answer and tolerance (the tolerance left out
+    when zero); False, with the error at its place, when a number has no YAML spelling."""
+    answer, margin = yaml_number(value), yaml_number(tolerance)
+    if answer is None or margin is None:
+        problems.error(place, "a number with more than 15 significant digits")
+        return False
+    question["type"] = "numeric"
+    question["answer"] = answer
+    if tolerance:
+        question["tolerance"] = margin
+    return True
+
+
+def full_credit(weight: Decimal, what: str, problems: Problems, place: str) -> bool:
+    """Whether an answer is worth 100%; partial credit for `what` cannot be represented."""
+    if weight == 100:
+        return True
+    problems.unsupported_part(place, f"partial credit ({number_text(weight)}%) for {what}")
+    return False
+
+
+ZERO_SHORT_ANSWER = "short answers worth 0% (feedback for a wrong reply) are not kept"
+
+
+def typed_answer(text: str, problems: Problems, place: str) -> str | None:
+    """A short answer as our typed answer: `\\*` is a literal star; a bare `*` is Moodle's
+    wildcard, which we cannot represent, and an empty answer is an error (None for both)."""
+    if "*" in text.replace("\\*", ""):
+        problems.unsupported_part(place, f"a short answer with a wildcard: {text[:40]!r}")
+        return None
+    if not (text := text.replace("\\*", "*")):
+        problems.error(place, "an empty short answer")
+        return None
+    return text
+
+
 def number_text(value: Decimal) -> str:
     """A number as text formats write it: `14`, `0.5`, `1.5E+20` (no trailing zeros)."""
     if value == value.to_integral_value() and abs(value) < 10**15:
@@ -310,6 +349,21 @@ def languages_of(quiz: Quiz) -> list[str]:
         for text in texts_of(question):
             found |= text.languages
     return sorted(found)
+
+
+def quiz_fields_left_out(quiz: Quiz) -> list[str]:
+    """The quiz's own fields that differ from their defaults, for a format that holds none of
+    them (the title and id aside)."""
+    found = []
+    if quiz.description is not None:
+        found.append("the description")
+    if quiz.level.value != "medium":
+        found.append(f"the level ({quiz.level.value})")
+    if quiz.guide is not None:
+        found.append("the guide")
+    if not quiz.shuffle_options:
+        found.append("shuffle_options: false")
+    return found
 
 
 def dropped_languages(quiz: Quiz, language: str, format_name: str) -> list[str]:

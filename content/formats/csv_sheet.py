@@ -17,6 +17,7 @@ from content.formats.base import (
     WriteOptions,
     Written,
     decode_text,
+    quiz_fields_left_out,
 )
 from content.formats.table import header_for, question_row, read_table
 from content.model import Quiz
@@ -49,19 +50,6 @@ def read_csv(data: bytes, options: ReadOptions) -> Draft:
     return draft
 
 
-def _dropped(quiz: Quiz) -> list[str]:
-    found = []
-    if quiz.description is not None:
-        found.append("the description")
-    if quiz.level.value != "medium":
-        found.append(f"the level ({quiz.level.value})")
-    if quiz.guide is not None:
-        found.append("the guide")
-    if not quiz.shuffle_options:
-        found.append("shuffle_options: false")
-    return found
-
-
 def write_csv(quiz: Quiz, images: Mapping[str, bytes], options: WriteOptions) -> Written:
     header = header_for(quiz, options.language)
     buffer = io.StringIO(newline="")
@@ -77,7 +65,7 @@ def write_csv(quiz: Quiz, images: Mapping[str, bytes], options: WriteOptions) ->
     warnings = [
         "CSV has no quiz id or title: they come back from the file name or from --id and --title"
     ]
-    if dropped := _dropped(quiz):
+    if dropped := quiz_fields_left_out(quiz):
         warnings.append(
             f"CSV cannot hold {', '.join(dropped)}: left out (an .xlsx has a quiz sheet for them)"
         )

@@ -21,6 +21,7 @@ from decimal import Decimal
 from typing import Any
 
 from content.formats.base import (
+    ZERO_SHORT_ANSWER,
     ConversionError,
     Draft,
     Problems,
@@ -30,11 +31,14 @@ from content.formats.base import (
     Written,
     decode_text,
     dropped_languages,
+    full_credit,
     number_text,
+    put_number,
     question_id_from,
+    quiz_fields_left_out,
     read_decimal,
     text_in,
-    yaml_number,
+    typed_answer,
 )
 from content.formats.html_text import html_to_text
 from content.model import (
@@ -357,24 +361,13 @@ class _Reader:
                 weight = Decimal(match.group(1))
                 piece = piece[match.end() :]
                 if weight == 0:
-                    self.warnings.add(
-                        "short answers worth 0% (feedback for a wrong reply) are not kept", place
-                    )
+                    self.warnings.add(ZERO_SHORT_ANSWER, place)
                     continue
-                if weight != 100:
-                    self.problems.unsupported_part(
-                        place, f"partial credit ({weight}%) for a short answer"
-                    )
+                if not full_credit(weight, "a short answer", self.problems, place):
                     return None
             raw, _, feedback = piece.partition("#")
-            text = _typed_answer(_formatted(raw, text_format)[0])
+            text = typed_answer(_formatted(raw, text_format)[0], self.problems, place)
             if text is None:
-                self.problems.unsupported_part(
-                    place, f"a short answer with a wildcard: {raw.strip()[:40]!r}"
-                )
-                return None
-            if not text:
-                self.problems.error(place, "an empty short answer")
                 return None
             if text.casefold() in ("true", "false", "t", "f"):
                 self.warnings.add(
@@ -408,10 +401,7 @@ class _Reader:
             if match := _WEIGHT.match(piece):
                 weight = Decimal(match.group(1))
                 piece = piece[match.end() :]
-                if weight != 100:
-                    self.problems.unsupported_part(
-                        place, f"partial credit ({weight}%) for a number"
-                    )
+                if not full_credit(weight, "a number", self.problems, place):
                     return None
             raw, _, feedback = piece.partition("#")
             number = self._range(_restore(raw).strip(), place)
@@ -422,14 +412,8 @@ class _Reader:
             self.problems.unsupported_part(place, "several right numbers in one question")
             return None
         value, tolerance, feedback = found[0]
-        answer, margin = yaml_number(value), yaml_number(tolerance)
-        if answer is None or margin is None:
-            self.problems.error(place, "a number with more than 15 significant digits")
+        if not put_number(question, value, tolerance, self.problems, place):
             return None
-        question["type"] = "numeric"
-        question["answer"] = answer
-        if tolerance:
-            question["tolerance"] = margin
         return feedback or None
 
     def _range(self, text: str, place: str) -> tuple[Decimal, Decimal] | None:
@@ -452,14 +436,6 @@ class _Reader:
 def question_right(question: dict[str, Any]) -> list[int]:
     answer = question.get("answer")
     return answer if isinstance(answer, list) else [answer] if isinstance(answer, int) else []
-
-
-def _typed_answer(text: str) -> str | None:
-    """A short answer as our typed answer: `\\*` is a literal star; a bare `*` is Moodle's
-    wildcard, which we cannot represent (None)."""
-    if "*" in text.replace("\\*", ""):
-        return None
-    return text.replace("\\*", "*")
 
 
 def category_name(path: str) -> str:
@@ -530,15 +506,7 @@ def _answers(question: Question, language: str, dropped: list[str]) -> list[str]
 
 
 def _dropped(quiz: Quiz) -> list[str]:
-    found = []
-    if quiz.description is not None:
-        found.append("the description")
-    if quiz.level.value != "medium":
-        found.append(f"the level ({quiz.level.value})")
-    if quiz.guide is not None:
-        found.append("the guide")
-    if not quiz.shuffle_options:
-        found.append("shuffle_options: false")
+    found = quiz_fields_left_out(quiz)
     counts = {
         "images": sum(len(question.images) for question in quiz.questions),
         "units": sum(

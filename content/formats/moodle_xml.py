@@ -43,6 +43,7 @@ import defusedxml
 from defusedxml.ElementTree import DefusedXMLParser
 
 from content.formats.base import (
+    ZERO_SHORT_ANSWER,
     ConversionError,
     Draft,
     Problems,
@@ -50,11 +51,13 @@ from content.formats.base import (
     Warnings,
     WriteOptions,
     Written,
+    full_credit,
     moodle_language,
     number_text,
+    put_number,
     question_id_from,
     read_decimal,
-    yaml_number,
+    typed_answer,
 )
 from content.formats.gift import category_name
 from content.formats.html_text import Picture, html_to_text, split_languages, text_to_html
@@ -629,10 +632,7 @@ class _Reader:
                 if self._feedback(answer, place):
                     self.warnings.add("feedback for any other number is not kept", place)
                 continue
-            if fraction != 100:
-                self.problems.unsupported_part(
-                    place, f"partial credit ({number_text(fraction)}%) for a number"
-                )
+            if not full_credit(fraction, "a number", self.problems, place):
                 return None
             value = read_decimal(text)
             tolerance = read_decimal(answer.findtext("tolerance") or "0")
@@ -647,14 +647,8 @@ class _Reader:
                 self.problems.error(place, "no answer worth 100%")
             return None
         value, tolerance, index = found[0]
-        answer_number, tolerance_number = yaml_number(value), yaml_number(tolerance)
-        if answer_number is None or tolerance_number is None:
-            self.problems.error(place, "a number with more than 15 significant digits")
+        if not put_number(question, value, tolerance, self.problems, place):
             return None
-        question["type"] = "numeric"
-        question["answer"] = answer_number
-        if tolerance:
-            question["tolerance"] = tolerance_number
         question["unit"] = self._unit(element, place)
         return self._right_feedback(answers, {index}, place)
 
@@ -689,25 +683,13 @@ class _Reader:
         open_group: dict[str, str] | None = None
         right: set[int] = set()
         for index, (fraction, answer) in enumerate(answers):
-            text = (answer.findtext("text") or "").strip()
             if fraction == 0:
-                self.warnings.add(
-                    "short answers worth 0% (feedback for a wrong reply) are not kept", place
-                )
+                self.warnings.add(ZERO_SHORT_ANSWER, place)
                 continue
-            if fraction != 100:
-                self.problems.unsupported_part(
-                    place, f"partial credit ({number_text(fraction)}%) for a short answer"
-                )
+            if not full_credit(fraction, "a short answer", self.problems, place):
                 return None
-            if "*" in text.replace("\\*", ""):
-                self.problems.unsupported_part(
-                    place, f"a short answer with a wildcard: {text[:40]!r}"
-                )
-                return None
-            text = text.replace("\\*", "*")
-            if not text:
-                self.problems.error(place, "an empty short answer")
+            text = typed_answer((answer.findtext("text") or "").strip(), self.problems, place)
+            if text is None:
                 return None
             right.add(index)
             tagged = answer.get(XML_LANG)

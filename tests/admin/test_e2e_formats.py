@@ -10,7 +10,6 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from openpyxl import Workbook
 
 from bot.app import QuizApplication
 from bot.config import Settings
@@ -19,6 +18,8 @@ from tests.support.admin import failed_calls, seed_banks, upload
 from tests.support.harness import make_settings
 from tests.support.images import png
 from tests.support.learner import Learner
+from tests.support.sheets import with_sheet_xml
+from tests.support.sheets import workbook_bytes as workbook
 
 ADMIN = FakeUser(970, "Ade", "en")
 
@@ -69,21 +70,6 @@ MOODLE_XML = """\
   </question>
 </quiz>
 """
-
-
-def workbook(rows: list[list[object]], quiz: list[list[object]] | None = None) -> bytes:
-    book = Workbook()
-    sheet = book.active
-    assert sheet is not None
-    for row in rows:
-        sheet.append(row)
-    if quiz is not None:
-        extra = book.create_sheet("quiz")
-        for row in quiz:
-            extra.append(row)
-    buffer = io.BytesIO()
-    book.save(buffer)
-    return buffer.getvalue()
 
 
 XLSX_ROWS: list[list[object]] = [
@@ -259,14 +245,10 @@ def zip_bomb() -> bytes:
 
 def sheet_bomb() -> bytes:
     """A valid .xlsx whose sheet is padded with 30 MiB of spaces."""
-    source = zipfile.ZipFile(io.BytesIO(workbook(XLSX_ROWS)))
-    files = []
-    for info in source.infolist():
-        content = source.read(info)
-        if info.filename == "xl/worksheets/sheet1.xml":
-            content = content.replace(b"<sheetData>", b"<sheetData>" + b" " * 30 * 2**20)
-        files.append((info.filename, content))
-    return zipped(*files)
+    return with_sheet_xml(
+        workbook(XLSX_ROWS),
+        lambda xml: xml.replace(b"<sheetData>", b"<sheetData>" + b" " * 30 * 2**20),
+    )
 
 
 async def test_zip_bombs_are_refused_from_their_declared_sizes(

@@ -6,7 +6,6 @@ equal in everything (bank fields, languages, images)."""
 from __future__ import annotations
 
 import base64
-import contextlib
 import time
 from pathlib import Path
 
@@ -16,11 +15,19 @@ from hypothesis import strategies as st
 
 from content.answers import normalize
 from content.export import bank_data
-from content.formats.base import ConversionError, ReadOptions
+from content.formats.base import ConversionError
 from content.formats.convert import Loaded
-from content.formats.moodle_xml import read_moodle_xml
 from content.model import Level, LocalizedText, Question, Quiz, TypedAnswer
-from tests.support.formats import DRILL, EVERYTHING_BANK, HERE, SEED, load, read, trip
+from tests.support.formats import (
+    DRILL,
+    EVERYTHING_BANK,
+    HERE,
+    SEED,
+    load,
+    read,
+    refused,
+    trip,
+)
 from tests.support.images import png
 
 
@@ -90,9 +97,8 @@ def test_shortanswer_with_code_and_an_escaped_star() -> None:
 
 
 def test_unsupported_types_refuse_the_file_with_their_places() -> None:
-    with pytest.raises(ConversionError) as caught:
-        read((HERE / "unsupported.xml").read_bytes(), "xml")
-    assert caught.value.problems[:4] == (
+    problems = refused((HERE / "unsupported.xml").read_bytes(), "xml")
+    assert problems[:4] == (
         "line 9, question 'sum': a question of type calculated",
         "line 13, question 'cloze': a question of type cloze (embedded answers)",
         "line 17, question 'pairs': a question of type matching",
@@ -109,9 +115,8 @@ def test_skipping_unsupported_types_keeps_the_rest() -> None:
 def test_a_truncated_document_is_refused_at_its_end() -> None:
     data = (HERE / "constructs.xml").read_bytes()
     cut = data[: data.index(b'<question type="truefalse">') + 40]
-    with pytest.raises(ConversionError) as caught:
-        read(cut, "xml")
-    (problem,) = caught.value.problems
+    problems = refused(cut, "xml")
+    (problem,) = problems
     last_line = cut.count(b"\n") + 1
     assert problem.startswith(f"line {last_line}, column ")
     assert problem.endswith("not well-formed XML (it ends too early: truncated?)")
@@ -128,9 +133,8 @@ BILLION_LAUGHS = b"""<?xml version="1.0"?>
 
 
 def test_entities_are_refused_before_anything_expands() -> None:
-    with pytest.raises(ConversionError) as caught:
-        read(BILLION_LAUGHS, "xml")
-    assert caught.value.problems == (
+    problems = refused(BILLION_LAUGHS, "xml")
+    assert problems == (
         "line 3: an entity declaration; Moodle XML has none, and entities are refused "
         "(they can expand without bound)",
     )
@@ -138,30 +142,26 @@ def test_entities_are_refused_before_anything_expands() -> None:
 
 def test_a_dtd_and_external_entities_are_refused() -> None:
     external = b'<?xml version="1.0"?>\n<!DOCTYPE quiz SYSTEM "file:///etc/passwd">\n<quiz/>'
-    with pytest.raises(ConversionError) as caught:
-        read(external, "xml")
-    assert caught.value.problems[0].startswith("line 2: a DTD;")
+    problems = refused(external, "xml")
+    assert problems[0].startswith("line 2: a DTD;")
 
 
 def test_an_entity_hidden_from_the_quick_look_is_still_refused_by_defusedxml() -> None:
     # UTF-16 hides the ASCII marker from the byte search; the parser itself refuses the DTD
     data = '<?xml version="1.0" encoding="UTF-16"?><!DOCTYPE q [<!ENTITY a "b">]><quiz/>'
-    with pytest.raises(ConversionError) as caught:
-        read(data.encode("utf-16"), "xml")
-    assert caught.value.problems[0].startswith("refused: ")
+    problems = refused(data.encode("utf-16"), "xml")
+    assert problems[0].startswith("refused: ")
 
 
 def test_deep_nesting_is_refused_while_parsing() -> None:
     data = b"<quiz>" + b"<a>" * 50_000 + b"</a>" * 50_000 + b"</quiz>"
-    with pytest.raises(ConversionError) as caught:
-        read(data, "xml")
-    assert caught.value.problems == ("refused: elements nested more than 32 deep",)
+    problems = refused(data, "xml")
+    assert problems == ("refused: elements nested more than 32 deep",)
 
 
 def test_a_document_that_is_not_a_quiz() -> None:
-    with pytest.raises(ConversionError) as caught:
-        read(b"<html><body/></html>", "xml")
-    assert caught.value.problems == ("the document is <html>; Moodle XML is a <quiz>",)
+    problems = refused(b"<html><body/></html>", "xml")
+    assert problems == ("the document is <html>; Moodle XML is a <quiz>",)
 
 
 def _question(body: str, kind: str = "multichoice") -> bytes:
@@ -208,9 +208,8 @@ def _question(body: str, kind: str = "multichoice") -> bytes:
     ],
 )
 def test_what_a_question_cannot_say_here_is_unsupported(body: str, kind: str, problem: str) -> None:
-    with pytest.raises(ConversionError) as caught:
-        read(_question(body, kind), "xml")
-    assert caught.value.problems[0] == problem
+    problems = refused(_question(body, kind), "xml")
+    assert problems[0] == problem
 
 
 def test_a_multichoice_with_no_right_answer_is_an_error() -> None:
@@ -229,9 +228,8 @@ def test_an_image_without_its_file_is_an_error() -> None:
         '<answer fraction="100"><text>true</text></answer><answer fraction="0"><text>false</text></answer>'
         "</question></quiz>"
     ).encode()
-    with pytest.raises(ConversionError) as caught:
-        read(data, "xml")
-    assert caught.value.problems == (
+    problems = refused(data, "xml")
+    assert problems == (
         "line 1, question 'q': the image 'gone.png' has no <file> in the question text",
     )
 
@@ -247,9 +245,8 @@ def test_an_embedded_file_that_is_not_an_image_is_refused_with_its_question() ->
         '<answer fraction="100"><text>true</text></answer><answer fraction="0"><text>false</text></answer>'
         "</question></quiz>"
     ).encode()
-    with pytest.raises(ConversionError) as caught:
-        read(data, "xml")
-    assert caught.value.problems[0].startswith(
+    problems = refused(data, "xml")
+    assert problems[0].startswith(
         "line 1, question 'q', question q (#1), field image: x.png: not a PNG"
     )
 
@@ -322,71 +319,6 @@ def test_any_text_survives_moodle_xml(question: str, option: str, answer: str, t
     assert back.quiz.questions[1] == quiz.questions[1]
 
 
-XMLISH = st.lists(
-    st.one_of(
-        st.sampled_from(
-            [
-                "<quiz>",
-                "</quiz>",
-                '<question type="multichoice">',
-                '<question type="truefalse">',
-                '<question type="numerical">',
-                '<question type="shortanswer">',
-                '<question type="category">',
-                "</question>",
-                "<name><text>",
-                "</text></name>",
-                "<questiontext><text>",
-                "</text></questiontext>",
-                '<answer fraction="100">',
-                '<answer fraction="-50">',
-                "<answer>",
-                "</answer>",
-                "<text>",
-                "</text>",
-                "<single>false</single>",
-                "<![CDATA[",
-                "]]>",
-                "<p>",
-                "<br>",
-                '<span lang="yo" class="multilang">',
-                "</span>",
-                "@@PLUGINFILE@@/a.png",
-                '<file name="a.png">',
-                "</file>",
-                "<tolerance>1</tolerance>",
-                "true",
-                "false",
-                "14",
-                "*",
-                "&amp;",
-                "&#0;",
-                "&bogus;",
-                "<units><unit><unit_name>GB</unit_name></unit></units>",
-            ]
-        ),
-        st.characters(),
-    ),
-    max_size=60,
-).map("".join)
-
-
-@given(XMLISH)
-@settings(max_examples=400, deadline=None)
-def test_any_document_gives_a_quiz_or_a_conversion_error(text: str) -> None:
-    try:
-        read(text.encode("utf-8", "surrogatepass"), "xml", skip_unsupported=True)
-    except ConversionError as error:
-        assert error.problems
-
-
-@given(st.binary(max_size=300))
-@settings(max_examples=200, deadline=None)
-def test_any_bytes_give_a_draft_or_a_conversion_error(data: bytes) -> None:
-    with contextlib.suppress(ConversionError):
-        read_moodle_xml(data, ReadOptions())
-
-
 def test_the_largest_document_parses_in_bounded_time() -> None:
     """512 KiB of Moodle XML (the limit), made of the questions of the drill bank."""
     output = trip(load(EVERYTHING_BANK), "xml")[1].data
@@ -408,6 +340,5 @@ def test_more_text_than_a_bank_can_hold_is_refused_while_parsing() -> None:
         + b"x" * (5 * 1024 * 1024)
         + b"</text></name></question></quiz>"
     )
-    with pytest.raises(ConversionError) as caught:
-        read(data, "xml")
-    assert caught.value.problems == ("refused: more than 4 MiB of text besides the embedded files",)
+    problems = refused(data, "xml")
+    assert problems == ("refused: more than 4 MiB of text besides the embedded files",)

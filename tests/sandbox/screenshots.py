@@ -41,13 +41,7 @@ def take(folder: Path) -> None:
                 "ready", lambda: driver.find_elements("css selector", "body[data-ready]"), driver
             )
             _say(driver, f"/quiz {QUIZ_ID}")
-            question = browser.until(
-                "question 1",
-                lambda: browser.find(
-                    driver, lambda m: "Question 1 of 8" in m["text"] and bool(m["buttons"])
-                ),
-                driver,
-            )
+            question = browser.question(driver, 1)
             driver.save_screenshot(str(folder / "question.png"))
             _click(driver, question["id"], 2)
             browser.until(
@@ -76,13 +70,7 @@ def take(folder: Path) -> None:
                 {"emma": False, "ade": True, "funmi": True},
             )
             for number, plan in enumerate(plans, start=1):
-                asked = browser.until(
-                    f"group question {number}",
-                    lambda n=number: browser.find(
-                        driver, lambda m: f"Question {n} of 8" in m["text"] and bool(m["buttons"])
-                    ),
-                    driver,
-                )
+                asked = browser.question(driver, number, what=f"group question {number}")
                 text = next(t for t in right if t in asked["text"])
                 good = next(
                     i for i, label in enumerate(asked["buttons"]) if label_is(label, right[text])

@@ -53,13 +53,7 @@ def test_the_seed_quiz_is_played_by_clicking_in_the_page(
         driver.find_element("id", "send").click()
 
         for number in range(1, 9):
-            question = browser.until(
-                f"question {number}",
-                lambda n=number: browser.find(
-                    driver, lambda m: f"Question {n} of 8" in m["text"] and bool(m["buttons"])
-                ),
-                driver,
-            )
+            question = browser.question(driver, number)
             asked = next(text for text in right if text in question["text"])
             correct = [
                 i for i, label in enumerate(question["buttons"]) if label_is(label, right[asked])
@@ -108,13 +102,7 @@ def test_the_seed_quiz_is_played_by_clicking_in_the_page(
         Select(driver.find_element("id", "person")).select_by_value("emma")
         driver.find_element("id", "text").send_keys("/quiz hostile")
         driver.find_element("id", "send").click()
-        question = browser.until(
-            "the hostile question",
-            lambda: browser.find(
-                driver, lambda m: "Question 1 of 1" in m["text"] and bool(m["buttons"])
-            ),
-            driver,
-        )
+        question = browser.question(driver, 1, 1, what="the hostile question")
         assert (
             '<script>window.pwned = 1</script>"><img src=x onerror="window.pwned = 2">'
             in question["text"]

@@ -22,7 +22,7 @@ from bot.sandbox import FakeBotApi, FakeUser
 from bot.sandbox.web.cast import CAST, Cast, Person
 from bot.sandbox.web.page import SandboxPage
 from tests.support.harness import running_bot
-from tests.support.page import Events, bot_says, origin, post, tags_of, text_of
+from tests.support.page import TELEGRAM_TAGS, Events, bot_says, origin, post, tags_of, text_of
 
 QUIZ_ID = "model-pipeline-parallelism"
 HOSTILE = '"><img src=x onerror=alert(1)><script>alert(2)</script>'
@@ -188,17 +188,7 @@ async def test_a_hostile_name_and_bank_reach_the_page_astext_of(
     await post(client, "/api/send", {"person": "mallory", "chat_id": 1666, "text": "/start"})
     hello = (await events.until(bot_says(1666, "Quiz Tutor")))["message"]
     assert HOSTILE in text_of(hello["text"])  # shown, character for character
-    assert tags_of(hello["text"]) <= {
-        "b",
-        "i",
-        "u",
-        "s",
-        "code",
-        "pre",
-        "a",
-        "spoiler",
-        "blockquote",
-    }
+    assert tags_of(hello["text"]) <= TELEGRAM_TAGS
 
     bank = (
         f"id: hostile\ntitle: '{HOSTILE}'\nlevel: easy\nquestions:\n"
@@ -221,17 +211,7 @@ async def test_a_hostile_name_and_bank_reach_the_page_astext_of(
     question = (await events.until(bot_says(1002, "bold?")))["message"]
     shown = text_of(question["text"])
     assert f"<b>bold?</b> {HOSTILE}" in shown and "<script>alert(3)</script>" in shown
-    assert tags_of(question["text"]) <= {
-        "b",
-        "i",
-        "u",
-        "s",
-        "code",
-        "pre",
-        "a",
-        "spoiler",
-        "blockquote",
-    }
+    assert tags_of(question["text"]) <= TELEGRAM_TAGS
     labels = [b["text"] for row in question["buttons"] for b in row]
     assert any("<script>alert(3)</script>" in label for label in labels)
     right = next(b["data"] for row in question["buttons"] for b in row if "script" in b["text"])

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
 
 import pytest
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
@@ -11,20 +10,6 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
 
 from bot.sandbox import FakeBotApi, FakeUser
-
-
-@pytest.fixture
-async def client(api: FakeBotApi) -> AsyncIterator[Bot]:
-    bot = Bot(api.token, base_url=api.base_url)
-    async with bot:
-        yield bot
-
-
-@pytest.fixture
-def user(api: FakeBotApi) -> FakeUser:
-    person = FakeUser(7, "Tola")
-    api.private_chat(person)
-    return person
 
 
 def _keyboard(data: str) -> InlineKeyboardMarkup:

@@ -4,8 +4,6 @@ private chat needs the bot's poll button, and an open forwarded quiz hides its a
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import aiohttp
 import pytest
 from telegram import (
@@ -19,20 +17,6 @@ from telegram import (
 from telegram.error import BadRequest, NetworkError
 
 from bot.sandbox import FakeBotApi, FakeUser
-
-
-@pytest.fixture
-async def client(api: FakeBotApi) -> AsyncIterator[Bot]:
-    bot = Bot(api.token, base_url=api.base_url)
-    async with bot:
-        yield bot
-
-
-@pytest.fixture
-def user(api: FakeBotApi) -> FakeUser:
-    person = FakeUser(7, "Tola")
-    api.private_chat(person)
-    return person
 
 
 async def test_get_file_refuses_what_a_bot_may_not_download(

@@ -89,3 +89,13 @@ def messages(driver: Any) -> list[dict[str, Any]]:
 
 def find(driver: Any, test: Callable[[dict[str, Any]], bool]) -> dict[str, Any] | None:
     return next((m for m in messages(driver) if test(m)), None)
+
+
+def question(driver: Any, number: int, of: int = 8, what: str | None = None) -> dict[str, Any]:
+    """Wait for `Question <number> of <of>` with its buttons, and give that message."""
+    heading = f"Question {number} of {of}"
+    return until(
+        what or f"question {number}",
+        lambda: find(driver, lambda m: heading in m["text"] and bool(m["buttons"])),
+        driver,
+    )

@@ -6,7 +6,10 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from content.formats.base import ReadOptions, WriteOptions
+import pytest
+from hypothesis import strategies as st
+
+from content.formats.base import ConversionError, ReadOptions, WriteOptions
 from content.formats.convert import Loaded, Output, read_quiz, write_quiz
 from content.formats.registry import FORMATS
 from content.images import BundleImages, FolderImages
@@ -31,6 +34,31 @@ def read(
 ) -> Loaded:
     images = FolderImages(folder) if folder is not None else None
     return read_quiz(data, FORMATS[fmt], ReadOptions(name=name, **options), images)  # type: ignore[arg-type]
+
+
+def refused(
+    data: bytes, fmt: str, name: str = "quiz", folder: Path | None = None, **options: object
+) -> tuple[str, ...]:
+    """The problems of an input the converter must refuse (the test fails if it reads it)."""
+    with pytest.raises(ConversionError) as caught:
+        read(data, fmt, name, folder, **options)
+    return caught.value.problems
+
+
+def made_of(tokens: list[str], max_size: int) -> st.SearchStrategy[str]:
+    """Texts made of a format's own tokens mixed with any characters: inputs that reach deep
+    into its reader."""
+    return st.lists(st.one_of(st.sampled_from(tokens), st.characters()), max_size=max_size).map(
+        "".join
+    )
+
+
+def read_or_refuse(text: str, fmt: str, **options: object) -> None:
+    """Any text reads as a quiz or is refused with a ConversionError saying why; nothing else."""
+    try:
+        read(text.encode("utf-8", "surrogatepass"), fmt, **options)
+    except ConversionError as error:
+        assert error.problems
 
 
 def write(loaded: Loaded, fmt: str, language: str = "en") -> Output:

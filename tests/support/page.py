@@ -55,6 +55,10 @@ def text_of(nodes: list[Any]) -> str:
     return "".join(n if isinstance(n, str) else text_of(n["children"]) for n in nodes)
 
 
+# What the page may draw of a message: Telegram's formatting tags, nothing else.
+TELEGRAM_TAGS = frozenset({"b", "i", "u", "s", "code", "pre", "a", "spoiler", "blockquote"})
+
+
 def tags_of(nodes: list[Any]) -> set[str]:
     found: set[str] = set()
     for node in nodes:
