@@ -11,15 +11,24 @@ from pathlib import Path
 
 from content.formats.cli import run_convert, run_template
 from content.formats.registry import INPUT_FORMATS, OUTPUT_FORMATS
-from content.loader import EVERYTHING, PLAYABLE, bank_files, load_banks
+from content.loader import EVERYTHING, IN_GROUPS, PLAYABLE, Accepts, bank_files, load_banks
 from content.model import Quiz
 
 
-def _not_playable(quiz: Quiz) -> str:
-    parts = sorted({str(question.type) for question in quiz.questions} - set(PLAYABLE.types))
-    if not PLAYABLE.images and any(question.images for question in quiz.questions):
+def _missing(quiz: Quiz, accepts: Accepts) -> list[str]:
+    parts = sorted({str(question.type) for question in quiz.questions} - set(accepts.types))
+    if not accepts.images and any(question.images for question in quiz.questions):
         parts.append("images")
-    return f" (the bot cannot play yet: {', '.join(parts)})" if parts else ""
+    return parts
+
+
+def _not_playable(quiz: Quiz) -> str:
+    notes = []
+    if parts := _missing(quiz, PLAYABLE):
+        notes.append(f"the bot cannot play yet: {', '.join(parts)}")
+    if parts := _missing(quiz, IN_GROUPS):
+        notes.append(f"groups skip: {', '.join(parts)}")
+    return f" ({'; '.join(notes)})" if notes else ""
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from content.images import FolderImages, ImageChecker, ImageSource, NoImages
 from content.markup import problems
-from content.model import QuestionType, Quiz
+from content.model import Question, QuestionType, Quiz
 from content.safe_yaml import BankYamlError, load_bank_yaml
 from content.schema import QUESTION_SCHEMAS, TYPE_NAMES, BankSchema, fields_of, to_quiz
 
@@ -32,6 +32,10 @@ class Accepts:
 
     types: frozenset[QuestionType]
     images: bool
+
+    def takes(self, question: Question) -> bool:
+        """Whether this takes the question: its type, and its pictures if it has any."""
+        return question.type in self.types and (self.images or not question.images)
 
     def refusals(self, quiz: Quiz) -> list[tuple[int, str, str]]:
         """(question index, field, why) for each part of the quiz this does not take."""
@@ -55,10 +59,14 @@ class Accepts:
 
 
 EVERYTHING = Accepts(frozenset(QuestionType), images=True)
-# What the bot can play today. The bot side widens this as it learns each type; until then a
-# bank with other types is refused where the bot loads it (on start, /import), with the
-# places, and `python -m content validate` accepts it and says it is not playable yet.
-PLAYABLE = Accepts(frozenset({QuestionType.SINGLE}), images=False)
+# What the bot can play: what its loaders take (on start, /import, stored banks). A bank with
+# anything else is refused there, with the places, and `python -m content validate` accepts it
+# and says it is not playable yet. Private chats play every type, with pictures (issue 14).
+PLAYABLE = EVERYTHING
+# What a group or channel quiz (/groupquiz, /push) plays of a bank; it skips the rest, and
+# says so. Numeric and typed questions are never played there (a reply would show everyone
+# the answer before the reveal); the group side widens this as it learns the other types.
+IN_GROUPS = Accepts(frozenset({QuestionType.SINGLE}), images=False)
 
 
 @dataclass(frozen=True)
@@ -221,7 +229,14 @@ def load_bank_file(path: Path, default_language: str, accepts: Accepts = PLAYABL
 
 
 def bank_files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.iterdir() if p.suffix in {".yaml", ".yml"} and p.is_file())
+    """The banks of a folder: its `*.yaml`/`*.yml` files, then those of its direct subfolders
+    (a bank with pictures sits in a folder of its own, `images/` beside it)."""
+
+    def banks_in(place: Path) -> list[Path]:
+        return sorted(p for p in place.iterdir() if p.suffix in {".yaml", ".yml"} and p.is_file())
+
+    subfolders = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+    return banks_in(folder) + [bank for sub in subfolders for bank in banks_in(sub)]
 
 
 def load_banks(

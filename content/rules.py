@@ -65,19 +65,35 @@ def attempt_order(quiz: Quiz) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Summary:
-    score: int
+    score: float  # partial credit counts: a multiple question 2/3 right adds 2/3
     total: int
-    missed: tuple[str, ...]
+    missed: tuple[str, ...]  # not fully right
 
     @property
     def percent(self) -> int:
         return round(100 * self.score / self.total) if self.total else 0
 
 
-def summarize(question_ids: Sequence[str], correct_by_question: Mapping[str, bool]) -> Summary:
-    """Score of an attempt and the questions to review (answered wrong), in quiz order."""
-    missed = tuple(q for q in question_ids if not correct_by_question.get(q, False))
-    return Summary(score=len(question_ids) - len(missed), total=len(question_ids), missed=missed)
+def summarize(question_ids: Sequence[str], credit_by_question: Mapping[str, float]) -> Summary:
+    """Score of an attempt and the questions to review (not fully right), in quiz order.
+
+    Each answer counts for its credit, 0 to 1 (`True` counts 1): partial credit adds its
+    share to the score, and the question is still worth another look."""
+    credits = [min(1.0, max(0.0, float(credit_by_question.get(q, 0)))) for q in question_ids]
+    missed = tuple(q for q, credit in zip(question_ids, credits, strict=True) if credit < 1)
+    return Summary(score=_exact(sum(credits)), total=len(question_ids), missed=missed)
+
+
+def _exact(score: float) -> float:
+    """A sum of credits without floating-point dust: 1/3 + 2/3 is 1."""
+    rounded = round(score, 9)
+    return float(int(rounded)) if rounded == int(rounded) else rounded
+
+
+def score_text(score: float) -> str:
+    """A score as shown: 7, or 7.7 with partial credit (one decimal)."""
+    shown = round(score, 1)
+    return str(int(shown)) if shown == int(shown) else f"{shown:.1f}"
 
 
 def resolve_language(chosen: str | None, telegram_code: str | None, default: str) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from storage.batching import BatchTx, WriteBatcher, placeholders
 
-MAX_BATCH = 200  # 8 parameters a row: far below SQLite's 32,766 bound variables
+MAX_BATCH = 200  # 10 parameters a row: far below SQLite's 32,766 bound variables
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class AnswerOutcome:
 
     recorded: bool
     finished: bool
-    score: int  # the attempt's score when it finished; 0 while it runs
+    score: float  # the attempt's score when it finished (partial credit counts); 0 while it runs
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,9 @@ class PendingAnswer:
     finishes: bool | None  # None: the attempt ends once all of its items have an answer
     card: CardUpdate | None
     # (score, total) to store if this answer finishes the attempt; None: every answer counts
-    result: tuple[int, int] | None = None
+    result: tuple[float, int] | None = None
+    credit: float | None = None  # 0 to 1 (partial credit); None: `correct` says it all
+    reply: str | None = None  # what the learner typed (numeric and typed questions)
 
     @property
     def key(self) -> tuple[int, str, str]:
@@ -75,18 +77,19 @@ async def write_batch(tx: BatchTx, batch: Sequence[PendingAnswer]) -> list[Answe
         raise ValueError("a batch takes at most one answer per attempt")
     rows = [
         (seq, a.attempt_id, a.user_id, a.quiz_id, a.question_id, a.chosen, int(a.correct),
-         a.answered_at)
+         a.answered_at, a.credit, a.reply)
         for seq, a in enumerate(batch)
     ]  # fmt: skip
     inserted = {
         (row["attempt_id"], row["quiz_id"], row["question_id"]): row["id"]
         for row in await tx.fetchall(
             f"""WITH incoming(seq, attempt_id, user_id, quiz_id, question_id, chosen, correct,
-                              answered_at) AS (VALUES {placeholders(len(rows), 8)})
+                              answered_at, credit, reply)
+                     AS (VALUES {placeholders(len(rows), 10)})
                 INSERT INTO answers (attempt_id, user_id, quiz_id, question_id, chosen, correct,
-                                     answered_at)
+                                     answered_at, credit, reply)
                 SELECT i.attempt_id, i.user_id, i.quiz_id, i.question_id, i.chosen, i.correct,
-                       i.answered_at
+                       i.answered_at, i.credit, i.reply
                 FROM incoming AS i JOIN attempts AS a ON a.id = i.attempt_id
                 WHERE a.finished_at IS NULL
                 ORDER BY i.seq
@@ -125,7 +128,7 @@ async def write_batch(tx: BatchTx, batch: Sequence[PendingAnswer]) -> list[Answe
     }
     states = await _attempt_states(tx, to_check) if to_check else {}
     outcomes: list[AnswerOutcome] = []
-    finishing: dict[int, tuple[float, int, int | None]] = {}
+    finishing: dict[int, tuple[float, float, int | None]] = {}
     for answer, was_recorded in zip(batch, recorded, strict=True):
         state = states.get(answer.attempt_id)
         if was_recorded and answer.finishes is False:
@@ -157,17 +160,17 @@ async def write_batch(tx: BatchTx, batch: Sequence[PendingAnswer]) -> list[Answe
 @dataclass(frozen=True)
 class _AttemptState:
     finished: bool
-    score: int
+    score: float
     answered: int
-    correct: int
+    correct: float  # the credit of its answers: partial credit counts
 
 
 async def _attempt_states(tx: BatchTx, attempt_ids: set[int]) -> dict[int, _AttemptState]:
     rows = await tx.fetchall(
         f"""SELECT a.id, a.finished_at, a.score,
                    (SELECT COUNT(*) FROM answers WHERE attempt_id=a.id) AS answered,
-                   (SELECT COALESCE(SUM(correct), 0) FROM answers WHERE attempt_id=a.id)
-                       AS correct
+                   (SELECT COALESCE(SUM(COALESCE(credit, correct)), 0) FROM answers
+                     WHERE attempt_id=a.id) AS correct
             FROM attempts AS a WHERE a.id IN ({", ".join("?" * len(attempt_ids))})""",
         *sorted(attempt_ids),
     )

@@ -44,7 +44,7 @@ class Attempt:
     question_ids: tuple[str, ...]
     started_at: float
     finished_at: float | None
-    score: int | None
+    score: float | None  # partial credit counts: 7.5 of 10
     kind: str = "quiz"
 
     @property
@@ -59,9 +59,27 @@ class Attempt:
 @dataclass(frozen=True)
 class Answer:
     question_id: str
-    chosen: int
-    correct: bool
+    chosen: int  # the option (single), a bit per option picked (multiple: 1 << option), 0 for
+    # True and 1 for False (true_false: the choice as shown), -1 for a typed reply
+    correct: bool  # fully right
     answered_at: float
+    credit: float | None = None  # partial credit (0 to 1) where there is some; else None
+
+    @property
+    def score(self) -> float:
+        """What the answer counts for: its partial credit, else 1 if right and 0 if not."""
+        return self.credit if self.credit is not None else float(self.correct)
+
+    @classmethod
+    def of_row(cls, item: str, row: Any) -> Answer:
+        credit = row["credit"]
+        return cls(
+            item,
+            row["chosen"],
+            bool(row["correct"]),
+            row["answered_at"],
+            None if credit is None else float(credit),
+        )
 
 
 @dataclass(frozen=True)
@@ -70,12 +88,31 @@ class QuizRecord:
 
     quiz_id: str
     attempts_finished: int
-    best_score: int | None
+    best_score: float | None  # partial credit counts
     best_total: int | None
-    last_score: int | None
+    last_score: float | None
     last_total: int | None
     running_answered: int | None
     running_total: int | None
+
+
+@dataclass(frozen=True)
+class AwaitedReply:
+    """The question a learner's next text message answers: an attempt's item, asked in a
+    message (a reply to that message answers it too)."""
+
+    attempt_id: int
+    position: int
+    message_id: int
+    asked_at: float
+    photo_message_id: int | None = None  # its picture, when sent apart from its text
+
+    def asked_in(self, message_id: int) -> bool:
+        return message_id in (self.message_id, self.photo_message_id)
+
+
+def _options(bits: int) -> frozenset[int]:
+    return frozenset(i for i in range(bits.bit_length()) if bits >> i & 1)
 
 
 def _attempt(row: Any) -> Attempt:
@@ -130,6 +167,9 @@ class LearnerStore:
         self._database = database
         self._users: OrderedDict[int, User | None] = OrderedDict()  # None: no such learner
         self._user_writes = 0  # writes to `users` so far: a read older than one is not cached
+        # learner -> the question their next text message answers (None: none), read through
+        # like `_users`: every question asked looks it up, and it rarely changes
+        self._awaited: OrderedDict[int, AwaitedReply | None] = OrderedDict()
         self._answers = AnswerBatcher(database.transaction)
 
     async def drain(self) -> None:
@@ -150,6 +190,7 @@ class LearnerStore:
         self._user_writes += 1
         for user_id in user_ids:
             self._users.pop(user_id, None)
+            self._awaited.pop(user_id, None)
 
     # users
 
@@ -264,7 +305,8 @@ class LearnerStore:
     async def answers(self, attempt_id: int) -> dict[str, Answer]:
         """The attempt's answers, keyed by attempt item (see `attempt_item`)."""
         rows = await self._database.fetchall(
-            """SELECT a.quiz_id, a.question_id, a.chosen, a.correct, a.answered_at, t.kind
+            """SELECT a.quiz_id, a.question_id, a.chosen, a.correct, a.answered_at, a.credit,
+                      t.kind
                FROM answers a JOIN attempts t ON t.id = a.attempt_id
                WHERE a.attempt_id=? ORDER BY a.id""",
             attempt_id,
@@ -276,7 +318,7 @@ class LearnerStore:
                 if row["kind"] == REVIEW
                 else row["question_id"]
             )
-            answers[item] = Answer(item, row["chosen"], bool(row["correct"]), row["answered_at"])
+            answers[item] = Answer.of_row(item, row)
         return answers
 
     async def record_answer(
@@ -288,7 +330,10 @@ class LearnerStore:
         now: float,
         finishes: bool | None = None,
         card: CardUpdate | None = None,
-        result: tuple[int, int] | None = None,
+        result: tuple[float, int] | None = None,
+        *,
+        credit: float | None = None,
+        reply: str | None = None,
     ) -> AnswerOutcome:
         """Store one answer and, when it is the attempt's last, finish the attempt, in one
         commit (shared with the other answers of its batch).
@@ -299,6 +344,8 @@ class LearnerStore:
         card for the question as this answer leaves it: stored, and logged, in the same commit.
         `result` is the (score, total) the attempt finishes with, when the caller counts only
         some of its items (questions retired meanwhile); by default every answer counts.
+        `credit` is the answer's partial credit (0 to 1; by default `correct`'s), `reply` what
+        the learner typed, for a question answered with a typed reply.
         """
         if question_id not in attempt.question_ids:
             raise ValueError(f"question {question_id!r} is not part of attempt {attempt.id}")
@@ -316,10 +363,12 @@ class LearnerStore:
                 finishes,
                 card,
                 result,
+                credit,
+                reply,
             )
         )
 
-    async def finish_attempt(self, attempt_id: int, score: int, total: int, now: float) -> bool:
+    async def finish_attempt(self, attempt_id: int, score: float, total: int, now: float) -> bool:
         """End a running attempt that has nothing left to ask (its last questions were
         retired) with the score of what it asked; False if it had ended already."""
         async with self._database.transaction() as tx:
@@ -387,7 +436,7 @@ class LearnerStore:
     async def latest_answers(self, user_id: int, quiz_id: str) -> dict[str, Answer]:
         """The most recent answer the learner gave to each question of a quiz."""
         rows = await self._database.fetchall(
-            """SELECT question_id, chosen, correct, answered_at FROM answers a
+            """SELECT question_id, chosen, correct, answered_at, credit FROM answers a
                WHERE user_id=? AND quiz_id=? AND id = (
                    SELECT MAX(id) FROM answers b
                    WHERE b.user_id=a.user_id AND b.quiz_id=a.quiz_id
@@ -395,12 +444,98 @@ class LearnerStore:
             user_id,
             quiz_id,
         )
-        return {
-            row["question_id"]: Answer(
-                row["question_id"], row["chosen"], bool(row["correct"]), row["answered_at"]
+        return {row["question_id"]: Answer.of_row(row["question_id"], row) for row in rows}
+
+    # a multiple question's selection, and the question a text message answers
+
+    async def picks(self, attempt_id: int, item: str) -> frozenset[int]:
+        """The options picked so far for an attempt's item (a multiple question)."""
+        row = await self._database.fetchone(
+            "SELECT options FROM picks WHERE attempt_id=? AND item=?", attempt_id, item
+        )
+        return _options(row["options"] if row is not None else 0)
+
+    async def toggle_pick(
+        self, attempt_id: int, item: str, option: int, now: float
+    ) -> frozenset[int]:
+        """Pick the option, or unpick it if it was picked; the selection after."""
+        async with self._database.transaction() as tx:
+            rows = await tx.fetchall(
+                """INSERT INTO picks (attempt_id, item, options, updated_at) VALUES (?, ?, ?, ?)
+                   ON CONFLICT(attempt_id, item) DO UPDATE SET
+                       options = (options | excluded.options) - (options & excluded.options),
+                       updated_at = excluded.updated_at
+                   RETURNING options""",
+                attempt_id,
+                item,
+                1 << option,
+                now,
             )
-            for row in rows
-        }
+        return _options(rows[0]["options"])
+
+    async def await_reply(
+        self,
+        user_id: int,
+        attempt_id: int,
+        position: int,
+        message_id: int,
+        now: float,
+        photo_message_id: int | None = None,
+    ) -> None:
+        """The learner's next text message answers this question (numeric, typed), asked in
+        `message_id` (and its picture in `photo_message_id`, when apart)."""
+        self._awaited.pop(user_id, None)
+        async with self._database.transaction() as tx:
+            await tx.execute(
+                """INSERT INTO awaited_replies (user_id, attempt_id, position, message_id,
+                                                photo_message_id, asked_at)
+                   VALUES (?, ?, ?, ?, ?, ?)
+                   ON CONFLICT(user_id) DO UPDATE SET attempt_id=excluded.attempt_id,
+                       position=excluded.position, message_id=excluded.message_id,
+                       photo_message_id=excluded.photo_message_id,
+                       asked_at=excluded.asked_at""",
+                user_id,
+                attempt_id,
+                position,
+                message_id,
+                photo_message_id,
+                now,
+            )
+        self._awaited[user_id] = AwaitedReply(
+            attempt_id, position, message_id, now, photo_message_id
+        )
+
+    async def awaited_reply(self, user_id: int) -> AwaitedReply | None:
+        if user_id in self._awaited:
+            self._awaited.move_to_end(user_id)
+            return self._awaited[user_id]
+        row = await self._database.fetchone(
+            "SELECT * FROM awaited_replies WHERE user_id=?", user_id
+        )
+        found = (
+            None
+            if row is None
+            else AwaitedReply(
+                row["attempt_id"],
+                row["position"],
+                row["message_id"],
+                row["asked_at"],
+                row["photo_message_id"],
+            )
+        )
+        self._awaited[user_id] = found
+        if len(self._awaited) > USER_CACHE_SIZE:
+            self._awaited.popitem(last=False)
+        return found
+
+    async def stop_awaiting(self, user_id: int) -> None:
+        """No text message answers a question now (another question was asked, or this one
+        answered)."""
+        if await self.awaited_reply(user_id) is None:
+            return  # the usual case: known without a write, mostly without a read
+        self._awaited.pop(user_id, None)
+        async with self._database.transaction() as tx:
+            await tx.execute("DELETE FROM awaited_replies WHERE user_id=?", user_id)
 
     # spaced repetition
 

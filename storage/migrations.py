@@ -306,6 +306,39 @@ MIGRATIONS: tuple[Migration, ...] = (
             ON group_sessions(chat_id, COALESCE(thread_id, 0))
             WHERE finished_at IS NULL AND kind = 'timed'""",
     ),
+    # 9: question types (issue 14), in private chats. An answer's credit (0 to 1: a multiple
+    # question's partial credit; NULL, as every older answer has, means `correct`) and its
+    # typed reply (numeric and typed questions; NULL for a tap). A multiple question's
+    # selection while it is being made, and the question a learner's next text message
+    # answers: both go with their attempt. Telegram's file_id of each picture the bot has
+    # uploaded, per bot (a file_id is valid for the bot that got it only).
+    (
+        "ALTER TABLE answers ADD COLUMN credit REAL CHECK (credit BETWEEN 0 AND 1)",
+        "ALTER TABLE answers ADD COLUMN reply TEXT",
+        """CREATE TABLE picks (
+            attempt_id INTEGER NOT NULL REFERENCES attempts(id) ON DELETE CASCADE,
+            item TEXT NOT NULL,
+            options INTEGER NOT NULL DEFAULT 0 CHECK (options >= 0),
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (attempt_id, item)
+        )""",
+        """CREATE TABLE awaited_replies (
+            user_id INTEGER PRIMARY KEY,
+            attempt_id INTEGER NOT NULL REFERENCES attempts(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            message_id INTEGER NOT NULL,
+            photo_message_id INTEGER,
+            asked_at REAL NOT NULL
+        )""",
+        "CREATE INDEX awaited_replies_by_attempt ON awaited_replies(attempt_id)",
+        """CREATE TABLE photo_file_ids (
+            bot_id INTEGER NOT NULL,
+            sha256 TEXT NOT NULL,
+            file_id TEXT NOT NULL,
+            stored_at REAL NOT NULL,
+            PRIMARY KEY (bot_id, sha256)
+        )""",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

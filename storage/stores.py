@@ -15,6 +15,7 @@ from storage.database import Database, OpenOptions
 from storage.group_store import GroupStore
 from storage.homework_store import HomeworkStore
 from storage.learner_store import LearnerStore
+from storage.media_store import MediaStore
 from storage.privacy import Privacy
 from storage.report_store import ReportStore
 
@@ -30,6 +31,7 @@ class Storage:
     reports: ReportStore  # what /report and homework results read
     homework: HomeworkStore  # assignments and the members who opened them
     chats: ChatStore  # a group's own language and time zone
+    media: MediaStore  # Telegram's file_id of each picture uploaded, per bot
 
     @classmethod
     async def open(cls, path: Path | str, **options: Unpack[OpenOptions]) -> Storage:
@@ -50,6 +52,7 @@ class Storage:
             reports=ReportStore(database),
             homework=HomeworkStore(database),
             chats=ChatStore(database),
+            media=MediaStore(database),
         )
 
     async def close(self) -> None:

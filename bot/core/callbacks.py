@@ -96,6 +96,22 @@ class AnswerTap(Tap, prefix="a", chats=PRIVATE):
     place: Int
 
 
+class PickOption(Tap, prefix="pk", chats=PRIVATE):
+    """A learner picks, or unpicks, the option shown at `place` of a multiple question (the
+    question at `position` of attempt `attempt_id`); the selection is kept in SQLite."""
+
+    attempt_id: Int
+    position: Int
+    place: Int
+
+
+class SubmitPicks(Tap, prefix="sb", chats=PRIVATE):
+    """A learner submits the options picked for a multiple question."""
+
+    attempt_id: Int
+    position: Int
+
+
 class OpenQuiz(Tap, prefix="q", chats=PRIVATE):
     """Start a quiz, or continue its running attempt (a finished one starts anew)."""
 

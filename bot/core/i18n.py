@@ -12,6 +12,8 @@ import html
 from dataclasses import dataclass
 
 from bot.core.display import without_overrides
+from bot.core.telegram_html import from_markup
+from content.markup import flatten
 from content.model import LocalizedText, clip
 
 FALLBACK = "en"
@@ -377,6 +379,42 @@ STRINGS: dict[str, dict[str, str]] = {
         "group_language_set": "This group's language is now {language}: I post here in it. Each member's own answers (toasts) stay in their language.",
         "usage_group_language": "Send <code>/language &lt;code&gt;</code>, one of {choices}. Now: {language}.",
         "args_language": "{value} is not one of the languages: {choices}.",
+        "group_skipped": "{n} question(s) of this quiz are skipped here: they take a typed answer, or are of a kind a chat cannot play yet. Take the quiz in a private chat with me to meet them.",
+        "group_nothing_playable": "A chat cannot play any question of <code>{quiz_id}</code> yet: take it in a private chat with me.",
+        "push_nothing_playable": "No question of <code>{quiz_id}</code> can be posted to a chat yet: a chat cannot play their types.",
+        # issue 14: question types, code and pictures (learner side)
+        "true": "True",
+        "false": "False",
+        "hint_multiple": "Choose every right option, then tap ✅ Submit.",
+        "hint_number": "Reply with a number.",
+        "hint_number_unit": "Reply with a number (in {unit}).",
+        "hint_typed": "Reply with your answer.",
+        "button_submit": "✅ Submit",
+        "pick_first": "Choose at least one option first.",
+        "picked_toast": "Your selection: {letters}",
+        "picked_none": "Nothing selected yet.",
+        "mark_missed": "missed",
+        "partial_toast": "🟡 Partly right: {score}.",
+        "wrong_options_toast": "❌ Not quite. The right options are {letters}.",
+        "reveal_partial": "🟡 <b>Partly right</b> ({score}). The right options are <b>{letters}</b>.",
+        "reveal_wrong_options": "❌ <b>Not quite.</b> The right options are <b>{letters}</b>.",
+        "reveal_wrong_value": "❌ <b>Not quite.</b> The right answer is <b>{answer}</b>.",
+        "reveal_wrong_number": "❌ <b>Not quite.</b> The answer is <b>{answer}</b>.",
+        "reveal_wrong_typed": "❌ <b>Not quite.</b> Accepted: {accepted}.",
+        "your_reply": "Your answer: {reply}",
+        "within_tolerance": "{answer} (± {tolerance})",
+        "not_a_number": "That is not a number. Reply with a number, such as 14 or 2.5.",
+        "digit_grouping": "Please write the number without digit grouping: {ungrouped}.",
+        "digit_grouping_ambiguous": "Please write {ungrouped} or {as_decimal}: a comma before three digits could be either.",
+        "empty_reply": "Reply with your answer in words.",
+        "reply_not_current": "That question is no longer waiting for an answer: this reply changes nothing.",
+        "picture": "🖼 {alt}",
+        "picture_no_alt": "🖼 (a picture)",
+        "preview_multiple": "(several right options)",
+        "preview_true_false": "True or false?",
+        "preview_number": "Answer: a number",
+        "preview_number_unit": "Answer: a number, in {unit}",
+        "preview_typed": "Answer: typed in words",
     },
     "yo": {
         "welcome": (
@@ -746,6 +784,42 @@ STRINGS: dict[str, dict[str, str]] = {
         "group_language_set": "Èdè ẹgbẹ́ yìí ni {language} báyìí: inú rẹ̀ ni màá máa kọ̀wé níbí. Ìdáhùn ọmọ ẹgbẹ́ kọ̀ọ̀kan yóò wà ní èdè tirẹ̀.",  # yo: review
         "usage_group_language": "Ẹ fi <code>/language &lt;code&gt;</code> ránṣẹ́, ọ̀kan nínú {choices}. Báyìí: {language}.",  # yo: review
         "args_language": "{value} kì í ṣe ọ̀kan nínú àwọn èdè: {choices}.",  # yo: review
+        "group_skipped": "A fo ìbéèrè {n} ti ìdánwò yìí níbí: wọ́n nílò ìdáhùn tí a kọ, tàbí wọ́n jẹ́ irú tí ẹgbẹ́ kò lè ṣe síbẹ̀. Ẹ ṣe ìdánwò náà pẹ̀lú mi ní ìkọ̀kọ̀ láti rí wọn.",  # yo: review
+        "group_nothing_playable": "Ẹgbẹ́ kò lè ṣe ìbéèrè kankan ti <code>{quiz_id}</code> síbẹ̀: ẹ ṣe é pẹ̀lú mi ní ìkọ̀kọ̀.",  # yo: review
+        "push_nothing_playable": "A kò lè fi ìbéèrè kankan ti <code>{quiz_id}</code> ránṣẹ́ sí ẹgbẹ́ síbẹ̀: ẹgbẹ́ kò lè ṣe irú wọn.",  # yo: review
+        # issue 14: question types, code and pictures (learner side)
+        "true": "Òótọ́",
+        "false": "Irọ́",
+        "hint_multiple": "Ẹ yan gbogbo ìdáhùn tó tọ̀nà, lẹ́yìn náà ẹ tẹ ✅ Fi ránṣẹ́.",  # yo: review
+        "hint_number": "Ẹ fi nọ́ńbà kan dáhùn.",  # yo: review
+        "hint_number_unit": "Ẹ fi nọ́ńbà kan dáhùn (ní {unit}).",  # yo: review
+        "hint_typed": "Ẹ kọ ìdáhùn yín ránṣẹ́.",  # yo: review
+        "button_submit": "✅ Fi ránṣẹ́",  # yo: review
+        "pick_first": "Ẹ kọ́kọ́ yan ìdáhùn kan ó kéré tán.",  # yo: review
+        "picked_toast": "Ohun tí ẹ yàn: {letters}",  # yo: review
+        "picked_none": "Ẹ kò tíì yan nǹkan kan.",  # yo: review
+        "mark_missed": "ẹ fò ó",  # yo: review
+        "partial_toast": "🟡 Ó tọ̀nà díẹ̀: {score}.",  # yo: review
+        "wrong_options_toast": "❌ Kò tọ̀nà. Àwọn ìdáhùn tó tọ̀nà ni {letters}.",  # yo: review
+        "reveal_partial": "🟡 <b>Ó tọ̀nà díẹ̀</b> ({score}). Àwọn ìdáhùn tó tọ̀nà ni <b>{letters}</b>.",  # yo: review
+        "reveal_wrong_options": "❌ <b>Kò tọ̀nà.</b> Àwọn ìdáhùn tó tọ̀nà ni <b>{letters}</b>.",  # yo: review
+        "reveal_wrong_value": "❌ <b>Kò tọ̀nà.</b> Ìdáhùn tó tọ̀nà ni <b>{answer}</b>.",
+        "reveal_wrong_number": "❌ <b>Kò tọ̀nà.</b> Ìdáhùn náà ni <b>{answer}</b>.",  # yo: review
+        "reveal_wrong_typed": "❌ <b>Kò tọ̀nà.</b> Àwọn ìdáhùn tí a gbà: {accepted}.",  # yo: review
+        "your_reply": "Ìdáhùn yín: {reply}",
+        "within_tolerance": "{answer} (± {tolerance})",
+        "not_a_number": "Èyí kì í ṣe nọ́ńbà. Ẹ fi nọ́ńbà kan dáhùn, bí 14 tàbí 2.5.",  # yo: review
+        "digit_grouping": "Ẹ kọ nọ́ńbà náà láìsí àmì ìpín-nọ́ńbà: {ungrouped}.",  # yo: review
+        "digit_grouping_ambiguous": "Ẹ kọ {ungrouped} tàbí {as_decimal}: kọ́mà ṣáájú díjítì mẹ́ta lè jẹ́ èyíkéyìí nínú méjèèjì.",  # yo: review
+        "empty_reply": "Ẹ kọ ìdáhùn yín ní ọ̀rọ̀.",  # yo: review
+        "reply_not_current": "Ìbéèrè yẹn kò dúró de ìdáhùn mọ́: èsì yìí kò yí nǹkan kan padà.",  # yo: review
+        "picture": "🖼 {alt}",
+        "picture_no_alt": "🖼 (àwòrán kan)",  # yo: review
+        "preview_multiple": "(ìdáhùn tó tọ̀nà ju ẹyọ kan lọ)",  # yo: review
+        "preview_true_false": "Òótọ́ tàbí irọ́?",  # yo: review
+        "preview_number": "Ìdáhùn: nọ́ńbà kan",  # yo: review
+        "preview_number_unit": "Ìdáhùn: nọ́ńbà kan, ní {unit}",  # yo: review
+        "preview_typed": "Ìdáhùn: ọ̀rọ̀ tí ẹ kọ",  # yo: review
     },
 }
 
@@ -785,3 +859,13 @@ class Locale:
         whatever the content.
         """
         return html.escape(clip(self.plain(value), limit))
+
+    def rich(self, value: LocalizedText, limit: int) -> str:
+        """A question's, an option's or an explanation's text in this language, clipped to
+        `limit`, as Telegram HTML with its code shown as code (`telegram_html.from_markup`)."""
+        return from_markup(clip(self.plain(value), limit))
+
+    def label(self, value: LocalizedText) -> str:
+        """A content field as plain text with its code flattened: for buttons and polls."""
+        plain = self.plain(value)
+        return flatten(plain) if "`" in plain else plain

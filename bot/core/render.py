@@ -1,7 +1,10 @@
 """Rendering shared by every feature: pure, data in, `(HTML text, inline keyboard)` out.
 
-Content is plain text and is escaped here, once; interface strings are HTML templates. Each
-feature draws its own messages (`bot/<feature>/render.py`) from these pieces.
+Content is plain text and is escaped here, once (its code shown as code: `Locale.rich`);
+interface strings are HTML templates. Each feature draws its own messages
+(`bot/<feature>/render.py`) from these pieces, which know every question type: the choices a
+question shows (its options, or True and False), which of them are right, the hint under a
+question that takes a typed reply, and the right answer of a numeric or typed question.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -17,8 +21,21 @@ from bot.core import telegram_html
 from bot.core.callbacks import Tap
 from bot.core.display import NAME_LIMIT, isolate
 from bot.core.i18n import Locale
-from content.model import LocalizedText, Question
+from content.model import (
+    LocalizedText,
+    MultipleAnswer,
+    NumericAnswer,
+    Question,
+    QuestionType,
+    SingleAnswer,
+    TrueFalseAnswer,
+    TypedAnswer,
+)
 from content.schema import MAX_EXPLANATION_LENGTH, MAX_OPTION_LENGTH
+
+MAX_ALT_LENGTH = 300  # image_alt, as the bank format bounds it
+MAX_UNIT_LENGTH = 30
+MAX_REPLY_SHOWN = 200  # characters of a learner's typed reply echoed in a reveal
 
 MAX_MESSAGE_LENGTH = 4096
 MAX_BUTTON_LABEL = 48
@@ -69,44 +86,144 @@ def letter(place: int) -> str:
     return LETTERS[place]
 
 
+def choice_count(question: Question) -> int:
+    """How many choices the question shows: its options, 2 for true/false, none for the
+    types answered with a typed reply."""
+    if question.type is QuestionType.TRUE_FALSE:
+        return 2
+    return len(question.options)
+
+
+def takes_reply(question: Question) -> bool:
+    """Whether the question is answered with a typed reply (numeric, typed), not a button."""
+    return question.type in (QuestionType.NUMERIC, QuestionType.TYPED)
+
+
+def choices(question: Question, locale: Locale) -> tuple[str, ...]:
+    """Each choice as HTML, in the bank's order: the options (their code as code), or True
+    and False."""
+    if question.type is QuestionType.TRUE_FALSE:
+        return (locale.t("true"), locale.t("false"))
+    return tuple(locale.rich(option, MAX_OPTION_LENGTH) for option in question.options)
+
+
+def choice_labels(question: Question, locale: Locale) -> tuple[str, ...]:
+    """Each choice as a button shows it: plain text, code flattened."""
+    if question.type is QuestionType.TRUE_FALSE:
+        return (locale.t("true"), locale.t("false"))
+    return tuple(locale.label(option) for option in question.options)
+
+
+def right_choices(question: Question) -> frozenset[int]:
+    """The right choices in the bank's order (True is choice 0, False choice 1); none for the
+    types answered with a typed reply."""
+    match question.key:
+        case SingleAnswer(option):
+            return frozenset({option})
+        case MultipleAnswer(options):
+            return options
+        case TrueFalseAnswer(value):
+            return frozenset({0 if value else 1})
+    return frozenset()
+
+
 def screen_order(question: Question, order: Sequence[int] | None) -> Sequence[int]:
-    """The options' order on screen: place i shows option `order[i]` (the bank's order when
+    """The choices' order on screen: place i shows choice `order[i]` (the bank's order when
     there is no shuffle)."""
-    return range(len(question.options)) if order is None else order
+    return range(choice_count(question)) if order is None else order
+
+
+def letters(places: Sequence[int] | frozenset[int]) -> str:
+    """Places on screen as letters: "A, C"."""
+    return ", ".join(letter(place) for place in sorted(places))
 
 
 def option_button(
-    place: int, option: LocalizedText, tap: Tap, locale: Locale
+    place: int, option: LocalizedText | str, tap: Tap, locale: Locale
 ) -> list[InlineKeyboardButton]:
-    """One option's row of a keyboard: its letter and as much of its text as a button holds."""
-    label = f"{letter(place)}. {shorten(locale.plain(option), MAX_BUTTON_LABEL)}"
-    return [InlineKeyboardButton(label, callback_data=tap.encode())]
+    """One option's row of a keyboard: its letter and as much of its text as a button holds
+    (a choice's label, or an option whose code is flattened)."""
+    label = option if isinstance(option, str) else locale.label(option)
+    text = f"{letter(place)}. {shorten(label, MAX_BUTTON_LABEL)}"
+    return [InlineKeyboardButton(text, callback_data=tap.encode())]
 
 
 def option_lines(question: Question, locale: Locale, reveal: bool) -> str:
-    """The options, one a line; on a reveal the right one marked (a posted question, a
+    """The choices, one a line; on a reveal the right ones marked (a posted question, a
     draft's preview)."""
+    right = right_choices(question)
     lines = []
-    for i, option in enumerate(question.options):
-        mark = ("✅ " if i == question.answer else "▫️ ") if reveal else ""
-        lines.append(f"{mark}<b>{letter(i)}.</b> {locale.text(option, MAX_OPTION_LENGTH)}")
+    for i, choice in enumerate(choices(question, locale)):
+        mark = ("✅ " if i in right else "▫️ ") if reveal else ""
+        lines.append(f"{mark}<b>{letter(i)}.</b> {choice}")
     return "\n".join(lines)
 
 
 def explanation(question: Question, locale: Locale) -> str | None:
     if question.explanation is None:
         return None
-    return locale.t("explanation", text=locale.text(question.explanation, MAX_EXPLANATION_LENGTH))
+    return locale.t("explanation", text=locale.rich(question.explanation, MAX_EXPLANATION_LENGTH))
 
 
 def answer_toast(
     question: Question, tapped: int, locale: Locale, order: Sequence[int] | None = None
 ) -> str:
-    """Right or wrong, and the right letter: for the place on screen that was `tapped`."""
-    right = list(screen_order(question, order)).index(question.answer)
+    """Right or wrong, and the right letter: for the place on screen that was `tapped` (a
+    single or true/false question)."""
+    (right_choice,) = right_choices(question)
+    right = list(screen_order(question, order)).index(right_choice)
     if tapped == right:
         return locale.t("correct_toast")
     return locale.t("wrong_toast", letter=letter(right))
+
+
+def answer_hint(question: Question, locale: Locale) -> str | None:
+    """What to do, under a question that is not answered with one tap."""
+    match question.key:
+        case MultipleAnswer():
+            return locale.t("hint_multiple")
+        case NumericAnswer(unit=unit) if unit is not None:
+            return locale.t("hint_number_unit", unit=locale.text(unit, MAX_UNIT_LENGTH))
+        case NumericAnswer():
+            return locale.t("hint_number")
+        case TypedAnswer():
+            return locale.t("hint_typed")
+    return None
+
+
+def number_text(value: Decimal) -> str:
+    """A number as people write it: 20, 0.5, 0.001; an exponent only for very large or very
+    small numbers."""
+    normal = value.normalize()
+    if -12 <= normal.adjusted() <= 15:
+        return format(normal, "f")
+    return format(normal, "E")
+
+
+def right_reply(question: Question, locale: Locale) -> str:
+    """The right answer of a numeric question ("20 % (± 0.5)"), or the accepted answers of a
+    typed one, in the learner's language, as HTML."""
+    match question.key:
+        case NumericAnswer(value, tolerance, unit):
+            shown = number_text(value)
+            if unit is not None:
+                shown += " " + locale.text(unit, MAX_UNIT_LENGTH)
+            if tolerance:
+                shown = locale.t("within_tolerance", answer=shown, tolerance=number_text(tolerance))
+            return shown
+        case TypedAnswer(accepted):
+            forms = dict.fromkeys(locale.plain(answer) for answer in accepted)
+            return ", ".join(f"<b>{html.escape(form)}</b>" for form in forms)
+    raise TypeError(f"question {question.id} is {question.type}: it takes no typed reply")
+
+
+def picture_line(question: Question, locale: Locale) -> str | None:
+    """A question's picture in words, for people who cannot see it: its alt text."""
+    if question.image is None:
+        return None
+    if question.image_alt is None:
+        return locale.t("picture_no_alt")
+    return locale.t("picture", alt=f"<i>{locale.text(question.image_alt, MAX_ALT_LENGTH)}</i>")
 
 
 def split_blocks(blocks: Sequence[str], limit: int = MAX_MESSAGE_LENGTH) -> list[str]:

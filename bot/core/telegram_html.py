@@ -4,7 +4,9 @@ messages that each fit.
 Telegram limits a message to 4,096 UTF-16 units of text *after* entity parsing: tags count
 nothing and `&amp;` counts one. A split is made between characters of that text, never inside
 a tag or an entity, and tags open at a cut are closed at its end and opened again after it,
-so every piece is valid HTML on its own. Pure: text in, text out.
+so every piece is valid HTML on its own. A code block (`<pre>`) is cut only when it alone is
+over the limit. Bank text becomes HTML here too (`from_markup`): its code as code, the rest
+escaped. Pure: text in, text out.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from content.markup import CodeBlock, InlineCode, Plain, segments
 from content.model import utf16_length
 
 _TOKEN = re.compile(
@@ -25,8 +28,9 @@ _TOKEN = re.compile(
     re.DOTALL,
 )
 
-# Where a cut may go, after a character; the best place in reach wins.
-LINE, SPACE, CHARACTER, NEVER = 3, 2, 1, 0
+# Where a cut may go, after a character; the best place in reach wins. Inside a code block
+# (`<pre>`) a cut is the last resort: only a block longer than a whole message is cut.
+LINE, SPACE, CHARACTER, BLOCK_LINE, BLOCK_CHARACTER, NEVER = 5, 4, 3, 2, 1, 0
 
 BLOCK_SEPARATOR = "\n\n"
 
@@ -93,15 +97,25 @@ def _glued(before: str, after: str) -> bool:
 
 
 def _rank_cuts(tokens: list[_Token]) -> list[_Token]:
-    chars = [token for token in tokens if isinstance(token, _Char)]
-    for index, char in enumerate(chars):
-        following = chars[index + 1].text if index + 1 < len(chars) else None
-        if char.text == "\n":
+    chars: list[tuple[_Char, bool]] = []  # each character, and whether a code block holds it
+    in_block = 0
+    for token in tokens:
+        if isinstance(token, _Tag):
+            if token.name == "pre":
+                in_block += -1 if token.closing else 1
+        else:
+            chars.append((token, in_block > 0))
+    for index, (char, blocked) in enumerate(chars):
+        following = chars[index + 1][0].text if index + 1 < len(chars) else None
+        last_of_block = blocked and (index + 1 == len(chars) or not chars[index + 1][1])
+        if following is not None and _glued(char.text[-1], following[0]):
+            char.cut_after = NEVER
+        elif blocked and not last_of_block:
+            char.cut_after = BLOCK_LINE if char.text == "\n" else BLOCK_CHARACTER
+        elif char.text == "\n":
             char.cut_after = LINE
         elif char.text.isspace():
             char.cut_after = SPACE
-        elif following is not None and _glued(char.text[-1], following[0]):
-            char.cut_after = NEVER
         else:
             char.cut_after = CHARACTER
     return tokens
@@ -112,7 +126,7 @@ def _choose_cut(best: dict[int, tuple[int, int]], limit: int) -> int | None:
     for rank in (LINE, SPACE):  # a line end, else a space, that keeps the piece at half size
         if rank in best and best[rank][1] >= limit // 2:
             return best[rank][0]
-    for rank in (LINE, SPACE, CHARACTER):
+    for rank in (LINE, SPACE, CHARACTER, BLOCK_LINE, BLOCK_CHARACTER):
         if rank in best:
             return best[rank][0]
     return None
@@ -212,3 +226,23 @@ def split_blocks(blocks: Sequence[str], limit: int) -> list[str]:
         used = needed
     flush()
     return messages
+
+
+def from_markup(text: str) -> str:
+    """Bank text (content/markup.py) as Telegram HTML: fenced blocks as
+    `<pre><code class="language-…">`, inline code as `<code>`, everything else escaped."""
+    if "`" not in text:  # no code (nearly every text): nothing to parse
+        return html.escape(text)
+    parts = []
+    for segment in segments(text):
+        match segment:
+            case Plain(plain):
+                parts.append(html.escape(plain))
+            case InlineCode(code):
+                parts.append(f"<code>{html.escape(code)}</code>")
+            case CodeBlock(code, language) if code:
+                body = html.escape(code)
+                if language:
+                    body = f'<code class="language-{html.escape(language)}">{body}</code>'
+                parts.append(f"<pre>{body}</pre>")
+    return "".join(parts)

@@ -27,6 +27,7 @@ from bot.core.context import QuizContext, Services, send
 from bot.core.i18n import Locale
 from bot.group import render
 from content.group_rules import rank
+from content.loader import IN_GROUPS
 from content.model import Question, Quiz
 from storage.group_store import AskedQuestion, GroupSession
 
@@ -39,6 +40,11 @@ POLL = "poll"
 # A question Telegram could not take now (after the bot's own quick retries) is tried again
 # this much later, then the session ends and its admin is told (about 4 minutes in all).
 ASK_RETRY_DELAYS = (5.0, 15.0, 30.0, 60.0, 120.0)
+
+
+def playable_in_groups(quiz: Quiz) -> tuple[Question, ...]:
+    """The questions of a quiz that a group or channel plays (`content.loader.IN_GROUPS`)."""
+    return tuple(question for question in quiz.questions if IN_GROUPS.takes(question))
 
 
 def session_locale(services: Services, session: GroupSession) -> Locale:
@@ -101,12 +107,14 @@ async def start(
     thread_id: int | None = None,
 ) -> GroupSession | None:
     """Start the chat's session (in forum topic `thread_id`) and ask its first question; None
-    if one is running there."""
+    if one is running there. Questions a chat cannot play (`IN_GROUPS`) are skipped, and the
+    intro says how many."""
+    asked = playable_in_groups(quiz)
     session = await services.storage.groups.start_session(
         chat_id=chat_id,
         chat_type=chat_type,
         quiz_id=quiz.id,
-        question_ids=tuple(question.id for question in quiz.questions),
+        question_ids=tuple(question.id for question in asked),
         seconds=seconds,
         mode=mode,
         language=language,
@@ -118,10 +126,9 @@ async def start(
         return None
     locale = session_locale(services, session)
     try:
-        await send(
-            bot, services, chat_id, render.intro(quiz, session.total, seconds, locale),
-            thread_id=thread_id,
-        )  # fmt: skip
+        skipped = len(quiz) - len(asked)
+        intro = render.intro(quiz, session.total, seconds, locale, skipped)
+        await send(bot, services, chat_id, intro, thread_id=thread_id)
     except TelegramError as error:
         if faults.classify(error).permanent:
             await _end_unposted(bot, services, jobs, session, error)

@@ -40,6 +40,9 @@ async def groupquiz(update: Update, context: QuizContext) -> None:
     if wanted.poll and chat.type == ChatType.CHANNEL:
         await context.say(locale.t("group_poll_not_in_channel"))
         return
+    if not flow.playable_in_groups(wanted.quiz):
+        await context.say(locale.t("group_nothing_playable", quiz_id=wanted.quiz.id))
+        return
     started = await flow.start(
         context.bot,
         services,

@@ -25,6 +25,7 @@ from bot.core.arguments import parse_chat
 from bot.core.context import QuizContext, Services, send
 from bot.core.render import Reply
 from bot.group import flow, render
+from content.loader import IN_GROUPS
 from content.model import Quiz
 from storage.content_store import Schedule
 
@@ -62,7 +63,7 @@ async def _post_next(
     groups = services.storage.groups
     posted = await groups.posted_question_ids(chat_id, quiz.id)
     for position, question in enumerate(quiz.questions):
-        if question.id in posted:
+        if question.id in posted or not IN_GROUPS.takes(question):
             continue
         session = await groups.start_post(
             chat_id=chat_id,
@@ -87,6 +88,8 @@ async def _post_next(
         return Reply(
             "push_done", {"k": position + 1, "n": len(quiz), "quiz_id": quiz.id, "chat": shown}
         )
+    if not any(IN_GROUPS.takes(question) for question in quiz.questions):
+        return Reply("push_nothing_playable", {"quiz_id": quiz.id})
     return Reply("push_all_posted", {"quiz_id": quiz.id, "chat": shown})
 
 

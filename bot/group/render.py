@@ -45,10 +45,13 @@ def _header(quiz: Quiz, position: int, total: int, locale: Locale) -> str:
     )
 
 
-def intro(quiz: Quiz, total: int, seconds: int, locale: Locale) -> str:
-    return locale.t(
+def intro(quiz: Quiz, total: int, seconds: int, locale: Locale, skipped: int = 0) -> str:
+    text = locale.t(
         "group_intro", title=locale.text(quiz.title, MAX_TITLE_LENGTH), n=total, seconds=seconds
     )
+    if skipped:
+        text += "\n\n" + locale.t("group_skipped", n=skipped)
+    return text
 
 
 def question_message(

@@ -9,7 +9,7 @@ from datetime import time
 from typing import Any
 
 from telegram import CallbackQuery, Update
-from telegram.ext import BaseHandler, CommandHandler
+from telegram.ext import BaseHandler, CommandHandler, MessageHandler, filters
 
 from bot.core import arguments, callbacks
 from bot.core.arguments import Refusal
@@ -172,6 +172,24 @@ async def on_answer(query: CallbackQuery, context: QuizContext, tap: callbacks.A
     await flow.take_answer(context.bot, context.services, query, tap, context.locale)
 
 
+async def on_pick(query: CallbackQuery, context: QuizContext, tap: callbacks.PickOption) -> None:
+    """An option of a multiple question picked or unpicked: stored, the keyboard redrawn."""
+    await flow.toggle_pick(context.bot, context.services, query, tap, context.locale)
+
+
+async def on_submit(query: CallbackQuery, context: QuizContext, tap: callbacks.SubmitPicks) -> None:
+    """A multiple question's selection submitted: graded, recorded, revealed."""
+    await flow.submit_picks(context.bot, context.services, query, tap, context.locale)
+
+
+async def on_text(update: Update, context: QuizContext) -> None:
+    """A text message: the answer to the numeric or typed question waiting for one, if any."""
+    assert update.message is not None  # PRIVATE_MESSAGE
+    await flow.take_reply(
+        context.bot, context.services, update.message, context.learner.user_id, context.locale
+    )
+
+
 async def on_language(
     query: CallbackQuery, context: QuizContext, tap: callbacks.ChooseLanguage
 ) -> None:
@@ -251,7 +269,10 @@ def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
         CommandHandler("timezone", timezone, filters=private),
         CommandHandler("remind", remind, filters=private),
         CommandHandler("forgetme", forgetme, filters=private),
+        MessageHandler(filters.TEXT & ~filters.COMMAND & private, on_text),
         TapHandler(callbacks.AnswerTap, on_answer),
+        TapHandler(callbacks.PickOption, on_pick),
+        TapHandler(callbacks.SubmitPicks, on_submit),
         TapHandler(callbacks.ChooseLanguage, on_language),
         TapHandler(callbacks.ListQuizzes, on_list),
         TapHandler(callbacks.PreviewQuiz, on_preview),

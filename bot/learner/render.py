@@ -6,24 +6,44 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.core import callbacks, telegram_html
 from bot.core.i18n import Locale, language_name
 from bot.core.render import (
+    MAX_BUTTON_LABEL,
     MAX_MESSAGE_LENGTH,
+    MAX_REPLY_SHOWN,
     Rendered,
+    answer_hint,
+    choice_labels,
+    choices,
     explanation,
     letter,
+    letters,
     option_button,
+    picture_line,
+    right_choices,
+    right_reply,
     screen_order,
     shorten,
     split_blocks,
 )
-from content.model import Question, Quiz
+from bot.core.render import answer_toast as core_answer_toast
+from content.answers import Mark, grade_multiple, option_marks
+from content.model import (
+    MultipleAnswer,
+    NumericAnswer,
+    Question,
+    QuestionType,
+    Quiz,
+    TrueFalseAnswer,
+    TypedAnswer,
+)
 from content.progress import Mastery, bar
-from content.rules import Summary
+from content.rules import Summary, score_text
 from content.schema import (
     MAX_DESCRIPTION_LENGTH,
     MAX_GUIDE_TITLE_LENGTH,
@@ -63,29 +83,125 @@ def question_message(
     number: int | None = None,
     order: Sequence[int] | None = None,
     review: bool = False,
+    picked: frozenset[int] = frozenset(),
 ) -> Rendered:
-    """The question with its options in `order` (screen place i shows option order[i])."""
-    shown = [question.options[original] for original in screen_order(question, order)]
-    options = "\n".join(
-        f"<b>{letter(i)}.</b> {locale.text(option, MAX_OPTION_LENGTH)}"
-        for i, option in enumerate(shown)
-    )
-    text = (
-        f"{_header(quiz, position, total, number, locale, review)}\n\n"
-        f"{locale.text(question.text, MAX_QUESTION_LENGTH)}\n\n{options}"
-    )
-    buttons = [
-        option_button(i, option, callbacks.AnswerTap(attempt_id, position, i), locale)
-        for i, option in enumerate(shown)
+    """The question with its choices in `order` (screen place i shows choice order[i]) and
+    its buttons: one per option (single), True and False (true_false), a toggle per option
+    and Submit (multiple: `picked` are the places picked so far), none for a question
+    answered with a typed reply, which says what to reply instead."""
+    places = list(screen_order(question, order))
+    shown = choices(question, locale)
+    parts = [
+        _header(quiz, position, total, number, locale, review),
+        locale.rich(question.text, MAX_QUESTION_LENGTH),
     ]
-    return Rendered(text, InlineKeyboardMarkup(buttons))
+    if question.options:
+        parts.append(
+            "\n".join(f"<b>{letter(i)}.</b> {shown[choice]}" for i, choice in enumerate(places))
+        )
+    if (hint := answer_hint(question, locale)) is not None:
+        parts.append(f"<i>{hint}</i>")
+    return Rendered(
+        "\n\n".join(parts), _keyboard(question, attempt_id, position, locale, places, picked)
+    )
+
+
+def _keyboard(
+    question: Question,
+    attempt_id: int,
+    position: int,
+    locale: Locale,
+    places: Sequence[int],
+    picked: frozenset[int],
+) -> InlineKeyboardMarkup | None:
+    labels = choice_labels(question, locale)
+    match question.type:
+        case QuestionType.TRUE_FALSE:
+            row = [
+                InlineKeyboardButton(
+                    labels[choice],
+                    callback_data=callbacks.AnswerTap(attempt_id, position, place).encode(),
+                )
+                for place, choice in enumerate(places)
+            ]
+            return InlineKeyboardMarkup([row])
+        case QuestionType.MULTIPLE:
+            rows = [
+                [
+                    InlineKeyboardButton(
+                        f"{'☑' if place in picked else '☐'} {letter(place)}. "
+                        + shorten(labels[choice], MAX_BUTTON_LABEL),
+                        callback_data=callbacks.PickOption(attempt_id, position, place).encode(),
+                    )
+                ]
+                for place, choice in enumerate(places)
+            ]
+            submit = callbacks.SubmitPicks(attempt_id, position).encode()
+            rows.append([InlineKeyboardButton(locale.t("button_submit"), callback_data=submit)])
+            return InlineKeyboardMarkup(rows)
+        case QuestionType.SINGLE:
+            return InlineKeyboardMarkup(
+                [
+                    option_button(
+                        place,
+                        labels[choice],
+                        callbacks.AnswerTap(attempt_id, position, place),
+                        locale,
+                    )
+                    for place, choice in enumerate(places)
+                ]
+            )
+    return None
+
+
+@dataclass(frozen=True)
+class Tapped:
+    """A single or true/false question answered by the choice at this place on screen."""
+
+    place: int
+
+
+@dataclass(frozen=True)
+class Picked:
+    """A multiple question answered with the options at these places on screen."""
+
+    places: frozenset[int]
+
+
+@dataclass(frozen=True)
+class Replied:
+    """A numeric or typed question answered with this text, judged right or not."""
+
+    text: str
+    right: bool
+
+
+Given = Tapped | Picked | Replied
+
+
+def answer_toast(
+    question: Question, given: Tapped | Picked, locale: Locale, order: Sequence[int] | None
+) -> str:
+    """The toast of a tap that answered: right, partly right or wrong, and what was right."""
+    if isinstance(given, Tapped):
+        return core_answer_toast(question, given.place, locale, order)
+    places = list(screen_order(question, order))
+    key = question.key
+    assert isinstance(key, MultipleAnswer)
+    grade = grade_multiple({places[p] for p in given.places}, key)
+    right = frozenset(places.index(choice) for choice in key.options)
+    if grade.fully_right:
+        return locale.t("correct_toast")
+    if grade.score:
+        return locale.t("partial_toast", score=fraction_text(grade.score))
+    return locale.t("wrong_options_toast", letters=letters(right))
 
 
 def reveal_message(
     quiz: Quiz,
     question: Question,
     position: int,
-    tapped: int,
+    given: Given,
     locale: Locale,
     total: int | None = None,
     *,
@@ -93,42 +209,96 @@ def reveal_message(
     order: Sequence[int] | None = None,
     review: bool = False,
 ) -> Rendered:
-    """The answered question: `tapped` is the place on screen the learner tapped."""
+    """The answered question: each choice marked (right, missed, wrong) with the learner's
+    own marked, or their reply and what was accepted; the verdict and the explanation."""
     places = list(screen_order(question, order))
-    right = places.index(question.answer)
-    lines = []
-    for i, original in enumerate(places):
-        mark = "✅" if i == right else ("❌" if i == tapped else "▫️")
-        mine = f" ← <i>{locale.t('your_answer')}</i>" if i == tapped else ""
-        option = locale.text(question.options[original], MAX_OPTION_LENGTH)
-        lines.append(f"{mark} <b>{letter(i)}.</b> {option}{mine}")
-    verdict = (
-        locale.t("reveal_correct")
-        if tapped == right
-        else locale.t("reveal_wrong", letter=letter(right))
-    )
+    shown = choices(question, locale)
+    right = frozenset(places.index(choice) for choice in right_choices(question))
     parts = [
         _header(quiz, position, total, number, locale, review),
-        locale.text(question.text, MAX_QUESTION_LENGTH),
-        "\n".join(lines),
-        verdict,
+        locale.rich(question.text, MAX_QUESTION_LENGTH),
     ]
+    mine_mark = f" ← <i>{locale.t('your_answer')}</i>"
+    match given:
+        case Tapped(tapped):
+            lines = []
+            for i, choice in enumerate(places):
+                mark = "✅" if i in right else ("❌" if i == tapped else "▫️")
+                lines.append(
+                    f"{mark} <b>{letter(i)}.</b> {shown[choice]}{mine_mark if i == tapped else ''}"
+                )
+            parts.append("\n".join(lines))
+            (right_place,) = right
+            if tapped == right_place:
+                parts.append(locale.t("reveal_correct"))
+            elif question.type is QuestionType.TRUE_FALSE:
+                parts.append(locale.t("reveal_wrong_value", answer=shown[places[right_place]]))
+            else:
+                parts.append(locale.t("reveal_wrong", letter=letter(right_place)))
+        case Picked(picked):
+            key = question.key
+            assert isinstance(key, MultipleAnswer)
+            marks = option_marks({places[p] for p in picked}, key, len(question.options))
+            lines = []
+            for i, choice in enumerate(places):
+                mark = marks[choice]
+                symbol = {Mark.RIGHT: "✅", Mark.MISSED: "☑️", Mark.WRONG: "❌", Mark.NONE: "▫️"}[
+                    mark
+                ]
+                note = mine_mark if i in picked else ""
+                if mark is Mark.MISSED:
+                    note = f" ← <i>{locale.t('mark_missed')}</i>"
+                lines.append(f"{symbol} <b>{letter(i)}.</b> {shown[choice]}{note}")
+            parts.append("\n".join(lines))
+            grade = grade_multiple({places[p] for p in picked}, key)
+            if grade.fully_right:
+                parts.append(locale.t("reveal_correct"))
+            elif grade.score:
+                parts.append(
+                    locale.t(
+                        "reveal_partial", score=fraction_text(grade.score), letters=letters(right)
+                    )
+                )
+            else:
+                parts.append(locale.t("reveal_wrong_options", letters=letters(right)))
+        case Replied(text, was_right):
+            parts.append(
+                locale.t(
+                    "your_reply", reply=f"<b>{html.escape(shorten(text, MAX_REPLY_SHOWN))}</b>"
+                )
+            )
+            if was_right:
+                parts.append(locale.t("reveal_correct"))
+            elif question.type is QuestionType.NUMERIC:
+                parts.append(locale.t("reveal_wrong_number", answer=right_reply(question, locale)))
+            else:
+                parts.append(locale.t("reveal_wrong_typed", accepted=right_reply(question, locale)))
+        case _:
+            raise TypeError(f"not an answer: {given!r}")
     if (why := explanation(question, locale)) is not None:
         parts.append(why)
     return Rendered("\n\n".join(parts))
 
 
+def fraction_text(score: Fraction) -> str:
+    """A question's partial credit: 2/3."""
+    return f"{score.numerator}/{score.denominator}"
+
+
 def summary_message(
-    quiz: Quiz, summary: Summary, best: tuple[int, int] | None, locale: Locale
+    quiz: Quiz, summary: Summary, best: tuple[float, int] | None, locale: Locale
 ) -> Rendered:
     parts = [
         locale.t("summary_title", title=locale.text(quiz.title, MAX_TITLE_LENGTH)),
         locale.t(
-            "summary_score", score=summary.score, total=summary.total, percent=summary.percent
+            "summary_score",
+            score=score_text(summary.score),
+            total=summary.total,
+            percent=summary.percent,
         ),
     ]
     if best is not None:
-        parts[-1] += "\n" + locale.t("summary_best", score=best[0], total=best[1])
+        parts[-1] += "\n" + locale.t("summary_best", score=score_text(best[0]), total=best[1])
     if not summary.missed:
         parts.append(locale.t("summary_perfect"))
     else:
@@ -138,7 +308,7 @@ def summary_message(
             position = quiz.position(question_id)
             if question is not None and position is not None:
                 missed.append(
-                    f"• {position + 1}. {html.escape(shorten(locale.plain(question.text), 120))}"
+                    f"• {position + 1}. {html.escape(shorten(locale.label(question.text), 120))}"
                 )
         if len(summary.missed) > MAX_MISSED_SHOWN:
             missed.append(locale.t("and_more", n=len(summary.missed) - MAX_MISSED_SHOWN))
@@ -180,7 +350,9 @@ def _record_line(record: QuizRecord | None, locale: Locale) -> str:
             )
         )
     if record.best_score is not None:
-        parts.append(locale.t("progress_best", score=record.best_score, total=record.best_total))
+        parts.append(
+            locale.t("progress_best", score=score_text(record.best_score), total=record.best_total)
+        )
     return " · ".join(parts) or locale.t("progress_new")
 
 
@@ -265,13 +437,7 @@ def preview_messages(quiz: Quiz, locale: Locale) -> list[Rendered]:
         intro.append(_guide_line(quiz, locale))
     blocks = ["\n".join(intro)]
     for number, question in enumerate(quiz.questions, start=1):
-        options = "\n".join(
-            f"   {letter(i)}. {locale.text(option, MAX_OPTION_LENGTH)}"
-            for i, option in enumerate(question.options)
-        )
-        blocks.append(
-            f"<b>{number}.</b> {locale.text(question.text, MAX_QUESTION_LENGTH)}\n{options}"
-        )
+        blocks.append(preview_block(number, question, locale))
     messages = [Rendered(text) for text in split_blocks(blocks)]
     start = InlineKeyboardMarkup(
         [
@@ -288,6 +454,30 @@ def preview_messages(quiz: Quiz, locale: Locale) -> list[Rendered]:
     )
     messages[-1] = Rendered(messages[-1].text, start)
     return messages
+
+
+def preview_block(number: int, question: Question, locale: Locale) -> str:
+    """One question as the preview shows it, without its answer: its text, its options or
+    what kind of answer it takes, and its picture in words (its alt text)."""
+    lines = [f"<b>{number}.</b> {locale.rich(question.text, MAX_QUESTION_LENGTH)}"]
+    if (picture := picture_line(question, locale)) is not None:
+        lines.append(picture)
+    match question.key:
+        case MultipleAnswer():
+            lines.append(f"<i>{locale.t('preview_multiple')}</i>")
+        case TrueFalseAnswer():
+            lines.append(f"   {locale.t('preview_true_false')}")
+        case NumericAnswer(unit=unit) if unit is not None:
+            lines.append(f"   <i>{locale.t('preview_number_unit', unit=locale.text(unit, 30))}</i>")
+        case NumericAnswer():
+            lines.append(f"   <i>{locale.t('preview_number')}</i>")
+        case TypedAnswer():
+            lines.append(f"   <i>{locale.t('preview_typed')}</i>")
+    lines.extend(
+        f"   {letter(i)}. {locale.rich(option, MAX_OPTION_LENGTH)}"
+        for i, option in enumerate(question.options)
+    )
+    return "\n".join(lines)
 
 
 @dataclass(frozen=True)
@@ -335,7 +525,9 @@ def progress_message(
         parts = [_record_line(record, locale)]
         if record is not None and record.last_score is not None:
             parts.append(
-                locale.t("progress_last", score=record.last_score, total=record.last_total)
+                locale.t(
+                    "progress_last", score=score_text(record.last_score), total=record.last_total
+                )
             )
         if record is not None and record.attempts_finished:
             parts.append(locale.t("progress_attempts", n=record.attempts_finished))
@@ -384,7 +576,10 @@ def review_summary(
     parts = [
         locale.t("review_done"),
         locale.t(
-            "summary_score", score=summary.score, total=summary.total, percent=summary.percent
+            "summary_score",
+            score=score_text(summary.score),
+            total=summary.total,
+            percent=summary.percent,
         ),
     ]
     if next_due is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 
 ALLOWED_TAGS = {
@@ -9,6 +10,7 @@ ALLOWED_TAGS = {
     "a", "code", "pre", "blockquote", "tg-emoji",
 }  # fmt: skip
 NAMED_ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
+LANGUAGE = re.compile(r"language-[^\s\"'<>]+")
 
 
 class EntityParseError(ValueError):
@@ -20,15 +22,26 @@ class _TelegramHtml(HTMLParser):
         super().__init__(convert_charrefs=False)
         self.visible: list[str] = []
         self.open: list[str] = []
+        self.pre_has_text = False  # within the open <pre>: text came before any <code>
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag not in ALLOWED_TAGS:
             raise EntityParseError(f'Unsupported start tag "{tag}"')
+        inside = self.open[-1] if self.open else None
+        language = dict(attrs).get("class") if tag == "code" else None
+        if language is not None:
+            # `<pre><code class="language-x">`: a code block's language, right inside <pre>
+            if inside != "pre" or self.pre_has_text or not LANGUAGE.fullmatch(language):
+                raise EntityParseError('a class on "code" names the language of a "pre" block')
+        elif inside in ("pre", "code"):
+            raise EntityParseError(f'"{tag}" inside "{inside}": code takes no other entities')
         if tag == "a" and not dict(attrs).get("href"):
             raise EntityParseError("a tag without href")
         if tag == "span" and dict(attrs).get("class") != "tg-spoiler":
             raise EntityParseError("span without class tg-spoiler")
         self.open.append(tag)
+        if tag == "pre":
+            self.pre_has_text = False
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         raise EntityParseError(f'Unsupported self-closing tag "{tag}"')
@@ -42,6 +55,7 @@ class _TelegramHtml(HTMLParser):
         for bare in "<>&":
             if bare in data:
                 raise EntityParseError(f"Unescaped {bare!r} in text")
+        self.pre_has_text = self.pre_has_text or bool(data)
         self.visible.append(data)
 
     def handle_entityref(self, name: str) -> None:

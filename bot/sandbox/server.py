@@ -18,7 +18,13 @@ download from `/file/bot<token>/<file_path>` (getFile refuses files over 20 MB, 
 does); `sendDocument` (multipart, a file name, at most 50 MB) keeps what the bot sent. People
 send polls with `send_poll`: one made in the private chat needs the bot's reply keyboard to
 offer a poll button of its kind; a forwarded one carries `forward_origin`, and an open
-forwarded quiz leaves out its right options, as Telegram does.
+forwarded quiz leaves out its right options, as Telegram does. Photos: `sendPhoto` takes an
+upload (multipart; the stand-in opens it as an image, as Telegram does; at most 10 MB, width
+plus height at most 10,000, a ratio of at most 20), a `file_id` it gave out, or an https URL (never fetched: `photo_urls` lists them), and
+answers with photo sizes; `refuse_file_id` makes a given id "wrong" from then on (another bot's
+id, or one Telegram forgot). Captions are held to 1,024 characters after entity parsing, and
+`editMessageCaption` edits them; `editMessageText` refuses a message that has no text, as
+Telegram does. `edit_text` is a person editing a message they sent (an `edited_message`).
 
 Tests inject trouble: `fail(method, status, ...)` makes the next calls of a method fail (500,
 502, 429 with retry_after...); `delay(method, seconds, ...)` makes the next calls of a method (or
@@ -34,6 +40,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import itertools
 import json
 import os
@@ -48,6 +55,7 @@ from typing import Any, TypeVar
 
 from aiohttp import BodyPartReader, ClientError, ClientSession, TCPConnector, web
 from aiohttp.typedefs import Handler
+from PIL import Image as PILImage
 
 from bot.sandbox.html_check import EntityParseError, telegram_length, visible_text
 
@@ -68,6 +76,11 @@ class Strictness:
 
 
 TELEGRAM = Strictness()
+# what the stand-in pretends Telegram fetched for a photo sent by URL: a 1x1 PNG
+_URL_PHOTO = bytes.fromhex(
+    "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
+    "0000000d49444154789c6360f80f0000010100005a4d6f8e0000000049454e44ae426082"
+)
 STALE_QUERY = "Bad Request: query is too old and response timeout expired or query id is invalid"
 
 T = TypeVar("T")
@@ -151,9 +164,15 @@ class Message:
     poll: dict[str, Any] | None = None
     sender_chat: dict[str, Any] | None = None
     forward_origin: dict[str, Any] | None = None
-    photo: list[dict[str, Any]] | None = None
+    photo: list[dict[str, Any]] | None = None  # photo sizes, the largest last
+    caption_html: str | None = None  # the caption as sent (the bot's HTML)
     thread_id: int | None = None  # the forum topic it is in (None: General, or no forum)
     edits: int = 0
+
+    @property
+    def shown(self) -> str:
+        """What a person reads: the text, or a photo's or a document's caption."""
+        return self.text or self.caption or ""
 
     @property
     def buttons(self) -> list[dict[str, Any]]:
@@ -249,6 +268,9 @@ class FakeBotApi:
         self.downloads: list[str] = []  # file_paths the bot downloaded
         self.download_sent: dict[str, int] = {}  # file_path -> bytes sent before the bot hung up
         self._unannounced: set[str] = set()  # file_ids whose size getFile leaves out
+        self.refused_file_ids: set[str] = set()  # "wrong file identifier" from now on
+        self.photo_uploads: list[bytes] = []  # every photo file the bot uploaded, in order
+        self.photo_urls: list[str] = []  # every photo the bot sent as a URL
         self._file_ids = itertools.count(1)
         self._open_queries: dict[str, float] = {}  # query id -> when it was tapped (clock)
         self._seen_users: set[int] = set()  # people who wrote or tapped anywhere
@@ -417,6 +439,21 @@ class FakeBotApi:
         if chat.topics is None or thread not in chat.topics:
             raise ApiError(400, "Bad Request: message thread not found")
         return thread
+
+    def edit_text(self, user: FakeUser, message: Message, text: str) -> None:
+        """`user` edits a message they sent: Telegram sends an `edited_message`."""
+        if message.from_bot or message.sender is None or message.sender["id"] != user.id:
+            raise AssertionError("a person edits only their own messages")
+        message.text = message.html = text
+        message.edits += 1
+        edited = message.to_dict(self.bot_user)
+        edited["edit_date"] = int(time.time())
+        self._push({"edited_message": edited})
+
+    def refuse_file_id(self, file_id: str) -> None:
+        """From now on `file_id` is refused ("wrong file identifier"), as Telegram refuses an
+        id it gave another bot, or one it no longer knows."""
+        self.refused_file_ids.add(file_id)
 
     def add_file(self, content: bytes, file_name: str) -> dict[str, Any]:
         """Keep a file the bot can fetch; returns its `document` object."""
@@ -716,11 +753,12 @@ class FakeBotApi:
     async def wait_for_bot_message(
         self, chat_id: int, contains: str, after: int = 0, timeout: float = 15.0
     ) -> Message:
-        """The first message the bot sends into `chat_id`, past the first `after`, with `contains`."""
+        """The first message the bot sends into `chat_id`, past the first `after`, with `contains`
+        (in its text, or in its caption)."""
 
         def found() -> Message | None:
             for message in self.bot_messages(chat_id)[after:]:
-                if contains in message.text:
+                if contains in message.shown:
                     return message
             return None
 
@@ -985,11 +1023,103 @@ class FakeBotApi:
         raw, text = self._text(params)
         markup = self._markup(params)
         thread = self._thread(chat, params)
+        reply_to = self._reply_to(chat, params)
         self._check_group_rate(chat)
         self._show_keyboard(chat, markup)
         message = self._new_message(
-            chat, from_bot=True, text=text, html=raw, reply_markup=markup, thread_id=thread
+            chat, from_bot=True, text=text, html=raw, reply_markup=markup, reply_to=reply_to,
+            thread_id=thread,
+        )  # fmt: skip
+        return message.to_dict(self.bot_user)
+
+    def _reply_to(self, chat: Chat, params: dict[str, Any]) -> Message | None:
+        """The message a send replies to (`reply_parameters`), which must be in its chat."""
+        wanted = params.get("reply_parameters")
+        if isinstance(wanted, str):
+            wanted = json.loads(wanted)
+        if not wanted:
+            return None
+        found = self.messages.get((chat.id, int(wanted.get("message_id") or 0)))
+        if found is None and not wanted.get("allow_sending_without_reply"):
+            raise ApiError(400, "Bad Request: message to be replied not found")
+        return found
+
+    def _photo_sizes(self, content: bytes, name: str) -> list[dict[str, Any]]:
+        """The sizes Telegram answers with for a new photo: a thumbnail and the photo itself
+        (each with its own file_id, both kept); refused if the file is no image."""
+        try:
+            with PILImage.open(io.BytesIO(content)) as image:
+                width, height = image.size
+        except Exception:
+            raise ApiError(400, "Bad Request: IMAGE_PROCESS_FAILED") from None
+        if width + height > 10_000 or max(width, height) > 20 * min(width, height):
+            raise ApiError(400, "Bad Request: PHOTO_INVALID_DIMENSIONS")
+        sizes = []
+        for scale, suffix in ((max(1, max(width, height) // 90), "thumb"), (1, name)):
+            document = self.add_file(content, f"{suffix}.jpg")
+            sizes.append({
+                "file_id": document["file_id"], "file_unique_id": document["file_unique_id"],
+                "width": max(1, width // scale), "height": max(1, height // scale),
+                "file_size": len(content),
+            })  # fmt: skip
+        return sizes
+
+    def _caption(self, params: dict[str, Any]) -> tuple[str | None, str | None]:
+        """(as sent, as shown) of a caption, held to Telegram's limit after entity parsing."""
+        caption = params.get("caption")
+        if not caption:
+            return None, None
+        shown = self._visible(
+            str(caption), params, self.strictness.max_caption, "message caption is too long"
         )
+        return str(caption), shown
+
+    async def _api_sendPhoto(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params)
+        self._may_send(chat, "photos", chat.can_send_messages)
+        photo = params.get("photo")
+        if isinstance(photo, dict):  # uploaded, multipart
+            if not photo["content"]:
+                raise ApiError(400, "Bad Request: file must be non-empty")
+            if len(photo["content"]) > 10 * 1024 * 1024:
+                raise ApiError(400, "Bad Request: PHOTO_INVALID_DIMENSIONS")
+            sizes = self._photo_sizes(photo["content"], str(photo["filename"] or "photo"))
+            self.photo_uploads.append(photo["content"])
+        elif isinstance(photo, str) and photo.startswith("https://"):
+            sizes = self._photo_sizes(_URL_PHOTO, "url")  # Telegram fetched it
+            self.photo_urls.append(photo)
+        elif isinstance(photo, str) and photo in self.files and photo not in self.refused_file_ids:
+            sizes = self._photo_sizes(self.files[photo][1], "again")
+        else:
+            raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+        raw, caption = self._caption(params)
+        markup = self._markup(params)
+        thread = self._thread(chat, params)
+        reply_to = self._reply_to(chat, params)
+        self._check_group_rate(chat)
+        message = self._new_message(
+            chat, from_bot=True, photo=sizes, caption=caption, caption_html=raw,
+            reply_markup=markup, reply_to=reply_to, thread_id=thread,
+        )  # fmt: skip
+        return message.to_dict(self.bot_user)
+
+    async def _api_editMessageCaption(self, params: dict[str, Any]) -> Any:
+        message = self._message(params)
+        if message.photo is None and message.document is None:
+            raise ApiError(400, "Bad Request: there is no caption in the message to edit")
+        raw, caption = self._caption(params)
+        markup = self._markup(params)
+        if (
+            caption == message.caption
+            and raw == message.caption_html
+            and (markup == message.reply_markup)
+        ):
+            raise ApiError(400, "Bad Request: message is not modified")
+        self._check_group_rate(message.chat)
+        message.caption, message.caption_html, message.reply_markup = caption, raw, markup
+        message.edits += 1
+        if self.on_bot_message is not None:
+            self.on_bot_message(message)
         return message.to_dict(self.bot_user)
 
     def _message(self, params: dict[str, Any]) -> Message:
@@ -1003,6 +1133,8 @@ class FakeBotApi:
 
     async def _api_editMessageText(self, params: dict[str, Any]) -> Any:
         message = self._message(params)
+        if not message.text:
+            raise ApiError(400, "Bad Request: there is no text in the message to edit")
         raw, text = self._text(params)
         markup = self._markup(params)
         if text == message.text and raw == message.html and markup == message.reply_markup:
@@ -1083,40 +1215,6 @@ class FakeBotApi:
         self._show_keyboard(chat, self._markup(params))
         message = self._new_message(
             chat, from_bot=True, reply_markup=self._markup(params), document=sent,
-            caption=caption_text, thread_id=thread,
-        )  # fmt: skip
-        return message.to_dict(self.bot_user)
-
-    async def _api_sendPhoto(self, params: dict[str, Any]) -> Any:
-        """A photo uploaded with the request (multipart): a PNG or a JPEG within Telegram's
-        limits (10 MB; width and height together at most 10,000; a ratio of at most 20)."""
-        chat = self._chat(params)
-        self._may_send(chat, "photos", chat.can_send_messages)
-        photo = params.get("photo")
-        if not isinstance(photo, dict) or not photo["content"]:
-            raise ApiError(400, "Bad Request: there is no photo in the request")
-        content: bytes = photo["content"]
-        size = _image_size(content)
-        if size is None:
-            raise ApiError(400, "Bad Request: IMAGE_PROCESS_FAILED")
-        width, height = size
-        if len(content) > 10 * 1024 * 1024:
-            raise ApiError(400, "Bad Request: PHOTO_INVALID_DIMENSIONS")
-        if width + height > 10_000 or max(width, height) > 20 * min(width, height):
-            raise ApiError(400, "Bad Request: PHOTO_INVALID_DIMENSIONS")
-        caption = params.get("caption")
-        caption_text = None
-        if caption:
-            caption_text = self._visible(
-                str(caption), params, self.strictness.max_caption, "message caption is too long"
-            )
-        thread = self._thread(chat, params)
-        self._check_group_rate(chat)
-        sent = self.add_file(content, photo["filename"] or "photo")
-        sizes = [{"file_id": sent["file_id"], "file_unique_id": sent["file_unique_id"],
-                  "width": width, "height": height, "file_size": len(content)}]  # fmt: skip
-        message = self._new_message(
-            chat, from_bot=True, reply_markup=self._markup(params), photo=sizes,
             caption=caption_text, thread_id=thread,
         )  # fmt: skip
         return message.to_dict(self.bot_user)
@@ -1280,22 +1378,6 @@ class _WebhookDelivery:
             worker.cancel()
         await asyncio.gather(*self._workers, return_exceptions=True)
         await self._session.close()
-
-
-def _image_size(content: bytes) -> tuple[int, int] | None:
-    """Width and height of a PNG (from its header) or a JPEG (from its frame); None for
-    anything else."""
-    if content.startswith(b"\x89PNG\r\n\x1a\n") and content[12:16] == b"IHDR":
-        return int.from_bytes(content[16:20], "big"), int.from_bytes(content[20:24], "big")
-    if content.startswith(b"\xff\xd8"):
-        at = 2
-        while at + 9 < len(content) and content[at] == 0xFF:
-            marker, length = content[at + 1], int.from_bytes(content[at + 2 : at + 4], "big")
-            if 0xC0 <= marker <= 0xC3:
-                height = int.from_bytes(content[at + 5 : at + 7], "big")
-                return int.from_bytes(content[at + 7 : at + 9], "big"), height
-            at += 2 + length
-    return None
 
 
 def _other_action(button: dict[str, Any]) -> bool:

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
-from content.loader import bank_files, parse_bank
+from content.loader import bank_files, load_bank_file, parse_bank
 from content.markup import (
     CodeBlock,
     InlineCode,
@@ -173,9 +173,15 @@ def test_any_segments_a_text_can_hold_survive_source_and_parse(parts: list[Segme
 # --- the banks, and the validator's warnings ---------------------------------------------
 
 
-def test_the_existing_banks_have_no_backtick_that_would_change_meaning() -> None:
+def test_the_banks_written_before_code_have_no_backtick_that_would_change_meaning() -> None:
+    seed = REPO / "content" / "banks" / "model-pipeline-parallelism.yaml"
+    assert "`" not in seed.read_text(encoding="utf-8")
+
+
+def test_the_banks_use_code_only_as_meant() -> None:
     for path in bank_files(REPO / "content" / "banks"):
-        assert "`" not in path.read_text(encoding="utf-8"), path
+        result = load_bank_file(path, "en")
+        assert result.errors == () and result.warnings == (), path
 
 
 def test_the_validator_warns_where_a_backtick_shows_as_it_is() -> None:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from content.__main__ import main as validate_main
 from content.export import dump_bank
 from content.images import FolderImages
-from content.loader import EVERYTHING, PLAYABLE, BankResult, parse_bank
+from content.loader import EVERYTHING, IN_GROUPS, PLAYABLE, BankResult, parse_bank
 from content.model import (
     LocalizedText,
     MultipleAnswer,
@@ -307,23 +307,30 @@ def test_every_error_of_a_bank_is_reported_at_once() -> None:
 # --- what the bot loads: only what it can play ------------------------------------------
 
 
-def test_the_bot_loader_refuses_types_it_cannot_play_yet_with_their_places() -> None:
+def test_a_loader_refuses_types_it_cannot_play_with_their_places() -> None:
     text = bank(SINGLE, MULTIPLE, NUMERIC)
-    result = parse_bank(text, "drill.yaml", "en")  # the bot's default: PLAYABLE
+    result = parse_bank(text, "drill.yaml", "en", accepts=IN_GROUPS)
     assert result.quiz is None
     assert result.errors == (
         "question m1 (#2), field type: this version of the bot cannot play multiple questions yet",
         "question n1 (#3), field type: this version of the bot cannot play numeric questions yet",
     )
-    assert PLAYABLE.types == {QuestionType.SINGLE}
 
 
-def test_the_bot_loader_refuses_images_until_it_can_show_them() -> None:
+def test_a_loader_refuses_images_it_cannot_show() -> None:
     text = bank({**SINGLE, "explanation_image": "https://example.org/a.png"})
-    result = parse_bank(text, "drill.yaml", "en")
+    result = parse_bank(text, "drill.yaml", "en", accepts=IN_GROUPS)
     assert result.errors == (
         "question s1 (#1), field explanation_image: this version of the bot cannot show images yet",
     )
+
+
+def test_the_bot_plays_every_type_with_pictures_in_private() -> None:
+    text = bank(SINGLE, MULTIPLE, NUMERIC, {**SINGLE, "id": "s2", "image": "https://e.org/a.png"})
+    result = parse_bank(text, "drill.yaml", "en")  # the bot's default: PLAYABLE
+    assert result.errors == ()
+    assert PLAYABLE.types == set(QuestionType) and PLAYABLE.images
+    assert IN_GROUPS.types == {QuestionType.SINGLE} and not IN_GROUPS.images
 
 
 def test_the_bot_loader_still_takes_todays_banks(tmp_path: Path) -> None:
@@ -444,15 +451,14 @@ def test_the_validator_names_file_question_and_field_of_each_bad_case(
     assert lines[5].startswith(f"error {big}: ") and "at most 5 MiB" in lines[5]
 
 
-def test_the_validator_says_what_the_bot_cannot_play_yet(
+def test_the_validator_says_what_groups_skip(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tmp_path / "ok.yaml").write_text(bank(SINGLE, MULTIPLE, NUMERIC), encoding="utf-8")
     assert validate_main(["validate", str(tmp_path / "ok.yaml")]) == 0
     out = capsys.readouterr().out
     assert out == (
-        f"ok    {tmp_path / 'ok.yaml'}: drill, 3 questions "
-        "(the bot cannot play yet: multiple, numeric)\n"
+        f"ok    {tmp_path / 'ok.yaml'}: drill, 3 questions (groups skip: multiple, numeric)\n"
     )
 
 

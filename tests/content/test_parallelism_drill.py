@@ -1,4 +1,4 @@
-"""The second bank, "Parallelism drill" (content/upcoming/parallelism-drill/): it validates
+"""The second bank, "Parallelism drill" (content/banks/parallelism-drill/): it validates
 with every question type, its diagrams are what its script simulates, and the answers that
 are read off a diagram agree with the simulation."""
 
@@ -20,7 +20,7 @@ from content.markup import CodeBlock, InlineCode, segments
 from content.model import NumericAnswer, QuestionType, Quiz, TrueFalseAnswer
 
 REPO = Path(__file__).resolve().parents[2]
-FOLDER = REPO / "content" / "upcoming" / "parallelism-drill"
+FOLDER = REPO / "content" / "banks" / "parallelism-drill"
 BANK = FOLDER / "parallelism-drill.yaml"
 
 

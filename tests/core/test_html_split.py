@@ -19,9 +19,14 @@ ALPHABET = ["a", "b", "Z", "7", "&", "<", ">", '"', "'", " ", "\n", "ẹ̀", "�
 TAGS = [
     ("<b>", "</b>"),
     ("<i>", "</i>"),
-    ("<code>", "</code>"),
     ('<a href="https://example.com/?a=1&amp;b=&lt;2&gt;">', "</a>"),
     ('<span class="tg-spoiler">', "</span>"),
+]
+# code holds text only (Telegram takes no entity inside code)
+CODE_TAGS = [
+    ("<code>", "</code>"),
+    ("<pre>", "</pre>"),
+    ('<pre><code class="language-python">', "</code></pre>"),
 ]
 
 plain = st.lists(st.sampled_from(ALPHABET), max_size=60).map(lambda cs: html.escape("".join(cs)))
@@ -34,6 +39,9 @@ def fragments(draw: st.DrawFn, depth: int = 0) -> str:
         if depth < 2 and draw(st.booleans()):
             start, end = draw(st.sampled_from(TAGS))
             parts.append(start + draw(fragments(depth + 1)) + end)
+        elif draw(st.integers(0, 4)) == 0:
+            start, end = draw(st.sampled_from(CODE_TAGS))
+            parts.append(start + draw(plain) + end)
         else:
             parts.append(draw(plain))
     return "".join(parts)
@@ -115,3 +123,35 @@ def test_combining_marks_stay_with_their_letter() -> None:
 def test_visible_length_is_what_telegram_counts(blocks: list[str]) -> None:
     text = "\n\n".join(blocks)
     assert visible_length(text) == telegram_length(visible_text(text, "HTML"))
+
+
+CODE_LINE = st.lists(st.sampled_from(["a", "b", " ", "&amp;", "&lt;", "ọ́", "😀"]), max_size=12)
+
+
+@given(
+    st.lists(CODE_LINE.map("".join), min_size=1, max_size=8),
+    st.lists(st.sampled_from(["word", " ", "\n", "ẹ̀"]), max_size=40).map("".join),
+    st.integers(min_value=20, max_value=120),
+)
+@settings(max_examples=300, deadline=None)
+def test_a_code_block_that_fits_a_message_is_never_cut(
+    code_lines: list[str], before: str, limit: int
+) -> None:
+    code = "\n".join(code_lines)
+    block = f'<pre><code class="language-python">{code}</code></pre>'
+    if not visible_text(block, "HTML").strip() or visible_length(block) > limit:
+        return
+    chunks = check([f"{before}\n{block}\nafter"], limit)
+    holding = [chunk for chunk in chunks if "<pre>" in chunk]
+    assert len(holding) == 1, chunks  # the whole block sits in one message
+    assert visible_text(block, "HTML").strip() in visible_text(holding[0], "HTML")
+
+
+def test_a_code_block_longer_than_a_message_is_cut_at_its_line_ends_and_stays_code() -> None:
+    code = "\n".join(f"line_{n} = {n} * 2" for n in range(12))
+    block = f'Some text first.\n<pre><code class="language-python">{code}</code></pre>'
+    chunks = check([block], 60)
+    assert chunks[0] == "Some text first."
+    for chunk in chunks[1:]:
+        assert chunk.startswith('<pre><code class="language-python">line_'), chunk
+        assert chunk.endswith("</code></pre>"), chunk

@@ -11,9 +11,9 @@ import pytest
 import yaml
 
 from bot.app import QuizApplication
-from bot.config import DEFAULT_CONTENT_DIR, Settings
+from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser, Message
-from content.loader import bank_files, parse_bank
+from content.loader import bank_files, load_bank_file, parse_bank
 from content.schema import (
     MAX_DESCRIPTION_LENGTH,
     MAX_EXPLANATION_LENGTH,
@@ -128,14 +128,14 @@ async def _take_whole_quiz(api: FakeBotApi, learner: Learner, quiz_id: str, n: i
 
 
 async def test_the_seed_banks_and_a_bank_at_every_limit_are_shown_whole(
-    api: FakeBotApi, bot: QuizApplication
+    api: FakeBotApi, bot: QuizApplication, settings: Settings
 ) -> None:
     bank = hidden_style_bank()
     data = yaml.safe_dump(bank, allow_unicode=True, sort_keys=False)
     result = parse_bank(data, "hidden.yaml", "en")
     assert result.ok, result.errors  # the validator accepts it
     await upload(api, ADMIN, data, "imported", "hidden.yaml")
-    seeds = [parse_bank(p.read_bytes(), str(p), "en").quiz for p in bank_files(DEFAULT_CONTENT_DIR)]
+    seeds = [load_bank_file(p, "en").quiz for p in bank_files(settings.content_dir)]
     for user in (FakeUser(961, "Ada", "en"), FakeUser(962, "Ife", "yo")):
         learner = Learner(api, user)
         shown = await _preview(api, learner, bank["id"])

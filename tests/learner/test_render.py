@@ -11,6 +11,7 @@ from bot.core.i18n import Locale
 from bot.core.render import MAX_BUTTON_LABEL, MAX_MESSAGE_LENGTH, Rendered, shorten
 from bot.learner.render import (
     Overview,
+    Tapped,
     language_menu,
     preview_messages,
     progress_message,
@@ -65,8 +66,8 @@ def every_rendering(quiz: Quiz, locale: Locale) -> list[Rendered]:
     latest = {quiz.id: {first.id: Answer(first.id, 0, False, 1.0)}}
     return [
         question_message(quiz, first, 0, 12, locale),
-        reveal_message(quiz, first, 0, 0, locale),
-        reveal_message(quiz, first, 0, first.answer, locale),
+        reveal_message(quiz, first, 0, Tapped(0), locale),
+        reveal_message(quiz, first, 0, Tapped(first.answer), locale),
         summary_message(quiz, Summary(1, 2, (first.id,)), (1, 2), locale),
         summary_message(quiz, Summary(2, 2, ()), None, locale),
         *quiz_list([quiz], records, locale),
@@ -207,8 +208,8 @@ def test_worst_case_question_and_reveal_fit_one_message(locale: Locale) -> None:
     quiz, question = worst_case_quiz()
     for rendered in (
         question_message(quiz, question, 0, 10**17, locale),
-        reveal_message(quiz, question, 0, 0, locale),
-        reveal_message(quiz, question, 0, question.answer, locale),
+        reveal_message(quiz, question, 0, Tapped(0), locale),
+        reveal_message(quiz, question, 0, Tapped(question.answer), locale),
     ):
         shown = visible(rendered)
         assert telegram_length(shown) <= MAX_MESSAGE_LENGTH
@@ -217,7 +218,7 @@ def test_worst_case_question_and_reveal_fit_one_message(locale: Locale) -> None:
 
 def test_worst_case_reveal_keeps_the_whole_explanation() -> None:
     quiz, question = worst_case_quiz()
-    shown = visible(reveal_message(quiz, question, 0, 0, EN))
+    shown = visible(reveal_message(quiz, question, 0, Tapped(0), EN))
     assert "w" * schema.MAX_EXPLANATION_LENGTH in shown
     assert shown.count("w" * schema.MAX_OPTION_LENGTH) >= schema.MAX_OPTIONS
 
@@ -226,7 +227,7 @@ def test_worst_case_question_of_emoji_fits_one_message() -> None:
     quiz, question = worst_case_quiz("😀")
     for rendered in (
         question_message(quiz, question, 0, 1, EN),
-        reveal_message(quiz, question, 0, 0, EN),
+        reveal_message(quiz, question, 0, Tapped(0), EN),
     ):
         assert telegram_length(visible(rendered)) <= MAX_MESSAGE_LENGTH
 

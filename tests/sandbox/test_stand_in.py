@@ -10,6 +10,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
 
 from bot.sandbox import FakeBotApi, FakeUser
+from tests.support.images import png
 
 
 def _keyboard(data: str) -> InlineKeyboardMarkup:
@@ -220,12 +221,78 @@ async def test_send_photo_takes_a_png_within_telegrams_limits(
         user.id, png(900, 600), caption="<b>alt</b> text", parse_mode=ParseMode.HTML
     )
     message = api.messages[(user.id, sent.message_id)]
-    assert message.photo is not None and message.photo[0]["width"] == 900
+    assert message.photo is not None and message.photo[-1]["width"] == 900
     assert message.caption == "alt text"
-    assert api.file_content(message.photo[0]) == png(900, 600)
+    assert api.file_content(message.photo[-1]) == png(900, 600)
     with pytest.raises(BadRequest, match="(?i)image_process_failed"):
         await client.send_photo(user.id, b"not an image at all")
     with pytest.raises(BadRequest, match="(?i)photo_invalid_dimensions"):
         await client.send_photo(user.id, png(2100, 100))  # a ratio over 20
     with pytest.raises(BadRequest, match="caption is too long"):
         await client.send_photo(user.id, png(10, 10), caption="x" * 1025)
+
+
+# --- photos, captions and code (issue 14) ----------------------------------------------------
+
+
+async def test_photos_by_upload_file_id_and_url(
+    api: FakeBotApi, client: Bot, user: FakeUser
+) -> None:
+
+    sent = await client.send_photo(user.id, png(30, 20), caption="<b>a</b>", parse_mode="HTML")
+    assert sent.photo and sent.photo[-1].width == 30 and sent.caption == "a"
+    again = await client.send_photo(user.id, sent.photo[-1].file_id)
+    assert again.photo and len(api.photo_uploads) == 1
+    await client.send_photo(user.id, "https://example.org/a.png")
+    assert api.photo_urls == ["https://example.org/a.png"]
+    with pytest.raises(BadRequest, match="(?i)image_process_failed"):
+        await client.send_photo(user.id, b"not a picture")
+    api.refuse_file_id(sent.photo[-1].file_id)
+    with pytest.raises(BadRequest, match="(?i)wrong file identifier"):
+        await client.send_photo(user.id, sent.photo[-1].file_id)
+    with pytest.raises(BadRequest, match="(?i)wrong file identifier"):
+        await client.send_photo(user.id, "no-such-id")
+
+
+async def test_captions_are_held_to_1024_after_entities_and_edited_as_captions(
+    client: Bot, user: FakeUser
+) -> None:
+
+    fits = "<b>" + "&amp;" * 1024 + "</b>"
+    sent = await client.send_photo(user.id, png(), caption=fits, parse_mode="HTML")
+    with pytest.raises(BadRequest, match="(?i)caption is too long"):
+        await client.send_photo(user.id, png(), caption="a" * 1025)
+    with pytest.raises(BadRequest, match="(?i)caption is too long"):
+        await client.edit_message_caption(user.id, sent.message_id, caption="a" * 1025)
+    with pytest.raises(BadRequest, match="(?i)no text in the message"):
+        await client.edit_message_text("text", user.id, sent.message_id)
+    await client.edit_message_caption(user.id, sent.message_id, caption="new")
+    with pytest.raises(BadRequest, match="(?i)not modified"):
+        await client.edit_message_caption(user.id, sent.message_id, caption="new")
+    text = await client.send_message(user.id, "plain")
+    with pytest.raises(BadRequest, match="(?i)no caption"):
+        await client.edit_message_caption(user.id, text.message_id, caption="x")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<code class="language-python">x</code>',  # a language only on a <pre> block's code
+        "<pre><b>x</b></pre>",
+        "<code><i>x</i></code>",
+        '<pre>x<code class="language-python">y</code></pre>',
+        '<pre><code class="python">x</code></pre>',
+    ],
+)
+async def test_code_takes_no_other_entities(client: Bot, user: FakeUser, text: str) -> None:
+    with pytest.raises(BadRequest, match="(?i)can't parse entities"):
+        await client.send_message(user.id, text, parse_mode=ParseMode.HTML)
+
+
+async def test_a_code_block_with_its_language_is_taken(client: Bot, user: FakeUser) -> None:
+    sent = await client.send_message(
+        user.id,
+        'Run:\n<pre><code class="language-python">print(1 &lt; 2)</code></pre> and <code>x</code>',
+        parse_mode=ParseMode.HTML,
+    )
+    assert sent.text == "Run:\nprint(1 < 2) and x"

@@ -379,3 +379,21 @@ async def test_a_learner_forgotten_with_only_held_answers_keeps_a_placeholder_of
         r.user_id for r in await storage.groups.chat_scores(GROUP) if r.forgotten
     }
     assert len(ids) == 2  # the newcomer and Chike: two people, two placeholders
+
+
+async def test_a_selection_and_a_question_awaiting_a_reply_go_with_the_learner(
+    path: Path,
+) -> None:
+    storage = await Storage.open(path)
+    try:
+        await storage.learners.touch_user(ADA, "Ada", "en", NOW)
+        attempt = await storage.learners.start_attempt(ADA, "types", ("m", "n"), NOW)
+        assert await storage.learners.toggle_pick(attempt.id, "m", 2, NOW) == {2}
+        assert await storage.learners.toggle_pick(attempt.id, "m", 0, NOW) == {0, 2}
+        await storage.learners.await_reply(ADA, attempt.id, 1, 55, NOW)
+        await storage.learners.record_answer(attempt, "n", -1, False, NOW, reply="fourteen")
+        await storage.privacy.forget_learner(ADA, NOW)
+    finally:
+        await storage.close()
+    for table in ("picks", "awaited_replies", "answers", "attempts"):
+        assert rows(path, f"SELECT COUNT(*) FROM {table}") == [(0,)], table

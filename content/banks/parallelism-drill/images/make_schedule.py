@@ -1,6 +1,6 @@
 """Draw the pipeline schedules of the Parallelism drill bank (run from anywhere):
 
-    python content/upcoming/parallelism-drill/images/make_schedule.py
+    python content/banks/parallelism-drill/images/make_schedule.py
 
 writes `1f1b-schedule.png` and `gpipe-schedule.png` beside this script. The schedules are
 simulated, not drawn by hand: each stage runs its passes in its schedule's order as soon as
