@@ -15,18 +15,9 @@ from typing import Any
 
 import yaml
 
+from content import model
 from content.bundle import write_bundle
-from content.model import (
-    LocalizedText,
-    MultipleAnswer,
-    NumericAnswer,
-    Question,
-    QuestionType,
-    Quiz,
-    SingleAnswer,
-    TrueFalseAnswer,
-    TypedAnswer,
-)
+from content.model import LocalizedText, Question, QuestionType, Quiz
 
 HEADER = "# Quiz Tutor bank, exported; /import accepts this document back unchanged.\n"
 
@@ -67,19 +58,19 @@ def question_data(question: Question) -> dict[str, Any]:
     if question.options:
         data["options"] = [_text(option) for option in question.options]
     match question.key:
-        case SingleAnswer(option):
+        case model.SingleAnswer(option):
             data["answer"] = option
-        case MultipleAnswer(options):
+        case model.MultipleAnswer(options):
             data["answer"] = sorted(options)
-        case TrueFalseAnswer(value):
+        case model.TrueFalseAnswer(value):
             data["answer"] = value
-        case NumericAnswer(value, tolerance, unit):
+        case model.NumericAnswer(value, tolerance, unit):
             data["answer"] = _number(value)
             if tolerance:
                 data["tolerance"] = _number(tolerance)
             if unit is not None:
                 data["unit"] = _text(unit)
-        case TypedAnswer(accepted, strict_diacritics):
+        case model.TypedAnswer(accepted, strict_diacritics):
             data["answer"] = [_text(text) for text in accepted]
             if strict_diacritics:
                 data["strict_diacritics"] = True

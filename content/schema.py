@@ -29,6 +29,7 @@ from pydantic import (
     model_validator,
 )
 
+from content import model
 from content.answers import MAX_EXPONENT, normalize
 from content.images import ImageChecker, ImageError, NoImages
 from content.model import (
@@ -37,14 +38,9 @@ from content.model import (
     Image,
     Level,
     LocalizedText,
-    MultipleAnswer,
-    NumericAnswer,
     Question,
     QuestionType,
     Quiz,
-    SingleAnswer,
-    TrueFalseAnswer,
-    TypedAnswer,
     utf16_length,
 )
 
@@ -169,15 +165,21 @@ class _QuestionSchema(_Strict):
     @classmethod
     def _id_as_text(cls, value: Any) -> Any:
         # YAML reads 007, 0x10 or 1_0 as numbers: only a plain number keeps its spelling
-        if isinstance(value, int) and not isinstance(value, bool):
-            raise ValueError(f'write the id as text in quotes, e.g. id: "q{value}"')
-        return value
+        return _not_a_number(value, 'write the id as text in quotes, e.g. id: "q{value}"')
 
     @model_validator(mode="after")
     def _alt_with_image(self) -> Self:
         if self.image_alt is not None and self.image is None:
             raise ValueError("image_alt describes the question's image: add image, or remove it")
         return self
+
+
+def _not_a_number(value: Any, problem: str) -> Any:
+    """The value, unless YAML read it as a whole number (not a boolean) where a number is not
+    wanted: then `problem`, with the number in its `{value}`."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        raise ValueError(problem.format(value=value))
+    return value
 
 
 Options = Annotated[list[OptionText], Field(min_length=MIN_OPTIONS, max_length=MAX_OPTIONS)]
@@ -220,9 +222,9 @@ class MultipleSchema(_QuestionSchema):
     @field_validator("answer", mode="before")
     @classmethod
     def _a_list(cls, value: Any) -> Any:
-        if isinstance(value, int) and not isinstance(value, bool):
-            raise ValueError(f"a multiple question lists its right options, e.g. answer: [{value}]")
-        return value
+        return _not_a_number(
+            value, "a multiple question lists its right options, e.g. answer: [{value}]"
+        )
 
     @model_validator(mode="after")
     def _answers_in_range(self) -> MultipleSchema:
@@ -364,17 +366,17 @@ def _required(value: dict[str, str], default_language: str) -> LocalizedText:
 def _key(question: _QuestionSchema, default_language: str) -> AnswerKey:
     match question:
         case SingleSchema():
-            return SingleAnswer(question.answer)
+            return model.SingleAnswer(question.answer)
         case MultipleSchema():
-            return MultipleAnswer(frozenset(question.answer))
+            return model.MultipleAnswer(frozenset(question.answer))
         case TrueFalseSchema():
-            return TrueFalseAnswer(question.answer)
+            return model.TrueFalseAnswer(question.answer)
         case NumericSchema():
-            return NumericAnswer(
+            return model.NumericAnswer(
                 question.answer, question.tolerance, _localized(question.unit, default_language)
             )
         case TypedSchema():
-            return TypedAnswer(
+            return model.TypedAnswer(
                 tuple(_required(accepted, default_language) for accepted in question.answer),
                 question.strict_diacritics,
             )

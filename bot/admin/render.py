@@ -128,30 +128,16 @@ def draft_preview(
 ) -> list[Rendered]:
     """The new question as learners will see its reveal (and its translation, in a second
     message when both would not fit one), with Confirm and Cancel on the last message."""
-    own = Locale(locale.default, locale.default)
-    parts = [
-        locale.t(
-            "draft_preview",
-            k=len(quiz),
-            title=html.escape(locale.plain(quiz.title)),
-            question_id=html.escape(question.id),
-        ),
-        own.text(question.text, MAX_QUESTION_LENGTH),
-        option_lines(question, own, reveal=True),
-    ]
-    if (why := explanation(question, own)) is not None:
-        parts.append(why)
-    blocks = ["\n\n".join(parts)]
+    heading = locale.t(
+        "draft_preview",
+        k=len(quiz),
+        title=html.escape(locale.plain(quiz.title)),
+        question_id=html.escape(question.id),
+    )
+    blocks = [_revealed(heading, question, Locale(locale.default, locale.default))]
     if translation is not None:
-        other = Locale(translation, locale.default)
-        block = [
-            locale.t("draft_translation_title", language=html.escape(translation)),
-            other.text(question.text, MAX_QUESTION_LENGTH),
-            option_lines(question, other, reveal=True),
-        ]
-        if (why := explanation(question, other)) is not None:
-            block.append(why)
-        blocks.append("\n\n".join(block))
+        heading = locale.t("draft_translation_title", language=html.escape(translation))
+        blocks.append(_revealed(heading, question, Locale(translation, locale.default)))
     markup = InlineKeyboardMarkup(
         [
             [
@@ -262,12 +248,18 @@ def collection_saved(quiz: Quiz, added: Sequence[Question], locale: Locale) -> l
         )
     ]
     for question in added:
-        parts = [
-            f"<code>{html.escape(question.id)}</code>",
-            own.text(question.text, MAX_QUESTION_LENGTH),
-            option_lines(question, own, reveal=True),
-        ]
-        if (why := explanation(question, own)) is not None:
-            parts.append(why)
-        blocks.append("\n".join(parts))
+        heading = f"<code>{html.escape(question.id)}</code>"
+        blocks.append(_revealed(heading, question, own, between="\n"))
     return split_blocks(blocks)
+
+
+def _revealed(heading: str, question: Question, locale: Locale, between: str = "\n\n") -> str:
+    """A heading, then the question as learners see its reveal, in `locale`'s language."""
+    parts = [
+        heading,
+        locale.text(question.text, MAX_QUESTION_LENGTH),
+        option_lines(question, locale, reveal=True),
+    ]
+    if (why := explanation(question, locale)) is not None:
+        parts.append(why)
+    return between.join(parts)

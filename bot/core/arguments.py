@@ -136,13 +136,25 @@ def _words(
     return words
 
 
-def _one_quiz(args: Words, catalog: Catalog, usage_key: str) -> Quiz | Refusal:
-    usage = Reply(usage_key, {"example": example_quiz(catalog)})
-    words = _words(args, usage, 1, 1, WHICH_QUIZ)
+def _quiz_first(
+    args: Words,
+    catalog: Catalog,
+    usage: Reply,
+    least: int,
+    most: int,
+    missing: Reply | None = WHICH_QUIZ,
+) -> tuple[Quiz, list[str]] | Refusal:
+    """A known quiz's id, then the words after it (`least` to `most` words in all)."""
+    words = _words(args, usage, least, most, missing)
     if isinstance(words, Refusal):
         return words
     quiz = known_quiz(words[0], catalog)
-    return Refusal(quiz, usage) if isinstance(quiz, Reply) else quiz
+    return Refusal(quiz, usage) if isinstance(quiz, Reply) else (quiz, words[1:])
+
+
+def _one_quiz(args: Words, catalog: Catalog, usage_key: str) -> Quiz | Refusal:
+    given = _quiz_first(args, catalog, Reply(usage_key, {"example": example_quiz(catalog)}), 1, 1)
+    return given if isinstance(given, Refusal) else given[0]
 
 
 # learners
@@ -227,19 +239,15 @@ def export(args: Words, catalog: Catalog) -> tuple[Quiz, str] | Refusal:
     """`/export <quiz id> [format]`: the quiz and the name of an output format (YAML unless
     given)."""
     usage = Reply("usage_export", {"example": example_quiz(catalog), "formats": _formats()})
-    words = _words(args, usage, 1, 2, WHICH_QUIZ)
-    if isinstance(words, Refusal):
-        return words
-    quiz = known_quiz(words[0], catalog)
-    if isinstance(quiz, Reply):
-        return Refusal(quiz, usage)
-    if len(words) == 1:
+    given = _quiz_first(args, catalog, usage, 1, 2)
+    if isinstance(given, Refusal):
+        return given
+    quiz, rest = given
+    if not rest:
         return quiz, "yaml"
-    wanted = words[1].lower().lstrip(".")
+    wanted = rest[0].lower().lstrip(".")
     if wanted not in OUTPUT_FORMATS:
-        return Refusal(
-            Reply("args_format", {"value": echo(words[1]), "formats": _formats()}), usage
-        )
+        return Refusal(Reply("args_format", {"value": echo(rest[0]), "formats": _formats()}), usage)
     return quiz, wanted
 
 
@@ -286,13 +294,11 @@ def _quiz_and(
 ) -> tuple[Quiz, T] | Refusal:
     """Two words: a quiz id, then what `second` makes of the next word for that quiz."""
     usage = Reply(usage_key)
-    words = _words(args, usage, 2, 2)
-    if isinstance(words, Refusal):
-        return words
-    quiz = known_quiz(words[0], catalog)
-    if isinstance(quiz, Reply):
-        return Refusal(quiz, usage)
-    value = second(words[1], quiz)
+    given = _quiz_first(args, catalog, usage, 2, 2, missing=None)
+    if isinstance(given, Refusal):
+        return given
+    quiz, (word,) = given
+    value = second(word, quiz)
     return Refusal(value, usage) if isinstance(value, Reply) else (quiz, value)
 
 
@@ -332,15 +338,15 @@ REPORT_FORMATS = ("csv", "xlsx")
 def report(args: Words, catalog: Catalog) -> tuple[Quiz, str] | Refusal:
     """`/report <quiz id> [csv|xlsx]` (a bot admin, in private); CSV unless asked."""
     usage = Reply("usage_report", {"example": example_quiz(catalog)})
-    words = _words(args, usage, 1, 2, WHICH_QUIZ)
-    if isinstance(words, Refusal):
-        return words
-    quiz = known_quiz(words[0], catalog)
-    if isinstance(quiz, Reply):
-        return Refusal(quiz, usage)
-    wanted = words[1].lower() if len(words) > 1 and words[1].isascii() else "csv"
-    if len(words) > 1 and wanted not in REPORT_FORMATS:
-        return Refusal(Reply("args_report_format", {"value": echo(words[1])}), usage)
+    given = _quiz_first(args, catalog, usage, 1, 2)
+    if isinstance(given, Refusal):
+        return given
+    quiz, rest = given
+    if not rest:
+        return quiz, "csv"
+    wanted = rest[0].lower() if rest[0].isascii() else "csv"
+    if wanted not in REPORT_FORMATS:
+        return Refusal(Reply("args_report_format", {"value": echo(rest[0])}), usage)
     return quiz, wanted
 
 
@@ -359,17 +365,15 @@ def assign(
     """`/assign <quiz id> <deadline>`: a duration (`90m`, `2h`, `3d`) or `YYYY-MM-DD HH:MM`
     in the group's time zone."""
     usage = Reply("usage_assign", {"example": example_quiz(catalog), "timezone": timezone})
-    words = _words(args, usage, 1, 3, WHICH_QUIZ)
-    if isinstance(words, Refusal):
-        return words
-    quiz = known_quiz(words[0], catalog)
-    if isinstance(quiz, Reply):
-        return Refusal(quiz, usage)
-    if len(words) == 1:
+    given = _quiz_first(args, catalog, usage, 1, 3)
+    if isinstance(given, Refusal):
+        return given
+    quiz, rest = given
+    if not rest:
         return Refusal(Reply("deadline_missing"), usage)
-    deadline = parse_deadline(words[1:], now, timezone, min_seconds)
+    deadline = parse_deadline(rest, now, timezone, min_seconds)
     if isinstance(deadline, DeadlineProblem):
-        value = echo(" ".join(words[1:]))
+        value = echo(" ".join(rest))
         return Refusal(Reply(f"deadline_{deadline.reason}", {"value": value}), usage)
     return AssignArgs(quiz, deadline)
 

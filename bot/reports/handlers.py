@@ -5,6 +5,7 @@ to (anonymous, or never started the bot), and `/report <quiz id>` for the bot's 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
@@ -29,20 +30,15 @@ ADMIN_COMMANDS = ("report",)  # the bot's admins, in private
 async def on_missed(update: Update, context: QuizContext, link: MissedReview) -> None:
     """A member pressed "Review what you missed" under a group quiz's results."""
     services, locale, learner = context.services, context.locale, context.learner
-    session = await services.storage.groups.get_session(link.session_id)
-    if session is None or session.posted:
-        await context.say(locale.t("link_invalid"))
+    session = await _linked_session(context, link.session_id)
+    if session is None:
         return
     if session.running:
         await context.say(locale.t("missed_running"))
         return
-    try:
-        member = await is_member(context, session.chat_id, learner.user_id)
-    except TelegramError as error:
-        if not faults.classify(error).permanent:
-            await context.say(locale.t("member_check_failed"))
-            return
-        member = False  # Telegram does not know them there (or that chat any more)
+    member = await _telegram_says(context, is_member(context, session.chat_id, learner.user_id))
+    if member is None:
+        return
     if not member:
         log.info("a missed-questions link of session %s refused: not a member", session.id)
         await context.say(locale.t("missed_not_member"))
@@ -77,6 +73,27 @@ async def report(update: Update, context: QuizContext) -> None:
     await context.say(locale.t("report_sent_privately"))
 
 
+async def _linked_session(context: QuizContext, session_id: int) -> GroupSession | None:
+    """The group quiz a link names; None, once said, when it is no quiz of a group (any more)."""
+    session = await context.services.storage.groups.get_session(session_id)
+    if session is None or session.posted:
+        await context.say(context.locale.t("link_invalid"))
+        return None
+    return session
+
+
+async def _telegram_says(context: QuizContext, check: Awaitable[bool]) -> bool | None:
+    """What Telegram answers about someone in a chat; no when it does not know them there (or
+    that chat any more); None, once said, when it could not answer now."""
+    try:
+        return await check
+    except TelegramError as error:
+        if not faults.classify(error).permanent:
+            await context.say(context.locale.t("member_check_failed"))
+            return None
+        return False
+
+
 async def _offer_link(context: QuizContext, session: GroupSession, key: str) -> None:
     """A deep link in the group that a chat admin presses to get the report in private."""
     services = context.services
@@ -89,18 +106,13 @@ async def _offer_link(context: QuizContext, session: GroupSession, key: str) -> 
 async def on_report_link(update: Update, context: QuizContext, link: ReportFile) -> None:
     """An admin pressed the group's link to receive a report: still a chat admin, now?"""
     services, locale, learner = context.services, context.locale, context.learner
-    session = await services.storage.groups.get_session(link.session_id)
-    if session is None or session.posted:
-        await context.say(locale.t("link_invalid"))
+    session = await _linked_session(context, link.session_id)
+    if session is None:
         return
-    try:
-        allowed = await is_chat_admin(context, session.chat_id, learner.user_id)
-    except TelegramError as error:
-        if not faults.classify(error).permanent:
-            await context.say(locale.t("member_check_failed"))
-            return
-        allowed = False
-    if not allowed:
+    admin = await _telegram_says(context, is_chat_admin(context, session.chat_id, learner.user_id))
+    if admin is None:
+        return
+    if not admin:
         await context.say(locale.t("report_admins_only"))
         return
     built = await flow.session_report(services, session, locale)

@@ -19,21 +19,12 @@ from pathlib import Path
 
 import genanki
 
+from content import model
 from content.formats.base import WriteOptions, Written, dropped_languages, number_text
 from content.formats.html_text import text_to_html
 from content.formats.table import LETTERS
 from content.images import ImageError
-from content.model import (
-    Image,
-    LocalizedText,
-    MultipleAnswer,
-    NumericAnswer,
-    Question,
-    Quiz,
-    SingleAnswer,
-    TrueFalseAnswer,
-    TypedAnswer,
-)
+from content.model import Image, LocalizedText, Question, Quiz
 
 _TRUTHS = {"en": ("True", "False"), "yo": ("Òótọ́", "Irọ́")}  # yo: review
 _CSS = """.card { font-family: sans-serif; font-size: 20px; text-align: left; }
@@ -98,21 +89,21 @@ class _Note:
             return f"{LETTERS[index]}. {text_to_html(self.text(question.options[index]))}"
 
         match question.key:
-            case SingleAnswer(index):
+            case model.SingleAnswer(index):
                 return option(index)
-            case MultipleAnswer(indexes):
+            case model.MultipleAnswer(indexes):
                 return "<br>".join(option(index) for index in sorted(indexes))
-            case TrueFalseAnswer(value):
+            case model.TrueFalseAnswer(value):
                 words = _TRUTHS.get(self.language, _TRUTHS["en"])
                 return words[0] if value else words[1]
-            case NumericAnswer(value, tolerance, unit):
+            case model.NumericAnswer(value, tolerance, unit):
                 shown = number_text(value)
                 if unit is not None:
                     shown += f" {html.escape(self.text(unit))}"
                 if tolerance:
                     shown += f" (± {number_text(tolerance)})"
                 return shown
-            case TypedAnswer(accepted):
+            case model.TypedAnswer(accepted):
                 return " / ".join(html.escape(self.text(text)) for text in accepted)
         raise TypeError(f"no answer for {question.type}")  # pragma: no cover
 

@@ -20,6 +20,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
+from content import model
 from content.formats.base import (
     ZERO_SHORT_ANSWER,
     ConversionError,
@@ -41,15 +42,7 @@ from content.formats.base import (
     typed_answer,
 )
 from content.formats.html_text import html_to_text
-from content.model import (
-    MultipleAnswer,
-    NumericAnswer,
-    Question,
-    Quiz,
-    SingleAnswer,
-    TrueFalseAnswer,
-    TypedAnswer,
-)
+from content.model import Question, Quiz
 from content.schema import MAX_QUESTIONS
 
 # Escaped characters stand for themselves while the structure is read: they are replaced by
@@ -475,23 +468,23 @@ def _choice_weight(count: int) -> str:
 def _answers(question: Question, language: str, dropped: list[str]) -> list[str]:
     options = [text_in(option, language) or "" for option in question.options]
     match question.key:
-        case SingleAnswer(right):
+        case model.SingleAnswer(right):
             return [
                 ("=" if index == right else "~%0%" if text.startswith("%") else "~") + _piece(text)
                 for index, text in enumerate(options)
             ]
-        case MultipleAnswer(right):
+        case model.MultipleAnswer(right):
             weight = _choice_weight(len(right))
             return [
                 (f"~%{weight}%" if index in right else f"~%-{weight}%") + _piece(text)
                 for index, text in enumerate(options)
             ]
-        case TrueFalseAnswer(value):
+        case model.TrueFalseAnswer(value):
             return ["TRUE" if value else "FALSE"]
-        case NumericAnswer(value, tolerance):
+        case model.NumericAnswer(value, tolerance):
             suffix = f":{number_text(tolerance)}" if tolerance else ""
             return [f"#{number_text(value)}{suffix}"]
-        case TypedAnswer(accepted):
+        case model.TypedAnswer(accepted):
             written = []
             for answer in accepted:
                 text = answer.get(language, language).replace("*", "\\*")
@@ -512,12 +505,12 @@ def _dropped(quiz: Quiz) -> list[str]:
         "units": sum(
             1
             for question in quiz.questions
-            if isinstance(question.key, NumericAnswer) and question.key.unit is not None
+            if isinstance(question.key, model.NumericAnswer) and question.key.unit is not None
         ),
         "strict_diacritics": sum(
             1
             for question in quiz.questions
-            if isinstance(question.key, TypedAnswer) and question.key.strict_diacritics
+            if isinstance(question.key, model.TypedAnswer) and question.key.strict_diacritics
         ),
     }
     singular = {"images": "image", "units": "unit", "strict_diacritics": "strict_diacritics"}

@@ -42,6 +42,7 @@ from urllib.parse import quote, unquote
 import defusedxml
 from defusedxml.ElementTree import DefusedXMLParser
 
+from content import model
 from content.formats.base import (
     ZERO_SHORT_ANSWER,
     ConversionError,
@@ -62,17 +63,7 @@ from content.formats.base import (
 from content.formats.gift import category_name
 from content.formats.html_text import Picture, html_to_text, split_languages, text_to_html
 from content.images import ImageError, image_location
-from content.model import (
-    Image,
-    LocalizedText,
-    MultipleAnswer,
-    NumericAnswer,
-    Question,
-    Quiz,
-    SingleAnswer,
-    TrueFalseAnswer,
-    TypedAnswer,
-)
+from content.model import Image, LocalizedText, Question, Quiz
 from content.schema import MAX_QUESTIONS
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
@@ -815,11 +806,11 @@ class _Writer:
 
     def _question(self, root: ET.Element, question: Question) -> None:
         kinds = {
-            SingleAnswer: "multichoice",
-            MultipleAnswer: "multichoice",
-            TrueFalseAnswer: "truefalse",
-            NumericAnswer: "numerical",
-            TypedAnswer: "shortanswer",
+            model.SingleAnswer: "multichoice",
+            model.MultipleAnswer: "multichoice",
+            model.TrueFalseAnswer: "truefalse",
+            model.NumericAnswer: "numerical",
+            model.TypedAnswer: "shortanswer",
         }
         element = ET.SubElement(root, "question", {"type": kinds[type(question.key)]})
         ET.SubElement(ET.SubElement(element, "name"), "text").text = question.id
@@ -847,7 +838,7 @@ class _Writer:
         self._key(element, question)
         tags = ET.SubElement(element, "tags")
         ET.SubElement(ET.SubElement(tags, "tag"), "text").text = LEVEL_TAG + self.quiz.level.value
-        if isinstance(question.key, TypedAnswer) and question.key.strict_diacritics:
+        if isinstance(question.key, model.TypedAnswer) and question.key.strict_diacritics:
             ET.SubElement(ET.SubElement(tags, "tag"), "text").text = STRICT_TAG
 
     def _answer(
@@ -863,9 +854,9 @@ class _Writer:
 
     def _key(self, element: ET.Element, question: Question) -> None:
         match question.key:
-            case SingleAnswer() | MultipleAnswer():
+            case model.SingleAnswer() | model.MultipleAnswer():
                 right = question.right_options
-                single = isinstance(question.key, SingleAnswer)
+                single = isinstance(question.key, model.SingleAnswer)
                 ET.SubElement(element, "single").text = "true" if single else "false"
                 ET.SubElement(element, "shuffleanswers").text = (
                     "true" if self.quiz.shuffle_options else "false"
@@ -878,14 +869,14 @@ class _Writer:
                     else:
                         fraction = share if index in right else f"-{share}"
                     self._answer(element, fraction, self._html(option))
-            case TrueFalseAnswer(value):
+            case model.TrueFalseAnswer(value):
                 self._answer(element, "100" if value else "0", "true").set(
                     "format", "moodle_auto_format"
                 )
                 self._answer(element, "0" if value else "100", "false").set(
                     "format", "moodle_auto_format"
                 )
-            case NumericAnswer(value, tolerance, unit):
+            case model.NumericAnswer(value, tolerance, unit):
                 answer = self._answer(element, "100", number_text(value))
                 answer.set("format", "moodle_auto_format")
                 ET.SubElement(answer, "tolerance").text = number_text(tolerance)
@@ -902,7 +893,7 @@ class _Writer:
                     ET.SubElement(element, "unitpenalty").text = "0"
                     ET.SubElement(element, "showunits").text = "0"
                     ET.SubElement(element, "unitsleft").text = "0"
-            case TypedAnswer(accepted):
+            case model.TypedAnswer(accepted):
                 ET.SubElement(element, "usecase").text = "0"
                 for text in accepted:
                     alone = list(text.translations) == [self.language]

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import Any
 
+from content import model
 from content.formats.base import (
     ConversionError,
     Draft,
@@ -27,17 +28,7 @@ from content.formats.base import (
     read_decimal,
     yaml_number,
 )
-from content.model import (
-    LocalizedText,
-    MultipleAnswer,
-    NumericAnswer,
-    Question,
-    QuestionType,
-    Quiz,
-    SingleAnswer,
-    TrueFalseAnswer,
-    TypedAnswer,
-)
+from content.model import LocalizedText, Question, QuestionType, Quiz
 from content.schema import LANGUAGE_CODE, MAX_OPTIONS, MAX_QUESTIONS
 
 OPTION_COLUMNS = tuple(f"option{number}" for number in range(1, MAX_OPTIONS + 1))
@@ -364,9 +355,9 @@ def _languages(quiz: Quiz, language: str) -> dict[str, list[str]]:
         note("explanation", question.explanation)
         note("image_alt", question.image_alt)
         match question.key:
-            case NumericAnswer(unit=unit):
+            case model.NumericAnswer(unit=unit):
                 note("unit", unit)
-            case TypedAnswer(accepted):
+            case model.TypedAnswer(accepted):
                 for text in accepted:
                     note("answer", text)
     return {name: sorted(codes) for name, codes in found.items()}
@@ -402,18 +393,18 @@ def question_row(question: Question, header: Sequence[str], language: str) -> li
     for index, option in enumerate(question.options):
         localized_fields[OPTION_COLUMNS[index]] = option
     match question.key:
-        case SingleAnswer(right):
+        case model.SingleAnswer(right):
             cells["answer"] = LETTERS[right]
-        case MultipleAnswer(rights):
+        case model.MultipleAnswer(rights):
             cells["answer"] = ",".join(LETTERS[index] for index in sorted(rights))
-        case TrueFalseAnswer(truth):
+        case model.TrueFalseAnswer(truth):
             cells["answer"] = "true" if truth else "false"
-        case NumericAnswer(number, tolerance, unit):
+        case model.NumericAnswer(number, tolerance, unit):
             cells["answer"] = _number_cell(number)
             if tolerance:
                 cells["tolerance"] = _number_cell(tolerance)
             localized_fields["unit"] = unit
-        case TypedAnswer(accepted, strict):
+        case model.TypedAnswer(accepted, strict):
             codes = {code for text in accepted for code in text.languages}
             for code in codes:
                 key = "answer" if code == language else f"answer:{code}"

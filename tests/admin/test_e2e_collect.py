@@ -85,7 +85,7 @@ async def test_created_and_closed_forwarded_quiz_polls_become_questions(
     assert failed_calls(api) == []
 
 
-async def test_open_forwarded_regular_and_several_answer_polls_are_refused(
+async def test_open_forwarded_and_regular_polls_are_refused_several_answers_make_a_multiple(
     api: FakeBotApi, bot: QuizApplication, db_path: Path
 ) -> None:
     admin = Learner(api, ADMIN)
@@ -98,14 +98,16 @@ async def test_open_forwarded_regular_and_several_answer_polls_are_refused(
         api, "a regular poll has no right answer", "Tea?", ["yes", "no"], kind="regular",
         forwarded_from=AUTHOR,
     )  # fmt: skip
-    refused = await send_poll(
-        api, "Not taken", "Both?", ["a", "b", "c"], correct=[0, 2], explanation="Two."
-    )
-    assert "cannot play multiple questions yet" in refused.text
+    taken = await send_poll(api, "1.", "Both?", ["a", "b", "c"], correct=[0, 2], explanation="Two.")
+    assert "Both?" in taken.text
     seen = len(api.bot_messages(ADMIN.id))
     api.send_text(ADMIN, "/done")
-    await api.wait_for_bot_message(ADMIN.id, "Nothing collected yet", after=seen)
-    assert rows(db_path, "SELECT COUNT(*) FROM content_banks") == [(0,)]
+    await api.wait_for_bot_message(ADMIN.id, "1 question", after=seen)
+    ((stored,),) = rows(db_path, "SELECT yaml FROM content_banks")
+    quiz = parse_bank(str(stored).encode(), "stored", "en").quiz
+    assert quiz is not None
+    added = quiz.question("mpp-9")
+    assert added is not None and added.type == "multiple"
 
 
 async def test_cancel_leaves_nothing_and_takes_the_button_away(

@@ -14,6 +14,7 @@ import pytest
 from bot.app import QuizApplication
 from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser
+from content.loader import parse_bank
 from tests.support.admin import failed_calls, seed_banks, upload
 from tests.support.harness import make_settings
 from tests.support.images import png
@@ -186,22 +187,32 @@ async def test_images_in_a_bundle_are_refused_at_their_place_until_the_bot_keeps
     assert nothing_stored(db_path)
 
 
-async def test_a_question_type_the_bot_cannot_play_is_refused_with_its_line(
+async def test_a_true_false_gift_question_is_imported_as_one(
     api: FakeBotApi, bot: QuizApplication, db_path: Path
 ) -> None:
     gift = GIFT + "\n::tf:: Pipelines have bubbles. {TRUE}\n"
-    report = await upload(api, ADMIN, gift, "was refused", name="pipes.gift")
-    assert "::tf::" in report.text and "cannot play true_false questions yet" in report.text
-    assert nothing_stored(db_path)
+    report = await upload(api, ADMIN, gift, "imported", name="pipes.gift")
+    assert "4 questions" in report.text
+    ((stored,),) = rows(db_path, "SELECT yaml FROM content_banks")
+    quiz = parse_bank(str(stored).encode(), "stored", "en").quiz
+    assert quiz is not None and quiz.questions[-1].type == "true_false"
 
 
-async def test_what_a_bank_cannot_hold_is_refused_or_skipped_when_asked(
+PAIRS = "\n::pairs:: Match them. { =cat -> food =dog -> bone }\n"
+
+
+async def test_a_question_a_bank_cannot_hold_is_refused_with_its_name(
     api: FakeBotApi, bot: QuizApplication, db_path: Path
 ) -> None:
-    gift = GIFT + "\n::pairs:: Match them. { =cat -> food =dog -> bone }\n"
-    report = await upload(api, ADMIN, gift, "was refused", name="pipes.gift")
+    report = await upload(api, ADMIN, GIFT + PAIRS, "was refused", name="pipes.gift")
     assert "::pairs::" in report.text and "a matching question" in report.text
     assert nothing_stored(db_path)
+
+
+async def test_what_a_bank_cannot_hold_is_skipped_when_asked(
+    api: FakeBotApi, bot: QuizApplication, db_path: Path
+) -> None:
+    gift = GIFT + PAIRS
     seen = len(api.bot_messages(ADMIN.id))
     api.upload(ADMIN, gift.encode(), "pipes.gift", caption="/import --skip-unsupported")
     done = await api.wait_for_bot_message(ADMIN.id, "imported", after=seen)

@@ -1,5 +1,6 @@
 """GIFT (issue 15): every construct of Moodle's format on a file written from its
-description, what we cannot represent refused with its place (or skipped when asked), the
+description, what we cannot represent skipped when asked (refused with its place:
+test_formats_refusals.py), the
 writer for every type read back equal on what GIFT carries, and properties: any text gives a
 quiz or ConversionError, and any text survives GIFT's escaping."""
 
@@ -126,66 +127,11 @@ def test_feedback_that_cannot_be_kept_is_named() -> None:
     )
 
 
-def test_what_cannot_be_represented_refuses_the_file_with_places() -> None:
-    problems = refused((HERE / "unsupported.gift").read_bytes(), "gift")
-    assert problems[:4] == (
-        "line 4 ::match::: a matching question (=item -> match)",
-        "line 6 ::essay::: an essay question (an empty answer section {})",
-        "line 8 ::partial::: partial credit for 'half right' in a one-answer question",
-        "line 10: a description (text with no answer section {…})",
-    )
-    assert "--skip-unsupported" in problems[4]
-
-
 def test_skipping_converts_the_rest_and_lists_what_it_skipped() -> None:
     loaded = read((HERE / "unsupported.gift").read_bytes(), "gift", skip_unsupported=True)
     assert [q.id for q in loaded.quiz.questions] == ["good"]
     assert len(loaded.skipped) == 4
     assert loaded.skipped[0].startswith("line 4 ::match::")
-
-
-def test_a_question_with_no_right_answer_is_refused_at_its_line() -> None:
-    problems = refused((HERE / "no_right_answer.gift").read_bytes(), "gift")
-    assert problems == (
-        "line 4 ::broken::: no right answer: mark it with = (or with a positive weight ~%50%)",
-    )
-
-
-@pytest.mark.parametrize(
-    ("text", "problem"),
-    [
-        (
-            "::q:: Which? {=a ~b",
-            "line 1 ::q::: a { without its }; write a literal brace as \\{ or \\}",
-        ),
-        (
-            "::q:: Which? =a ~b}",
-            "line 1 ::q::: a } without its {; write a literal brace as \\{ or \\}",
-        ),
-        (
-            "::q:: A {=a ~b} and {=c ~d}",
-            "line 1 ::q::: more than one answer section {…}; write a literal brace as \\{ or \\}",
-        ),
-        ("::q Which? {T}", "line 1: a question name opened with :: is not closed with ::"),
-        (
-            "::q:: How many? {#four}",
-            "line 1 ::q::: 'four' is not a number such as 14, 14:0.5 or 3..5",
-        ),
-        ("::q:: How many? {#5..3}", "line 1 ::q::: '5..3' is not a range such as 3..5"),
-        (
-            "::q:: Which? {=a =b ~c}",
-            "line 1 ::q::: several answers marked = in a one-answer question (any of them right); for a question with several right options write ~%50% weights",
-        ),
-        (
-            "$CATEGORY: x\n::q:: Is it? {T}",
-            "line 1: a question right after $CATEGORY: put a blank line between them (Moodle would read the question as part of the category)",
-        ),
-        ("::q:: Which? {~%150%a ~b}", "line 1 ::q::: a weight of 150%: weights are -100% to 100%"),
-    ],
-)
-def test_malformed_questions_are_refused_with_their_place(text: str, problem: str) -> None:
-    problems = refused(text.encode(), "gift")
-    assert problems[0] == problem
 
 
 def test_a_wildcard_short_answer_cannot_be_represented() -> None:

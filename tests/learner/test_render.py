@@ -123,18 +123,18 @@ def test_every_rendering_passes_the_html_check_with_markup_in_content(locale: Lo
 
 
 @pytest.mark.parametrize(
-    ("render", "fragments"),
+    ("render", "answer", "fragments"),
     [
-        (question_message, ("T ", "Q0 ", "A. opt0a ", "B. opt0b ")),
-        (reveal_message, ("Q0 ", "opt0a ", "opt0b ", "E0 ")),
+        (question_message, 0, ("T ", "Q0 ", "A. opt0a ", "B. opt0b ")),
+        (reveal_message, Tapped(0), ("Q0 ", "opt0a ", "opt0b ", "E0 ")),
     ],
     ids=["question", "reveal"],
 )
 def test_a_question_and_its_reveal_show_content_markup_verbatim(
-    render: Callable[..., Rendered], fragments: tuple[str, ...]
+    render: Callable[..., Rendered], answer: object, fragments: tuple[str, ...]
 ) -> None:
     quiz = nasty_quiz()
-    shown = visible(render(quiz, quiz.questions[0], 0, 0, EN))
+    shown = visible(render(quiz, quiz.questions[0], 0, answer, EN))
     for fragment in fragments:
         assert fragment + NASTY in shown
 

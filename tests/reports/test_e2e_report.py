@@ -56,7 +56,7 @@ async def test_a_group_report_reaches_the_admin_in_private_with_the_answers(
         assert document.document["file_name"] == "report-tiny-group-1.csv"
         [chart] = [m for m in ada.messages()[seen:] if m.photo]  # before the file
         assert chart.caption is not None and "3 member(s)" in chart.caption
-        assert chart.photo is not None and chart.photo[0]["width"] == 900
+        assert chart.photo is not None and chart.photo[-1]["width"] == 900
         rows = rows_of(data)
         assert rows[0][:6] == ["name", "user id", "points", "right", "answered", "total time (s)"]
         assert rows[0][6:] == [

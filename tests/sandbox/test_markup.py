@@ -29,8 +29,12 @@ def telegram_html(draw: st.DrawFn, depth: int = 0) -> str:
             if kind == "a":
                 href = draw(st.sampled_from(["https://example.org/?a=1&amp;b=2", "tg://user?id=1"]))
                 parts.append(f'<a href="{href}">{inner}</a>')
-            elif kind == "pre":
-                parts.append(f'<pre><code class="language-python">{inner}</code></pre>')
+            elif kind in ("pre", "code"):  # code takes no other entities, as in Telegram
+                plain = html.escape(draw(texts), quote=False)
+                if kind == "pre":
+                    parts.append(f'<pre><code class="language-python">{plain}</code></pre>')
+                else:
+                    parts.append(f"<code>{plain}</code>")
             elif kind == "spoiler-span":
                 parts.append(f'<span class="tg-spoiler">{inner}</span>')
             else:

@@ -19,7 +19,7 @@ from content.model import Level, LocalizedText, NumericAnswer, Question, Quiz, T
 ROOT = Path(__file__).resolve().parents[2]
 HERE = ROOT / "tests" / "content" / "formats"
 SEED = ROOT / "content" / "banks" / "model-pipeline-parallelism.yaml"
-DRILL = ROOT / "content" / "upcoming" / "parallelism-drill" / "parallelism-drill.yaml"
+DRILL = ROOT / "content" / "banks" / "parallelism-drill" / "parallelism-drill.yaml"
 EVERYTHING_BANK = HERE / "everything.yaml"
 
 

@@ -7,7 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.config import Settings
 from bot.sandbox import Chat, FakeBotApi, FakeUser, Message
+from tests.support.harness import bank_folder, make_settings
 
 LONG_WHY = "Two and two make four: " + "count them on your fingers, one by one, " * 8
 BANK = f"""
@@ -85,3 +87,9 @@ def group_answers(db_path: Path) -> list[tuple[int, int, int, int]]:
         return db.execute(
             "SELECT position, user_id, chosen, points FROM group_answers ORDER BY position, user_id"
         ).fetchall()
+
+
+def room_settings(api: FakeBotApi, tmp_path: Path, **overrides: object) -> Settings:
+    """A bot whose only bank is the small one above, with its own database in `tmp_path`."""
+    banks = bank_folder(tmp_path, tiny=BANK)
+    return make_settings(api, tmp_path / "quiz.sqlite3", content_dir=banks, **overrides)

@@ -12,20 +12,35 @@ from openpyxl import Workbook
 SHEET_XML = "xl/worksheets/sheet1.xml"
 
 
-def workbook_bytes(rows: list[list[object]], quiz: list[list[object]] | None = None) -> bytes:
-    """An .xlsx whose first sheet holds `rows` and, when given, a sheet `quiz` holding `quiz`."""
+ONE_QUESTION: list[list[object]] = [
+    ["question", "option1", "option2", "answer"],
+    ["Q?", "a", "b", "A"],
+]
+
+
+def book_of(rows: list[list[object]]) -> Workbook:
+    """A workbook whose first sheet holds `rows` (to be changed further, then `saved`)."""
     book = Workbook()
-    sheet = book.active
-    assert sheet is not None
+    sheet = book.worksheets[0]
     for row in rows:
         sheet.append(row)
+    return book
+
+
+def saved(book: Workbook) -> bytes:
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()
+
+
+def workbook_bytes(rows: list[list[object]], quiz: list[list[object]] | None = None) -> bytes:
+    """An .xlsx whose first sheet holds `rows` and, when given, a sheet `quiz` holding `quiz`."""
+    book = book_of(rows)
     if quiz is not None:
         quiz_sheet = book.create_sheet("quiz")
         for row in quiz:
             quiz_sheet.append(row)
-    buffer = io.BytesIO()
-    book.save(buffer)
-    return buffer.getvalue()
+    return saved(book)
 
 
 def with_sheet_xml(data: bytes, change: Callable[[bytes], bytes]) -> bytes:
