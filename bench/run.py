@@ -11,6 +11,14 @@ answers/s, p50/p99 latency from the tap's update to its callback answer, Bot API
 answer, CPU of the bot and of this driver, the bot process's peak memory, the database size,
 and our throughput as a ratio of each floor's (median over --repeat runs). At the end the
 database is checked: every acknowledged answer stored once.
+
+Then a group (`--group 1000,10000`): one question of a /groupquiz, its members tapping all at
+once or spread over `--group-spread` seconds, by long polling and, with `--webhook`, with
+updates POSTed to the bot's webhook; printed as above, with the toasts Telegram would refuse as
+too old (15 s), medians of --repeat runs, and the ratio to the floor-aio private answers/s.
+
+    python -m bench.run --learners 50 --rounds 1 --repeat 3 --group 10000 --webhook
+    python -m bench.run --learners 0 --group 10000 --group-spread 10
 """
 
 from __future__ import annotations
@@ -28,7 +36,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.sandbox import FakeBotApi, FakeUser, Message, Strictness
+from bot.sandbox import STALE_QUERY, FakeBotApi, FakeUser, Message, Strictness, free_port
 
 QUIZ_ID = "model-pipeline-parallelism"
 REPO = Path(__file__).resolve().parent.parent
@@ -48,6 +56,7 @@ class Run:
     driver_cpu_seconds: float = 0.0  # this process: the stand-in and the simulated users
     stored: int | None = None
     distinct: int | None = None
+    too_late: int = 0  # taps whose answer Telegram refused as too old (a member saw no answer)
 
     @property
     def rate(self) -> float:
@@ -131,6 +140,20 @@ async def _start(command: list[str], env: dict[str, str], ready: str) -> asyncio
     return process
 
 
+async def _profile(pid: int, label: str) -> asyncio.subprocess.Process | None:
+    """With `BENCH_PYSPY=<prefix>`, sample the bot with py-spy into `<prefix>-<label>.txt`
+    (collapsed stacks, for `python -m bench.profile_summary`) until the measurement ends."""
+    prefix = os.environ.get("BENCH_PYSPY")
+    if not prefix:
+        return None
+    output = f"{prefix}-{label}.txt"
+    command = ["py-spy", "record", "--format", "raw", "--rate", "200", "--nonblocking"]
+    return await asyncio.create_subprocess_exec(
+        *command, "--output", output, "--pid", str(pid),
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+
+
 def _cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -204,25 +227,46 @@ async def measure(
 
 GROUP_ID = -1_000_000_001
 GROUP_ADMIN = FakeUser(99, "admin", "en")
+WEBHOOK_SECRET = "bench-secret"
+# The group run keeps Telegram's 15 s for answering a tap (a later answer is refused: counted
+# as too late) and lifts its flood limit: the bot paces its live count itself.
+GROUP_LIMITS = Strictness(group_messages_per_minute=None)
 
 
-async def measure_group(members: int, workdir: Path) -> Run:
-    """One question posted to a group; `members` people tap it at once."""
-    api = FakeBotApi()
+async def measure_group(
+    members: int, workdir: Path, spread: float = 0.0, webhook: bool = False
+) -> Run:
+    """One question posted to a group; `members` people tap it, all at once or spread evenly
+    over `spread` seconds; updates fetched by long polling, or POSTed to the bot's webhook."""
+    api = FakeBotApi(strictness=GROUP_LIMITS)
+    api.deliver_webhooks = webhook
     await api.start()
     group = api.group(GROUP_ID, "bench", admins={GROUP_ADMIN.id})
-    db_path = workdir / f"group-{members}.sqlite3"
+    db_path = workdir / f"group-{members}-{'webhook' if webhook else 'polling'}.sqlite3"
     env = api.bot_environment(db_path, QUIZ_MAX_MESSAGES_PER_SECOND="0")
-    process = await _start([sys.executable, "-m", "bot"], env, "ready")
-    run = Run("group", members)
-    acks: dict[str, asyncio.Future[float]] = {}
+    ready = "ready"
+    if webhook:
+        port = free_port()
+        env.update(
+            QUIZ_WEBHOOK_URL=f"http://127.0.0.1:{port}/hook",
+            QUIZ_WEBHOOK_SECRET=WEBHOOK_SECRET,
+            QUIZ_WEBHOOK_PORT=str(port),
+        )
+        ready = "webhook: listening on"
+    process = await _start([sys.executable, "-m", "bot"], env, ready)
+    run = Run("group" + ("-webhook" if webhook else ""), members)
+    profiler = await _profile(process.pid, f"{run.name}-{members}")
+    loop = asyncio.get_running_loop()
+    tapped: dict[str, float] = {}
+    acks: dict[str, asyncio.Future[float | None]] = {}
 
-    def ack(query_id: str) -> None:
+    def settle(query_id: str, acked: float | None) -> None:
         future = acks.pop(query_id, None)
-        if future is not None:
-            future.set_result(time.perf_counter())
+        if future is not None and not future.done():
+            future.set_result(acked)
 
-    api.on_callback_answer = ack
+    api.on_callback_answer = lambda query_id: settle(query_id, time.perf_counter())
+    api.on_stale_callback = lambda query_id: settle(query_id, None)
     try:
         api.send_text(GROUP_ADMIN, f"/groupquiz {QUIZ_ID} 600", group)
         question = await api.wait_for(
@@ -239,26 +283,42 @@ async def measure_group(members: int, workdir: Path) -> Run:
         options = [d for d in question.button_data() if ":ga:" in d]
         calls_before = len(api.calls)
         cpu_before = _cpu_seconds(process.pid)
-        loop = asyncio.get_running_loop()
+        driver_before = time.process_time()
         started = time.perf_counter()
-        pending = []
         for number in range(members):
+            if spread:
+                due = started + spread * number / members
+                if due > time.perf_counter():
+                    await asyncio.sleep(due - time.perf_counter())  # the next member's tap
             member = FakeUser(200_000 + number, f"member{number}", "en")
             query_id = api.tap(member, question, options[number % len(options)])
-            future: asyncio.Future[float] = loop.create_future()
-            acks[query_id] = future
-            pending.append(future)
-        done = await asyncio.wait_for(asyncio.gather(*pending), 600)
+            tapped[query_id] = time.perf_counter()
+            acks[query_id] = loop.create_future()
+        futures = dict(acks)
+        await asyncio.wait_for(asyncio.gather(*futures.values()), 600)
         run.seconds = time.perf_counter() - started
-        run.latencies = [acked - started for acked in done]
-        run.answers = members
+        for query_id, future in futures.items():
+            acked = future.result()
+            if acked is None:
+                run.too_late += 1
+            else:
+                run.latencies.append(acked - tapped[query_id])
+        run.answers = members  # every tap was handled: in time, or too late (counted apart)
         run.api_calls = len(api.calls) - calls_before
         run.cpu_seconds = _cpu_seconds(process.pid) - cpu_before
+        run.driver_cpu_seconds = time.process_time() - driver_before
         run.peak_kib = _peak_kib(process.pid)
         edits = sum(1 for c in api.calls[calls_before:] if c.method == "editMessageText")
-        refused = sum(1 for c in api.calls[calls_before:] if not c.ok)
-        print(f"  group: {edits} live-count edits, {refused} calls refused by the stand-in")
+        refused = sum(
+            1
+            for c in api.calls[calls_before:]
+            if not c.ok and not (c.method == "answerCallbackQuery" and c.description == STALE_QUERY)
+        )
+        print(f"  group: {edits} live-count edits, {refused} other calls refused by the stand-in")
     finally:
+        if profiler is not None:
+            profiler.send_signal(signal.SIGINT)
+            await asyncio.wait_for(profiler.wait(), 60)
         process.send_signal(signal.SIGTERM)
         await asyncio.wait_for(process.wait(), 60)
         await api.stop()
@@ -270,23 +330,39 @@ def _print(run: Run) -> None:
     check = ""
     if run.stored is not None:
         verdict = "ok" if run.stored == run.distinct == run.answers else "MISMATCH"
-        check = f"  stored {run.stored} (distinct {run.distinct}) of {run.answers} acked: {verdict}"
+        check = f"  stored {run.stored} (distinct {run.distinct}) of {run.answers}: {verdict}"
+    grouped = run.name.startswith("group")
     print(
-        f"  {run.name:<9} {run.learners:>6} {'members ' if run.name == 'group' else 'learners'}  "
+        f"  {run.name:<13} {run.learners:>6} {'members ' if grouped else 'learners'}  "
         f"{run.answers:>6} answers  "
         f"{run.rate:8.1f} answers/s  p50 {run.percentile(0.5):7.1f} ms  "
         f"p99 {run.percentile(0.99):7.1f} ms  {run.api_calls / max(run.answers, 1):4.2f} calls/answer  "
         f"cpu {100 * run.cpu_seconds / run.seconds:3.0f}% "
+        f"({1000 * run.cpu_seconds / max(run.answers, 1):.2f} ms/answer) "
         f"(driver {100 * run.driver_cpu_seconds / run.seconds:3.0f}%)  peak {run.peak_kib / 1024:6.1f} MiB"
         + (f"  db {run.db_bytes / 1024:7.1f} KiB" if run.db_bytes else "")
+        + (f"  {run.too_late} answered too late" if grouped else "")
         + check,
         flush=True,
     )
 
 
+def _median_line(label: str, runs: list[Run]) -> str:
+    def median(values: list[float]) -> float:
+        return statistics.median(values) if values else 0.0
+
+    return (
+        f"== {label}: median of {len(runs)}: {median([r.rate for r in runs]):.0f} answers/s, "
+        f"p50 {median([r.percentile(0.5) for r in runs]) / 1000:.2f} s, "
+        f"p99 {median([r.percentile(0.99) for r in runs]) / 1000:.2f} s, "
+        f"peak {median([r.peak_kib for r in runs]) / 1024:.0f} MiB, "
+        f"too late {median([r.too_late for r in runs]):.0f}"
+    )
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.run")
-    parser.add_argument("--learners", default="100,1000", help="comma-separated sizes")
+    parser.add_argument("--learners", default="100,1000", help="comma-separated sizes (0: none)")
     parser.add_argument("--answers", type=int, default=8, help="answers per learner (max 8)")
     parser.add_argument(
         "--rounds", type=int, default=3, help="times each learner takes the quiz (default 3)"
@@ -295,12 +371,27 @@ async def main() -> None:
     parser.add_argument(
         "--with-limit", action="store_true", help="also run the bot with the 30 messages/s limit"
     )
-    parser.add_argument("--group", type=int, default=1000, help="members of the group (0: none)")
+    parser.add_argument(
+        "--group", default="1000", help="comma-separated sizes of the group (0: none)"
+    )
+    parser.add_argument(
+        "--group-spread",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="the members' taps spread evenly over this long (default: all at once)",
+    )
+    parser.add_argument(
+        "--webhook",
+        action="store_true",
+        help="the group runs also with updates POSTed to the bot's webhook",
+    )
     args = parser.parse_args()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores", flush=True)
+    floor_aio: list[float] = []
     with tempfile.TemporaryDirectory() as folder:
         workdir = Path(folder)
-        for learners in (int(n) for n in args.learners.split(",")):
+        for learners in (int(n) for n in args.learners.split(",") if int(n)):
             ratios: dict[str, list[float]] = {"floor": [], "floor-aio": []}
             for attempt in range(args.repeat):
                 print(f"{learners} learners, run {attempt + 1}:", flush=True)
@@ -312,6 +403,8 @@ async def main() -> None:
                     floor = await measure(floor_name, learners, args.answers, folder, args.rounds)
                     _print(floor)
                     floor_ratios.append(ours.rate / floor.rate if floor.rate else 0.0)
+                    if floor_name == "floor-aio":
+                        floor_aio.append(floor.rate)
                 if args.with_limit:
                     _print(await measure("quiz-30", learners, args.answers, folder, args.rounds))
             for floor_name, label in (
@@ -324,9 +417,24 @@ async def main() -> None:
                     f"{', '.join(f'{r:.2f}' for r in ratios[floor_name])})",
                     flush=True,
                 )
-        if args.group:
-            print(f"a group of {args.group} members answering one question:", flush=True)
-            _print(await measure_group(args.group, workdir))
+        modes = (False, True) if args.webhook else (False,)
+        for members in (int(n) for n in args.group.split(",") if int(n)):
+            how = f"spread over {args.group_spread:g} s" if args.group_spread else "all at once"
+            for webhook in modes:
+                mode = "webhook" if webhook else "polling"
+                runs = []
+                for attempt in range(args.repeat):
+                    print(f"a group of {members} members tapping {how} ({mode}), "
+                          f"run {attempt + 1}:", flush=True)  # fmt: skip
+                    folder = workdir / f"group-{attempt}"
+                    folder.mkdir(exist_ok=True)
+                    runs.append(await measure_group(members, folder, args.group_spread, webhook))
+                    _print(runs[-1])
+                line = _median_line(f"{members} members {how}, {mode}", runs)
+                if floor_aio:
+                    ratio = statistics.median(r.rate for r in runs) / statistics.median(floor_aio)
+                    line += f", {ratio:.2f} x the floor-aio private answers/s"
+                print(line, flush=True)
 
 
 if __name__ == "__main__":

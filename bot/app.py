@@ -105,7 +105,7 @@ def build_application(
         Application.builder()
         .bot(_bot(settings))
         .context_types(ContextTypes(context=QuizContext))
-        .concurrent_updates(PerChatUpdateProcessor(poll_chats=poll_chats))
+        .concurrent_updates(PerChatUpdateProcessor(poll_chats=poll_chats, clock=clock))
         .post_init(post_init)
         .post_shutdown(post_shutdown)
         .build()

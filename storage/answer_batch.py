@@ -1,25 +1,17 @@
-"""Learners' answers, written in batches: one transaction and one commit for every answer that
-arrived while the previous batch was being written.
-
-Each statement costs a round trip to the database thread, and each round trip waits for the
-event loop; under load a transaction of six statements held the write lock for about 5 ms, and
-answers queued behind it. A batch costs the same few statements whatever its size. The
-caller's `record` returns only after the batch's COMMIT, so an answer is durable before it is
-acknowledged. If the database refuses a batch (full, read-only...), every answer in it fails and
-none is acknowledged; if it fails otherwise, its answers are written again one at a time, so
-only an answer the database cannot take fails.
+"""Learners' answers, written in batches (storage/batching.py): one transaction and one commit
+for every answer that arrived while the previous batch was being written, with a few
+multi-row statements. The caller's `record` returns only after the batch's COMMIT, so an
+answer is durable before it is acknowledged.
 """
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Any, Protocol
 
-from storage.errors import StorageError
+from storage.batching import BatchTx, WriteBatcher, placeholders
 
 MAX_BATCH = 200  # 10 parameters a row: far below SQLite's 32,766 bound variables
 
@@ -64,101 +56,18 @@ class PendingAnswer:
         return (self.attempt_id, self.quiz_id, self.question_id)
 
 
-_Waiting = tuple[PendingAnswer, "asyncio.Future[AnswerOutcome]"]
-
-
-class BatchTx(Protocol):
-    async def fetchall(self, sql: str, *params: Any) -> list[Any]: ...
-    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
-
-
-class AnswerBatcher:
-    """Collects answers and writes them in batches through `transaction` (which serializes
-    writers, begins, and commits or rolls back)."""
+class AnswerBatcher(WriteBatcher[PendingAnswer, AnswerOutcome]):
+    """Learners' answers in batches (`storage.batching`): at most one answer per attempt in a
+    batch, so that an attempt the first answer finished takes no more."""
 
     def __init__(self, transaction: Callable[[], AbstractAsyncContextManager[BatchTx]]) -> None:
-        self._transaction = transaction
-        self._waiting: list[_Waiting] = []
-        self._writer: asyncio.Task[None] | None = None
-
-    async def record(self, answer: PendingAnswer) -> AnswerOutcome:
-        future: asyncio.Future[AnswerOutcome] = asyncio.get_running_loop().create_future()
-        self._waiting.append((answer, future))
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.create_task(self._write_waiting(), name="answer-batches")
-        try:
-            return await asyncio.shield(future)
-        except asyncio.CancelledError:
-            # the answer is still written; nobody will read how that went
-            future.add_done_callback(_consume)
-            raise
-
-    async def drain(self) -> None:
-        """Wait until every answer handed in so far is written (or has failed)."""
-        while self._writer is not None and not self._writer.done():
-            await asyncio.wait({self._writer})
-
-    def _take_batch(self) -> list[_Waiting]:
-        """The oldest waiting answers, at most one per attempt: a second answer to the same
-        attempt waits for the next batch, so it sees the first one's effect (an attempt that
-        the first answer finished takes no more) exactly as if they had been written apart."""
-        batch: list[_Waiting] = []
-        rest: list[_Waiting] = []
-        attempts: set[int] = set()
-        for waiting in self._waiting:
-            attempt_id = waiting[0].attempt_id
-            if len(batch) < MAX_BATCH and attempt_id not in attempts:
-                attempts.add(attempt_id)
-                batch.append(waiting)
-            else:
-                rest.append(waiting)
-        self._waiting = rest
-        return batch
-
-    async def _write_waiting(self) -> None:
-        try:
-            while self._waiting:
-                batch = self._take_batch()
-                error = await self._write(batch)
-                refused = isinstance(error, StorageError) and error.refused
-                if error is not None and len(batch) > 1 and not refused:
-                    # not the database refusing but one answer it cannot take: the others
-                    # must not fail with it, so each is written on its own
-                    for waiting in batch:
-                        await self._write([waiting])
-                elif error is not None:
-                    for _, future in batch:
-                        if not future.done():
-                            future.set_exception(error)
-        except BaseException:  # cancelled: whatever was not written fails
-            for _, future in self._waiting:
-                future.cancel()
-            self._waiting = []
-            raise
-
-    async def _write(self, batch: list[_Waiting]) -> Exception | None:
-        """Write one batch and settle its callers; the error if it failed (callers unsettled
-        then, unless the batch held one answer)."""
-        try:
-            async with self._transaction() as tx:
-                outcomes = await write_batch(tx, [answer for answer, _ in batch])
-        except Exception as error:
-            if len(batch) == 1 and not batch[0][1].done():
-                batch[0][1].set_exception(error)
-            return error
-        except BaseException:
-            for _, future in batch:
-                future.cancel()
-            raise
-        for (_, future), outcome in zip(batch, outcomes, strict=True):
-            if not future.done():
-                future.set_result(outcome)
-        return None
-
-
-def _consume(future: asyncio.Future[AnswerOutcome]) -> None:
-    if not future.cancelled():
-        future.exception()
+        super().__init__(
+            transaction,
+            write_batch,
+            key=lambda answer: answer.attempt_id,
+            max_batch=MAX_BATCH,
+            name="answer-batches",
+        )
 
 
 async def write_batch(tx: BatchTx, batch: Sequence[PendingAnswer]) -> list[AnswerOutcome]:
@@ -176,7 +85,7 @@ async def write_batch(tx: BatchTx, batch: Sequence[PendingAnswer]) -> list[Answe
         for row in await tx.fetchall(
             f"""WITH incoming(seq, attempt_id, user_id, quiz_id, question_id, chosen, correct,
                               answered_at, credit, reply)
-                     AS (VALUES {_placeholders(len(rows), 10)})
+                     AS (VALUES {placeholders(len(rows), 10)})
                 INSERT INTO answers (attempt_id, user_id, quiz_id, question_id, chosen, correct,
                                      answered_at, credit, reply)
                 SELECT i.attempt_id, i.user_id, i.quiz_id, i.question_id, i.chosen, i.correct,
@@ -271,8 +180,3 @@ async def _attempt_states(tx: BatchTx, attempt_ids: set[int]) -> dict[int, _Atte
         )
         for row in rows
     }
-
-
-def _placeholders(rows: int, columns: int) -> str:
-    row = "(" + ", ".join("?" * columns) + ")"
-    return ", ".join([row] * rows)

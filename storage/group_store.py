@@ -15,13 +15,17 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from enum import Enum
 from typing import Any
 
 from storage import held_answers
 from storage.audit import AuditLog
-from storage.database import Database
+from storage.database import Database, Transaction
+from storage.group_batch import AnswerStatus as AnswerStatus  # what `record_answer` says
+from storage.group_batch import GroupAnswerBatcher, PendingGroupAnswer
+from storage.group_batch import GroupAnswerOutcome as GroupAnswerOutcome
 
 TIMED = "timed"
 POST = "post"
@@ -73,17 +77,16 @@ class AskedQuestion:
     revealed_at: float | None
 
 
-class AnswerStatus(Enum):
-    RECORDED = "recorded"
-    ALREADY = "already"  # this person answered this question before: the first answer stands
-    CLOSED = "closed"  # revealed, out of time, not the current question, or the quiz ended
-
-
 @dataclass(frozen=True)
-class GroupAnswerOutcome:
-    status: AnswerStatus
-    chosen: int | None = None  # the answer that stands (for RECORDED and ALREADY)
-    points: int = 0
+class TapTarget:
+    """What a tap on a question's button names, as stored: the session (None: no such
+    session) and the question asked at that position (None: not asked)."""
+
+    session: GroupSession | None
+    asked: AskedQuestion | None
+
+
+TAP_TARGETS_CACHED = 256
 
 
 @dataclass(frozen=True)
@@ -177,6 +180,15 @@ GROUP BY who"""
 class GroupStore:
     def __init__(self, database: Database) -> None:
         self._database = database
+        self._answers = GroupAnswerBatcher(database.transaction)
+        # what taps name, read once per question rather than once per tap: every write to
+        # sessions and asked questions goes through this store and empties it (`_changed`)
+        self._tap_targets: dict[tuple[str, int, int], TapTarget] = {}
+        self._changes = 0
+
+    async def drain(self) -> None:
+        """Wait until every answer handed in so far is written (or has failed)."""
+        await self._answers.drain()
 
     # sessions
 
@@ -196,7 +208,7 @@ class GroupStore:
     ) -> GroupSession | None:
         """Start a timed quiz in the chat (in forum topic `thread_id`); None when one is
         running there already."""
-        async with self._database.transaction() as tx:
+        async with self._write() as tx:
             cursor = await tx.execute(
                 """INSERT INTO group_sessions (chat_id, chat_type, quiz_id, question_ids,
                        seconds, mode, language, started_by, started_at, thread_id)
@@ -217,6 +229,40 @@ class GroupStore:
             )
             session_id = cursor.lastrowid if cursor.rowcount == 1 else None
         return None if session_id is None else await self.get_session(session_id)
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[Transaction]:
+        """A transaction that writes sessions or asked questions: afterwards, what taps name is
+        read again."""
+        try:
+            async with self._database.transaction() as tx:
+                yield tx
+        finally:
+            self._changes += 1
+            self._tap_targets.clear()
+
+    async def tap_target(
+        self, *, session_id: int | None = None, post_id: int | None = None, position: int = 0
+    ) -> TapTarget:
+        """The session a tap names (by its id, or a post's by its number) and the question
+        asked at `position`, read once while neither changes: a thousand members tapping one
+        question cost one read. Whether the question still takes answers is decided when the
+        answer is written, not here."""
+        key = (
+            ("post", post_id, 0) if post_id is not None else ("session", session_id or 0, position)
+        )
+        cached = self._tap_targets.get(key)
+        if cached is not None:
+            return cached
+        changes = self._changes
+        session = await (self.post(post_id) if post_id is not None else self.get_session(key[1]))
+        asked = await self.asked(session.id, position) if session is not None else None
+        target = TapTarget(session, asked)
+        if changes == self._changes:  # no write overtook these reads
+            if len(self._tap_targets) >= TAP_TARGETS_CACHED:
+                self._tap_targets.clear()
+            self._tap_targets[key] = target
+        return target
 
     async def get_session(self, session_id: int) -> GroupSession | None:
         return await self._database.fetchone_as(
@@ -260,7 +306,7 @@ class GroupStore:
     async def stop_session(self, session_id: int, now: float) -> bool:
         """End a running session early, and anonymize the answers held for forgotten
         learners, in one commit; False when it had ended already."""
-        async with self._database.transaction() as tx:
+        async with self._write() as tx:
             cursor = await tx.execute(
                 """UPDATE group_sessions SET finished_at=?, outcome='stopped'
                    WHERE id=? AND finished_at IS NULL""",
@@ -285,7 +331,7 @@ class GroupStore:
         deadline: float,
     ) -> None:
         """Record that the question at `position` was posted (a re-post replaces the record)."""
-        async with self._database.transaction() as tx:
+        async with self._write() as tx:
             await tx.execute(
                 """INSERT INTO group_questions (session_id, position, question_id, message_id,
                        poll_id, asked_at, deadline)
@@ -319,7 +365,7 @@ class GroupStore:
         """Close the question and move the session on, in one commit, which also anonymizes
         the answers held for forgotten learners (storage/held_answers.py); idempotent. A post
         whose message was never sent closes all the same (with nothing to show)."""
-        async with self._database.transaction() as tx:
+        async with self._write() as tx:
             session = await tx.fetchone(
                 "SELECT position, question_ids, finished_at, kind FROM group_sessions WHERE id=?",
                 session_id,
@@ -379,7 +425,7 @@ class GroupStore:
         """Record, with its audit entry, that the question is being posted into the chat, under
         the next post number; None if it was posted there before. Its message follows with
         `post_sent`, or `drop_unsent` if it could not be sent."""
-        async with self._database.transaction() as tx:
+        async with self._write() as tx:
             cursor = await tx.execute(
                 """INSERT INTO group_sessions (chat_id, chat_type, quiz_id, question_ids,
                        seconds, mode, language, started_by, started_at, kind, post_id)
@@ -409,7 +455,7 @@ class GroupStore:
 
     async def drop_unsent(self, session_id: int) -> None:
         """Forget a post whose message could not be sent (it has no answers)."""
-        async with self._database.transaction() as tx:
+        async with self._write() as tx:
             await tx.execute(
                 """DELETE FROM group_sessions WHERE id=? AND kind='post'
                    AND NOT EXISTS (SELECT 1 FROM group_questions WHERE session_id=?)""",
@@ -457,51 +503,26 @@ class GroupStore:
         points: int,
         now: float,
     ) -> GroupAnswerOutcome:
-        """Store a person's first answer to the current, open question; one commit.
+        """Store a person's first answer to the current, open question, in the next batch of
+        answers (storage/group_batch.py); returns after its COMMIT.
 
         Refused (CLOSED) unless the session runs, `position` is its current question, that
         question is not revealed and its deadline has not passed at `now`.
         """
-        async with self._database.transaction() as tx:
-            previous = await tx.fetchone(
-                """SELECT chosen, points FROM group_answers
-                   WHERE session_id=? AND position=? AND user_id=?""",
-                session_id,
-                position,
-                user_id,
+        return await self._answers.record(
+            PendingGroupAnswer(
+                session_id=session_id,
+                position=position,
+                question_id=question_id,
+                user_id=user_id,
+                name=name,
+                chosen=chosen,
+                correct=correct,
+                elapsed=elapsed,
+                points=points,
+                answered_at=now,
             )
-            if previous is not None:
-                return GroupAnswerOutcome(
-                    AnswerStatus.ALREADY, previous["chosen"], previous["points"]
-                )
-            open_row = await tx.fetchone(
-                """SELECT 1 FROM group_sessions s JOIN group_questions q ON q.session_id = s.id
-                   WHERE s.id=? AND s.finished_at IS NULL AND s.position=? AND q.position=?
-                     AND q.question_id=? AND q.revealed_at IS NULL AND q.deadline >= ?""",
-                session_id,
-                position,
-                position,
-                question_id,
-                now,
-            )
-            if open_row is None:
-                return GroupAnswerOutcome(AnswerStatus.CLOSED)
-            await tx.execute(
-                """INSERT INTO group_answers (session_id, position, question_id, user_id, name,
-                       chosen, correct, elapsed, points, answered_at)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-                session_id,
-                position,
-                question_id,
-                user_id,
-                name,
-                chosen,
-                int(correct),
-                elapsed,
-                points,
-                now,
-            )
-        return GroupAnswerOutcome(AnswerStatus.RECORDED, chosen, points)
+        )
 
     async def answer_counts(self, session_id: int, position: int) -> dict[int, int]:
         """How many chose each option (options nobody chose are absent)."""

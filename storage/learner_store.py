@@ -3,7 +3,9 @@ their attempts and answers, and their spaced-repetition cards.
 
 Learners are read on every update and written rarely: `get_user` is a read-through cache, kept
 coherent because every write to `users` goes through `_user_write` (and `uncache` for the
-deletions of storage/privacy.py). Answers are written in batches (storage/answer_batch.py):
+deletions of storage/privacy.py). It also remembers who has no record (the members of a
+large group who never wrote to the bot in private: each of their taps would read it again); a
+read that a write overtook is not cached. Answers are written in batches (storage/answer_batch.py):
 `record_answer` returns once its batch is committed.
 """
 
@@ -163,7 +165,8 @@ def attempt_item_parts(attempt: Attempt, item: str) -> tuple[str, str]:
 class LearnerStore:
     def __init__(self, database: Database) -> None:
         self._database = database
-        self._users: OrderedDict[int, User] = OrderedDict()
+        self._users: OrderedDict[int, User | None] = OrderedDict()  # None: no such learner
+        self._user_writes = 0  # writes to `users` so far: a read older than one is not cached
         # learner -> the question their next text message answers (None: none), read through
         # like `_users`: every question asked looks it up, and it rarely changes
         self._awaited: OrderedDict[int, AwaitedReply | None] = OrderedDict()
@@ -179,10 +182,12 @@ class LearnerStore:
             async with self._database.transaction() as tx:
                 yield tx
         finally:
+            self._user_writes += 1
             self._users.pop(user_id, None)
 
     def uncache(self, user_ids: Iterable[int]) -> None:
         """Forget the cached records of learners whose rows were changed elsewhere."""
+        self._user_writes += 1
         for user_id in user_ids:
             self._users.pop(user_id, None)
             self._awaited.pop(user_id, None)
@@ -220,26 +225,29 @@ class LearnerStore:
         return user
 
     async def get_user(self, user_id: int) -> User | None:
-        cached = self._users.get(user_id)
-        if cached is not None:
+        if user_id in self._users:
             self._users.move_to_end(user_id)
-            return cached
+            return self._users[user_id]
+        writes = self._user_writes
         row = await self._database.fetchone("SELECT * FROM users WHERE user_id=?", user_id)
-        if row is None:
-            return None
-        user = User(
-            user_id=row["user_id"],
-            first_name=row["first_name"],
-            telegram_language=row["telegram_language"],
-            language=row["language"],
-            active=bool(row["active"]),
-            timezone=row["timezone"],
-            remind_at=row["remind_at"],
-            last_reminded=row["last_reminded"],
+        user = (
+            None
+            if row is None
+            else User(
+                user_id=row["user_id"],
+                first_name=row["first_name"],
+                telegram_language=row["telegram_language"],
+                language=row["language"],
+                active=bool(row["active"]),
+                timezone=row["timezone"],
+                remind_at=row["remind_at"],
+                last_reminded=row["last_reminded"],
+            )
         )
-        self._users[user_id] = user
-        if len(self._users) > USER_CACHE_SIZE:
-            self._users.popitem(last=False)
+        if writes == self._user_writes:
+            self._users[user_id] = user
+            if len(self._users) > USER_CACHE_SIZE:
+                self._users.popitem(last=False)
         return user
 
     async def set_language(self, user_id: int, language: str, now: float) -> None:

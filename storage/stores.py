@@ -58,6 +58,7 @@ class Storage:
     async def close(self) -> None:
         """Write the answers still waiting, then close the database."""
         await self.learners.drain()
+        await self.groups.drain()
         await self.database.close()
 
     @property

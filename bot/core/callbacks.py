@@ -47,9 +47,15 @@ class Tap:
 
     prefix: ClassVar[str]
     chats: ClassVar[frozenset[str]]
+    # a member's answer in a chat: taps of different people are independent of each other
+    # and are handled side by side (bot/core/update_processor.py); other taps in a chat wait
+    # for everything the chat did before them
+    per_member: ClassVar[bool]
     formats: ClassVar[tuple[FieldFormat, ...]]  # one per field, in the order they are written
 
-    def __init_subclass__(cls, *, prefix: str, chats: frozenset[str], **kwargs: Any) -> None:
+    def __init_subclass__(
+        cls, *, prefix: str, chats: frozenset[str], per_member: bool = False, **kwargs: Any
+    ) -> None:
         super().__init_subclass__(**kwargs)
         dataclass(frozen=True)(cls)
         if prefix in _KINDS:
@@ -58,6 +64,7 @@ class Tap:
         own = inspect.get_annotations(cls)
         cls.prefix = prefix
         cls.chats = chats
+        cls.per_member = per_member
         cls.formats = tuple(get_args(hints[name])[1] for name in own)
         _KINDS[prefix] = cls
 
@@ -151,7 +158,7 @@ class CancelDraft(Tap, prefix="adx", chats=PRIVATE):
     nonce: Int
 
 
-class PostAnswer(Tap, prefix="adp", chats=ANY_CHAT):
+class PostAnswer(Tap, prefix="adp", chats=ANY_CHAT, per_member=True):
     """A chat member chose `option` of the question posted as post `post_id` (admin push).
 
     `post_id` is the post's number (`group_sessions.post_id`), not its session id: posts kept
@@ -166,7 +173,7 @@ class PostAnswer(Tap, prefix="adp", chats=ANY_CHAT):
 # --- a whole group or channel ---
 
 
-class GroupAnswer(Tap, prefix="ga", chats=GROUPS):
+class GroupAnswer(Tap, prefix="ga", chats=GROUPS, per_member=True):
     """A member of a chat chose `option` for the question at `position` of a group session."""
 
     session_id: Int

@@ -26,6 +26,7 @@ from bot.core.arguments import Refusal
 from bot.core.callbacks import Tap
 from bot.core.deeplinks import Link, LinkSigner, key_from_token
 from bot.core.i18n import Locale
+from bot.core.update_processor import arrival_time
 from content.catalog import Catalog
 from content.group_rules import SendPace
 from content.rules import resolve_language
@@ -52,7 +53,7 @@ class Services:
     group_locks: dict[int, asyncio.Lock] = field(default_factory=dict)  # a session's, one each
     push_locks: dict[int, asyncio.Lock] = field(default_factory=dict)  # one push per chat
     # quiz polls posted by this process -> their chat, so the update processor orders a vote
-    # after that chat's updates (shared with it; see update_processor.chat_key)
+    # as its voter's answer in that chat (shared with it; see update_processor.order_key)
     poll_chats: dict[str, int] = field(default_factory=dict)
     # asks a private attempt another feature started (a review of what a member missed in a
     # group, a homework): the learner feature's, set at its start (features never import
@@ -166,6 +167,13 @@ class QuizContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], 
         if self._update is None:
             raise LookupError("no update identified: a job's context has none")
         return self._update
+
+    @property
+    def arrived_at(self) -> float:
+        """When the update being handled arrived (bot/core/update_processor.py), before it
+        waited for its turn: the time an answer was given."""
+        arrived = arrival_time()
+        return self.services.clock() if arrived is None else arrived
 
     @property
     def locale(self) -> Locale:

@@ -41,10 +41,10 @@ async def _record(
     question: Question,
     who: User,
     chosen: int,
+    now: float,
 ) -> GroupAnswerOutcome:
-    """Store a member's answer with its time and points (a tap or a poll vote alike); a posted
-    question is worth no points."""
-    now = services.clock()
+    """Store a member's answer with its time and points (a tap or a poll vote alike, given
+    `now`: when it arrived, not when its turn came); a posted question is worth no points."""
     correct = question.is_correct(chosen)
     elapsed = max(now - asked.asked_at, 0.0)
     score = 0 if session.posted else points(correct, elapsed, session.seconds)
@@ -68,25 +68,31 @@ async def take_tap(
     query: CallbackQuery,
     tap: GroupAnswer | PostAnswer,
     locale: Locale,
+    arrived_at: float,
 ) -> None:
-    """Record a member's first answer (committed first); tell them alone and pace the count.
+    """Record a member's first answer, at the time it arrived (committed first, in a batch
+    with the other members' answers); tell them alone and pace the count.
 
-    A chat's taps are handled one after another, so a tap's turn holds only what must be in
-    order, the stored answer: the toast and the redrawn count follow outside it (a toast or an
-    edit that Telegram answers with 502 is tried again for seconds, and the members who tapped
-    after would wait for it, past the deadline)."""
+    What the tap names is read once per question (`GroupStore.tap_target`); whether the
+    question still takes answers is decided when the answer is written. The toast is sent as
+    soon as the answer is committed, and, with the redrawn count, outside the member's turn
+    (a toast or an edit that Telegram answers with 502 is tried again for seconds, and a
+    Reveal after it would wait for it)."""
     groups = services.storage.groups
     if isinstance(tap, PostAnswer):
-        session, position = await groups.post(tap.post_id), 0
+        target, position = await groups.tap_target(post_id=tap.post_id), 0
+        session = target.session
     else:
-        session, position = await groups.get_session(tap.session_id), tap.position
+        position = tap.position
+        target = await groups.tap_target(session_id=tap.session_id, position=position)
+        session = target.session
         if session is not None and session.posted:
             session = None  # a post's buttons are PostAnswer: this one is forged
     message = query.message
     if session is None or message is None or session.chat_id != message.chat.id:
         _toast(jobs, query, locale.t("stale_button"))
         return
-    asked = await groups.asked(session.id, position)
+    asked = target.asked
     if asked is None or asked.message_id != message.message_id:
         _toast(jobs, query, locale.t("stale_button"))
         return
@@ -98,7 +104,9 @@ async def take_tap(
         _toast(jobs, query, locale.t("stale_button"))
         return
     question = found[1]
-    outcome = await _record(services, session, asked, question, query.from_user, tap.option)
+    outcome = await _record(
+        services, session, asked, question, query.from_user, tap.option, arrived_at
+    )
     _toast(jobs, query, render.tap_toast(session, question, tap.option, outcome, locale))
     if outcome.status is AnswerStatus.RECORDED:
         schedule_count(jobs, session, position)
@@ -117,8 +125,9 @@ def _toast(jobs: Jobs, query: CallbackQuery, text: str) -> None:
     jobs.application.create_task(answer(), name="group-toast")
 
 
-async def take_vote(services: Services, answer: PollAnswer) -> None:
-    """A vote in a quiz poll: stored like a tap (no toast exists for polls)."""
+async def take_vote(services: Services, answer: PollAnswer, arrived_at: float) -> None:
+    """A vote in a quiz poll, at the time it arrived: stored like a tap (no toast exists for
+    polls)."""
     groups = services.storage.groups
     asked = await groups.asked_by_poll(answer.poll_id)
     chat_id = services.poll_chats.get(answer.poll_id)
@@ -137,7 +146,7 @@ async def take_vote(services: Services, answer: PollAnswer) -> None:
     if session is None or found is None or chosen >= len(found[1].options):
         return
     question = found[1]
-    outcome = await _record(services, session, asked, question, answer.user, chosen)
+    outcome = await _record(services, session, asked, question, answer.user, chosen, arrived_at)
     log.debug("poll answer %s: %s", answer.poll_id, outcome.status.value)
 
 

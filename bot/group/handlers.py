@@ -109,7 +109,9 @@ async def on_answer(
     query: CallbackQuery, context: QuizContext, tap: callbacks.GroupAnswer | callbacks.PostAnswer
 ) -> None:
     """A member's answer to a group quiz's question, or to a posted question."""
-    await answers.take_tap(context.services, context.jobs, query, tap, context.locale)
+    await answers.take_tap(
+        context.services, context.jobs, query, tap, context.locale, context.arrived_at
+    )
 
 
 async def on_reveal(query: CallbackQuery, context: QuizContext, tap: callbacks.GroupReveal) -> None:
@@ -134,7 +136,7 @@ async def on_reveal(query: CallbackQuery, context: QuizContext, tap: callbacks.G
 async def on_vote(update: Update, context: QuizContext) -> None:
     """A vote in a quiz poll."""
     assert update.poll_answer is not None  # PollAnswerHandler
-    await answers.take_vote(context.services, update.poll_answer)
+    await answers.take_vote(context.services, update.poll_answer, context.arrived_at)
 
 
 async def private_groupquiz(update: Update, context: QuizContext) -> None:

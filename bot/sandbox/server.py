@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from aiohttp import BodyPartReader, web
+from aiohttp import BodyPartReader, ClientError, ClientSession, TCPConnector, web
 from aiohttp.typedefs import Handler
 from PIL import Image as PILImage
 
@@ -288,6 +288,11 @@ class FakeBotApi:
         # hooks for load generators that cannot afford a predicate per call
         self.on_bot_message: Callable[[Message], None] | None = None
         self.on_callback_answer: Callable[[str], None] | None = None
+        self.on_stale_callback: Callable[[str], None] | None = None  # refused as too old
+        # True: once the bot calls setWebhook, updates are POSTed to its URL as Telegram does
+        # (`_WebhookDelivery`), not kept for getUpdates
+        self.deliver_webhooks = False
+        self._delivery: _WebhookDelivery | None = None
         self.clock: Callable[[], float] = time.monotonic
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
@@ -347,6 +352,8 @@ class FakeBotApi:
     async def stop(self) -> None:
         if self._reopening is not None:
             self._reopening.cancel()
+        if self._delivery is not None:
+            await self._delivery.stop()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -768,12 +775,22 @@ class FakeBotApi:
 
     def _push(self, update: dict[str, Any]) -> int:
         update_id = next(self._update_ids)
+        if self._delivery is not None:
+            self._delivery.put({"update_id": update_id, **update})
+            return update_id
         self._updates.append({"update_id": update_id, **update})
         self._notify()
         return update_id
 
+    _notifying = False  # a notification is on its way: later changes ride on it
+
     def _notify(self) -> None:
+        if self._notifying:
+            return
+        self._notifying = True
+
         async def notify() -> None:
+            self._notifying = False  # a change from now on sends another
             async with self._changed:
                 self._changed.notify_all()
 
@@ -862,6 +879,9 @@ class FakeBotApi:
 
     async def _api_deleteWebhook(self, params: dict[str, Any]) -> Any:
         self.webhook = None
+        if self._delivery is not None:
+            await self._delivery.stop()
+            self._delivery = None
         return True
 
     webhook: dict[str, Any] | None = None
@@ -873,6 +893,13 @@ class FakeBotApi:
         if secret is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", str(secret)):
             raise ApiError(400, "Bad Request: secret token contains unallowed characters")
         self.webhook = params
+        if self.deliver_webhooks:
+            if self._delivery is not None:
+                await self._delivery.stop()
+            self._delivery = _WebhookDelivery(params)
+            for waiting in self._updates:
+                self._delivery.put(waiting)
+            self._updates = []
         return True
 
     async def _api_setMyCommands(self, params: dict[str, Any]) -> Any:
@@ -1258,6 +1285,8 @@ class FakeBotApi:
         tapped_at = self._open_queries.get(query_id)
         max_age = self.strictness.callback_query_max_age
         if tapped_at is None or (max_age is not None and self.clock() - tapped_at > max_age):
+            if tapped_at is not None and self.on_stale_callback is not None:
+                self.on_stale_callback(query_id)
             raise ApiError(400, STALE_QUERY)
         if len(params.get("text") or "") > self.strictness.max_callback_answer:
             raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
@@ -1304,6 +1333,51 @@ class FakeBotApi:
                 can_delete_stories=False,
             )  # fmt: skip
         return member
+
+
+class _WebhookDelivery:
+    """Telegram's side of a webhook: each update POSTed to the URL given to setWebhook, with
+    its secret token header, over at most `max_connections` connections at once (default
+    40); an update the bot does not answer with 200 is sent again a little later."""
+
+    RETRY_SECONDS = 0.5
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        self._url = str(params["url"])
+        secret = params.get("secret_token")
+        self._headers = {"Content-Type": "application/json"}
+        if secret is not None:
+            self._headers["X-Telegram-Bot-Api-Secret-Token"] = str(secret)
+        connections = int(params.get("max_connections") or 40)
+        self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._session = ClientSession(connector=TCPConnector(limit=connections))
+        self._workers = [
+            asyncio.get_running_loop().create_task(self._deliver()) for _ in range(connections)
+        ]
+
+    def put(self, update: dict[str, Any]) -> None:
+        self._queue.put_nowait(update)
+
+    async def _deliver(self) -> None:
+        while True:
+            update = await self._queue.get()
+            body = json.dumps(update)
+            while True:
+                try:
+                    async with self._session.post(
+                        self._url, data=body, headers=self._headers
+                    ) as response:
+                        if response.status == 200:
+                            break
+                except (ClientError, OSError):
+                    pass
+                await asyncio.sleep(self.RETRY_SECONDS)  # Telegram's retry, not a test waiting
+
+    async def stop(self) -> None:
+        for worker in self._workers:
+            worker.cancel()
+        await asyncio.gather(*self._workers, return_exceptions=True)
+        await self._session.close()
 
 
 def _other_action(button: dict[str, Any]) -> bool:

@@ -172,3 +172,31 @@ async def test_post_numbers_continue_after_the_highest(storage: Storage) -> None
     assert numbers == [1, 2, 3]
     session = await start(storage, chat_id=-7)
     assert session.post_id is None and not session.posted
+
+
+async def test_answers_arriving_together_are_written_in_few_batches(storage: Storage) -> None:
+    """Taps of 1,200 members at once (storage/group_batch.py): a handful of commits, each
+    answer told its own fate, one row per member, a second tap of one member in the same
+    burst told that the first stands."""
+    session = await start(storage)
+    await storage.groups.question_asked(session.id, 0, "q1", 10, None, T0, T0 + 20)
+    commits = 0
+
+    def trace(sql: str) -> None:
+        nonlocal commits
+        commits += sql.strip().upper() == "COMMIT"
+
+    await storage.database.connection.set_trace_callback(trace)
+    members = range(1000, 2200)
+    statuses = await asyncio.gather(
+        *(answer(storage, session, user, user % 3, T0 + 1) for user in members),
+        answer(storage, session, 1000, 2, T0 + 1),  # the same member again, same burst
+        answer(storage, session, 5000, 0, T0 + 30),  # after the deadline
+    )
+    await storage.database.connection.set_trace_callback(None)
+    assert statuses[:-2] == [AnswerStatus.RECORDED] * len(members)
+    assert statuses[-2:] == [AnswerStatus.ALREADY, AnswerStatus.CLOSED]
+    assert commits <= 10  # 1,202 answers; one at a time would be 1,202 commits
+    counts = await storage.groups.answer_counts(session.id, 0)
+    assert sum(counts.values()) == len(members)
+    assert counts == {n: sum(1 for user in members if user % 3 == n) for n in range(3)}

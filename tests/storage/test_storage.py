@@ -109,6 +109,24 @@ async def test_touch_user_creates_a_user(db_path: Path) -> None:
         await storage.close()
 
 
+async def test_nobody_found_is_remembered_until_they_are_written(storage: Storage) -> None:
+    """A member of a large group without a record is read once, not on every tap; once they
+    have one, it is read."""
+    reads = 0
+
+    def trace(sql: str) -> None:
+        nonlocal reads
+        reads += sql.startswith("SELECT * FROM users")
+
+    await storage.database.connection.set_trace_callback(trace)
+    for _ in range(5):
+        assert await storage.learners.get_user(9) is None
+    assert reads == 1
+    await storage.database.connection.set_trace_callback(None)
+    user = await storage.learners.touch_user(9, "Tunde", None, T0)
+    assert await storage.learners.get_user(9) == user
+
+
 async def test_touch_user_refreshes_name_and_telegram_language(storage: Storage) -> None:
     user = await storage.learners.touch_user(USER, "Ada L.", "fr", T0 + 10)
     assert (user.first_name, user.telegram_language) == ("Ada L.", "fr")

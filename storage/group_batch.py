@@ -1,0 +1,134 @@
+"""A chat's answers (taps on a timed quiz's or a posted question's buttons, poll votes),
+written in batches (storage/batching.py): every answer that arrives while a batch is being
+written joins the next one, written by two statements and one commit.
+
+Each person's first answer to a question stands: the table's primary key (session, position,
+person) keeps it, whatever the batches. An answer is taken only while its question is open:
+the session runs, the question is its current one, not revealed, and its deadline had not
+passed when the answer arrived; a reveal or a stop is a transaction of its own, so a batch
+lands wholly before it (and is counted) or wholly after it (and is refused).
+
+A later kind of write that goes with an answer (a member's spaced-repetition card) belongs in
+`write_group_answers`, in the same transaction, for the answers it inserted.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from enum import Enum
+
+from storage.batching import BatchTx, WriteBatcher, placeholders
+
+MAX_BATCH = 500  # 11 parameters a row: far below SQLite's 32,766 bound variables
+
+
+class AnswerStatus(Enum):
+    RECORDED = "recorded"
+    ALREADY = "already"  # this person answered this question before: the first answer stands
+    CLOSED = "closed"  # revealed, out of time, not the current question, or the quiz ended
+
+
+@dataclass(frozen=True)
+class GroupAnswerOutcome:
+    status: AnswerStatus
+    chosen: int | None = None  # the answer that stands (for RECORDED and ALREADY)
+    points: int = 0
+
+
+@dataclass(frozen=True)
+class PendingGroupAnswer:
+    session_id: int
+    position: int
+    question_id: str
+    user_id: int
+    name: str
+    chosen: int
+    correct: bool
+    elapsed: float
+    points: int
+    answered_at: float
+
+    @property
+    def key(self) -> tuple[int, int, int]:
+        return (self.session_id, self.position, self.user_id)
+
+
+class GroupAnswerBatcher(WriteBatcher[PendingGroupAnswer, GroupAnswerOutcome]):
+    """A chat's answers in batches, at most one per person and question in a batch."""
+
+    def __init__(self, transaction: Callable[[], AbstractAsyncContextManager[BatchTx]]) -> None:
+        super().__init__(
+            transaction,
+            write_group_answers,
+            key=lambda answer: answer.key,
+            max_batch=MAX_BATCH,
+            name="group-answer-batches",
+        )
+
+
+async def write_group_answers(
+    tx: BatchTx, batch: Sequence[PendingGroupAnswer]
+) -> list[GroupAnswerOutcome]:
+    """Insert each answer whose question is open and that person's first; say of each what
+    became of it. At most one answer per person and question."""
+    if len({answer.key for answer in batch}) != len(batch):
+        raise ValueError("a batch takes at most one answer per person and question")
+    rows = [
+        (seq, a.session_id, a.position, a.question_id, a.user_id, a.name, a.chosen,
+         int(a.correct), a.elapsed, a.points, a.answered_at)
+        for seq, a in enumerate(batch)
+    ]  # fmt: skip
+    inserted = {
+        (row[0], row[1], row[2])
+        for row in await tx.fetchall(
+            f"""WITH incoming(seq, session_id, position, question_id, user_id, name, chosen,
+                              correct, elapsed, points, answered_at)
+                     AS (VALUES {placeholders(len(rows), 11)})
+                INSERT INTO group_answers (session_id, position, question_id, user_id, name,
+                                           chosen, correct, elapsed, points, answered_at)
+                SELECT i.session_id, i.position, i.question_id, i.user_id, i.name, i.chosen,
+                       i.correct, i.elapsed, i.points, i.answered_at
+                FROM incoming AS i
+                JOIN group_sessions AS s ON s.id = i.session_id
+                JOIN group_questions AS q ON q.session_id = i.session_id
+                                         AND q.position = i.position
+                WHERE s.finished_at IS NULL AND s.position = i.position
+                  AND q.question_id = i.question_id AND q.revealed_at IS NULL
+                  AND q.deadline >= i.answered_at
+                ORDER BY i.seq
+                ON CONFLICT(session_id, position, user_id) DO NOTHING
+                RETURNING session_id, position, user_id""",
+            *itertools.chain.from_iterable(rows),
+        )
+    }
+    refused = [answer for answer in batch if answer.key not in inserted]
+    earlier = await _earlier_answers(tx, refused) if refused else {}
+    outcomes = []
+    for answer in batch:
+        if answer.key in inserted:
+            outcomes.append(GroupAnswerOutcome(AnswerStatus.RECORDED, answer.chosen, answer.points))
+        elif answer.key in earlier:
+            chosen, points = earlier[answer.key]
+            outcomes.append(GroupAnswerOutcome(AnswerStatus.ALREADY, chosen, points))
+        else:
+            outcomes.append(GroupAnswerOutcome(AnswerStatus.CLOSED))
+    return outcomes
+
+
+async def _earlier_answers(
+    tx: BatchTx, answers: Sequence[PendingGroupAnswer]
+) -> dict[tuple[int, int, int], tuple[int, int]]:
+    """The answer that stands (chosen, points) for each of these people and questions that has
+    one."""
+    rows = await tx.fetchall(
+        f"""WITH wanted(session_id, position, user_id) AS (VALUES {placeholders(len(answers), 3)})
+            SELECT g.session_id, g.position, g.user_id, g.chosen, g.points
+            FROM wanted AS w JOIN group_answers AS g
+              ON g.session_id = w.session_id AND g.position = w.position
+             AND g.user_id = w.user_id""",
+        *itertools.chain.from_iterable(answer.key for answer in answers),
+    )
+    return {(row[0], row[1], row[2]): (row[3], row[4]) for row in rows}
