@@ -40,6 +40,7 @@ MAX_REPLY_SHOWN = 200  # characters of a learner's typed reply echoed in a revea
 MAX_MESSAGE_LENGTH = 4096
 MAX_BUTTON_LABEL = 48
 LETTERS = "ABCDEFGHIJ"
+MEDALS = ("🥇", "🥈", "🥉")
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,11 @@ def shorten(text: str, limit: int) -> str:
     if space >= limit // 2:
         cut = cut[:space]
     return cut.rstrip(" ,.;:-") + "…"
+
+
+def place_mark(place: int) -> str:
+    """How a ranking shows its `place` (1 first): a medal for the first three, then "4."."""
+    return MEDALS[place - 1] if place <= len(MEDALS) else f"{place}."
 
 
 def letter(place: int) -> str:

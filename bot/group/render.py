@@ -19,6 +19,7 @@ from bot.core.render import (
     option_button,
     option_lines,
     person,
+    place_mark,
 )
 from content.model import Question, Quiz, clip
 from content.schema import (
@@ -30,7 +31,6 @@ from content.schema import (
 from storage.group_store import AnswerStatus, GroupAnswerOutcome, GroupSession, ScoreRow, Tally
 
 BOARD_SIZE = 10
-MEDALS = ("🥇", "🥈", "🥉")
 
 # Telegram's limits for quiz polls, in characters after entity parsing
 MAX_POLL_QUESTION = 300
@@ -207,11 +207,10 @@ def board_lines(rows: Sequence[ScoreRow], locale: Locale, limit: int = BOARD_SIZ
         return locale.t("board_empty")
     lines = []
     for place, row in enumerate(rows[:limit], start=1):
-        medal = MEDALS[place - 1] if place <= len(MEDALS) else f"{place}."
         lines.append(
             locale.t(
                 "board_line",
-                place=medal,
+                place=place_mark(place),
                 name=locale.t("deleted_learner") if row.forgotten else person(row.name, locale),
                 points=row.points,
                 correct=row.correct,

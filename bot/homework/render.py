@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.core.i18n import Locale
-from bot.core.render import Rendered, person
+from bot.core.render import Rendered, person, place_mark
 from bot.core.tables import Cell, Table, answer_cell, question_header
 from content.deadlines import local_time
 from content.model import Quiz
@@ -18,7 +18,6 @@ from content.schema import MAX_TITLE_LENGTH
 from storage.homework_store import Assignment, Taker
 from storage.report_store import LatestAttempt
 
-MEDALS = ("🥇", "🥈", "🥉")
 BOARD_SIZE = 20
 
 
@@ -92,11 +91,10 @@ def results(
     if not done:
         lines.append(locale.t("homework_nobody_done"))
     for place, row in enumerate(done[:BOARD_SIZE], start=1):
-        medal = MEDALS[place - 1] if place <= len(MEDALS) else f"{place}."
         lines.append(
             locale.t(
                 "homework_line",
-                place=medal,
+                place=place_mark(place),
                 name=person(row.taker.name, locale),
                 score=row.taker.score or 0,
                 total=row.taker.total,
