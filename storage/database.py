@@ -28,6 +28,7 @@ import logging
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import fields
 from pathlib import Path
 from typing import Any, TypedDict, TypeVar
 
@@ -46,6 +47,14 @@ from storage.migrations import MIGRATIONS, Migration
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+
+def row_as(kind: type[T], row: Any, **converted: Any) -> T:
+    """A dataclass from a row whose columns are named like its fields; `converted` holds the
+    fields a column does not give as they are (a JSON list, say)."""
+    names = (f.name for f in fields(kind))  # type: ignore[arg-type]
+    return kind(**{name: converted[name] if name in converted else row[name] for name in names})
+
 
 PRAGMAS = (
     "PRAGMA journal_mode=WAL",

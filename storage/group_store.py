@@ -22,7 +22,7 @@ from typing import Any
 
 from storage import held_answers
 from storage.audit import AuditLog
-from storage.database import Database, Transaction
+from storage.database import Database, Transaction, row_as
 from storage.group_batch import AnswerStatus as AnswerStatus  # what `record_answer` says
 from storage.group_batch import GroupAnswerBatcher, PendingGroupAnswer
 from storage.group_batch import GroupAnswerOutcome as GroupAnswerOutcome
@@ -131,37 +131,11 @@ class MemberResult:
 
 
 def _session(row: Any) -> GroupSession:
-    return GroupSession(
-        id=row["id"],
-        chat_id=row["chat_id"],
-        chat_type=row["chat_type"],
-        quiz_id=row["quiz_id"],
-        question_ids=tuple(json.loads(row["question_ids"])),
-        seconds=row["seconds"],
-        mode=row["mode"],
-        language=row["language"],
-        started_by=row["started_by"],
-        started_at=row["started_at"],
-        position=row["position"],
-        finished_at=row["finished_at"],
-        outcome=row["outcome"],
-        kind=row["kind"],
-        post_id=row["post_id"],
-        thread_id=row["thread_id"],
-    )
+    return row_as(GroupSession, row, question_ids=tuple(json.loads(row["question_ids"])))
 
 
 def _asked(row: Any) -> AskedQuestion:
-    return AskedQuestion(
-        session_id=row["session_id"],
-        position=row["position"],
-        question_id=row["question_id"],
-        message_id=row["message_id"],
-        poll_id=row["poll_id"],
-        asked_at=row["asked_at"],
-        deadline=row["deadline"],
-        revealed_at=row["revealed_at"],
-    )
+    return row_as(AskedQuestion, row)
 
 
 # A member's points under their latest name; a held answer (storage/held_answers.py) counts

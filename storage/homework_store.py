@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from storage.database import Database
+from storage.database import Database, row_as
 
 FINISHED = "finished"
 CANCELLED = "cancelled"
@@ -58,22 +58,7 @@ class Taker:
 
 
 def _assignment(row: Any) -> Assignment:
-    return Assignment(
-        id=row["id"],
-        chat_id=row["chat_id"],
-        thread_id=row["thread_id"],
-        quiz_id=row["quiz_id"],
-        deadline=row["deadline"],
-        language=row["language"],
-        timezone=row["timezone"],
-        created_by=row["created_by"],
-        created_at=row["created_at"],
-        message_id=row["message_id"],
-        shown_done=row["shown_done"],
-        reminded_at=row["reminded_at"],
-        closed_at=row["closed_at"],
-        outcome=row["outcome"],
-    )
+    return row_as(Assignment, row)
 
 
 class HomeworkStore:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from storage.answer_batch import AnswerBatcher, AnswerOutcome, CardUpdate, PendingAnswer
-from storage.database import Database, Transaction
+from storage.database import Database, Transaction, row_as
 
 USER_CACHE_SIZE = 10_000
 
@@ -116,16 +116,7 @@ def _options(bits: int) -> frozenset[int]:
 
 
 def _attempt(row: Any) -> Attempt:
-    return Attempt(
-        id=row["id"],
-        user_id=row["user_id"],
-        quiz_id=row["quiz_id"],
-        question_ids=tuple(json.loads(row["question_ids"])),
-        started_at=row["started_at"],
-        finished_at=row["finished_at"],
-        score=row["score"],
-        kind=row["kind"],
-    )
+    return row_as(Attempt, row, question_ids=tuple(json.loads(row["question_ids"])))
 
 
 @dataclass(frozen=True)
