@@ -11,12 +11,24 @@ at a time"), so a slip fails the first test run instead of being half applied.
 
 Rules: never edit a migration that has been released (databases in use ran it as it was);
 add the next one at the end. A migration that moves data says, in SQL, where every row goes,
-and tests/test_upgrade.py upgrades a database holding rows of every version.
+and tests/storage/test_upgrade.py upgrades a database holding rows of every version.
 """
 
 from __future__ import annotations
 
 Migration = tuple[str, ...]
+
+# The columns of `answers` as 1 created them; 2 rebuilds the table with the same columns and a
+# wider unique key (the text is the SQL each migration has always run, to the character).
+_ANSWER_COLUMNS = """\
+            id INTEGER PRIMARY KEY,
+            attempt_id INTEGER NOT NULL REFERENCES attempts(id),
+            user_id INTEGER NOT NULL,
+            quiz_id TEXT NOT NULL,
+            question_id TEXT NOT NULL,
+            chosen INTEGER NOT NULL,
+            correct INTEGER NOT NULL,
+            answered_at REAL NOT NULL,"""
 
 MIGRATIONS: tuple[Migration, ...] = (
     # 1: learners, attempts and their answers
@@ -43,15 +55,8 @@ MIGRATIONS: tuple[Migration, ...] = (
         """CREATE UNIQUE INDEX attempts_one_running ON attempts(user_id, quiz_id)
             WHERE finished_at IS NULL""",
         "CREATE INDEX attempts_by_user ON attempts(user_id, quiz_id, finished_at)",
-        """CREATE TABLE answers (
-            id INTEGER PRIMARY KEY,
-            attempt_id INTEGER NOT NULL REFERENCES attempts(id),
-            user_id INTEGER NOT NULL,
-            quiz_id TEXT NOT NULL,
-            question_id TEXT NOT NULL,
-            chosen INTEGER NOT NULL,
-            correct INTEGER NOT NULL,
-            answered_at REAL NOT NULL,
+        f"""CREATE TABLE answers (
+{_ANSWER_COLUMNS}
             UNIQUE (attempt_id, question_id)
         )""",
         """CREATE INDEX answers_by_user_question
@@ -75,15 +80,8 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
         "CREATE INDEX cards_due ON cards(user_id, due)",
         # a review session mixes quizzes: an answer is unique per (attempt, quiz, question)
-        """CREATE TABLE answers_v2 (
-            id INTEGER PRIMARY KEY,
-            attempt_id INTEGER NOT NULL REFERENCES attempts(id),
-            user_id INTEGER NOT NULL,
-            quiz_id TEXT NOT NULL,
-            question_id TEXT NOT NULL,
-            chosen INTEGER NOT NULL,
-            correct INTEGER NOT NULL,
-            answered_at REAL NOT NULL,
+        f"""CREATE TABLE answers_v2 (
+{_ANSWER_COLUMNS}
             UNIQUE (attempt_id, quiz_id, question_id)
         )""",
         """INSERT INTO answers_v2 SELECT id, attempt_id, user_id, quiz_id, question_id, chosen,

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -16,17 +15,7 @@ from content.answers import normalize
 from content.export import bank_data
 from content.formats.convert import Loaded
 from content.model import Level, LocalizedText, Question, Quiz, TypedAnswer
-from tests.support.formats import (
-    DRILL,
-    EVERYTHING_BANK,
-    HERE,
-    SEED,
-    load,
-    projected,
-    read,
-    refused,
-    trip,
-)
+from tests.support.formats import EVERYTHING_BANK, HERE, SEED, load, projected, read, refused, trip
 
 
 def constructs() -> dict[str, dict[str, object]]:
@@ -160,11 +149,8 @@ def test_a_byte_order_mark_and_windows_line_ends_are_taken() -> None:
 # --- writing --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "path", [SEED, DRILL, EVERYTHING_BANK], ids=["seed", "drill", "everything"]
-)
-def test_written_gift_reads_back_equal_on_what_gift_carries(path: object) -> None:
-    loaded = load(path)  # type: ignore[arg-type]
+def test_written_gift_reads_back_equal_on_what_gift_carries(sample_bank: Loaded) -> None:
+    loaded = sample_bank
     back, output = trip(loaded, "gift", quiz_id=loaded.quiz.id)
     expected = projected(
         loaded.quiz, "en", images=False, units=False, strict=False, bank_fields=False

@@ -11,7 +11,6 @@ import contextlib
 import io
 import time
 import zipfile
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,20 +19,11 @@ from openpyxl import load_workbook
 
 from content.export import bank_data
 from content.formats.base import ConversionError, ReadOptions
+from content.formats.convert import Loaded
 from content.formats.table import COLUMNS, split_answers
 from content.formats.xlsx_sheet import read_xlsx, template
 from content.model import LocalizedText
-from tests.support.formats import (
-    DRILL,
-    EVERYTHING_BANK,
-    HERE,
-    SEED,
-    load,
-    projected,
-    read,
-    refused,
-    trip,
-)
+from tests.support.formats import HERE, projected, read, refused, trip
 from tests.support.images import png
 from tests.support.sheets import ONE_QUESTION, book_of, saved, with_sheet_xml, workbook_bytes
 
@@ -226,11 +216,8 @@ def test_a_sheet_reaching_the_last_excel_row_is_read_in_bounded_time() -> None:
 # --- round trips ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "path", [SEED, DRILL, EVERYTHING_BANK], ids=["seed", "drill", "everything"]
-)
-def test_yaml_to_csv_to_yaml_is_equal_on_what_csv_carries(path: Path) -> None:
-    loaded = load(path)
+def test_yaml_to_csv_to_yaml_is_equal_on_what_csv_carries(sample_bank: Loaded) -> None:
+    loaded = sample_bank
     back, output = trip(loaded, "csv", quiz_id=loaded.quiz.id)
     expected = projected(
         loaded.quiz, bank_fields=False, title=LocalizedText({"en": loaded.quiz.id})

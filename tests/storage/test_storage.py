@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import sqlite3
 from pathlib import Path
 
@@ -262,15 +263,7 @@ async def test_an_answer_to_a_question_outside_the_attempt_is_a_programming_erro
 
 async def test_answers_to_an_unknown_attempt_are_refused(storage: Storage) -> None:
     attempt = await storage.learners.start_attempt(USER, QUIZ, QUESTIONS, T0)
-    forged = type(attempt)(
-        id=attempt.id + 999,
-        user_id=USER,
-        quiz_id=QUIZ,
-        question_ids=QUESTIONS,
-        started_at=T0,
-        finished_at=None,
-        score=None,
-    )
+    forged = dataclasses.replace(attempt, id=attempt.id + 999)
     outcome = await storage.learners.record_answer(forged, "q1", 0, True, T0 + 1)
     assert outcome.recorded is False
     assert await storage.learners.count_answers() == 0
