@@ -182,6 +182,14 @@ def _not_a_number(value: Any, problem: str) -> Any:
     return value
 
 
+def _only(kind: type, value: Any, problem: str) -> Any:
+    """The value, if YAML read it as a `kind`; else `problem` (before pydantic would coerce
+    it, or answer in its own words)."""
+    if not isinstance(value, kind):
+        raise ValueError(problem)
+    return value
+
+
 Options = Annotated[list[OptionText], Field(min_length=MIN_OPTIONS, max_length=MAX_OPTIONS)]
 
 
@@ -245,9 +253,7 @@ class TrueFalseSchema(_QuestionSchema):
     @field_validator("answer", mode="before")
     @classmethod
     def _a_truth(cls, value: Any) -> Any:
-        if not isinstance(value, bool):
-            raise ValueError("a true_false question's answer is true or false")
-        return value
+        return _only(bool, value, "a true_false question's answer is true or false")
 
 
 class NumericSchema(_QuestionSchema):
@@ -278,9 +284,9 @@ class TypedSchema(_QuestionSchema):
     @field_validator("answer", mode="before")
     @classmethod
     def _a_list(cls, value: Any) -> Any:
-        if not isinstance(value, list):
-            raise ValueError('a typed question lists the accepted answers, e.g. answer: ["bubble"]')
-        return value
+        return _only(
+            list, value, 'a typed question lists the accepted answers, e.g. answer: ["bubble"]'
+        )
 
     @model_validator(mode="after")
     def _answers_comparable(self) -> TypedSchema:

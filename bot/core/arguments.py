@@ -238,21 +238,31 @@ def groupquiz(args: Words, catalog: Catalog, settings: Settings) -> GroupQuiz | 
 def export(args: Words, catalog: Catalog) -> tuple[Quiz, str] | Refusal:
     """`/export <quiz id> [format]`: the quiz and the name of an output format (YAML unless
     given)."""
-    usage = Reply("usage_export", {"example": example_quiz(catalog), "formats": _formats()})
+    formats = _listed(OUTPUT_FORMATS)
+    usage = Reply("usage_export", {"example": example_quiz(catalog), "formats": formats})
+    return _quiz_and_format(args, catalog, usage, OUTPUT_FORMATS, "yaml", "args_format")
+
+
+def _quiz_and_format(
+    args: Words, catalog: Catalog, usage: Reply, formats: Sequence[str], default: str, wrong: str
+) -> tuple[Quiz, str] | Refusal:
+    """A known quiz's id, then one of `formats` (`default` unless given; `.xlsx` as `xlsx`);
+    any other word is refused by the Reply `wrong`, which may show the `{value}` and the
+    `{formats}`."""
     given = _quiz_first(args, catalog, usage, 1, 2)
     if isinstance(given, Refusal):
         return given
     quiz, rest = given
     if not rest:
-        return quiz, "yaml"
+        return quiz, default
     wanted = rest[0].lower().lstrip(".")
-    if wanted not in OUTPUT_FORMATS:
-        return Refusal(Reply("args_format", {"value": echo(rest[0]), "formats": _formats()}), usage)
+    if wanted not in formats:
+        return Refusal(Reply(wrong, {"value": echo(rest[0]), "formats": _listed(formats)}), usage)
     return quiz, wanted
 
 
-def _formats() -> str:
-    return ", ".join(f"<code>{name}</code>" for name in OUTPUT_FORMATS)
+def _listed(formats: Sequence[str]) -> str:
+    return ", ".join(f"<code>{name}</code>" for name in formats)
 
 
 def import_options(args: Words) -> bool | Refusal:
@@ -338,16 +348,7 @@ REPORT_FORMATS = ("csv", "xlsx")
 def report(args: Words, catalog: Catalog) -> tuple[Quiz, str] | Refusal:
     """`/report <quiz id> [csv|xlsx]` (a bot admin, in private); CSV unless asked."""
     usage = Reply("usage_report", {"example": example_quiz(catalog)})
-    given = _quiz_first(args, catalog, usage, 1, 2)
-    if isinstance(given, Refusal):
-        return given
-    quiz, rest = given
-    if not rest:
-        return quiz, "csv"
-    wanted = rest[0].lower() if rest[0].isascii() else "csv"
-    if wanted not in REPORT_FORMATS:
-        return Refusal(Reply("args_report_format", {"value": echo(rest[0])}), usage)
-    return quiz, wanted
+    return _quiz_and_format(args, catalog, usage, REPORT_FORMATS, "csv", "args_report_format")
 
 
 # homework

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar
 
-from telegram import Bot, InlineKeyboardMarkup, Update
+from telegram import Bot, Chat, InlineKeyboardMarkup, Update
 from telegram import User as TelegramUser
 from telegram.constants import ChatType
 from telegram.ext import Application, ApplicationHandlerStop, CallbackContext, ExtBot, JobQueue
@@ -164,9 +164,7 @@ class QuizContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], 
     @property
     def current_update(self) -> Update:
         """The update being handled."""
-        if self._update is None:
-            raise LookupError("no update identified: a job's context has none")
-        return self._update
+        return _known(self._update, "no update identified: a job's context has none")
 
     @property
     def arrived_at(self) -> float:
@@ -178,32 +176,27 @@ class QuizContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], 
     @property
     def locale(self) -> Locale:
         """The language to answer the update's sender in."""
-        if self._locale is None:
-            raise LookupError("no update identified: a job's context has no sender")
-        return self._locale
+        return _known(self._locale, "no update identified: a job's context has no sender")
 
     @property
     def learner(self) -> User:
         """The learner who sent the update, as stored: there is one for every message and tap
         in a private chat, where the learner's feature is registered."""
-        if self._learner is None:
-            raise LookupError("the sender has no learner record (not a private chat)")
-        return self._learner
+        return _known(self._learner, "the sender has no learner record (not a private chat)")
 
     @property
     def chat_id(self) -> int:
         """The chat the update came from (every update a feature answers has one)."""
-        chat = self.current_update.effective_chat
-        if chat is None:
-            raise LookupError("an update of no chat")
-        return chat.id
+        return self._chat.id
+
+    @property
+    def _chat(self) -> Chat:
+        return _known(self.current_update.effective_chat, "an update of no chat")
 
     async def say(self, text: str, markup: InlineKeyboardMarkup | None = None) -> int:
         """Send a message into the update's chat (in a group or a channel counted against its
         budget of sends a minute); returns its id."""
-        chat = self.current_update.effective_chat
-        if chat is None:
-            raise LookupError("an update of no chat")
+        chat = self._chat
         if chat.type == ChatType.PRIVATE:
             return (await self.bot.send_message(chat.id, text, reply_markup=markup)).message_id
         return await send(self.bot, self.services, chat.id, text, markup, self.thread_id)
@@ -230,6 +223,13 @@ class QuizContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], 
             await query.answer(text)
         else:
             await self.say(text)
+
+
+def _known(value: T | None, missing: str) -> T:
+    """What the update gave, or LookupError(`missing`) where it gave none."""
+    if value is None:
+        raise LookupError(missing)
+    return value
 
 
 async def send(

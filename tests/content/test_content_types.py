@@ -14,20 +14,12 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
+from content import model
 from content.__main__ import main as validate_main
 from content.export import dump_bank
 from content.images import FolderImages
 from content.loader import EVERYTHING, IN_GROUPS, PLAYABLE, BankResult, parse_bank
-from content.model import (
-    LocalizedText,
-    MultipleAnswer,
-    NumericAnswer,
-    Question,
-    QuestionType,
-    SingleAnswer,
-    TrueFalseAnswer,
-    TypedAnswer,
-)
+from content.model import LocalizedText, Question, QuestionType
 from tests.support.images import png
 
 SINGLE = {"id": "s1", "text": "Pick one", "options": ["a", "b", "c"], "answer": 1}
@@ -91,12 +83,14 @@ def test_a_bank_with_every_type_loads() -> None:
     assert result.quiz is not None
     single, multiple, true_false, numeric, typed = result.quiz.questions
     assert [q.type for q in result.quiz.questions] == list(QuestionType)
-    assert single.key == SingleAnswer(1)
-    assert multiple.key == MultipleAnswer(frozenset({0, 2}))
-    assert true_false.key == TrueFalseAnswer(False)
+    assert single.key == model.SingleAnswer(1)
+    assert multiple.key == model.MultipleAnswer(frozenset({0, 2}))
+    assert true_false.key == model.TrueFalseAnswer(False)
     assert true_false.options == ()
-    assert numeric.key == NumericAnswer(Decimal(14), Decimal("0.5"), LocalizedText({"en": "GB"}))
-    assert isinstance(typed.key, TypedAnswer)
+    assert numeric.key == model.NumericAnswer(
+        Decimal(14), Decimal("0.5"), LocalizedText({"en": "GB"})
+    )
+    assert isinstance(typed.key, model.TypedAnswer)
     assert typed.key.accepted[0] == LocalizedText({"en": "bubble"})
     assert typed.key.accepted[2] == LocalizedText({"en": "the bubble", "yo": "àlàfo"})
     assert typed.key.strict_diacritics is False
@@ -127,9 +121,9 @@ def test_questions_are_built_as_before_and_replaced_with_dataclasses() -> None:
     positional = Question("q1", text, options, 1)
     keyword = Question(id="q1", text=text, options=options, answer=1)
     assert positional == keyword
-    assert positional.key == SingleAnswer(1)
+    assert positional.key == model.SingleAnswer(1)
     changed = dataclasses.replace(positional, text=LocalizedText({"en": "R"}))
-    assert changed.key == SingleAnswer(1)
+    assert changed.key == model.SingleAnswer(1)
     assert changed.text.get("en", "en") == "R"
     with pytest.raises(TypeError):
         Question("q1", text, options)
@@ -141,21 +135,21 @@ def test_numbers_are_exact_decimals() -> None:
     quiz = parse(bank({**NUMERIC, "answer": 1.1, "tolerance": 0.1})).quiz
     assert quiz is not None
     key = quiz.questions[0].key
-    assert isinstance(key, NumericAnswer)
+    assert isinstance(key, model.NumericAnswer)
     assert (key.value, key.tolerance) == (Decimal("1.1"), Decimal("0.1"))
 
 
 def test_tolerance_defaults_to_zero_and_unit_to_none() -> None:
     quiz = parse(bank({"id": "n", "type": "numeric", "text": "n?", "answer": -3})).quiz
     assert quiz is not None
-    assert quiz.questions[0].key == NumericAnswer(Decimal(-3), Decimal(0), None)
+    assert quiz.questions[0].key == model.NumericAnswer(Decimal(-3), Decimal(0), None)
 
 
 def test_strict_diacritics_is_read() -> None:
     question = {**TYPED, "answer": ["ọkọ"], "strict_diacritics": True}
     quiz = parse(bank(question)).quiz
     assert quiz is not None
-    assert quiz.questions[0].key == TypedAnswer((LocalizedText({"en": "ọkọ"}),), True)
+    assert quiz.questions[0].key == model.TypedAnswer((LocalizedText({"en": "ọkọ"}),), True)
 
 
 def test_image_alt_and_https_images_on_every_type() -> None:
@@ -466,4 +460,4 @@ def test_the_default_tolerance_is_a_decimal_too() -> None:
     quiz = parse(bank({"id": "n", "type": "numeric", "text": "n?", "answer": 3})).quiz
     assert quiz is not None
     key = quiz.questions[0].key
-    assert isinstance(key, NumericAnswer) and isinstance(key.tolerance, Decimal)
+    assert isinstance(key, model.NumericAnswer) and isinstance(key.tolerance, Decimal)

@@ -55,6 +55,7 @@ PARSERS: dict[str, Callable[[Sequence[str]], object]] = {
     "remind": lambda words: arguments.remind(words, "UTC+01:00", None),
     "groupquiz": lambda words: arguments.groupquiz(words, CATALOG, SETTINGS),
     "export": lambda words: arguments.export(words, CATALOG),
+    "report": lambda words: arguments.report(words, CATALOG),
     "import": arguments.import_options,
     "collect": lambda words: arguments.collect(words, CATALOG),
     "addquestion": lambda words: arguments.addquestion(words, CATALOG),
@@ -211,6 +212,25 @@ def test_chats_questions_and_deep_links() -> None:
     assert arguments.start(["quiz-tiny"], CATALOG) == quiz
     unknown = arguments.start(["quiz-\u212ainy"], CATALOG)  # KELVIN SIGN lower-cases to "k"
     assert isinstance(unknown, Refusal) and unknown.usage is None
+
+
+@pytest.mark.parametrize(
+    ("command", "default", "taken", "problem"),
+    [("export", "yaml", "gift", "args_format"), ("report", "csv", "xlsx", "args_report_format")],
+)
+def test_a_quiz_then_a_format_it_writes_or_a_refusal_naming_the_word(
+    command: str, default: str, taken: str, problem: str
+) -> None:
+    quiz = CATALOG.get("tiny")
+    parse = PARSERS[command]
+    assert parse(["tiny"]) == (quiz, default)
+    assert parse(["tiny", taken.upper()]) == (quiz, taken)
+    assert parse(["tiny", f".{taken}"]) == (quiz, taken)
+    # PDF, and look-alikes: a Cyrillic х, full-width letters, a KELVIN SIGN lower-casing to k
+    for word in ["pdf", f"\u0445{taken[1:]}", "\uff43\uff53\uff56", f"{taken}\u212a"]:
+        refusal = parse(["tiny", word])
+        assert isinstance(refusal, Refusal) and refusal.problem is not None, word
+        assert refusal.problem.key == problem
 
 
 def test_an_echo_is_short_escaped_and_isolated() -> None:
