@@ -164,26 +164,14 @@ class HomeworkStore:
 
     async def takers(self, assignment_id: int) -> list[Taker]:
         rows = await self._database.fetchall(
-            """SELECT h.user_id, u.first_name, h.attempt_id, h.opened_at, a.started_at,
+            """SELECT h.user_id, u.first_name AS name, h.attempt_id, h.opened_at, a.started_at,
                       a.finished_at, a.score, a.total
                FROM homework_attempts h JOIN attempts a ON a.id = h.attempt_id
                JOIN users u ON u.user_id = h.user_id
                WHERE h.assignment_id=? ORDER BY h.opened_at""",
             assignment_id,
         )
-        return [
-            Taker(
-                user_id=row["user_id"],
-                name=row["first_name"],
-                attempt_id=row["attempt_id"],
-                opened_at=row["opened_at"],
-                started_at=row["started_at"],
-                finished_at=row["finished_at"],
-                score=row["score"],
-                total=row["total"],
-            )
-            for row in rows
-        ]
+        return [row_as(Taker, row) for row in rows]
 
     async def done_count(self, assignment_id: int, deadline: float) -> int:
         row = await self._database.fetchone(
