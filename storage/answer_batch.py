@@ -64,7 +64,8 @@ class AnswerBatcher(WriteBatcher[PendingAnswer, AnswerOutcome]):
 
 async def write_batch(tx: BatchTx, batch: Sequence[PendingAnswer]) -> list[AnswerOutcome]:
     """Insert the answers (none into a finished attempt, none twice), review their cards
-    (storage/card_reviews.py), and finish the attempts they complete. At most one answer per attempt."""
+    (storage/card_reviews.py), and finish the attempts they complete. At most one answer per
+    attempt."""
     if len({answer.attempt_id for answer in batch}) != len(batch):
         raise ValueError("a batch takes at most one answer per attempt")
     rows = [
