@@ -19,12 +19,17 @@ too old (15 s), medians of --repeat runs, and the ratio to the floor-aio private
 
     python -m bench.run --learners 50 --rounds 1 --repeat 3 --group 10000 --webhook
     python -m bench.run --learners 0 --group 10000 --group-spread 10
+
+With `--group-learners` each group size runs twice: once with members who never started the
+bot, and once with every member a learner (a `users` row seeded before the bot starts), whose
+every answer is also a review of their card (written in the same batch).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import os
 import random
 import signal
@@ -37,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.sandbox import STALE_QUERY, FakeBotApi, FakeUser, Message, Strictness, free_port
+from storage import Storage
 
 QUIZ_ID = "model-pipeline-parallelism"
 REPO = Path(__file__).resolve().parent.parent
@@ -233,16 +239,39 @@ WEBHOOK_SECRET = "bench-secret"
 GROUP_LIMITS = Strictness(group_messages_per_minute=None)
 
 
+def _seed_learners(db_path: Path, members: int) -> None:
+    """Every member a learner, as if each had started the bot in private."""
+    with sqlite3.connect(db_path) as db:
+        db.executemany(
+            """INSERT INTO users (user_id, first_name, telegram_language, created_at, updated_at)
+               VALUES (?, ?, 'en', 0, 0)""",
+            [(200_000 + number, f"member{number}") for number in range(members)],
+        )
+    db.close()
+
+
 async def measure_group(
-    members: int, workdir: Path, spread: float = 0.0, webhook: bool = False
+    members: int,
+    workdir: Path,
+    spread: float = 0.0,
+    webhook: bool = False,
+    learners: bool = False,
 ) -> Run:
     """One question posted to a group; `members` people tap it, all at once or spread evenly
-    over `spread` seconds; updates fetched by long polling, or POSTed to the bot's webhook."""
+    over `spread` seconds; updates fetched by long polling, or POSTed to the bot's webhook.
+    With `learners`, every member has a learner row: each answer reviews their card too."""
     api = FakeBotApi(strictness=GROUP_LIMITS)
     api.deliver_webhooks = webhook
     await api.start()
     group = api.group(GROUP_ID, "bench", admins={GROUP_ADMIN.id})
-    db_path = workdir / f"group-{members}-{'webhook' if webhook else 'polling'}.sqlite3"
+    db_path = workdir / (
+        f"group-{members}-{'webhook' if webhook else 'polling'}"
+        f"{'-learners' if learners else ''}.sqlite3"
+    )
+    if learners:
+        storage = await Storage.open(db_path)  # the schema, as the bot would make it
+        await storage.close()
+        _seed_learners(db_path, members)
     env = api.bot_environment(db_path, QUIZ_MAX_MESSAGES_PER_SECOND="0")
     ready = "ready"
     if webhook:
@@ -254,7 +283,9 @@ async def measure_group(
         )
         ready = "webhook: listening on"
     process = await _start([sys.executable, "-m", "bot"], env, ready)
-    run = Run("group" + ("-webhook" if webhook else ""), members)
+    run = Run(
+        "group" + ("-webhook" if webhook else "") + ("-learners" if learners else ""), members
+    )
     profiler = await _profile(process.pid, f"{run.name}-{members}")
     loop = asyncio.get_running_loop()
     tapped: dict[str, float] = {}
@@ -323,6 +354,11 @@ async def measure_group(
         await asyncio.wait_for(process.wait(), 60)
         await api.stop()
     run.read_database(db_path, "SELECT COUNT(*), COUNT(DISTINCT user_id) FROM group_answers")
+    if learners:
+        with sqlite3.connect(db_path) as db:
+            reviews = db.execute("SELECT COUNT(*) FROM review_log WHERE session_id IS NOT NULL")
+            print(f"  group: {reviews.fetchone()[0]} reviews of members' cards", flush=True)
+        db.close()
     return run
 
 
@@ -386,6 +422,11 @@ async def main() -> None:
         action="store_true",
         help="the group runs also with updates POSTed to the bot's webhook",
     )
+    parser.add_argument(
+        "--group-learners",
+        action="store_true",
+        help="each group size runs again with every member a learner (their answers review cards)",
+    )
     args = parser.parse_args()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores", flush=True)
     floor_aio: list[float] = []
@@ -420,15 +461,20 @@ async def main() -> None:
         modes = (False, True) if args.webhook else (False,)
         for members in (int(n) for n in args.group.split(",") if int(n)):
             how = f"spread over {args.group_spread:g} s" if args.group_spread else "all at once"
-            for webhook in modes:
-                mode = "webhook" if webhook else "polling"
+            kinds = (False, True) if args.group_learners else (False,)
+            for webhook, learners in itertools.product(modes, kinds):
+                mode = ("webhook" if webhook else "polling") + (", learners" if learners else "")
                 runs = []
                 for attempt in range(args.repeat):
                     print(f"a group of {members} members tapping {how} ({mode}), "
                           f"run {attempt + 1}:", flush=True)  # fmt: skip
                     folder = workdir / f"group-{attempt}"
                     folder.mkdir(exist_ok=True)
-                    runs.append(await measure_group(members, folder, args.group_spread, webhook))
+                    runs.append(
+                        await measure_group(
+                            members, folder, args.group_spread, webhook, learners=learners
+                        )
+                    )
                     _print(runs[-1])
                 line = _median_line(f"{members} members {how}, {mode}", runs)
                 if floor_aio:

@@ -1,7 +1,8 @@
 """SQLite storage: one `Database` (storage/database.py), the stores that use it, and `Storage`,
 which opens them together. No Telegram here."""
 
-from storage.answer_batch import AnswerOutcome, CardUpdate
+from storage.answer_batch import AnswerOutcome
+from storage.card_reviews import CardReview
 from storage.database import Database, Transaction
 from storage.database_file import (
     ClaimedDatabase,
@@ -32,7 +33,7 @@ __all__ = [
     "AnswerOutcome",
     "Attempt",
     "AwaitedReply",
-    "CardUpdate",
+    "CardReview",
     "ClaimedDatabase",
     "Database",
     "DatabaseInUse",

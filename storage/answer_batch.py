@@ -12,17 +12,9 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 
 from storage.batching import BatchTx, WriteBatcher, placeholders
+from storage.card_reviews import CardReview, ReviewOf, apply_reviews
 
 MAX_BATCH = 200  # 10 parameters a row: far below SQLite's 32,766 bound variables
-
-
-@dataclass(frozen=True)
-class CardUpdate:
-    """The card as an answer leaves it, and the rating that answer gave (FSRS's 1-4)."""
-
-    card_json: str
-    due: float
-    rating: int
 
 
 @dataclass(frozen=True)
@@ -45,7 +37,7 @@ class PendingAnswer:
     correct: bool
     answered_at: float
     finishes: bool | None  # None: the attempt ends once all of its items have an answer
-    card: CardUpdate | None
+    card: CardReview | None  # the review of the learner's card this answer is
     # (score, total) to store if this answer finishes the attempt; None: every answer counts
     result: tuple[float, int] | None = None
     credit: float | None = None  # 0 to 1 (partial credit); None: `correct` says it all
@@ -71,8 +63,9 @@ class AnswerBatcher(WriteBatcher[PendingAnswer, AnswerOutcome]):
 
 
 async def write_batch(tx: BatchTx, batch: Sequence[PendingAnswer]) -> list[AnswerOutcome]:
-    """Insert the answers (none into a finished attempt, none twice), update their cards and
-    the review log, and finish the attempts they complete. At most one answer per attempt."""
+    """Insert the answers (none into a finished attempt, none twice), review their cards
+    (storage/card_reviews.py), and finish the attempts they complete. At most one answer per
+    attempt."""
     if len({answer.attempt_id for answer in batch}) != len(batch):
         raise ValueError("a batch takes at most one answer per attempt")
     rows = [
@@ -99,28 +92,15 @@ async def write_batch(tx: BatchTx, batch: Sequence[PendingAnswer]) -> list[Answe
         )
     }
     recorded = [answer.key in inserted for answer in batch]
-    carded = [(a, inserted[a.key]) for a, r in zip(batch, recorded, strict=True) if r and a.card]
-    if carded:
-        await tx.executemany(
-            """INSERT INTO cards (user_id, quiz_id, question_id, card, due, last_review)
-               VALUES (?, ?, ?, ?, ?, ?)
-               ON CONFLICT(user_id, quiz_id, question_id) DO UPDATE SET
-                   card=excluded.card, due=excluded.due, last_review=excluded.last_review""",
-            [
-                (a.user_id, a.quiz_id, a.question_id, a.card.card_json, a.card.due, a.answered_at)
-                for a, _ in carded
-                if a.card is not None
-            ],
-        )
-        await tx.executemany(
-            """INSERT INTO review_log (user_id, quiz_id, question_id, rating, reviewed_at,
-                                       answer_id) VALUES (?, ?, ?, ?, ?, ?)""",
-            [
-                (a.user_id, a.quiz_id, a.question_id, a.card.rating, a.answered_at, answer_id)
-                for a, answer_id in carded
-                if a.card is not None
-            ],
-        )
+    await apply_reviews(
+        tx,
+        [
+            ReviewOf(a.user_id, a.quiz_id, a.question_id, a.card, a.answered_at,
+                     answer_id=inserted[a.key])
+            for a, r in zip(batch, recorded, strict=True)
+            if r and a.card is not None
+        ],
+    )  # fmt: skip
     to_check = {
         a.attempt_id
         for a, r in zip(batch, recorded, strict=True)

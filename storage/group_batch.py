@@ -8,8 +8,12 @@ the session runs, the question is its current one, not revealed, and its deadlin
 passed when the answer arrived; a reveal or a stop is a transaction of its own, so a batch
 lands wholly before it (and is counted) or wholly after it (and is refused).
 
-A later kind of write that goes with an answer (a member's spaced-repetition card) belongs in
-`write_group_answers`, in the same transaction, for the answers it inserted.
+For a member with a learner row (who started the bot in private), an answer is also a review
+of their spaced-repetition card for the question, rated as a private answer is (the seconds
+are the answer's `elapsed`, its time when it arrived): computed from the card as stored inside
+this transaction and written in it (storage/card_reviews.py), so that the same card reviewed
+at once from a private chat and other groups loses no review. Nobody else gets a card, nor any
+row but the answer itself.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from storage.batching import BatchTx, WriteBatcher, placeholders
+from storage.card_reviews import CardReview, ReviewOf, apply_reviews
 
 MAX_BATCH = 500  # 11 parameters a row: far below SQLite's 32,766 bound variables
 
@@ -72,8 +77,9 @@ class GroupAnswerBatcher(WriteBatcher[PendingGroupAnswer, GroupAnswerOutcome]):
 async def write_group_answers(
     tx: BatchTx, batch: Sequence[PendingGroupAnswer]
 ) -> list[GroupAnswerOutcome]:
-    """Insert each answer whose question is open and that person's first; say of each what
-    became of it. At most one answer per person and question."""
+    """Insert each answer whose question is open and that person's first, with the review of
+    a learner's card; say of each what became of it. At most one answer per person and
+    question."""
     if len({answer.key for answer in batch}) != len(batch):
         raise ValueError("a batch takes at most one answer per person and question")
     rows = [
@@ -104,6 +110,7 @@ async def write_group_answers(
             *itertools.chain.from_iterable(rows),
         )
     }
+    await apply_reviews(tx, await _reviews(tx, [a for a in batch if a.key in inserted]))
     refused = [answer for answer in batch if answer.key not in inserted]
     earlier = await _earlier_answers(tx, refused) if refused else {}
     outcomes = []
@@ -132,3 +139,26 @@ async def _earlier_answers(
         *itertools.chain.from_iterable(answer.key for answer in answers),
     )
     return {(row[0], row[1], row[2]): (row[3], row[4]) for row in rows}
+
+
+async def _reviews(tx: BatchTx, answers: Sequence[PendingGroupAnswer]) -> list[ReviewOf]:
+    """These answers (in their order) as reviews of their learners' cards: the answers of
+    people with a learner row, of their session's quiz."""
+    if not answers:
+        return []
+    rows = await tx.fetchall(
+        f"""WITH incoming(seq, session_id, user_id) AS (VALUES {placeholders(len(answers), 3)})
+            SELECT i.seq, s.quiz_id
+            FROM incoming AS i JOIN users AS u ON u.user_id = i.user_id
+            JOIN group_sessions AS s ON s.id = i.session_id""",
+        *itertools.chain.from_iterable(
+            (seq, a.session_id, a.user_id) for seq, a in enumerate(answers)
+        ),
+    )
+    quiz_of = {row[0]: row[1] for row in rows}
+    return [
+        ReviewOf(a.user_id, quiz_of[seq], a.question_id, CardReview(a.correct, a.elapsed),
+                 a.answered_at, session_id=a.session_id, position=a.position)
+        for seq, a in enumerate(answers)
+        if seq in quiz_of
+    ]  # fmt: skip

@@ -18,7 +18,8 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from storage.answer_batch import AnswerBatcher, AnswerOutcome, CardUpdate, PendingAnswer
+from storage.answer_batch import AnswerBatcher, AnswerOutcome, PendingAnswer
+from storage.card_reviews import CardReview
 from storage.database import Database, Transaction, row_as
 
 USER_CACHE_SIZE = 10_000
@@ -320,7 +321,7 @@ class LearnerStore:
         correct: bool,
         now: float,
         finishes: bool | None = None,
-        card: CardUpdate | None = None,
+        card: CardReview | None = None,
         result: tuple[float, int] | None = None,
         *,
         credit: float | None = None,
@@ -331,8 +332,9 @@ class LearnerStore:
 
         `question_id` is the attempt's item. `finishes` says whether this answer ends the
         attempt (the caller knows which questions were retired); by default the attempt ends
-        once every one of its items has an answer. `card` is the learner's spaced-repetition
-        card for the question as this answer leaves it: stored, and logged, in the same commit.
+        once every one of its items has an answer. `card` is this answer as a review of the
+        learner's spaced-repetition card for the question: the card is updated from its state
+        in the same commit, and the review logged (storage/card_reviews.py).
         `result` is the (score, total) the attempt finishes with, when the caller counts only
         some of its items (questions retired meanwhile); by default every answer counts.
         `credit` is the answer's partial credit (0 to 1; by default `correct`'s), `reply` what

@@ -337,6 +337,30 @@ MIGRATIONS: tuple[Migration, ...] = (
             PRIMARY KEY (bot_id, sha256)
         )""",
     ),
+    # 10: a group answer is a review of its member's card too (storage/card_reviews.py): the
+    # review log names the answer it came from, a private answer (answer_id) or a group answer
+    # (session_id, position), exactly one of them
+    (
+        """CREATE TABLE review_log_v2 (
+            id INTEGER PRIMARY KEY,
+            user_id INTEGER NOT NULL,
+            quiz_id TEXT NOT NULL,
+            question_id TEXT NOT NULL,
+            rating INTEGER NOT NULL,
+            reviewed_at REAL NOT NULL,
+            answer_id INTEGER REFERENCES answers(id),
+            session_id INTEGER,
+            position INTEGER,
+            CHECK ((answer_id IS NULL) = (session_id IS NOT NULL)),
+            CHECK ((session_id IS NULL) = (position IS NULL))
+        )""",
+        """INSERT INTO review_log_v2 (id, user_id, quiz_id, question_id, rating, reviewed_at,
+                answer_id)
+            SELECT id, user_id, quiz_id, question_id, rating, reviewed_at, answer_id
+            FROM review_log""",
+        "DROP TABLE review_log",
+        "ALTER TABLE review_log_v2 RENAME TO review_log",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

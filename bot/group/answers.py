@@ -133,11 +133,14 @@ async def take_vote(services: Services, answer: PollAnswer, arrived_at: float) -
     chat_id = services.poll_chats.get(answer.poll_id)
     if asked is None and chat_id is not None:
         # posted by a timer a moment ago and not yet recorded: the post holds its session's
-        # lock until it is, so wait for every session of that chat
-        session = await groups.running_session(chat_id)
-        if session is not None:
-            async with flow.session_lock(services, session.id):
-                asked = await groups.asked_by_poll(answer.poll_id)
+        # lock until it is, so wait for every running session of that chat in turn (a forum
+        # runs one in each topic)
+        for running in await groups.running_sessions():
+            if asked is not None:
+                break
+            if running.chat_id == chat_id:
+                async with flow.session_lock(services, running.id):
+                    asked = await groups.asked_by_poll(answer.poll_id)
     if asked is None or not answer.option_ids or answer.user is None:
         return
     session = await groups.get_session(asked.session_id)

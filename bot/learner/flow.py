@@ -28,7 +28,6 @@ from bot.core.render import (
     takes_reply,
 )
 from bot.learner import render
-from content import spacing
 from content.answers import (
     DigitGrouping,
     Grade,
@@ -66,7 +65,7 @@ from storage import (
     Answer,
     AnswerOutcome,
     Attempt,
-    CardUpdate,
+    CardReview,
     QuizRecord,
     User,
     attempt_item_parts,
@@ -393,13 +392,12 @@ async def _record(
     asked_at: float | None,
     reply: str | None = None,
 ) -> AnswerOutcome:
-    """Store the answer and the card it leaves (FSRS rates Good only when fully right), and
+    """Store the answer, with the review of its card (computed in the answer's own
+    transaction from the card stored then: FSRS rates Good only when fully right), and
     finish the attempt with its last answer; committed before the caller acknowledges."""
     attempt, item = asked.attempt, asked.item
     now = services.clock()
-    card = await services.storage.learners.card(attempt.user_id, item.quiz.id, item.question.id)
     seconds = now - asked_at if asked_at is not None and asked_at <= now else None
-    reviewed = spacing.review(card.card_json if card else None, grade.fully_right, seconds, now)
     result = None
     if asked.following is None:  # the last answer: the score of what the attempt asked
         answered = {key: answer.score for key, answer in asked.answers.items()}
@@ -413,7 +411,7 @@ async def _record(
         grade.fully_right,
         now,
         finishes=asked.following is None,
-        card=CardUpdate(reviewed.card_json, reviewed.due, int(reviewed.rating)),
+        card=CardReview(grade.fully_right, seconds),
         result=result,
         credit=float(grade.score) if partial else None,
         reply=reply,

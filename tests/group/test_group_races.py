@@ -15,6 +15,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from telegram import PollAnswer, User
 from telegram.error import Forbidden
 
 from bot.config import DEFAULT_CONTENT_DIR, Settings
@@ -158,3 +159,36 @@ async def test_a_chat_the_bot_was_removed_from_ends_its_session_without_retries(
         await world.start(chat)
     assert [job for job in world.jobs.jobs if (job.name or "").startswith("group-retry")] == []
     assert await world.services.storage.groups.running_sessions() == []
+
+
+@pytest.mark.parametrize("topic", [None, 7], ids=["general", "a-forum-topic"])
+async def test_a_vote_on_a_poll_still_being_recorded_waits_for_it_in_any_topic(
+    world: World, topic: int | None
+) -> None:
+    """A vote that arrives between Telegram posting a quiz poll and the bot recording it waits
+    for the post (which holds its session's lock), in whichever topic its session runs."""
+    services, quiz = world.services, world.quiz
+    groups, chat_id = services.storage.groups, -100
+    question = quiz.questions[0]
+    session = await groups.start_session(
+        chat_id=chat_id, chat_type="supergroup", quiz_id=quiz.id,
+        question_ids=(question.id,), seconds=30, mode="poll", language="en", started_by=1,
+        now=services.clock(), thread_id=topic,
+    )  # fmt: skip
+    assert session is not None
+    voter = User(5, "Bo", is_bot=False)
+    async with group_flow.session_lock(services, session.id):  # the poll is being posted
+        services.poll_chats["poll-1"] = chat_id
+        vote = asyncio.create_task(
+            answers.take_vote(
+                services,
+                PollAnswer("poll-1", (0,), user=voter, option_persistent_ids=("0",)),
+                services.clock(),
+            )
+        )
+        await until(lambda: vote.done() or blocked_on(services, session.id))
+        now = services.clock()
+        await groups.question_asked(session.id, 0, question.id, 77, "poll-1", now, now + 30)
+    await vote
+    counts = await groups.answer_counts(session.id, 0)
+    assert sum(counts.values()) == 1  # the vote counted

@@ -11,7 +11,8 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from storage import Answer, AnswerOutcome, Attempt, CardUpdate, Storage, StorageError
+from content import spacing
+from storage import Answer, AnswerOutcome, Attempt, CardReview, Storage, StorageError
 from storage.answer_batch import MAX_BATCH
 
 QUIZ = "arith"
@@ -101,8 +102,13 @@ async def start_learners(
     return attempts
 
 
-def card_for(attempt: Attempt, question_id: str) -> CardUpdate:
-    return CardUpdate(f'{{"user": {attempt.user_id}, "q": "{question_id}"}}', T0 + 86_400, 3)
+def review(correct: bool) -> CardReview:
+    return CardReview(correct, 5.0)
+
+
+def first_card(correct: bool, at: float) -> spacing.Review:
+    """A new card after its first review, as the batch computes it."""
+    return spacing.review(None, correct, 5.0, at)
 
 
 # --- many learners at once ------------------------------------------------------------------
@@ -121,7 +127,7 @@ async def test_concurrent_answers_of_many_learners_are_each_stored_once(
                 n % 4,
                 n % 3 == 0,
                 T0 + n,
-                card=card_for(a, "q1") if a.id in with_card else None,
+                card=review(n % 3 == 0) if a.id in with_card else None,
             )
             for n, a in enumerate(attempts)
         )
@@ -145,7 +151,14 @@ async def test_concurrent_answers_of_many_learners_are_each_stored_once(
         db_path, "SELECT user_id, quiz_id, question_id, card, due, last_review FROM cards"
     )
     assert sorted(cards) == sorted(
-        (a.user_id, QUIZ, "q1", card_for(a, "q1").card_json, T0 + 86_400, T0 + n)
+        (
+            a.user_id,
+            QUIZ,
+            "q1",
+            first_card(n % 3 == 0, T0 + n).card_json,
+            first_card(n % 3 == 0, T0 + n).due,
+            T0 + n,
+        )
         for n, a in enumerate(attempts)
         if a.id in with_card
     )
@@ -158,7 +171,9 @@ async def test_concurrent_answers_of_many_learners_are_each_stored_once(
              AND a.question_id = r.question_id""",
     )
     assert sorted(logged) == sorted(
-        (a.user_id, 3, T0 + n, a.id) for n, a in enumerate(attempts) if a.id in with_card
+        (a.user_id, 3 if n % 3 == 0 else 1, T0 + n, a.id)
+        for n, a in enumerate(attempts)
+        if a.id in with_card
     )
     assert count(db_path, "SELECT COUNT(*) FROM review_log") == len(with_card)
 
@@ -256,11 +271,9 @@ async def test_the_same_question_twice_at_once_is_recorded_once(
     target, others = attempts[0], attempts[1:]
     statements = await trace(storage)
     outcomes = await asyncio.gather(
-        storage.learners.record_answer(target, "q1", 2, True, T0 + 1, card=card_for(target, "q1")),
+        storage.learners.record_answer(target, "q1", 2, True, T0 + 1, card=review(True)),
         *(storage.learners.record_answer(a, "q1", 0, False, T0 + 1) for a in others),
-        storage.learners.record_answer(
-            target, "q1", 3, False, T0 + 2, card=CardUpdate('{"second": true}', T0 + 5, 1)
-        ),
+        storage.learners.record_answer(target, "q1", 3, False, T0 + 2, card=review(False)),
     )
     assert statements.commits == 2  # the second answer to `target` waited for the next batch
     first, *rest, second = outcomes
@@ -272,7 +285,7 @@ async def test_the_same_question_twice_at_once_is_recorded_once(
     assert await storage.learners.answers(target.id) == {"q1": Answer("q1", 2, True, T0 + 1)}
     assert count(db_path, "SELECT COUNT(*) FROM answers WHERE attempt_id=?", target.id) == 1
     assert query(db_path, "SELECT card, due FROM cards WHERE user_id=?", target.user_id) == [
-        (card_for(target, "q1").card_json, T0 + 86_400)
+        (first_card(True, T0 + 1).card_json, first_card(True, T0 + 1).due)
     ]
     assert query(db_path, "SELECT rating FROM review_log WHERE user_id=?", target.user_id) == [(3,)]
 
@@ -298,7 +311,7 @@ async def test_an_answer_into_a_finished_attempt_in_a_batch_is_refused(
     statements = await trace(storage)
     outcomes = await asyncio.gather(
         *(storage.learners.record_answer(a, "q1", 0, True, T0 + 10) for a in others[:2]),
-        storage.learners.record_answer(done, "q3", 1, False, T0 + 10, card=card_for(done, "q3")),
+        storage.learners.record_answer(done, "q3", 1, False, T0 + 10, card=review(True)),
         storage.learners.record_answer(done, "q1", 1, False, T0 + 10, finishes=False),
         *(storage.learners.record_answer(a, "q1", 1, False, T0 + 10) for a in others[2:]),
     )
@@ -329,7 +342,7 @@ async def test_an_answer_into_an_unknown_attempt_in_a_batch_is_refused(
     forged = dataclasses.replace(real, id=real.id + 999)
     outcomes = await asyncio.gather(
         storage.learners.record_answer(real, "q1", 0, True, T0 + 1),
-        storage.learners.record_answer(forged, "q1", 0, True, T0 + 1, card=card_for(forged, "q1")),
+        storage.learners.record_answer(forged, "q1", 0, True, T0 + 1, card=review(True)),
         storage.learners.record_answer(other, "q1", 0, False, T0 + 1),
     )
     assert list(outcomes) == [
@@ -469,7 +482,7 @@ async def test_a_failed_batch_fails_every_caller_and_stores_nothing(
     await storage.database.connection.execute("PRAGMA query_only=ON")
     results = await asyncio.gather(
         *(
-            storage.learners.record_answer(a, "q1", 0, True, T0 + 1, card=card_for(a, "q1"))
+            storage.learners.record_answer(a, "q1", 0, True, T0 + 1, card=review(True))
             for a in attempts
         ),
         return_exceptions=True,
@@ -484,7 +497,7 @@ async def test_a_failed_batch_fails_every_caller_and_stores_nothing(
     statements = await trace(storage)
     outcomes = await asyncio.gather(
         *(
-            storage.learners.record_answer(a, "q1", 1, False, T0 + 2, card=card_for(a, "q1"))
+            storage.learners.record_answer(a, "q1", 1, False, T0 + 2, card=review(True))
             for a in attempts
         )
     )
@@ -506,9 +519,7 @@ async def test_a_batch_that_fails_midway_is_rolled_back_and_its_answers_written_
     statements = await trace(storage)
     *fine, bad = await asyncio.gather(
         *(storage.learners.record_answer(a, "q1", 0, True, T0 + 1) for a in attempts[1:]),
-        storage.learners.record_answer(
-            poisoned, "q1", 0, True, T0 + 1, card=card_for(poisoned, "q1")
-        ),
+        storage.learners.record_answer(poisoned, "q1", 0, True, T0 + 1, card=review(True)),
         return_exceptions=True,
     )
     assert isinstance(bad, StorageError) and not bad.refused
@@ -533,9 +544,7 @@ async def test_answers_that_arrive_while_a_batch_fails_are_written_after_it(
     with OtherWriter(db_path, statements) as other:
         failing = [
             asyncio.create_task(
-                storage.learners.record_answer(
-                    poisoned, "q1", 0, True, T0 + 1, card=card_for(poisoned, "q1")
-                )
+                storage.learners.record_answer(poisoned, "q1", 0, True, T0 + 1, card=review(True))
             ),
             *(
                 asyncio.create_task(storage.learners.record_answer(a, "q1", 0, True, T0 + 1))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from storage import CardUpdate, Storage
+from storage import CardReview, Storage
 from storage.group_store import AnswerStatus
 from storage.held_answers import HOLD_LIMIT
 from tests.support.db import group_answerers, rows
@@ -36,7 +36,7 @@ async def _learner(storage: Storage, user_id: int, at: float, answers: int = 2) 
     await storage.learners.set_reminder(user_id, "08:00", at)
     attempt = await storage.learners.start_attempt(user_id, "arith", ("q1", "q2", "q3"), at)
     for n in range(answers):
-        card = CardUpdate('{"due": 1}', at + DAY, 3)
+        card = CardReview(True, 5.0)
         await storage.learners.record_answer(attempt, f"q{n + 1}", 0, True, at + n, card=card)
 
 
@@ -105,14 +105,15 @@ async def test_forgetting_a_learner_removes_their_records_and_keeps_others_total
     assert _mentions(path, ADA) == {}
     assert await storage.learners.get_user(ADA) is None  # not served from the cache either
     assert forgotten.learners == 1
+    # her group answer and her post answer were reviews of her cards too
     assert forgotten.deleted == {
-        "review_log": 2, "cards": 2, "answers": 2, "homework_attempts": 0, "attempts": 1,
+        "review_log": 4, "cards": 2, "answers": 2, "homework_attempts": 0, "attempts": 1,
         "users": 1,
     }  # fmt: skip
     assert forgotten.anonymized == {"group_answers": 1, "post_answers": 1}
     # Bola and Chike are untouched
     assert _mentions(path, BOLA)["answers"] == 3
-    assert _mentions(path, CHIKE) == {"users": 1, "group_answers": 1}
+    assert _mentions(path, CHIKE) == {"users": 1, "group_answers": 1, "cards": 1, "review_log": 1}
     # the group's ranking keeps every point; Ada's row is a nameless placeholder
     board = await storage.groups.chat_scores(GROUP)
     assert sorted(r.points for r in board) == sorted(r.points for r in board_before)
