@@ -13,6 +13,7 @@ from typing import Any
 
 from storage.audit import AuditLog
 from storage.database import Database
+from storage.media_store import BankPictures, keep_bank_pictures
 
 
 @dataclass(frozen=True)
@@ -90,9 +91,11 @@ class ContentStore:
         detail: Mapping[str, Any],
         retired: Iterable[tuple[str, str]] = (),
         restored: Iterable[str] = (),
+        pictures: BankPictures | None = None,
     ) -> None:
-        """Store the whole bank, the questions it retires (id, text) and brings back, and the
-        audit entry: one transaction, so a failure leaves the previous bank in place."""
+        """Store the whole bank, the questions it retires (id, text) and brings back, its
+        picture files (`pictures`: all it names; None leaves them as they are) and the audit
+        entry: one transaction, so a failure leaves the previous bank in place."""
         async with self._database.transaction() as tx:
             await tx.execute(
                 """INSERT INTO content_banks (quiz_id, yaml, updated_at, updated_by)
@@ -104,6 +107,8 @@ class ContentStore:
                 now,
                 admin_id,
             )
+            if pictures is not None:
+                await keep_bank_pictures(tx, quiz_id, pictures, now)
             for question_id, text in retired:
                 await tx.execute(
                     """INSERT INTO retired_questions

@@ -8,9 +8,10 @@ live in `content.editing` and the SQL in `storage.content_store`.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import html
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -29,7 +30,7 @@ from content.editing import add_question, add_questions, plan_import, retire_que
 from content.export import dump_bank
 from content.formats.base import ConversionError
 from content.formats.registry import FORMATS
-from content.images import FolderImages
+from content.images import MIB, BundleImages
 from content.loader import MAX_BANK_BYTES, BankResult, parse_bank
 from content.model import Question, Quiz, utf16_length
 from content.schema import (
@@ -40,6 +41,7 @@ from content.schema import (
     MAX_QUESTION_LENGTH,
     MIN_OPTIONS,
 )
+from storage.media_store import BankPictures
 
 log = logging.getLogger(__name__)
 
@@ -52,15 +54,94 @@ def _default(services: Services) -> str:
 
 
 async def load_stored_banks(services: Services) -> None:
-    """At start: banks changed through the bot, parsed once; each overrides a file's bank."""
+    """At start: banks changed through the bot, parsed once; each overrides a file's bank.
+    Their pictures are in the database (a file's bank lends its own, for a bank stored before
+    the database kept them); the catalog does not hold their bytes (`picture_bytes`)."""
     for stored in await services.storage.content.banks():
-        result = parse_bank(stored.yaml, f"stored bank {stored.quiz_id}", _default(services))
+        files = _catalog_files(services, services.catalog.get(stored.quiz_id))
+        files.update(await services.storage.media.bank_pictures(stored.quiz_id))
+        result = parse_bank(
+            stored.yaml,
+            f"stored bank {stored.quiz_id}",
+            _default(services),
+            images=BundleImages(files),
+        )
         if result.quiz is None:
             for error in result.errors:
                 log.error("stored bank %s refused: %s", stored.quiz_id, error)
             continue
         if services.catalog.put(result.quiz) is not None:
             log.info("quiz %s: the copy changed through the bot overrides the file", stored.quiz_id)
+
+
+# pictures of banks stored in SQLite
+
+
+def _catalog_files(services: Services, quiz: Quiz | None) -> dict[str, bytes]:
+    """The picture files of a quiz that the catalog holds (a bank on disk's), by path."""
+    found: dict[str, bytes] = {}
+    for question in quiz.questions if quiz is not None else ():
+        for image in question.images:
+            data = services.catalog.image(image.sha256) if image.sha256 else None
+            if data is not None:
+                found[image.location] = data
+    return found
+
+
+def _files_named(quiz: Quiz) -> dict[str, str]:
+    """Every picture file the quiz names: its path in the bank, and its SHA-256."""
+    return {
+        image.location: image.sha256
+        for question in quiz.questions
+        for image in question.images
+        if not image.is_url and image.sha256 is not None
+    }
+
+
+async def picture_bytes(services: Services, sha256: str) -> bytes | None:
+    """A picture file of any bank: a file's bank's from the catalog, a stored one's from the
+    database."""
+    data = services.catalog.image(sha256)
+    return data if data is not None else await services.storage.media.picture(sha256)
+
+
+async def quiz_images(services: Services, quiz: Quiz) -> BundleImages:
+    """The quiz's picture files by their path in the bank (for /export)."""
+    files = {}
+    for location, sha256 in _files_named(quiz).items():
+        data = await picture_bytes(services, sha256)
+        if data is not None:
+            files[location] = data
+    return BundleImages(files)
+
+
+async def bank_pictures(
+    services: Services, quiz: Quiz, fresh: Mapping[str, bytes] = {}
+) -> BankPictures:
+    """What the database must keep for the quiz: every file it names, with the bytes of
+    those it does not hold yet (`fresh`: files just uploaded, by path)."""
+    uses = _files_named(quiz)
+    missing = set(uses.values()) - await services.storage.media.stored(uses.values())
+    by_sha = {hashlib.sha256(data).hexdigest(): data for data in fresh.values()}
+    files = {}
+    for sha256 in missing:
+        data = by_sha.get(sha256) or services.catalog.image(sha256)
+        if data is not None:
+            files[sha256] = data
+    return BankPictures(uses, files)
+
+
+async def pictures_overflow(services: Services, quiz: Quiz, pictures: BankPictures) -> int:
+    """How many bytes the stored pictures would weigh with the quiz's, when that is over the
+    limit (`Settings.stored_pictures_max_bytes`); 0 when it fits."""
+    others = await services.storage.media.sizes_of_other_banks(quiz.id)
+    total = sum(others.values())
+    for sha256 in set(pictures.uses.values()) - set(others):
+        data = pictures.files.get(sha256)
+        total += (
+            len(data) if data is not None else len(await picture_bytes(services, sha256) or b"")
+        )
+    return total if total > services.settings.stored_pictures_max_bytes else 0
 
 
 # import
@@ -107,7 +188,9 @@ async def import_document(
         await bot.send_message(chat_id, text)
     await bot.send_message(
         chat_id,
-        await apply_import(services, checked.quiz, admin_id, name, locale, checked.stored),
+        await apply_import(
+            services, checked.quiz, admin_id, name, locale, checked.stored, checked.result.images
+        ),
     )
 
 
@@ -164,7 +247,7 @@ async def export_quiz(
     """The quiz as a document of the format named (CPU work for a large bank: in a worker
     thread); what the format cannot hold is named under it."""
     fmt = FORMATS[format_name]
-    images = FolderImages(services.settings.content_dir)  # a bank on disk: beside it
+    images = await quiz_images(services, quiz)
     try:
         exported = await asyncio.to_thread(files.export_file, quiz, images, fmt, _default(services))
     except ConversionError as error:
@@ -211,23 +294,40 @@ async def apply_import(
     source: str,
     locale: Locale,
     stored: str | None = None,
+    images: Mapping[str, bytes] = {},
 ) -> str:
-    """Store a valid bank (`stored`: its canonical YAML, if already written) over the quiz of
-    its id; the report to send."""
+    """Store a valid bank (`stored`: its canonical YAML, if already written; `images`: the
+    picture files it came with, by path) over the quiz of its id; the report to send."""
     async with services.bank_lock:
         if stored is None:
             stored = await asyncio.to_thread(dump_bank, quiz)
-        return await _apply_import(services, quiz, admin_id, source, locale, stored)
+        return await _apply_import(services, quiz, admin_id, source, locale, stored, images)
 
 
 async def _apply_import(
-    services: Services, quiz: Quiz, admin_id: int, source: str, locale: Locale, stored: str
+    services: Services,
+    quiz: Quiz,
+    admin_id: int,
+    source: str,
+    locale: Locale,
+    stored: str,
+    images: Mapping[str, bytes],
 ) -> str:
     store = services.storage.content
     existing = services.catalog.get(quiz.id)
     plan = plan_import(existing, quiz)
     if not plan.changes_anything:
         return locale.t("import_unchanged", quiz_id=quiz.id)
+    pictures = await bank_pictures(services, quiz, images)
+    overflow = await pictures_overflow(services, quiz, pictures)
+    if overflow:
+        limit = services.settings.stored_pictures_max_bytes
+        return locale.t(
+            "import_pictures_full",
+            file=html.escape(source),
+            total=f"{overflow / MIB:,.1f}",
+            limit=f"{limit / MIB:,.0f}",
+        )
     default = _default(services)
     retired = []
     if existing is not None:
@@ -251,6 +351,7 @@ async def _apply_import(
         },
         retired=retired,
         restored=[q.id for q in quiz.questions if q.id in was_retired],
+        pictures=pictures,
     )
     services.catalog.put(quiz)
     return render.import_report(
@@ -405,6 +506,7 @@ async def _save_draft(services: Services, draft: Draft, admin_id: int) -> BankRe
         services.clock(),
         "add_question",
         {"question": added.id},
+        pictures=await bank_pictures(services, result.quiz),
     )
     services.catalog.put(result.quiz)
     return result
@@ -437,6 +539,7 @@ async def save_collection(
             services.clock(),
             "collect",
             {"questions": [q.id for q in added]},
+            pictures=await bank_pictures(services, result.quiz),
         )
         services.catalog.put(result.quiz)
         return result, added
@@ -463,6 +566,7 @@ async def _retire(services: Services, quiz: Quiz, question_id: str, admin_id: in
         "retire",
         {"question": question_id},
         retired=[(question_id, gone.text.get(default, default))],
+        pictures=await bank_pictures(services, smaller),
     )
     services.catalog.put(smaller)
     return smaller

@@ -93,6 +93,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "import_retired": "Retired (answers kept): {ids}",
         "import_overrides": "The bot's copy now takes the place of the bank file on disk.",
         "import_unchanged": "Nothing changed: <code>{quiz_id}</code> is already exactly this bank.",
+        "import_pictures_full": "{file} was refused; nothing was changed. The pictures of all imported banks would weigh {total} MiB together; the bot keeps at most {limit} MiB. Remove pictures, or banks that use them, first.",
         "usage_export": "Send <code>/export &lt;quiz id&gt; [format]</code>, for example <code>/export {example}</code> or <code>/export {example} gift</code>. Formats: {formats}.",
         "export_caption": "<code>{quiz_id}</code>: {n} questions. Send it back with the caption /import to update the quiz.",
         # issue 15: formats in and out, quiz polls collected
@@ -483,6 +484,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "import_retired": "Tí a fẹ̀yìntì (a pa ìdáhùn mọ́): {ids}",
         "import_overrides": "Ẹ̀dà bot yìí ló ń rọ́pò fáìlì bánkì tó wà lórí disk báyìí.",
         "import_unchanged": "Kò sí ohun tó yí padà: <code>{quiz_id}</code> ti jẹ́ bánkì yìí gan-an.",
+        "import_pictures_full": "A kọ {file}; kò sí ohun tó yí padà. Àwọn àwòrán gbogbo bánkì tí a kó wọlé yóò wúwo tó {total} MiB papọ̀; bọ́ọ̀tì ń pa {limit} MiB mọ́ jùlọ. Kọ́kọ́ yọ àwọn àwòrán kúrò, tàbí àwọn bánkì tó ń lò wọ́n.",  # yo: review
         "usage_export": "Ẹ fi <code>/export &lt;quiz id&gt; [format]</code> ránṣẹ́, fún àpẹẹrẹ <code>/export {example}</code> tàbí <code>/export {example} gift</code>. Àwọn fọ́ọ̀mù: {formats}.",  # yo: review
         "export_caption": "<code>{quiz_id}</code>: ìbéèrè {n}. Ẹ dá a padà pẹ̀lú àkọlé /import láti ṣe àtúnṣe ìdánwò náà.",
         # issue 15: formats in and out, quiz polls collected
