@@ -49,6 +49,27 @@ class QuestionStat:
 
 
 @dataclass(frozen=True)
+class WrongReply:
+    """A wrong typed reply (numeric and typed questions, private chats) and how often."""
+
+    quiz_id: str
+    question_id: str
+    reply: str
+    count: int
+
+
+@dataclass(frozen=True)
+class CreditStat:
+    """The credit of a question's private answers: its sum and count (a multiple question's
+    partial credit; an older answer counts as right or wrong)."""
+
+    quiz_id: str
+    question_id: str
+    answers: int
+    credit: float
+
+
+@dataclass(frozen=True)
 class QuizTotals:
     quiz_id: str
     learners: int
@@ -221,6 +242,29 @@ class ContentStore:
         )
         return [
             QuestionStat(row["quiz_id"], row["question_id"], row["n"], row["n_right"])
+            for row in rows
+        ]
+
+    async def wrong_replies(self) -> list[WrongReply]:
+        """Each wrong typed reply as the learner wrote it, counted, most frequent first."""
+        rows = await self._database.fetchall(
+            """SELECT quiz_id, question_id, reply, COUNT(*) AS n FROM answers
+               WHERE reply IS NOT NULL AND correct = 0
+               GROUP BY quiz_id, question_id, reply ORDER BY n DESC, reply"""
+        )
+        return [
+            WrongReply(row["quiz_id"], row["question_id"], row["reply"], row["n"]) for row in rows
+        ]
+
+    async def credit_stats(self) -> list[CreditStat]:
+        """The credit of the private answers of every question answered with one."""
+        rows = await self._database.fetchall(
+            """SELECT quiz_id, question_id, COUNT(*) AS n,
+                      SUM(COALESCE(credit, correct)) AS credit
+               FROM answers GROUP BY quiz_id, question_id HAVING COUNT(credit) > 0"""
+        )
+        return [
+            CreditStat(row["quiz_id"], row["question_id"], row["n"], float(row["credit"]))
             for row in rows
         ]
 

@@ -584,4 +584,6 @@ async def stats(services: Services, locale: Locale) -> list[str]:
         await store.question_stats(),
         await store.retired(),
         locale,
+        await store.wrong_replies(),
+        await store.credit_stats(),
     )

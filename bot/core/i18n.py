@@ -162,6 +162,20 @@ STRINGS: dict[str, dict[str, str]] = {
         "stats_question": "• <code>{question_id}</code> {percent}% right of {n}: {text}",
         "stats_retired_mark": "[retired]",
         "stats_retired": "Retired: {ids}",
+        "stats_by_type": "By type: {parts}",
+        "stats_type_part": "{type} {n} answers, {percent}% right",
+        "stats_type_part_average": "{type} {n} answers, average score {percent}%",
+        "stats_multiple_head": "Several right options, average score:",
+        "stats_multiple_question": "• <code>{question_id}</code> {percent}% of {n}: {text}",
+        "stats_wrong_head": "Most common wrong replies:",
+        "stats_wrong_question": "• <code>{question_id}</code> {replies}: {text}",
+        "stats_wrong_reply": "“{reply}” ×{n}",
+        "stats_more": "… and {n} more",
+        "question_type_single": "One right option",
+        "question_type_multiple": "Several right options",
+        "question_type_true_false": "True or false",
+        "question_type_numeric": "Number",
+        "question_type_typed": "Typed answer",
         "usage_schedule": "Send <code>/schedule &lt;quiz id&gt; &lt;@channel or chat id&gt; &lt;HH:MM&gt;</code> (UTC), or <code>off</code> instead of the time to stop.",
         "schedule_done": "⏰ Every day at {time} UTC the next question of <code>{quiz_id}</code> goes to {chat}.",
         "schedule_off": "⏰ No more daily questions of <code>{quiz_id}</code> for {chat}.",
@@ -553,6 +567,20 @@ STRINGS: dict[str, dict[str, str]] = {
         "stats_question": "• <code>{question_id}</code> {percent}% tọ̀nà nínú {n}: {text}",
         "stats_retired_mark": "[ti fẹ̀yìntì]",
         "stats_retired": "Tí a fẹ̀yìntì: {ids}",
+        "stats_by_type": "Nípa irú: {parts}",  # yo: review
+        "stats_type_part": "{type} ìdáhùn {n}, {percent}% tọ̀nà",  # yo: review
+        "stats_type_part_average": "{type} ìdáhùn {n}, àròpín máàkì {percent}%",  # yo: review
+        "stats_multiple_head": "Ìdáhùn tó tọ̀nà ju ẹyọ kan lọ, àròpín máàkì:",  # yo: review
+        "stats_multiple_question": "• <code>{question_id}</code> {percent}% nínú {n}: {text}",  # yo: review
+        "stats_wrong_head": "Àwọn ìdáhùn tí kò tọ̀nà tó wọ́pọ̀ jù:",  # yo: review
+        "stats_wrong_question": "• <code>{question_id}</code> {replies}: {text}",
+        "stats_wrong_reply": "“{reply}” ×{n}",
+        "stats_more": "… àti {n} sí i",  # yo: review
+        "question_type_single": "Ìdáhùn kan tó tọ̀nà",  # yo: review
+        "question_type_multiple": "Ìdáhùn tó tọ̀nà ju ẹyọ kan lọ",  # yo: review
+        "question_type_true_false": "Òótọ́ tàbí irọ́",  # yo: review
+        "question_type_numeric": "Nọ́mbà",  # yo: review
+        "question_type_typed": "Ìdáhùn tí a kọ",  # yo: review
         "usage_schedule": "Ẹ fi <code>/schedule &lt;quiz id&gt; &lt;@channel tàbí chat id&gt; &lt;HH:MM&gt;</code> ránṣẹ́ (UTC), tàbí <code>off</code> dípò àkókò láti dá a dúró.",
         "schedule_done": "⏰ Lójoojúmọ́ ní {time} UTC, ìbéèrè tó kàn láti <code>{quiz_id}</code> yóò lọ sí {chat}.",
         "schedule_off": "⏰ Kò sí ìbéèrè ojoojúmọ́ láti <code>{quiz_id}</code> fún {chat} mọ́.",

@@ -13,9 +13,9 @@ from bot.core.i18n import Locale
 from bot.core.render import MAX_MESSAGE_LENGTH, Rendered, Reply
 from bot.group import render as render_group
 from bot.sandbox.html_check import telegram_length, visible_text
-from content.model import LocalizedText
+from content.model import LocalizedText, Question, TypedAnswer
 from content.schema import MAX_EXPLANATION_LENGTH, MAX_OPTION_LENGTH, MAX_QUESTION_LENGTH
-from storage.content_store import QuestionStat, QuizTotals, RetiredQuestion
+from storage.content_store import QuestionStat, QuizTotals, RetiredQuestion, WrongReply
 from storage.group_store import Tally
 from tests.support.quizzes import NASTY, make_question, make_quiz, nasty_quiz, worst_case_quiz
 
@@ -127,3 +127,28 @@ def test_stats_rank_hardest_first_and_mark_retired() -> None:
     assert hardest[2].startswith("• q3 50% right of 2")
     assert "Retired: gone" in shown
     assert "3 learners, 15 answers, 40% right" in shown
+
+
+def test_stats_of_many_typed_questions_list_ten_fit_messages_and_escape_replies() -> None:
+    questions = [
+        Question(
+            f"t{k}",
+            LocalizedText({"en": f"Typed question {k} " + "long " * 40}),
+            key=TypedAnswer((LocalizedText({"en": "right"}),)),
+        )
+        for k in range(30)
+    ]
+    quiz = dataclasses.replace(make_quiz(questions[:1]), questions=tuple(questions))
+    stats = [QuestionStat(quiz.id, q.id, 50, 1) for q in questions]
+    wrong = [
+        WrongReply(quiz.id, q.id, f"<b>{NASTY}</b> {n} " + "x" * 300, 10 + k + n)
+        for k, q in enumerate(questions)
+        for n in range(5)
+    ]
+    totals = {quiz.id: QuizTotals(quiz.id, 3, 1500, 30)}
+    messages = admin_render.stats_messages([quiz], 3, totals, stats, [], EN, wrong, [])
+    shown = "\n".join(visible(text) for text in messages)  # each within 4,096
+    listed = [line for line in shown.splitlines() if line.startswith("• t") and "×" in line]
+    assert [line.split()[1] for line in listed] == [f"t{k}" for k in range(29, 19, -1)]
+    assert all(line.count("×") == 3 for line in listed)  # the top 3 replies of each
+    assert "… and 20 more" in shown and "<b>" in shown  # shown as written, not as HTML
