@@ -25,6 +25,7 @@ from bot.core.render import (
     explanation,
     letter,
     option_lines,
+    right_reply,
     shorten,
     split_blocks,
 )
@@ -164,6 +165,18 @@ def draft_preview(
     messages = [Rendered(text) for text in split_blocks(blocks)]
     messages[-1] = Rendered(messages[-1].text, markup)
     return messages
+
+
+def draft_types(nonce: int, chosen: QuestionType, locale: Locale) -> InlineKeyboardMarkup:
+    """The type buttons under /addquestion's first prompt, the chosen one marked."""
+    buttons = [
+        InlineKeyboardButton(
+            ("☑ " if kind is chosen else "") + locale.t(f"question_type_{kind.value}"),
+            callback_data=callbacks.DraftType(nonce, index).encode(),
+        )
+        for index, kind in enumerate(QuestionType)
+    ]
+    return InlineKeyboardMarkup([buttons[i : i + 2] for i in range(0, len(buttons), 2)])
 
 
 def _percent(correct: int, total: int) -> int:
@@ -387,11 +400,11 @@ def collection_saved(quiz: Quiz, added: Sequence[Question], locale: Locale) -> l
 
 def _revealed(heading: str, question: Question, locale: Locale, between: str = "\n\n") -> str:
     """A heading, then the question as learners see its reveal, in `locale`'s language."""
-    parts = [
-        heading,
-        locale.text(question.text, MAX_QUESTION_LENGTH),
-        option_lines(question, locale, reveal=True),
-    ]
+    parts = [heading, locale.text(question.text, MAX_QUESTION_LENGTH)]
+    if question.type in (QuestionType.NUMERIC, QuestionType.TYPED):
+        parts.append(f"✅ {right_reply(question, locale)}")
+    else:
+        parts.append(option_lines(question, locale, reveal=True))
     if (why := explanation(question, locale)) is not None:
         parts.append(why)
     return between.join(parts)
