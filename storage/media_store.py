@@ -74,15 +74,19 @@ class MediaStore:
 
     async def stored(self, sha256s: Collection[str]) -> set[str]:
         """Which of these files the database holds."""
-        found: set[str] = set()
+        return set(await self.sizes(sha256s))
+
+    async def sizes(self, sha256s: Collection[str]) -> dict[str, int]:
+        """The size of each of these files that the database holds."""
+        found: dict[str, int] = {}
         wanted = sorted(set(sha256s))
-        for start in range(0, len(wanted), 500):  # SQLite's limit on parameters is higher
+        for start in range(0, len(wanted), 500):
             chunk = wanted[start : start + 500]
             marks = ",".join("?" * len(chunk))
             rows = await self._database.fetchall(
-                f"SELECT sha256 FROM pictures WHERE sha256 IN ({marks})", *chunk
+                f"SELECT sha256, size FROM pictures WHERE sha256 IN ({marks})", *chunk
             )
-            found |= {row["sha256"] for row in rows}
+            found |= {row["sha256"]: int(row["size"]) for row in rows}
         return found
 
     async def sizes_of_other_banks(self, quiz_id: str) -> dict[str, int]:

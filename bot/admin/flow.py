@@ -142,13 +142,14 @@ async def bank_pictures(
 async def pictures_overflow(services: Services, quiz: Quiz, pictures: BankPictures) -> int:
     """How many bytes the stored pictures would weigh with the quiz's, when that is over the
     limit (`Settings.stored_pictures_max_bytes`); 0 when it fits."""
-    others = await services.storage.media.sizes_of_other_banks(quiz.id)
-    total = sum(others.values())
-    for sha256 in set(pictures.uses.values()) - set(others):
-        data = pictures.files.get(sha256)
-        total += (
-            len(data) if data is not None else len(await picture_bytes(services, sha256) or b"")
-        )
+    media = services.storage.media
+    others = await media.sizes_of_other_banks(quiz.id)
+    own = set(pictures.uses.values()) - set(others)
+    stored = await media.sizes(own - set(pictures.files))
+    total = sum(others.values()) + sum(
+        len(pictures.files[sha256]) if sha256 in pictures.files else stored.get(sha256, 0)
+        for sha256 in own
+    )
     return total if total > services.settings.stored_pictures_max_bytes else 0
 
 

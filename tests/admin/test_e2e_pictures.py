@@ -169,6 +169,17 @@ async def test_each_format_that_carries_pictures_exports_them_and_imports_back_u
     assert stored_pictures(db_path) == [("images/red.png", red()), ("images/square.png", png())]
 
 
+async def test_the_gift_export_says_it_left_the_pictures_out(
+    api: FakeBotApi, bot: QuizApplication
+) -> None:
+    await upload(api, ADMIN, bundle(), "imported", name="pics.zip")
+    seen = len(api.bot_messages(ADMIN.id))
+    document = await export(api, "/export pics gift")
+    assert document.document is not None and document.document["file_name"] == "pics.gift"
+    note = await api.wait_for_bot_message(ADMIN.id, "GIFT cannot hold", after=seen)
+    assert "image" in note.text
+
+
 async def test_the_anki_export_carries_the_pictures_as_media(
     api: FakeBotApi, bot: QuizApplication
 ) -> None:
