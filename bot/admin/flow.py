@@ -8,7 +8,6 @@ live in `content.editing` and the SQL in `storage.content_store`.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import html
 import logging
 import re
@@ -130,12 +129,12 @@ async def bank_pictures(
     those it does not hold yet (`fresh`: files just uploaded, by path)."""
     uses = _files_named(quiz)
     missing = set(uses.values()) - await services.storage.media.stored(uses.values())
-    by_sha = {hashlib.sha256(data).hexdigest(): data for data in fresh.values()}
     files = {}
-    for sha256 in missing:
-        data = by_sha.get(sha256) or services.catalog.image(sha256)
-        if data is not None:
-            files[sha256] = data
+    for location, sha256 in uses.items():
+        if sha256 in missing and sha256 not in files:
+            data = fresh.get(location) or services.catalog.image(sha256)
+            if data is not None:
+                files[sha256] = data
     return BankPictures(uses, files)
 
 
