@@ -19,7 +19,7 @@ from bot.sandbox import FakeBotApi, FakeUser, Message
 from content.formats.base import ReadOptions
 from content.formats.convert import read_quiz
 from content.formats.registry import FORMATS
-from content.images import MAX_IMAGE_BYTES
+from content.images import MAX_IMAGE_BYTES, MIB
 from tests.support.admin import failed_calls, seed_banks, upload
 from tests.support.db import rows
 from tests.support.harness import make_settings, running_bot
@@ -264,6 +264,32 @@ async def test_an_image_missing_from_the_bundle_is_refused_at_its_place(
     report = await upload(api, ADMIN, missing, "was refused", name="pics.zip")
     assert "question p2 (#2), field image" in report.text
     assert "images/red.png: not in the .zip beside the bank" in report.text
+    assert nothing_stored(db_path)
+
+
+def noise_png(side: int) -> bytes:
+    """A PNG of random pixels: it does not compress, so its size is about 3 × side²."""
+    buffer = io.BytesIO()
+    Image.frombytes("RGB", (side, side), os.urandom(3 * side * side)).save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+async def test_pictures_past_the_limit_of_one_bank_are_refused_and_nothing_is_stored(
+    api: FakeBotApi, bot: QuizApplication, db_path: Path
+) -> None:
+    # four of them weigh more than 19 MiB, and the .zip stays under the 20 MB Telegram lets
+    # a bot download
+    heavy = noise_png(1289)
+    assert len(heavy) > 19 * MIB / 4 and 4 * len(heavy) < 20_000_000 - 2000
+    questions = "".join(
+        f"  - {{id: h{k}, text: 'Noise {k}?', image: images/h{k}.png, options: [a, b], answer: 0}}\n"
+        for k in range(4)
+    )
+    bank = "id: heavy\ntitle: Heavy\nlevel: easy\nquestions:\n" + questions
+    files = [(f"images/h{k}.png", heavy) for k in range(4)]
+    heavy_zip = zipped(("heavy.yaml", bank.encode()), *files)
+    report = await upload(api, ADMIN, heavy_zip, "was refused", name="heavy.zip")
+    assert "images/h3.png: the bank's images would weigh more than 19 MiB together" in report.text
     assert nothing_stored(db_path)
 
 
