@@ -48,6 +48,9 @@ class Settings:
     group_count_interval: float = 3.0  # least seconds between two redraws of a live count
     homework_min_seconds: int = 60  # the shortest homework deadline (`/assign ... 1m`)
     homework_remind_before: float = 3600.0  # the one nudge to who started and did not finish
+    # What the picture files of imported banks may weigh together in SQLite (each bank's at
+    # most 19 MiB, content/images.py): an /import past it is refused.
+    stored_pictures_max_bytes: int = 256 * 1024 * 1024
 
     @property
     def file_base_url(self) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 
 from storage.audit import AuditLog
 from storage.database import Database
+from storage.media_store import BankPictures, keep_bank_pictures
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,27 @@ class QuestionStat:
     question_id: str
     answers: int
     correct: int
+
+
+@dataclass(frozen=True)
+class WrongReply:
+    """A wrong typed reply (numeric and typed questions, private chats) and how often."""
+
+    quiz_id: str
+    question_id: str
+    reply: str
+    count: int
+
+
+@dataclass(frozen=True)
+class CreditStat:
+    """The credit of a question's private answers: its sum and count (a multiple question's
+    partial credit; an older answer counts as right or wrong)."""
+
+    quiz_id: str
+    question_id: str
+    answers: int
+    credit: float
 
 
 @dataclass(frozen=True)
@@ -90,9 +112,11 @@ class ContentStore:
         detail: Mapping[str, Any],
         retired: Iterable[tuple[str, str]] = (),
         restored: Iterable[str] = (),
+        pictures: BankPictures | None = None,
     ) -> None:
-        """Store the whole bank, the questions it retires (id, text) and brings back, and the
-        audit entry: one transaction, so a failure leaves the previous bank in place."""
+        """Store the whole bank, the questions it retires (id, text) and brings back, its
+        picture files (`pictures`: all it names; None leaves them as they are) and the audit
+        entry: one transaction, so a failure leaves the previous bank in place."""
         async with self._database.transaction() as tx:
             await tx.execute(
                 """INSERT INTO content_banks (quiz_id, yaml, updated_at, updated_by)
@@ -104,6 +128,8 @@ class ContentStore:
                 now,
                 admin_id,
             )
+            if pictures is not None:
+                await keep_bank_pictures(tx, quiz_id, pictures, now)
             for question_id, text in retired:
                 await tx.execute(
                     """INSERT INTO retired_questions
@@ -216,6 +242,29 @@ class ContentStore:
         )
         return [
             QuestionStat(row["quiz_id"], row["question_id"], row["n"], row["n_right"])
+            for row in rows
+        ]
+
+    async def wrong_replies(self) -> list[WrongReply]:
+        """Each wrong typed reply as the learner wrote it, counted, most frequent first."""
+        rows = await self._database.fetchall(
+            """SELECT quiz_id, question_id, reply, COUNT(*) AS n FROM answers
+               WHERE reply IS NOT NULL AND correct = 0
+               GROUP BY quiz_id, question_id, reply ORDER BY n DESC, reply"""
+        )
+        return [
+            WrongReply(row["quiz_id"], row["question_id"], row["reply"], row["n"]) for row in rows
+        ]
+
+    async def credit_stats(self) -> list[CreditStat]:
+        """The credit of the private answers of every question answered with one."""
+        rows = await self._database.fetchall(
+            """SELECT quiz_id, question_id, COUNT(*) AS n,
+                      SUM(COALESCE(credit, correct)) AS credit
+               FROM answers GROUP BY quiz_id, question_id HAVING COUNT(credit) > 0"""
+        )
+        return [
+            CreditStat(row["quiz_id"], row["question_id"], row["n"], float(row["credit"]))
             for row in rows
         ]
 

@@ -361,6 +361,25 @@ MIGRATIONS: tuple[Migration, ...] = (
         "DROP TABLE review_log",
         "ALTER TABLE review_log_v2 RENAME TO review_log",
     ),
+    # 11: pictures of banks that came through /import (or were changed through the bot),
+    # kept in SQLite: one row per distinct file, found by its SHA-256 and shared by every
+    # bank that names it; each bank's names for them. A file no bank names is deleted in the
+    # transaction that stops naming it.
+    (
+        """CREATE TABLE pictures (
+            sha256 TEXT PRIMARY KEY,
+            data BLOB NOT NULL,
+            size INTEGER NOT NULL CHECK (size = length(data)),
+            stored_at REAL NOT NULL
+        )""",
+        """CREATE TABLE bank_pictures (
+            quiz_id TEXT NOT NULL REFERENCES content_banks(quiz_id) ON DELETE CASCADE,
+            location TEXT NOT NULL,
+            sha256 TEXT NOT NULL REFERENCES pictures(sha256),
+            PRIMARY KEY (quiz_id, location)
+        )""",
+        "CREATE INDEX bank_pictures_by_file ON bank_pictures(sha256)",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

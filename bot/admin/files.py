@@ -28,10 +28,9 @@ MAX_DOWNLOAD_BYTES = MAX_BUNDLE_BYTES
 BUNDLE = ".zip"
 MAX_SEND_BYTES = 50 * 1000 * 1000  # what Telegram takes from a bot in sendDocument
 
-# What /import takes: what the bot can play. Images are refused even once the bot can show
-# them, until imported banks keep their image files (SQLite holds the YAML only): an image
-# accepted now would be lost at the next start.
-IMPORTABLE = Accepts(PLAYABLE.types, images=False)
+# What /import takes: what the bot can play, pictures included (kept in SQLite with the bank,
+# storage/media_store.py).
+IMPORTABLE = PLAYABLE
 
 
 @dataclass(frozen=True)

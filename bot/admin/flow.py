@@ -10,8 +10,11 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
-from collections.abc import Callable, Sequence
+import re
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, cast
 
 from telegram import Bot, Document
@@ -25,21 +28,27 @@ from bot.core.faults import is_file_too_big
 from bot.core.i18n import Locale
 from bot.core.render import LETTERS, Reply, letter
 from bot.core.transport import BodyTooLarge, body_limit
+from content.answers import DigitGrouping, Number, normalize, read_number
 from content.editing import add_question, add_questions, plan_import, retire_question
 from content.export import dump_bank
 from content.formats.base import ConversionError
 from content.formats.registry import FORMATS
-from content.images import FolderImages
+from content.images import MIB, BundleImages
 from content.loader import MAX_BANK_BYTES, BankResult, parse_bank
-from content.model import Question, Quiz, utf16_length
+from content.model import Question, QuestionType, Quiz, utf16_length
 from content.schema import (
     LANGUAGE_CODE,
+    MAX_ACCEPTED_ANSWERS,
+    MAX_ACCEPTED_LENGTH,
     MAX_EXPLANATION_LENGTH,
+    MAX_NUMBER_EXPONENT,
     MAX_OPTION_LENGTH,
     MAX_OPTIONS,
     MAX_QUESTION_LENGTH,
+    MAX_UNIT_LENGTH,
     MIN_OPTIONS,
 )
+from storage.media_store import BankPictures
 
 log = logging.getLogger(__name__)
 
@@ -52,15 +61,95 @@ def _default(services: Services) -> str:
 
 
 async def load_stored_banks(services: Services) -> None:
-    """At start: banks changed through the bot, parsed once; each overrides a file's bank."""
+    """At start: banks changed through the bot, parsed once; each overrides a file's bank.
+    Their pictures are in the database (a file's bank lends its own, for a bank stored before
+    the database kept them); the catalog does not hold their bytes (`picture_bytes`)."""
     for stored in await services.storage.content.banks():
-        result = parse_bank(stored.yaml, f"stored bank {stored.quiz_id}", _default(services))
+        files = _catalog_files(services, services.catalog.get(stored.quiz_id))
+        files.update(await services.storage.media.bank_pictures(stored.quiz_id))
+        result = parse_bank(
+            stored.yaml,
+            f"stored bank {stored.quiz_id}",
+            _default(services),
+            images=BundleImages(files),
+        )
         if result.quiz is None:
             for error in result.errors:
                 log.error("stored bank %s refused: %s", stored.quiz_id, error)
             continue
         if services.catalog.put(result.quiz) is not None:
             log.info("quiz %s: the copy changed through the bot overrides the file", stored.quiz_id)
+
+
+# pictures of banks stored in SQLite
+
+
+def _catalog_files(services: Services, quiz: Quiz | None) -> dict[str, bytes]:
+    """The picture files of a quiz that the catalog holds (a bank on disk's), by path."""
+    found: dict[str, bytes] = {}
+    for question in quiz.questions if quiz is not None else ():
+        for image in question.images:
+            data = services.catalog.image(image.sha256) if image.sha256 else None
+            if data is not None:
+                found[image.location] = data
+    return found
+
+
+def _files_named(quiz: Quiz) -> dict[str, str]:
+    """Every picture file the quiz names: its path in the bank, and its SHA-256."""
+    return {
+        image.location: image.sha256
+        for question in quiz.questions
+        for image in question.images
+        if not image.is_url and image.sha256 is not None
+    }
+
+
+async def picture_bytes(services: Services, sha256: str) -> bytes | None:
+    """A picture file of any bank: a file's bank's from the catalog, a stored one's from the
+    database."""
+    data = services.catalog.image(sha256)
+    return data if data is not None else await services.storage.media.picture(sha256)
+
+
+async def quiz_images(services: Services, quiz: Quiz) -> BundleImages:
+    """The quiz's picture files by their path in the bank (for /export)."""
+    files = {}
+    for location, sha256 in _files_named(quiz).items():
+        data = await picture_bytes(services, sha256)
+        if data is not None:
+            files[location] = data
+    return BundleImages(files)
+
+
+async def bank_pictures(
+    services: Services, quiz: Quiz, fresh: Mapping[str, bytes] = {}
+) -> BankPictures:
+    """What the database must keep for the quiz: every file it names, with the bytes of
+    those it does not hold yet (`fresh`: files just uploaded, by path)."""
+    uses = _files_named(quiz)
+    missing = set(uses.values()) - await services.storage.media.stored(uses.values())
+    files = {}
+    for location, sha256 in uses.items():
+        if sha256 in missing and sha256 not in files:
+            data = fresh.get(location) or services.catalog.image(sha256)
+            if data is not None:
+                files[sha256] = data
+    return BankPictures(uses, files)
+
+
+async def pictures_overflow(services: Services, quiz: Quiz, pictures: BankPictures) -> int:
+    """How many bytes the stored pictures would weigh with the quiz's, when that is over the
+    limit (`Settings.stored_pictures_max_bytes`); 0 when it fits."""
+    media = services.storage.media
+    others = await media.sizes_of_other_banks(quiz.id)
+    own = set(pictures.uses.values()) - set(others)
+    stored = await media.sizes(own - set(pictures.files))
+    total = sum(others.values()) + sum(
+        len(pictures.files[sha256]) if sha256 in pictures.files else stored.get(sha256, 0)
+        for sha256 in own
+    )
+    return total if total > services.settings.stored_pictures_max_bytes else 0
 
 
 # import
@@ -107,7 +196,9 @@ async def import_document(
         await bot.send_message(chat_id, text)
     await bot.send_message(
         chat_id,
-        await apply_import(services, checked.quiz, admin_id, name, locale, checked.stored),
+        await apply_import(
+            services, checked.quiz, admin_id, name, locale, checked.stored, checked.result.images
+        ),
     )
 
 
@@ -164,7 +255,7 @@ async def export_quiz(
     """The quiz as a document of the format named (CPU work for a large bank: in a worker
     thread); what the format cannot hold is named under it."""
     fmt = FORMATS[format_name]
-    images = FolderImages(services.settings.content_dir)  # a bank on disk: beside it
+    images = await quiz_images(services, quiz)
     try:
         exported = await asyncio.to_thread(files.export_file, quiz, images, fmt, _default(services))
     except ConversionError as error:
@@ -211,23 +302,40 @@ async def apply_import(
     source: str,
     locale: Locale,
     stored: str | None = None,
+    images: Mapping[str, bytes] = {},
 ) -> str:
-    """Store a valid bank (`stored`: its canonical YAML, if already written) over the quiz of
-    its id; the report to send."""
+    """Store a valid bank (`stored`: its canonical YAML, if already written; `images`: the
+    picture files it came with, by path) over the quiz of its id; the report to send."""
     async with services.bank_lock:
         if stored is None:
             stored = await asyncio.to_thread(dump_bank, quiz)
-        return await _apply_import(services, quiz, admin_id, source, locale, stored)
+        return await _apply_import(services, quiz, admin_id, source, locale, stored, images)
 
 
 async def _apply_import(
-    services: Services, quiz: Quiz, admin_id: int, source: str, locale: Locale, stored: str
+    services: Services,
+    quiz: Quiz,
+    admin_id: int,
+    source: str,
+    locale: Locale,
+    stored: str,
+    images: Mapping[str, bytes],
 ) -> str:
     store = services.storage.content
     existing = services.catalog.get(quiz.id)
     plan = plan_import(existing, quiz)
     if not plan.changes_anything:
         return locale.t("import_unchanged", quiz_id=quiz.id)
+    pictures = await bank_pictures(services, quiz, images)
+    overflow = await pictures_overflow(services, quiz, pictures)
+    if overflow:
+        limit = services.settings.stored_pictures_max_bytes
+        return locale.t(
+            "import_pictures_full",
+            file=html.escape(source),
+            total=f"{overflow / MIB:,.1f}",
+            limit=f"{limit / MIB:,.0f}",
+        )
     default = _default(services)
     retired = []
     if existing is not None:
@@ -251,6 +359,7 @@ async def _apply_import(
         },
         retired=retired,
         restored=[q.id for q in quiz.questions if q.id in was_retired],
+        pictures=pictures,
     )
     services.catalog.put(quiz)
     return render.import_report(
@@ -258,26 +367,46 @@ async def _apply_import(
     )
 
 
-# a question added step by step: its text, its options, the right one, an explanation (or
-# /skip), a translation (or /skip); each step's answer is checked before the next is asked
+# a question added step by step: its type (buttons under the first prompt; one right option
+# unless another is tapped), its text, what its type needs (options, the right one(s), a
+# number with its tolerance and unit, the accepted replies), an explanation (or /skip), a
+# translation (or /skip); each step's answer is checked before the next is asked
 
-TEXT, OPTIONS, ANSWER, EXPLANATION, TRANSLATION = range(5)
-STEPS = 5
-SKIPPABLE = frozenset({EXPLANATION, TRANSLATION})
+TEXT, OPTIONS, ANSWER, TOLERANCE, UNIT, EXPLANATION, TRANSLATION = range(7)
+STEPS = 7
+SKIPPABLE = frozenset({TOLERANCE, UNIT, EXPLANATION, TRANSLATION})
+_STEPS_OF: dict[QuestionType, tuple[int, ...]] = {
+    QuestionType.SINGLE: (TEXT, OPTIONS, ANSWER, EXPLANATION, TRANSLATION),
+    QuestionType.MULTIPLE: (TEXT, OPTIONS, ANSWER, EXPLANATION, TRANSLATION),
+    QuestionType.TRUE_FALSE: (TEXT, ANSWER, EXPLANATION, TRANSLATION),
+    QuestionType.NUMERIC: (TEXT, ANSWER, TOLERANCE, UNIT, EXPLANATION, TRANSLATION),
+    QuestionType.TYPED: (TEXT, ANSWER, EXPLANATION, TRANSLATION),
+}
+DRAFT_TYPES = tuple(QuestionType)  # the type buttons, in this order
 
 
 @dataclass
 class Draft:
-    """An admin's question in the making; lives in the conversation, never half-stored."""
+    """An admin's question in the making; lives in the conversation, never half-stored.
+    `answer` is what its type takes: an option, options, a bool, a number, accepted replies."""
 
     quiz_id: str
     nonce: int
     text: str = ""
     options: list[str] = field(default_factory=list)
-    answer: int = 0
+    answer: int | list[int] | bool | Decimal | list[str] = 0
     explanation: str | None = None
     language: str | None = None
     translated: list[str] = field(default_factory=list)  # text, options..., [explanation]
+    kind: QuestionType = QuestionType.SINGLE
+    tolerance: Decimal | None = None
+    unit: str | None = None
+
+    def next_step(self, step: int) -> int | None:
+        """The step after `step` for this draft's type; None after the last."""
+        steps = _STEPS_OF[self.kind]
+        following = steps.index(step) + 1
+        return steps[following] if following < len(steps) else None
 
     def question_data(self, default_language: str) -> dict[str, Any]:
         """The question as bank data (without an id), translation included."""
@@ -289,11 +418,16 @@ class Draft:
                 value[self.language] = self.translated[index]
             return value
 
-        data: dict[str, Any] = {
-            "text": localized(self.text, 0),
-            "options": [localized(option, 1 + i) for i, option in enumerate(self.options)],
-            "answer": self.answer,
-        }
+        data: dict[str, Any] = {"text": localized(self.text, 0)}
+        if self.kind is not QuestionType.SINGLE:
+            data["type"] = self.kind.value
+        if self.kind in (QuestionType.SINGLE, QuestionType.MULTIPLE):
+            data["options"] = [localized(option, 1 + i) for i, option in enumerate(self.options)]
+        data["answer"] = _bank_value(self.answer)
+        if self.tolerance is not None:
+            data["tolerance"] = _bank_value(self.tolerance)
+        if self.unit is not None:
+            data["unit"] = {default_language: self.unit}
         if self.explanation is not None:
             data["explanation"] = localized(self.explanation, 1 + n)
         return data
@@ -303,7 +437,9 @@ class Draft:
         parsers: dict[int, Callable[[str], object]] = {
             TEXT: lambda text: check_text(text, MAX_QUESTION_LENGTH),
             OPTIONS: parse_options,
-            ANSWER: lambda text: parse_answer(text, len(self.options)),
+            ANSWER: self._parse_answer,
+            TOLERANCE: parse_tolerance,
+            UNIT: lambda text: check_text(text, MAX_UNIT_LENGTH),
             EXPLANATION: lambda text: check_text(text, MAX_EXPLANATION_LENGTH),
             TRANSLATION: lambda text: parse_translation(text, self),
         }
@@ -313,18 +449,42 @@ class Draft:
         if step == TRANSLATION:
             self.language, self.translated = cast(tuple[str, list[str]], value)
         else:
-            setattr(self, ("text", "options", "answer", "explanation")[step], value)
+            names = ("text", "options", "answer", "tolerance", "unit", "explanation")
+            setattr(self, names[step], value)
         return None
+
+    def _parse_answer(self, text: str) -> object:
+        match self.kind:
+            case QuestionType.MULTIPLE:
+                return parse_answers(text, len(self.options))
+            case QuestionType.TRUE_FALSE:
+                return parse_true_false(text)
+            case QuestionType.NUMERIC:
+                return parse_number(text)
+            case QuestionType.TYPED:
+                return parse_accepted(text)
+        return parse_answer(text, len(self.options))
 
     def question(self, step: int) -> Reply:
         """What is asked for `step` (the text is asked by `/addquestion` itself)."""
         n = len(self.options)
+        if step == ANSWER and self.kind is not QuestionType.SINGLE:
+            return Reply(f"draft_answer_{self.kind.value}", {"last": letter(max(n, 1) - 1)})
         return {
             OPTIONS: Reply("draft_options"),
             ANSWER: Reply("draft_answer", {"last": letter(max(n, 1) - 1)}),
+            TOLERANCE: Reply("draft_tolerance"),
+            UNIT: Reply("draft_unit"),
             EXPLANATION: Reply("draft_explanation"),
             TRANSLATION: Reply("draft_translation", {"n": n}),
         }[step]
+
+
+def _bank_value(value: object) -> object:
+    """A draft's answer as a bank holds it (numbers as YAML reads them: int, else float)."""
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    return value
 
 
 def check_text(text: str | None, limit: int) -> str | Reply:
@@ -357,6 +517,63 @@ def parse_answer(text: str | None, options: int) -> int | Reply:
     if number is not None and 1 <= number <= options:
         return number - 1
     return Reply("draft_bad_answer", {"last": letter(options - 1)})
+
+
+def parse_answers(text: str | None, options: int) -> list[int] | Reply:
+    """The right options of a multiple question: letters (or numbers from 1), separated by
+    commas or spaces; at least one, each once."""
+    parts = [part for part in re.split(r"[\s,;]+", (text or "").strip()) if part]
+    found = [parse_answer(part, options) for part in parts]
+    if not found or any(isinstance(item, Reply) for item in found):
+        return Reply("draft_bad_answers", {"last": letter(options - 1)})
+    return sorted({cast(int, item) for item in found})
+
+
+_TRUE = frozenset({"true", "t", "yes", "1", "òótọ́", "ootọ", "ooto", "bẹ́ẹ̀ni"})
+_FALSE = frozenset({"false", "f", "no", "0", "irọ́", "irọ", "iro", "rárá"})
+
+
+def parse_true_false(text: str | None) -> bool | Reply:
+    value = unicodedata.normalize("NFC", (text or "").strip().rstrip(".").casefold())
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    return Reply("draft_bad_true_false")
+
+
+def parse_number(text: str | None) -> Decimal | Reply:
+    """A number as learners may write one (`14`, `14,5`, `1.4e1`), within a bank's range."""
+    reading = read_number(text or "")
+    if isinstance(reading, DigitGrouping):
+        return Reply("draft_digit_grouping", {"number": reading.ungrouped})
+    if not isinstance(reading, Number) or (
+        reading.value and abs(reading.value.adjusted()) > MAX_NUMBER_EXPONENT
+    ):
+        return Reply("draft_not_a_number")
+    return reading.value
+
+
+def parse_tolerance(text: str | None) -> Decimal | Reply:
+    value = parse_number(text)
+    if isinstance(value, Decimal) and value < 0:
+        return Reply("draft_bad_tolerance")
+    return value
+
+
+def parse_accepted(text: str | None) -> list[str] | Reply:
+    """The accepted replies of a typed question, one a line."""
+    lines = list(dict.fromkeys(line.strip() for line in (text or "").splitlines() if line.strip()))
+    if not 1 <= len(lines) <= MAX_ACCEPTED_ANSWERS:
+        return Reply("draft_accepted_count", {"n": len(lines), "most": MAX_ACCEPTED_ANSWERS})
+    for line in lines:
+        if utf16_length(line) > MAX_ACCEPTED_LENGTH:
+            return Reply(
+                "draft_too_long", {"length": utf16_length(line), "limit": MAX_ACCEPTED_LENGTH}
+            )
+        if not normalize(line):  # a bank refuses it: no reply could ever match it
+            return Reply("draft_accepted_punctuation", {"text": echo(line)})
+    return lines
 
 
 def parse_translation(text: str | None, draft: Draft) -> tuple[str, list[str]] | Reply:
@@ -405,6 +622,7 @@ async def _save_draft(services: Services, draft: Draft, admin_id: int) -> BankRe
         services.clock(),
         "add_question",
         {"question": added.id},
+        pictures=await bank_pictures(services, result.quiz),
     )
     services.catalog.put(result.quiz)
     return result
@@ -437,6 +655,7 @@ async def save_collection(
             services.clock(),
             "collect",
             {"questions": [q.id for q in added]},
+            pictures=await bank_pictures(services, result.quiz),
         )
         services.catalog.put(result.quiz)
         return result, added
@@ -463,6 +682,7 @@ async def _retire(services: Services, quiz: Quiz, question_id: str, admin_id: in
         "retire",
         {"question": question_id},
         retired=[(question_id, gone.text.get(default, default))],
+        pictures=await bank_pictures(services, smaller),
     )
     services.catalog.put(smaller)
     return smaller
@@ -480,4 +700,6 @@ async def stats(services: Services, locale: Locale) -> list[str]:
         await store.question_stats(),
         await store.retired(),
         locale,
+        await store.wrong_replies(),
+        await store.credit_stats(),
     )

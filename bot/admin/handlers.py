@@ -234,8 +234,33 @@ async def addquestion(update: Update, context: QuizContext) -> int:
     context.user_data[DRAFT_KEY] = Draft(quiz.id, secrets.randbelow(10**12))
     title = html.escape(locale.plain(quiz.title))
     language = language_name(context.services.settings.default_language)
-    await context.say(locale.t("draft_text", title=title, language=language))
+    draft = context.user_data[DRAFT_KEY]
+    keyboard = render.draft_types(draft.nonce, draft.kind, locale)
+    await context.say(locale.t("draft_text", title=title, language=language), keyboard)
     return flow.TEXT
+
+
+@admin_only
+async def draft_type(query: CallbackQuery, context: QuizContext, tap: callbacks.DraftType) -> int:
+    """A type tapped under the first prompt, before the question text: the draft takes it."""
+    locale = context.locale
+    draft = _draft(context)
+    kinds = flow.DRAFT_TYPES
+    if draft is None or tap.nonce != draft.nonce or not 0 <= tap.kind < len(kinds):
+        await query.answer(locale.t("stale_button"))
+        return flow.TEXT if draft is not None else END
+    draft.kind = kinds[tap.kind]
+    name = locale.t(f"question_type_{draft.kind.value}")
+    await query.answer(locale.t("draft_type_chosen", type=name))
+    await query.edit_message_reply_markup(render.draft_types(draft.nonce, draft.kind, locale))
+    return flow.TEXT
+
+
+async def draft_type_late(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.DraftType
+) -> None:
+    """A type tapped once the question text is in: the type stays (nothing changes)."""
+    await query.answer(context.locale.t("draft_type_too_late"))
 
 
 def _step(step: int) -> Callable[[Update, QuizContext], Coroutine[Any, Any, int]]:
@@ -252,9 +277,10 @@ def _step(step: int) -> Callable[[Update, QuizContext], Coroutine[Any, Any, int]
             if refused is not None:
                 await context.say(refused.text(context.locale))
                 return step
-        if step + 1 < flow.STEPS:
-            await context.say(draft.question(step + 1).text(context.locale))
-            return step + 1
+        following = draft.next_step(step)
+        if following is not None:
+            await context.say(draft.question(following).text(context.locale))
+            return following
         return await _preview(context, draft)
 
     return take
@@ -351,13 +377,20 @@ def _addquestion_conversation() -> ConversationHandler[QuizContext]:
                     ]
                     for step in range(flow.STEPS)
                 },
+                flow.TEXT: [
+                    TapHandler(callbacks.DraftType, draft_type),
+                    MessageHandler(text, _step(flow.TEXT)),
+                ],
                 CONFIRM: [
                     TapHandler(callbacks.ConfirmDraft, draft_button),
                     TapHandler(callbacks.CancelDraft, draft_button),
                     MessageHandler(text, draft_waiting),
                 ],
             },
-            fallbacks=[CommandHandler("cancel", cancel, filters=PRIVATE_MESSAGE)],
+            fallbacks=[
+                CommandHandler("cancel", cancel, filters=PRIVATE_MESSAGE),
+                TapHandler(callbacks.DraftType, draft_type_late),
+            ],
             allow_reentry=True,
         )
 

@@ -18,22 +18,34 @@ from telegram import (
 )
 
 from bot.core import callbacks
+from bot.core.display import isolate
 from bot.core.i18n import Locale
 from bot.core.render import (
     Rendered,
     explanation,
     letter,
     option_lines,
+    right_reply,
     shorten,
     split_blocks,
 )
 from content.editing import ImportPlan
-from content.model import Question, Quiz
+from content.model import Question, QuestionType, Quiz
 from content.schema import MAX_QUESTION_LENGTH
-from storage.content_store import QuestionStat, QuizTotals, RetiredQuestion
+from storage.content_store import (
+    CreditStat,
+    QuestionStat,
+    QuizTotals,
+    RetiredQuestion,
+    WrongReply,
+)
 
 MAX_IDS_SHOWN = 30
 HARDEST_SHOWN = 3
+WRONG_REPLIES_SHOWN = 3  # the most common wrong replies of a numeric or typed question
+TYPED_QUESTIONS_SHOWN = 10  # numeric/typed questions with wrong replies listed per quiz
+MULTIPLE_QUESTIONS_SHOWN = 10  # multiple questions with their average score listed per quiz
+REPLY_SHOWN_LENGTH = 40
 MAX_ERRORS_SHOWN = 30  # errors of a refused bank listed in messages; all of them in a file
 MAX_ERROR_LENGTH = 300
 
@@ -155,6 +167,18 @@ def draft_preview(
     return messages
 
 
+def draft_types(nonce: int, chosen: QuestionType, locale: Locale) -> InlineKeyboardMarkup:
+    """The type buttons under /addquestion's first prompt, the chosen one marked."""
+    buttons = [
+        InlineKeyboardButton(
+            ("☑ " if kind is chosen else "") + locale.t(f"question_type_{kind.value}"),
+            callback_data=callbacks.DraftType(nonce, index).encode(),
+        )
+        for index, kind in enumerate(QuestionType)
+    ]
+    return InlineKeyboardMarkup([buttons[i : i + 2] for i in range(0, len(buttons), 2)])
+
+
 def _percent(correct: int, total: int) -> int:
     return round(100 * correct / total) if total else 0
 
@@ -166,9 +190,11 @@ def stats_messages(
     questions: Sequence[QuestionStat],
     retired: Sequence[RetiredQuestion],
     locale: Locale,
+    wrong: Sequence[WrongReply] = (),
+    credits: Sequence[CreditStat] = (),
 ) -> list[str]:
     """Learners and answers overall and per quiz, the hardest questions (lowest share of right
-    answers), retired ones marked."""
+    answers), retired ones marked; per question type what it can say (`per_type_lines`)."""
     answers = sum(total.answers for total in totals.values())
     blocks = [locale.t("stats_title", learners=learners, answers=answers)]
     for quiz in quizzes:
@@ -210,10 +236,129 @@ def stats_messages(
                         text=text,
                     )
                 )
+            lines += per_type_lines(quiz, mine, wrong, credits, locale)
         if gone:
             lines.append(locale.t("stats_retired", ids=_ids(list(gone))))
         blocks.append("\n".join(lines))
     return split_blocks(blocks)
+
+
+def per_type_lines(
+    quiz: Quiz,
+    questions: Sequence[QuestionStat],
+    wrong: Sequence[WrongReply],
+    credits: Sequence[CreditStat],
+    locale: Locale,
+) -> list[str]:
+    """For a quiz of several types: answers and score per type; each multiple question's
+    average score; the most common wrong replies of each numeric and typed question (the
+    learners' words, never who wrote them). Nothing for a quiz of single questions only."""
+    types = {question.type for question in quiz.questions}
+    if types <= {QuestionType.SINGLE}:
+        return []
+    credit = {c.question_id: c for c in credits if c.quiz_id == quiz.id}
+    answers: dict[QuestionType, int] = {}
+    score: dict[QuestionType, float] = {}
+    for stat in questions:
+        question = quiz.question(stat.question_id)
+        if question is None:
+            continue
+        kind = question.type
+        answers[kind] = answers.get(kind, 0) + stat.answers
+        partial = credit.get(stat.question_id)
+        score[kind] = score.get(kind, 0.0) + (partial.credit if partial else stat.correct)
+    parts = [
+        locale.t(
+            "stats_type_part_average" if kind is QuestionType.MULTIPLE else "stats_type_part",
+            type=locale.t(f"question_type_{kind.value}"),
+            n=answers[kind],
+            percent=round(100 * score[kind] / answers[kind]),
+        )
+        for kind in QuestionType
+        if answers.get(kind)
+    ]
+    lines = [locale.t("stats_by_type", parts=" · ".join(parts))] if parts else []
+    lines += _multiple_lines(quiz, list(credit.values()), locale)
+    lines += _wrong_reply_lines(quiz, [w for w in wrong if w.quiz_id == quiz.id], locale)
+    return lines
+
+
+def _question_text(question: Question, locale: Locale) -> str:
+    return html.escape(shorten(locale.plain(question.text), 60))
+
+
+def _multiple_lines(quiz: Quiz, credits: Sequence[CreditStat], locale: Locale) -> list[str]:
+    found = []
+    for stat in credits:
+        question = quiz.question(stat.question_id)
+        if question is not None and question.type is QuestionType.MULTIPLE and stat.answers:
+            found.append((stat.credit / stat.answers, stat, question))
+    found.sort(key=lambda item: (item[0], item[1].question_id))
+    if not found:
+        return []
+    lines = [locale.t("stats_multiple_head")]
+    for average, stat, question in found[:MULTIPLE_QUESTIONS_SHOWN]:
+        lines.append(
+            locale.t(
+                "stats_multiple_question",
+                question_id=html.escape(stat.question_id),
+                percent=round(100 * average),
+                n=stat.answers,
+                text=_question_text(question, locale),
+            )
+        )
+    if len(found) > MULTIPLE_QUESTIONS_SHOWN:
+        lines.append(locale.t("stats_more", n=len(found) - MULTIPLE_QUESTIONS_SHOWN))
+    return lines
+
+
+def same_reply(reply: str) -> str:
+    """Replies that differ only in case and spacing count as one."""
+    return " ".join(reply.casefold().split())
+
+
+@dataclass
+class _Counted:
+    text: str  # the spelling seen most often
+    count: int
+
+
+def _wrong_reply_lines(quiz: Quiz, wrong: Sequence[WrongReply], locale: Locale) -> list[str]:
+    counted: dict[str, dict[str, _Counted]] = {}  # question id -> same_reply -> count
+    for item in wrong:  # most frequent first
+        question = quiz.question(item.question_id)
+        if question is None or question.type not in (QuestionType.NUMERIC, QuestionType.TYPED):
+            continue
+        replies = counted.setdefault(item.question_id, {})
+        replies.setdefault(same_reply(item.reply), _Counted(item.reply, 0)).count += item.count
+    if not counted:
+        return []
+    totals = {qid: sum(c.count for c in replies.values()) for qid, replies in counted.items()}
+    order = sorted(counted, key=lambda qid: (-totals[qid], qid))
+    lines = [locale.t("stats_wrong_head")]
+    for question_id in order[:TYPED_QUESTIONS_SHOWN]:
+        question = quiz.question(question_id)
+        assert question is not None
+        top = sorted(counted[question_id].values(), key=lambda c: (-c.count, c.text))
+        shown = ", ".join(
+            locale.t(
+                "stats_wrong_reply",
+                reply=html.escape(isolate(c.text, REPLY_SHOWN_LENGTH)),
+                n=c.count,
+            )
+            for c in top[:WRONG_REPLIES_SHOWN]
+        )
+        lines.append(
+            locale.t(
+                "stats_wrong_question",
+                question_id=html.escape(question_id),
+                replies=shown,
+                text=_question_text(question, locale),
+            )
+        )
+    if len(order) > TYPED_QUESTIONS_SHOWN:
+        lines.append(locale.t("stats_more", n=len(order) - TYPED_QUESTIONS_SHOWN))
+    return lines
 
 
 # /collect
@@ -255,11 +400,11 @@ def collection_saved(quiz: Quiz, added: Sequence[Question], locale: Locale) -> l
 
 def _revealed(heading: str, question: Question, locale: Locale, between: str = "\n\n") -> str:
     """A heading, then the question as learners see its reveal, in `locale`'s language."""
-    parts = [
-        heading,
-        locale.text(question.text, MAX_QUESTION_LENGTH),
-        option_lines(question, locale, reveal=True),
-    ]
+    parts = [heading, locale.text(question.text, MAX_QUESTION_LENGTH)]
+    if question.type in (QuestionType.NUMERIC, QuestionType.TYPED):
+        parts.append(f"✅ {right_reply(question, locale)}")
+    else:
+        parts.append(option_lines(question, locale, reveal=True))
     if (why := explanation(question, locale)) is not None:
         parts.append(why)
     return between.join(parts)

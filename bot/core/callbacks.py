@@ -158,6 +158,14 @@ class CancelDraft(Tap, prefix="adx", chats=PRIVATE):
     nonce: Int
 
 
+class DraftType(Tap, prefix="adt", chats=PRIVATE):
+    """An admin chose the type of the question draft `nonce` (`/addquestion`): the index of
+    `kind` in `QuestionType`."""
+
+    nonce: Int
+    kind: Int
+
+
 class PostAnswer(Tap, prefix="adp", chats=ANY_CHAT, per_member=True):
     """A chat member chose `option` of the question posted as post `post_id` (admin push).
 

@@ -93,6 +93,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "import_retired": "Retired (answers kept): {ids}",
         "import_overrides": "The bot's copy now takes the place of the bank file on disk.",
         "import_unchanged": "Nothing changed: <code>{quiz_id}</code> is already exactly this bank.",
+        "import_pictures_full": "{file} was refused; nothing was changed. The pictures of all imported banks would weigh {total} MiB together; the bot keeps at most {limit} MiB. Remove pictures, or banks that use them, first.",
         "usage_export": "Send <code>/export &lt;quiz id&gt; [format]</code>, for example <code>/export {example}</code> or <code>/export {example} gift</code>. Formats: {formats}.",
         "export_caption": "<code>{quiz_id}</code>: {n} questions. Send it back with the caption /import to update the quiz.",
         # issue 15: formats in and out, quiz polls collected
@@ -135,7 +136,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "post_retired": "This question was retired.",
         "post_closed": "This question is closed.",
         "usage_addquestion": "Send <code>/addquestion &lt;quiz id&gt;</code>, for example <code>/addquestion {example}</code>.",
-        "draft_text": "New question for <b>{title}</b>. Send the question text ({language}). /cancel stops without saving anything.",
+        "draft_text": "New question for <b>{title}</b>: one right option, unless you tap another type below first. Send the question text ({language}). /cancel stops without saving anything.",
         "draft_options": "Now the options, one per line (2 to 10).",
         "draft_answer": "Which option is correct? Send its letter (A to {last}).",
         "draft_explanation": "Now an explanation that teaches why the right answer is right, or /skip.",
@@ -144,6 +145,21 @@ STRINGS: dict[str, dict[str, str]] = {
         "draft_empty": "Please send some text.",
         "draft_options_count": "Send 2 to 10 options, one per line (I got {n}).",
         "draft_bad_answer": "Send a letter from A to {last}.",
+        "draft_answer_multiple": "Which options are right? Send their letters (A to {last}), for example <code>A, C</code>.",
+        "draft_answer_true_false": "Is the statement true or false? Send <code>true</code> or <code>false</code>.",
+        "draft_answer_numeric": "Send the right number, for example <code>14</code> or <code>2.5</code>.",
+        "draft_answer_typed": "Send the accepted answers, one per line (case, spacing, punctuation around them and accents do not matter).",
+        "draft_tolerance": "How far from it is a reply still right? Send a number such as <code>0.5</code>, or /skip for exactly.",
+        "draft_unit": "Its unit, shown with the question (for example <code>GB</code>), or /skip.",
+        "draft_bad_answers": "Send one or more letters from A to {last}, for example <code>A, C</code>.",
+        "draft_bad_true_false": "Send <code>true</code> or <code>false</code>.",
+        "draft_not_a_number": "That is not a number. Send one such as <code>14</code> or <code>2.5</code>.",
+        "draft_digit_grouping": "Write it without digit grouping, for example <code>{number}</code>.",
+        "draft_bad_tolerance": "The tolerance is 0 or more.",
+        "draft_accepted_count": "Send 1 to {most} accepted answers, one per line (I got {n}).",
+        "draft_type_chosen": "Type: {type}",
+        "draft_accepted_punctuation": "<code>{text}</code> is only punctuation and spaces: no reply could match it. Send the accepted answers again.",
+        "draft_type_too_late": "The type is chosen before the question text; /cancel and start again to change it.",
         "draft_bad_translation": "Send the language code, the question and the {n} options, one per line each, and the explanation if you like.",
         "draft_bad_language": "<code>{code}</code> is not a language code such as en or yo.",
         "draft_preview": "👀 <b>Preview</b>: question {k} of <b>{title}</b> (id <code>{question_id}</code>)",
@@ -161,6 +177,20 @@ STRINGS: dict[str, dict[str, str]] = {
         "stats_question": "• <code>{question_id}</code> {percent}% right of {n}: {text}",
         "stats_retired_mark": "[retired]",
         "stats_retired": "Retired: {ids}",
+        "stats_by_type": "By type: {parts}",
+        "stats_type_part": "{type} {n} answers, {percent}% right",
+        "stats_type_part_average": "{type} {n} answers, average score {percent}%",
+        "stats_multiple_head": "Several right options, average score:",
+        "stats_multiple_question": "• <code>{question_id}</code> {percent}% of {n}: {text}",
+        "stats_wrong_head": "Most common wrong replies:",
+        "stats_wrong_question": "• <code>{question_id}</code> {replies}: {text}",
+        "stats_wrong_reply": "“{reply}” ×{n}",
+        "stats_more": "… and {n} more",
+        "question_type_single": "One right option",
+        "question_type_multiple": "Several right options",
+        "question_type_true_false": "True or false",
+        "question_type_numeric": "Number",
+        "question_type_typed": "Typed answer",
         "usage_schedule": "Send <code>/schedule &lt;quiz id&gt; &lt;@channel or chat id&gt; &lt;HH:MM&gt;</code> (UTC), or <code>off</code> instead of the time to stop.",
         "schedule_done": "⏰ Every day at {time} UTC the next question of <code>{quiz_id}</code> goes to {chat}.",
         "schedule_off": "⏰ No more daily questions of <code>{quiz_id}</code> for {chat}.",
@@ -483,6 +513,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "import_retired": "Tí a fẹ̀yìntì (a pa ìdáhùn mọ́): {ids}",
         "import_overrides": "Ẹ̀dà bot yìí ló ń rọ́pò fáìlì bánkì tó wà lórí disk báyìí.",
         "import_unchanged": "Kò sí ohun tó yí padà: <code>{quiz_id}</code> ti jẹ́ bánkì yìí gan-an.",
+        "import_pictures_full": "A kọ {file}; kò sí ohun tó yí padà. Àwọn àwòrán gbogbo bánkì tí a kó wọlé yóò wúwo tó {total} MiB papọ̀; bọ́ọ̀tì ń pa {limit} MiB mọ́ jùlọ. Kọ́kọ́ yọ àwọn àwòrán kúrò, tàbí àwọn bánkì tó ń lò wọ́n.",  # yo: review
         "usage_export": "Ẹ fi <code>/export &lt;quiz id&gt; [format]</code> ránṣẹ́, fún àpẹẹrẹ <code>/export {example}</code> tàbí <code>/export {example} gift</code>. Àwọn fọ́ọ̀mù: {formats}.",  # yo: review
         "export_caption": "<code>{quiz_id}</code>: ìbéèrè {n}. Ẹ dá a padà pẹ̀lú àkọlé /import láti ṣe àtúnṣe ìdánwò náà.",
         # issue 15: formats in and out, quiz polls collected
@@ -525,7 +556,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "post_retired": "A ti fẹ̀yìntì ìbéèrè yìí.",
         "post_closed": "Ìbéèrè yìí ti parí.",
         "usage_addquestion": "Ẹ fi <code>/addquestion &lt;quiz id&gt;</code> ránṣẹ́, fún àpẹẹrẹ <code>/addquestion {example}</code>.",
-        "draft_text": "Ìbéèrè tuntun fún <b>{title}</b>. Ẹ fi ọ̀rọ̀ ìbéèrè náà ránṣẹ́ ({language}). /cancel yóò dúró láìfi nǹkan pamọ́.",
+        "draft_text": "Ìbéèrè tuntun fún <b>{title}</b>: ìdáhùn kan tó tọ̀nà, àyàfi tí ẹ bá kọ́kọ́ tẹ irú mìíràn nísàlẹ̀. Ẹ fi ọ̀rọ̀ ìbéèrè náà ránṣẹ́ ({language}). /cancel yóò dúró láìfi nǹkan pamọ́.",  # yo: review
         "draft_options": "Nísisìyí àwọn àṣàyàn, ọ̀kan ní ìlà kọ̀ọ̀kan (2 sí 10).",
         "draft_answer": "Àṣàyàn wo ló tọ̀nà? Ẹ fi lẹ́tà rẹ̀ ránṣẹ́ (A sí {last}).",
         "draft_explanation": "Nísisìyí àlàyé tó ń kọ́ni ìdí tí ìdáhùn náà fi tọ̀nà, tàbí /skip.",
@@ -534,6 +565,21 @@ STRINGS: dict[str, dict[str, str]] = {
         "draft_empty": "Ẹ jọ̀wọ́ fi ọ̀rọ̀ díẹ̀ ránṣẹ́.",
         "draft_options_count": "Ẹ fi àṣàyàn 2 sí 10 ránṣẹ́, ọ̀kan ní ìlà kọ̀ọ̀kan (mo rí {n}).",
         "draft_bad_answer": "Ẹ fi lẹ́tà kan láti A sí {last} ránṣẹ́.",
+        "draft_answer_multiple": "Àwọn àṣàyàn wo ló tọ̀nà? Ẹ fi lẹ́tà wọn ránṣẹ́ (A sí {last}), fún àpẹẹrẹ <code>A, C</code>.",  # yo: review
+        "draft_answer_true_false": "Ṣé òótọ́ ni gbólóhùn náà tàbí irọ́? Ẹ fi <code>true</code> tàbí <code>false</code> ránṣẹ́.",  # yo: review
+        "draft_answer_numeric": "Ẹ fi nọ́mbà tó tọ̀nà ránṣẹ́, fún àpẹẹrẹ <code>14</code> tàbí <code>2.5</code>.",  # yo: review
+        "draft_answer_typed": "Ẹ fi àwọn ìdáhùn tí a gbà ránṣẹ́, ọ̀kan ní ìlà kọ̀ọ̀kan (lẹ́tà ńlá, àlàfo, àmì ìpínrọ̀ àti àmì ohùn kò ṣe pàtàkì).",  # yo: review
+        "draft_tolerance": "Báwo ni ìdáhùn ṣe lè jìnnà tó sí i kí ó ṣì tọ̀nà? Ẹ fi nọ́mbà bíi <code>0.5</code> ránṣẹ́, tàbí /skip fún gan-an.",  # yo: review
+        "draft_unit": "Ẹ̀yọ ìwọ̀n rẹ̀, tí a ó fi hàn pẹ̀lú ìbéèrè (fún àpẹẹrẹ <code>GB</code>), tàbí /skip.",  # yo: review
+        "draft_bad_answers": "Ẹ fi lẹ́tà kan tàbí jù bẹ́ẹ̀ lọ láti A sí {last} ránṣẹ́, fún àpẹẹrẹ <code>A, C</code>.",  # yo: review
+        "draft_bad_true_false": "Ẹ fi <code>true</code> tàbí <code>false</code> ránṣẹ́.",  # yo: review
+        "draft_not_a_number": "Ìyẹn kì í ṣe nọ́mbà. Ẹ fi ọ̀kan bíi <code>14</code> tàbí <code>2.5</code> ránṣẹ́.",  # yo: review
+        "draft_digit_grouping": "Ẹ kọ ọ́ láìsí ìpín-nọ́mbà, fún àpẹẹrẹ <code>{number}</code>.",  # yo: review
+        "draft_bad_tolerance": "Ìyàtọ̀ tí a gbà jẹ́ 0 tàbí jù bẹ́ẹ̀ lọ.",  # yo: review
+        "draft_accepted_count": "Ẹ fi ìdáhùn 1 sí {most} tí a gbà ránṣẹ́, ọ̀kan ní ìlà kọ̀ọ̀kan (mo rí {n}).",  # yo: review
+        "draft_type_chosen": "Irú: {type}",  # yo: review
+        "draft_accepted_punctuation": "<code>{text}</code> jẹ́ àmì àti àlàfo nìkan: kò sí ìdáhùn tó lè bá a mu. Ẹ tún fi àwọn ìdáhùn tí a gbà ránṣẹ́.",  # yo: review
+        "draft_type_too_late": "A máa ń yan irú ṣáájú ọ̀rọ̀ ìbéèrè; ẹ tẹ /cancel kí ẹ tún bẹ̀rẹ̀ láti yí i padà.",  # yo: review
         "draft_bad_translation": "Ẹ fi kóòdù èdè, ìbéèrè àti àṣàyàn {n} ránṣẹ́, ọ̀kan ní ìlà kọ̀ọ̀kan, àti àlàyé tí ẹ bá fẹ́.",
         "draft_bad_language": "<code>{code}</code> kì í ṣe kóòdù èdè bí en tàbí yo.",
         "draft_preview": "👀 <b>Àwòtẹ́lẹ̀</b>: ìbéèrè {k} ti <b>{title}</b> (id <code>{question_id}</code>)",
@@ -551,6 +597,20 @@ STRINGS: dict[str, dict[str, str]] = {
         "stats_question": "• <code>{question_id}</code> {percent}% tọ̀nà nínú {n}: {text}",
         "stats_retired_mark": "[ti fẹ̀yìntì]",
         "stats_retired": "Tí a fẹ̀yìntì: {ids}",
+        "stats_by_type": "Nípa irú: {parts}",  # yo: review
+        "stats_type_part": "{type} ìdáhùn {n}, {percent}% tọ̀nà",  # yo: review
+        "stats_type_part_average": "{type} ìdáhùn {n}, àròpín máàkì {percent}%",  # yo: review
+        "stats_multiple_head": "Ìdáhùn tó tọ̀nà ju ẹyọ kan lọ, àròpín máàkì:",  # yo: review
+        "stats_multiple_question": "• <code>{question_id}</code> {percent}% nínú {n}: {text}",  # yo: review
+        "stats_wrong_head": "Àwọn ìdáhùn tí kò tọ̀nà tó wọ́pọ̀ jù:",  # yo: review
+        "stats_wrong_question": "• <code>{question_id}</code> {replies}: {text}",
+        "stats_wrong_reply": "“{reply}” ×{n}",
+        "stats_more": "… àti {n} sí i",  # yo: review
+        "question_type_single": "Ìdáhùn kan tó tọ̀nà",  # yo: review
+        "question_type_multiple": "Ìdáhùn tó tọ̀nà ju ẹyọ kan lọ",  # yo: review
+        "question_type_true_false": "Òótọ́ tàbí irọ́",  # yo: review
+        "question_type_numeric": "Nọ́mbà",  # yo: review
+        "question_type_typed": "Ìdáhùn tí a kọ",  # yo: review
         "usage_schedule": "Ẹ fi <code>/schedule &lt;quiz id&gt; &lt;@channel tàbí chat id&gt; &lt;HH:MM&gt;</code> ránṣẹ́ (UTC), tàbí <code>off</code> dípò àkókò láti dá a dúró.",
         "schedule_done": "⏰ Lójoojúmọ́ ní {time} UTC, ìbéèrè tó kàn láti <code>{quiz_id}</code> yóò lọ sí {chat}.",
         "schedule_off": "⏰ Kò sí ìbéèrè ojoojúmọ́ láti <code>{quiz_id}</code> fún {chat} mọ́.",

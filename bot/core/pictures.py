@@ -87,6 +87,8 @@ async def send_photo(
                      sha256[:12], error.message)  # fmt: skip
             await media.forget(bot.id, sha256, cached)
     data = services.catalog.image(sha256)
+    if data is None:  # an imported bank's: its files are in the database, not in memory
+        data = await services.storage.media.picture(sha256)
     if data is None:
         raise PictureMissing(image.location)
     name = image.location.rsplit("/", 1)[-1]

@@ -3,19 +3,33 @@
 from __future__ import annotations
 
 import dataclasses
+from decimal import Decimal
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.admin import render as admin_render
-from bot.admin.flow import Draft, parse_answer, parse_options, parse_translation
+from bot.admin.flow import (
+    Draft,
+    parse_accepted,
+    parse_answer,
+    parse_answers,
+    parse_number,
+    parse_options,
+    parse_tolerance,
+    parse_translation,
+    parse_true_false,
+)
 from bot.core import callbacks
 from bot.core.i18n import Locale
 from bot.core.render import MAX_MESSAGE_LENGTH, Rendered, Reply
 from bot.group import render as render_group
 from bot.sandbox.html_check import telegram_length, visible_text
-from content.model import LocalizedText
+from content.editing import add_question
+from content.model import LocalizedText, Question, QuestionType, TypedAnswer
 from content.schema import MAX_EXPLANATION_LENGTH, MAX_OPTION_LENGTH, MAX_QUESTION_LENGTH
-from storage.content_store import QuestionStat, QuizTotals, RetiredQuestion
+from storage.content_store import QuestionStat, QuizTotals, RetiredQuestion, WrongReply
 from storage.group_store import Tally
 from tests.support.quizzes import NASTY, make_question, make_quiz, nasty_quiz, worst_case_quiz
 
@@ -127,3 +141,75 @@ def test_stats_rank_hardest_first_and_mark_retired() -> None:
     assert hardest[2].startswith("• q3 50% right of 2")
     assert "Retired: gone" in shown
     assert "3 learners, 15 answers, 40% right" in shown
+
+
+def test_stats_of_many_typed_questions_list_ten_fit_messages_and_escape_replies() -> None:
+    questions = [
+        Question(
+            f"t{k}",
+            LocalizedText({"en": f"Typed question {k} " + "long " * 40}),
+            key=TypedAnswer((LocalizedText({"en": "right"}),)),
+        )
+        for k in range(30)
+    ]
+    quiz = dataclasses.replace(make_quiz(questions[:1]), questions=tuple(questions))
+    stats = [QuestionStat(quiz.id, q.id, 50, 1) for q in questions]
+    wrong = [
+        WrongReply(quiz.id, q.id, f"<b>{NASTY}</b> {n} " + "x" * 300, 10 + k + n)
+        for k, q in enumerate(questions)
+        for n in range(5)
+    ]
+    totals = {quiz.id: QuizTotals(quiz.id, 3, 1500, 30)}
+    messages = admin_render.stats_messages([quiz], 3, totals, stats, [], EN, wrong, [])
+    shown = "\n".join(visible(text) for text in messages)  # each within 4,096
+    listed = [line for line in shown.splitlines() if line.startswith("• t") and "×" in line]
+    assert [line.split()[1] for line in listed] == [f"t{k}" for k in range(29, 19, -1)]
+    assert all(line.count("×") == 3 for line in listed)  # the top 3 replies of each
+    assert "… and 20 more" in shown and "<b>" in shown  # shown as written, not as HTML
+
+
+@given(st.text(max_size=40), st.integers(1, 10))
+def test_draft_answer_parsers_never_raise_and_give_what_a_bank_takes(
+    text: str, options: int
+) -> None:
+    picked = parse_answers(text, options)
+    if not isinstance(picked, Reply):
+        assert picked and picked == sorted(set(picked)) and 0 <= picked[0] <= picked[-1] < options
+    assert isinstance(parse_true_false(text), bool | Reply)
+    number = parse_number(text)
+    assert isinstance(number, Decimal | Reply)
+    tolerance = parse_tolerance(text)
+    assert isinstance(tolerance, Reply) or tolerance >= 0
+    accepted = parse_accepted(text)
+    assert isinstance(accepted, Reply) or (accepted and all(a.strip() == a for a in accepted))
+
+
+def test_draft_parsers_read_what_admins_write() -> None:
+    assert parse_answers("a, C", 3) == [0, 2] and parse_answers("3 1 1", 3) == [0, 2]
+    assert parse_answers("", 3) == Reply("draft_bad_answers", {"last": "C"})
+    assert parse_true_false("True") is True and parse_true_false("irọ́") is False
+    assert parse_number("14,5") == Decimal("14.5") and parse_number("1.4e1") == Decimal("14")
+    assert parse_number("1,000") == Reply("draft_digit_grouping", {"number": "1000"})
+    assert parse_tolerance("-0.5") == Reply("draft_bad_tolerance")
+    refused = parse_accepted("bubble\n...")
+    assert isinstance(refused, Reply) and refused.key == "draft_accepted_punctuation"
+
+
+@pytest.mark.parametrize(
+    ("kind", "answer", "extra"),
+    [
+        (QuestionType.MULTIPLE, [0, 1], {}),
+        (QuestionType.TRUE_FALSE, True, {}),
+        (QuestionType.NUMERIC, Decimal("2.5"), {"tolerance": Decimal("0.1"), "unit": "GB"}),
+        (QuestionType.TYPED, ["bubble", "idle time"], {}),
+    ],
+)
+def test_a_draft_of_each_type_validates_as_a_bank_question(
+    kind: QuestionType, answer: object, extra: dict[str, object]
+) -> None:
+    quiz = make_quiz([make_question("q1", "One?", ["a", "b"])])
+    options = ["a", "b"] if kind is QuestionType.MULTIPLE else []
+    draft = Draft("q", 1, "New?", options, answer, "Why", kind=kind, **extra)  # type: ignore[arg-type]
+    result = add_question(quiz, draft.question_data("en"), set(), "en")
+    assert result.quiz is not None, result.errors
+    assert result.quiz.questions[-1].type is kind

@@ -174,17 +174,17 @@ async def test_a_zip_bundle_of_a_gift_file_is_imported(
     assert rows(db_path, "SELECT COUNT(*) FROM content_banks") == [(1,)]
 
 
-async def test_images_in_a_bundle_are_refused_at_their_place_until_the_bot_keeps_them(
+async def test_a_csv_bundle_with_an_image_is_imported_with_the_image_in_the_database(
     api: FakeBotApi, bot: QuizApplication, db_path: Path
 ) -> None:
     sheet = CSV.replace(",explanation\r\n", ",explanation,image\r\n", 1).replace(
         '"Stages wait, then work."', '"Stages wait, then work.",images/p.png'
     )
     bundle = zipped(("pipes.csv", sheet.encode()), ("images/p.png", png()))
-    report = await upload(api, ADMIN, bundle, "was refused", name="pipes.zip")
-    assert "line 2" in report.text and "field image" in report.text
-    assert "cannot show images yet" in report.text
-    assert nothing_stored(db_path)
+    report = await upload(api, ADMIN, bundle, "imported", name="pipes.zip")
+    assert "2 questions" in report.text
+    assert rows(db_path, "SELECT location FROM bank_pictures") == [("images/p.png",)]
+    assert rows(db_path, "SELECT data FROM pictures") == [(png(),)]
 
 
 async def test_a_true_false_gift_question_is_imported_as_one(
