@@ -255,6 +255,13 @@ class Database:
         row = await self.fetchone(sql, *params)
         return None if row is None else make(row)
 
+    async def update_once(self, sql: str, *params: Any) -> bool:
+        """An UPDATE whose WHERE holds only until it has run (`... IS NULL`), in a transaction
+        of its own: True if this call changed the row, False if another had already."""
+        async with self.transaction() as tx:
+            cursor = await tx.execute(sql, *params)
+            return cursor.rowcount == 1
+
     async def fetchall(self, sql: str, *params: Any) -> list[Any]:
         self._refuse_if_lost()
         try:

@@ -115,26 +115,21 @@ class HomeworkStore:
 
     async def close(self, assignment_id: int, outcome: str, now: float) -> bool:
         """Close an open assignment; False if it was closed already (by the other caller)."""
-        async with self._database.transaction() as tx:
-            cursor = await tx.execute(
-                """UPDATE assignments SET closed_at=?, outcome=?
-                   WHERE id=? AND closed_at IS NULL""",
-                now,
-                outcome,
-                assignment_id,
-            )
-            return cursor.rowcount == 1
+        return await self._database.update_once(
+            "UPDATE assignments SET closed_at=?, outcome=? WHERE id=? AND closed_at IS NULL",
+            now,
+            outcome,
+            assignment_id,
+        )
 
     async def mark_reminded(self, assignment_id: int, now: float) -> bool:
         """Record the one reminder; False if it was sent already."""
-        async with self._database.transaction() as tx:
-            cursor = await tx.execute(
-                """UPDATE assignments SET reminded_at=?
-                   WHERE id=? AND reminded_at IS NULL AND closed_at IS NULL""",
-                now,
-                assignment_id,
-            )
-            return cursor.rowcount == 1
+        return await self._database.update_once(
+            """UPDATE assignments SET reminded_at=?
+               WHERE id=? AND reminded_at IS NULL AND closed_at IS NULL""",
+            now,
+            assignment_id,
+        )
 
     async def set_shown_done(self, assignment_id: int, done: int) -> None:
         async with self._database.transaction() as tx:

@@ -364,16 +364,13 @@ class LearnerStore:
     async def finish_attempt(self, attempt_id: int, score: float, total: int, now: float) -> bool:
         """End a running attempt that has nothing left to ask (its last questions were
         retired) with the score of what it asked; False if it had ended already."""
-        async with self._database.transaction() as tx:
-            cursor = await tx.execute(
-                """UPDATE attempts SET finished_at=?, score=?, total=?
-                   WHERE id=? AND finished_at IS NULL""",
-                now,
-                score,
-                total,
-                attempt_id,
-            )
-            return cursor.rowcount == 1
+        return await self._database.update_once(
+            "UPDATE attempts SET finished_at=?, score=?, total=? WHERE id=? AND finished_at IS NULL",
+            now,
+            score,
+            total,
+            attempt_id,
+        )
 
     async def quiz_records(self, user_id: int) -> dict[str, QuizRecord]:
         """Best, last and running attempt of every quiz the learner has touched."""
@@ -400,7 +397,8 @@ class LearnerStore:
                 SELECT quiz_id FROM finished UNION SELECT quiz_id FROM running
             )
             SELECT q.quiz_id,
-                   (SELECT COUNT(*) FROM finished f WHERE f.quiz_id=q.quiz_id) AS done,
+                   (SELECT COUNT(*) FROM finished f WHERE f.quiz_id=q.quiz_id)
+                       AS attempts_finished,
                    b.score AS best_score, b.total AS best_total,
                    l.score AS last_score, l.total AS last_total,
                    r.answered AS running_answered, r.total AS running_total
@@ -412,19 +410,7 @@ class LearnerStore:
             user_id,
             user_id,
         )
-        return {
-            row["quiz_id"]: QuizRecord(
-                quiz_id=row["quiz_id"],
-                attempts_finished=row["done"],
-                best_score=row["best_score"],
-                best_total=row["best_total"],
-                last_score=row["last_score"],
-                last_total=row["last_total"],
-                running_answered=row["running_answered"],
-                running_total=row["running_total"],
-            )
-            for row in rows
-        }
+        return {row["quiz_id"]: row_as(QuizRecord, row) for row in rows}
 
     async def latest_answers(self, user_id: int, quiz_id: str) -> dict[str, Answer]:
         """The most recent answer the learner gave to each question of a quiz."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 
@@ -253,16 +253,7 @@ async def send_question(
         picked = frozenset(order.index(o) for o in await learners.picks(attempt.id, item.key))
     numbering = progress(services.catalog, attempt)
     message = render.question_message(
-        item.quiz,
-        question,
-        position,
-        attempt.id,
-        locale,
-        total=numbering.total,
-        number=numbering.number(item.key),
-        order=order,
-        review=attempt.kind == REVIEW,
-        picked=picked,
+        _placed(attempt, item, order, numbering), attempt.id, locale, picked
     )
     if question.image is not None:
         alt = picture_line(question, locale)
@@ -418,18 +409,25 @@ async def _record(
     )
 
 
-def _reveal(asked: _Asked, given: render.Given, locale: Locale) -> Rendered:
-    return render.reveal_message(
-        asked.item.quiz,
-        asked.item.question,
-        asked.attempt.question_ids.index(asked.item.key),
-        given,
-        locale,
-        total=asked.progress.total,
-        number=asked.progress.number(asked.item.key),
-        order=asked.order,
-        review=asked.attempt.kind == REVIEW,
+def _placed(
+    attempt: Attempt, item: Item, order: Sequence[int], numbering: Progress
+) -> render.Placed:
+    """The attempt's question `item` as the learner meets it, numbered among those that
+    still count."""
+    return render.Placed(
+        item.quiz,
+        item.question,
+        attempt.question_ids.index(item.key),
+        total=numbering.total,
+        number=numbering.number(item.key),
+        order=order,
+        review=attempt.kind == REVIEW,
     )
+
+
+def _reveal(asked: _Asked, given: render.Given, locale: Locale) -> Rendered:
+    placed = _placed(asked.attempt, asked.item, asked.order, asked.progress)
+    return render.reveal_message(placed, given, locale)
 
 
 async def _move_on(
@@ -517,15 +515,8 @@ async def toggle_pick(
     places = frozenset(asked.order.index(o) for o in picks)
     toast = locale.t("picked_toast", letters=letters(places)) if places else locale.t("picked_none")
     await query.answer(toast)
-    message = render.question_message(
-        asked.item.quiz,
-        asked.item.question,
-        tap.position,
-        asked.attempt.id,
-        locale,
-        order=asked.order,
-        picked=places,
-    )
+    placed = _placed(asked.attempt, asked.item, asked.order, asked.progress)
+    message = render.question_message(placed, asked.attempt.id, locale, places)
     try:
         await query.edit_message_reply_markup(message.markup)
     except BadRequest as error:

@@ -59,42 +59,41 @@ MAX_WEAK_SHOWN = 20  # question numbers listed as weak per quiz in /progress
 MAX_ROWS_PER_MESSAGE = 40
 
 
-def _header(
-    quiz: Quiz, position: int, total: int | None, number: int | None, locale: Locale, review: bool
-) -> str:
-    """ "Question k of n": k is `number` when given (the place among the questions that still
-    count), else the position + 1; n is `total`, else the size of the quiz."""
-    n = len(quiz) if total is None else total
-    k = position + 1 if number is None else number
+@dataclass(frozen=True)
+class Placed:
+    """A question where the learner meets it: at `position` in its attempt, headed "Question
+    `number` of `total`" (else position + 1 of the quiz's size) or as a review's, its choices
+    in screen `order` (place i shows choice order[i])."""
+
+    quiz: Quiz
+    question: Question
+    position: int
+    total: int | None = None
+    number: int | None = None
+    order: Sequence[int] | None = None
+    review: bool = False
+
+
+def _header(placed: Placed, locale: Locale) -> str:
+    quiz = placed.quiz
+    n = len(quiz) if placed.total is None else placed.total
+    k = placed.position + 1 if placed.number is None else placed.number
     title = f"<b>{locale.text(quiz.title, MAX_TITLE_LENGTH)}</b>"
-    if review:
+    if placed.review:
         return f"{locale.t('review_header', k=k, n=n)}\n{title}"
     return f"{title}\n{locale.t('question_header', k=k, n=n)}"
 
 
 def question_message(
-    quiz: Quiz,
-    question: Question,
-    position: int,
-    attempt_id: int,
-    locale: Locale,
-    total: int | None = None,
-    *,
-    number: int | None = None,
-    order: Sequence[int] | None = None,
-    review: bool = False,
-    picked: frozenset[int] = frozenset(),
+    placed: Placed, attempt_id: int, locale: Locale, picked: frozenset[int] = frozenset()
 ) -> Rendered:
-    """The question with its choices in `order` (screen place i shows choice order[i]) and
-    its buttons: one per option (single), True and False (true_false), a toggle per option
-    and Submit (multiple: `picked` are the places picked so far), none for a question
-    answered with a typed reply, which says what to reply instead."""
-    places = list(screen_order(question, order))
+    """The question with its choices and its buttons: one per option (single), True and False
+    (true_false), a toggle per option and Submit (multiple: `picked` are the places picked so
+    far), none for a question answered with a typed reply, which says what to reply instead."""
+    question, position = placed.question, placed.position
+    places = list(screen_order(question, placed.order))
     shown = choices(question, locale)
-    parts = [
-        _header(quiz, position, total, number, locale, review),
-        locale.rich(question.text, MAX_QUESTION_LENGTH),
-    ]
+    parts = [_header(placed, locale), locale.rich(question.text, MAX_QUESTION_LENGTH)]
     if question.options:
         parts.append(
             "\n".join(f"<b>{letter(i)}.</b> {shown[choice]}" for i, choice in enumerate(places))
@@ -197,27 +196,14 @@ def answer_toast(
     return locale.t("wrong_options_toast", letters=letters(right))
 
 
-def reveal_message(
-    quiz: Quiz,
-    question: Question,
-    position: int,
-    given: Given,
-    locale: Locale,
-    total: int | None = None,
-    *,
-    number: int | None = None,
-    order: Sequence[int] | None = None,
-    review: bool = False,
-) -> Rendered:
+def reveal_message(placed: Placed, given: Given, locale: Locale) -> Rendered:
     """The answered question: each choice marked (right, missed, wrong) with the learner's
     own marked, or their reply and what was accepted; the verdict and the explanation."""
-    places = list(screen_order(question, order))
+    question = placed.question
+    places = list(screen_order(question, placed.order))
     shown = choices(question, locale)
     right = frozenset(places.index(choice) for choice in right_choices(question))
-    parts = [
-        _header(quiz, position, total, number, locale, review),
-        locale.rich(question.text, MAX_QUESTION_LENGTH),
-    ]
+    parts = [_header(placed, locale), locale.rich(question.text, MAX_QUESTION_LENGTH)]
     mine_mark = f" ← <i>{locale.t('your_answer')}</i>"
     match given:
         case Tapped(tapped):
@@ -285,17 +271,17 @@ def fraction_text(score: Fraction) -> str:
     return f"{score.numerator}/{score.denominator}"
 
 
+def _score_line(summary: Summary, locale: Locale) -> str:
+    score = score_text(summary.score)
+    return locale.t("summary_score", score=score, total=summary.total, percent=summary.percent)
+
+
 def summary_message(
     quiz: Quiz, summary: Summary, best: tuple[float, int] | None, locale: Locale
 ) -> Rendered:
     parts = [
         locale.t("summary_title", title=locale.text(quiz.title, MAX_TITLE_LENGTH)),
-        locale.t(
-            "summary_score",
-            score=score_text(summary.score),
-            total=summary.total,
-            percent=summary.percent,
-        ),
+        _score_line(summary, locale),
     ]
     if best is not None:
         parts[-1] += "\n" + locale.t("summary_best", score=score_text(best[0]), total=best[1])
@@ -575,12 +561,7 @@ def review_summary(
 ) -> Rendered:
     parts = [
         locale.t("review_done"),
-        locale.t(
-            "summary_score",
-            score=score_text(summary.score),
-            total=summary.total,
-            percent=summary.percent,
-        ),
+        _score_line(summary, locale),
     ]
     if next_due is not None:
         parts.append(locale.t("review_next", wait=wait_text(max(0.0, next_due - now), locale)))

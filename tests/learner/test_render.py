@@ -11,6 +11,7 @@ from bot.core.i18n import Locale
 from bot.core.render import MAX_BUTTON_LABEL, MAX_MESSAGE_LENGTH, Rendered, shorten
 from bot.learner.render import (
     Overview,
+    Placed,
     Tapped,
     language_menu,
     preview_messages,
@@ -65,9 +66,9 @@ def every_rendering(quiz: Quiz, locale: Locale) -> list[Rendered]:
     }  # fmt: skip
     latest = {quiz.id: {first.id: Answer(first.id, 0, False, 1.0)}}
     return [
-        question_message(quiz, first, 0, 12, locale),
-        reveal_message(quiz, first, 0, Tapped(0), locale),
-        reveal_message(quiz, first, 0, Tapped(first.answer), locale),
+        question_message(Placed(quiz, first, 0), 12, locale),
+        reveal_message(Placed(quiz, first, 0), Tapped(0), locale),
+        reveal_message(Placed(quiz, first, 0), Tapped(first.answer), locale),
         summary_message(quiz, Summary(1, 2, (first.id,)), (1, 2), locale),
         summary_message(quiz, Summary(2, 2, ()), None, locale),
         *quiz_list([quiz], records, locale),
@@ -134,14 +135,14 @@ def test_a_question_and_its_reveal_show_content_markup_verbatim(
     render: Callable[..., Rendered], answer: object, fragments: tuple[str, ...]
 ) -> None:
     quiz = nasty_quiz()
-    shown = visible(render(quiz, quiz.questions[0], 0, answer, EN))
+    shown = visible(render(Placed(quiz, quiz.questions[0], 0), answer, EN))
     for fragment in fragments:
         assert fragment + NASTY in shown
 
 
 def test_content_markup_is_escaped_in_the_html() -> None:
     quiz = nasty_quiz()
-    raw = question_message(quiz, quiz.questions[0], 0, 12, EN).text
+    raw = question_message(Placed(quiz, quiz.questions[0], 0), 12, EN).text
     assert "<b>Tom" not in raw
     assert "&lt;b&gt;Tom &amp; &quot;Jerry&quot;&lt;/b&gt;" in raw
     assert "&amp;amp;" in raw  # a literal "&amp;" in content is escaped once more
@@ -207,9 +208,9 @@ def test_empty_quiz_list_has_no_keyboard() -> None:
 def test_worst_case_question_and_reveal_fit_one_message(locale: Locale) -> None:
     quiz, question = worst_case_quiz()
     for rendered in (
-        question_message(quiz, question, 0, 10**17, locale),
-        reveal_message(quiz, question, 0, Tapped(0), locale),
-        reveal_message(quiz, question, 0, Tapped(question.answer), locale),
+        question_message(Placed(quiz, question, 0), 10**17, locale),
+        reveal_message(Placed(quiz, question, 0), Tapped(0), locale),
+        reveal_message(Placed(quiz, question, 0), Tapped(question.answer), locale),
     ):
         shown = visible(rendered)
         assert telegram_length(shown) <= MAX_MESSAGE_LENGTH
@@ -218,7 +219,7 @@ def test_worst_case_question_and_reveal_fit_one_message(locale: Locale) -> None:
 
 def test_worst_case_reveal_keeps_the_whole_explanation() -> None:
     quiz, question = worst_case_quiz()
-    shown = visible(reveal_message(quiz, question, 0, Tapped(0), EN))
+    shown = visible(reveal_message(Placed(quiz, question, 0), Tapped(0), EN))
     assert "w" * schema.MAX_EXPLANATION_LENGTH in shown
     assert shown.count("w" * schema.MAX_OPTION_LENGTH) >= schema.MAX_OPTIONS
 
@@ -226,15 +227,15 @@ def test_worst_case_reveal_keeps_the_whole_explanation() -> None:
 def test_worst_case_question_of_emoji_fits_one_message() -> None:
     quiz, question = worst_case_quiz("😀")
     for rendered in (
-        question_message(quiz, question, 0, 1, EN),
-        reveal_message(quiz, question, 0, Tapped(0), EN),
+        question_message(Placed(quiz, question, 0), 1, EN),
+        reveal_message(Placed(quiz, question, 0), Tapped(0), EN),
     ):
         assert telegram_length(visible(rendered)) <= MAX_MESSAGE_LENGTH
 
 
 def test_button_labels_are_shortened_but_the_message_keeps_the_full_option() -> None:
     quiz, question = worst_case_quiz()
-    rendered = question_message(quiz, question, 0, 1, EN)
+    rendered = question_message(Placed(quiz, question, 0), 1, EN)
     labels = [label for label, _ in buttons(rendered)]
     assert len(labels) == schema.MAX_OPTIONS
     assert labels[0].startswith("A. ")
@@ -246,7 +247,7 @@ def test_button_labels_are_shortened_but_the_message_keeps_the_full_option() -> 
 
 def test_short_button_labels_are_kept_whole() -> None:
     question = make_question("q1", "Two plus two?", ["three", "four"], 1)
-    rendered = question_message(make_quiz([question]), question, 0, 5, EN)
+    rendered = question_message(Placed(make_quiz([question]), question, 0), 5, EN)
     assert buttons(rendered) == [("A. three", "1:a:5:0:0"), ("B. four", "1:a:5:0:1")]
 
 
