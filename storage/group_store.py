@@ -75,6 +75,17 @@ class AskedQuestion:
     asked_at: float
     deadline: float
     revealed_at: float | None
+    photo: bool = False  # sent as a photo with the question as its caption
+
+
+@dataclass(frozen=True)
+class PickOutcome:
+    """What a member's tap on an option of a multiple question did: toggled it (RECORDED,
+    with their selection now, a bit per option), nothing as they answered before (ALREADY),
+    or nothing as the question is closed (CLOSED)."""
+
+    status: AnswerStatus
+    options: int = 0
 
 
 @dataclass(frozen=True)
@@ -135,7 +146,7 @@ def _session(row: Any) -> GroupSession:
 
 
 def _asked(row: Any) -> AskedQuestion:
-    return row_as(AskedQuestion, row)
+    return row_as(AskedQuestion, row, photo=bool(row["photo"]))
 
 
 # A member's points under their latest name; a held answer (storage/held_answers.py) counts
@@ -303,16 +314,19 @@ class GroupStore:
         poll_id: str | None,
         asked_at: float,
         deadline: float,
+        photo: bool = False,
     ) -> None:
-        """Record that the question at `position` was posted (a re-post replaces the record)."""
+        """Record that the question at `position` was posted (a re-post replaces the record);
+        `photo`: as a photo, the question its caption."""
         async with self._write() as tx:
             await tx.execute(
                 """INSERT INTO group_questions (session_id, position, question_id, message_id,
-                       poll_id, asked_at, deadline)
-                   VALUES (?, ?, ?, ?, ?, ?, ?)
+                       poll_id, asked_at, deadline, photo)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                    ON CONFLICT(session_id, position) DO UPDATE SET
                        message_id=excluded.message_id, poll_id=excluded.poll_id,
-                       asked_at=excluded.asked_at, deadline=excluded.deadline""",
+                       asked_at=excluded.asked_at, deadline=excluded.deadline,
+                       photo=excluded.photo""",
                 session_id,
                 position,
                 question_id,
@@ -320,6 +334,7 @@ class GroupStore:
                 poll_id,
                 asked_at,
                 deadline,
+                int(photo),
             )
 
     async def asked(self, session_id: int, position: int) -> AskedQuestion | None:
@@ -422,10 +437,12 @@ class GroupStore:
         return await self.get_session(session_id)
 
     async def post_sent(
-        self, session_id: int, question_id: str, message_id: int, now: float
+        self, session_id: int, question_id: str, message_id: int, now: float, photo: bool = False
     ) -> None:
         """The post's message is in the chat: its question is open until revealed."""
-        await self.question_asked(session_id, 0, question_id, message_id, None, now, math.inf)
+        await self.question_asked(
+            session_id, 0, question_id, message_id, None, now, math.inf, photo
+        )
 
     async def drop_unsent(self, session_id: int) -> None:
         """Forget a post whose message could not be sent (it has no answers)."""
@@ -497,6 +514,60 @@ class GroupStore:
                 answered_at=now,
             )
         )
+
+    async def toggle_pick(
+        self,
+        *,
+        session_id: int,
+        position: int,
+        question_id: str,
+        user_id: int,
+        option: int,
+        now: float,
+    ) -> PickOutcome:
+        """Pick `option` of a multiple question for a member, or unpick it, while the question
+        takes answers (as `record_answer` decides it) and the member has not answered it."""
+        async with self._database.transaction() as tx:
+            answered = await tx.fetchone(
+                """SELECT 1 FROM group_answers WHERE session_id=? AND position=? AND user_id=?""",
+                session_id,
+                position,
+                user_id,
+            )
+            if answered is not None:
+                return PickOutcome(AnswerStatus.ALREADY)
+            # SQLite has no XOR: a | b minus a & b
+            row = await tx.fetchone(
+                """INSERT INTO group_picks (session_id, position, user_id, options, updated_at)
+                   SELECT s.id, q.position, ?, ?, ? FROM group_sessions AS s
+                   JOIN group_questions AS q ON q.session_id = s.id AND q.position = s.position
+                   WHERE s.id = ? AND s.position = ? AND s.finished_at IS NULL
+                     AND q.question_id = ? AND q.revealed_at IS NULL AND q.deadline >= ?
+                   ON CONFLICT(session_id, position, user_id) DO UPDATE SET
+                       options = (options | excluded.options) - (options & excluded.options),
+                       updated_at = excluded.updated_at
+                   RETURNING options""",
+                user_id,
+                1 << option,
+                now,
+                session_id,
+                position,
+                question_id,
+                now,
+            )
+        if row is None:
+            return PickOutcome(AnswerStatus.CLOSED)
+        return PickOutcome(AnswerStatus.RECORDED, int(row["options"]))
+
+    async def picks(self, session_id: int, position: int, user_id: int) -> int:
+        """A member's selection on a multiple question, a bit per option (0: none)."""
+        row = await self._database.fetchone(
+            "SELECT options FROM group_picks WHERE session_id=? AND position=? AND user_id=?",
+            session_id,
+            position,
+            user_id,
+        )
+        return int(row["options"]) if row is not None else 0
 
     async def answer_counts(self, session_id: int, position: int) -> dict[int, int]:
         """How many chose each option (options nobody chose are absent)."""

@@ -100,7 +100,7 @@ def test_poll_spec_fits_telegram_limits_and_continues_the_explanation() -> None:
     assert spec.followup is not None and "question 5" in shown_text(spec.followup)
     short = make_question("s", "Short?", ["a", "b"], 1, "Because.")
     small = poll_spec(make_quiz([short]), short, 0, 1, EN)
-    assert (small.question, small.options, small.correct) == ("[1/1] Short?", ("a", "b"), 1)
+    assert (small.question, small.options, small.correct) == ("[1/1] Short?", ("a", "b"), (1,))
     assert small.explanation == "Because." and small.followup is None
 
 

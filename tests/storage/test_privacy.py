@@ -106,8 +106,8 @@ async def test_forgetting_a_learner_removes_their_records_and_keeps_others_total
     assert await storage.learners.get_user(ADA) is None  # not served from the cache either
     assert forgotten.learners == 1
     assert forgotten.deleted == {
-        "review_log": 2, "cards": 2, "answers": 2, "homework_attempts": 0, "attempts": 1,
-        "users": 1,
+        "group_picks": 0, "review_log": 2, "cards": 2, "answers": 2, "homework_attempts": 0,
+        "attempts": 1, "users": 1,
     }  # fmt: skip
     assert forgotten.anonymized == {"group_answers": 1, "post_answers": 1}
     # Bola and Chike are untouched
