@@ -26,6 +26,8 @@ from storage.database import Database, Transaction, row_as
 from storage.group_batch import AnswerStatus as AnswerStatus  # what `record_answer` says
 from storage.group_batch import GroupAnswerBatcher, PendingGroupAnswer
 from storage.group_batch import GroupAnswerOutcome as GroupAnswerOutcome
+from storage.pick_batch import PendingPick, PickBatcher
+from storage.pick_batch import PickOutcome as PickOutcome
 
 TIMED = "timed"
 POST = "post"
@@ -76,16 +78,6 @@ class AskedQuestion:
     deadline: float
     revealed_at: float | None
     photo: bool = False  # sent as a photo with the question as its caption
-
-
-@dataclass(frozen=True)
-class PickOutcome:
-    """What a member's tap on an option of a multiple question did: toggled it (RECORDED,
-    with their selection now, a bit per option), nothing as they answered before (ALREADY),
-    or nothing as the question is closed (CLOSED)."""
-
-    status: AnswerStatus
-    options: int = 0
 
 
 @dataclass(frozen=True)
@@ -166,14 +158,16 @@ class GroupStore:
     def __init__(self, database: Database) -> None:
         self._database = database
         self._answers = GroupAnswerBatcher(database.transaction)
+        self._picks = PickBatcher(database.transaction)
         # what taps name, read once per question rather than once per tap: every write to
         # sessions and asked questions goes through this store and empties it (`_changed`)
         self._tap_targets: dict[tuple[str, int, int], TapTarget] = {}
         self._changes = 0
 
     async def drain(self) -> None:
-        """Wait until every answer handed in so far is written (or has failed)."""
+        """Wait until every answer and pick handed in so far is written (or has failed)."""
         await self._answers.drain()
+        await self._picks.drain()
 
     # sessions
 
@@ -526,38 +520,11 @@ class GroupStore:
         now: float,
     ) -> PickOutcome:
         """Pick `option` of a multiple question for a member, or unpick it, while the question
-        takes answers (as `record_answer` decides it) and the member has not answered it."""
-        async with self._database.transaction() as tx:
-            answered = await tx.fetchone(
-                """SELECT 1 FROM group_answers WHERE session_id=? AND position=? AND user_id=?""",
-                session_id,
-                position,
-                user_id,
-            )
-            if answered is not None:
-                return PickOutcome(AnswerStatus.ALREADY)
-            # SQLite has no XOR: a | b minus a & b
-            row = await tx.fetchone(
-                """INSERT INTO group_picks (session_id, position, user_id, options, updated_at)
-                   SELECT s.id, q.position, ?, ?, ? FROM group_sessions AS s
-                   JOIN group_questions AS q ON q.session_id = s.id AND q.position = s.position
-                   WHERE s.id = ? AND s.position = ? AND s.finished_at IS NULL
-                     AND q.question_id = ? AND q.revealed_at IS NULL AND q.deadline >= ?
-                   ON CONFLICT(session_id, position, user_id) DO UPDATE SET
-                       options = (options | excluded.options) - (options & excluded.options),
-                       updated_at = excluded.updated_at
-                   RETURNING options""",
-                user_id,
-                1 << option,
-                now,
-                session_id,
-                position,
-                question_id,
-                now,
-            )
-        if row is None:
-            return PickOutcome(AnswerStatus.CLOSED)
-        return PickOutcome(AnswerStatus.RECORDED, int(row["options"]))
+        takes answers (as `record_answer` decides it) and the member has not answered it; in
+        the next batch of picks (storage/pick_batch.py), returns after its COMMIT."""
+        return await self._picks.record(
+            PendingPick(session_id, position, question_id, user_id, option, now)
+        )
 
     async def picks(self, session_id: int, position: int, user_id: int) -> int:
         """A member's selection on a multiple question, a bit per option (0: none)."""
