@@ -197,6 +197,8 @@ async def test_a_group_quiz_plays_true_false_multiple_code_and_pictures(
         p = await api.wait_for_bot_message(GROUP_ID, "Question 4 of 5", after=seen)
         assert p.photo is not None and p.caption is not None and "🖼 A white square" in p.caption
         assert (await room.tap(BO, p, 0)).startswith("✅")
+        await api.wait_for(lambda: "👥 1 answered" in (room.current(p).caption or ""))  # redrawn
+        assert "🖼 A white square" in (room.current(p).caption or "")
         seen = len(room.messages())
         await room.tap(ADA, p, 2)
         reveal = await api.wait_for_bot_message(GROUP_ID, "chose it", after=seen)
@@ -379,3 +381,25 @@ async def _answer_right(room: Room, quiz: Quiz, message: Message) -> None:
             assert (await room.tap(BO, message, submit)).startswith("✅")
         case _:
             raise AssertionError(f"{question.id} is not played in a group")
+
+
+async def test_pictures_go_to_the_forum_topic_of_their_quiz(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    settings = _settings(api, tmp_path)
+    chat = api.group(GROUP_ID, "school", admins={ADA.id})
+    topic = api.create_topic(chat, "Maths")
+    room = Room(api, chat)
+    async with running_bot(settings):
+        seen = len(room.messages())
+        api.send_text(ADA, "/groupquiz multi 60", chat, topic=topic)
+        await api.wait_for_bot_message(GROUP_ID, "Question 1 of 3", after=seen)
+        api.send_text(ADA, "/skip", chat, topic=topic)
+        pictured = await api.wait_for_bot_message(GROUP_ID, "Question 2 of 3", after=seen)
+        assert pictured.photo is not None and pictured.thread_id == topic
+        assert (await room.tap(BO, pictured, 0)).startswith("✅")
+        api.send_text(ADA, "/skip", chat, topic=topic)
+        await api.wait_for_bot_message(GROUP_ID, "Question 3 of 3", after=seen)
+        assert "✅ A. Yes · 1 chose it" in (room.current(pictured).caption or "")
+    assert all(message.thread_id == topic for message in room.messages()[seen:])
+    assert not _failed(api)
