@@ -103,8 +103,8 @@ async def _open_target(
     if found is None:
         return locale.t("stale_button")
     question = found[1]
-    option = getattr(tap, "option", 0)
-    picks = isinstance(tap, GroupPick | PostPick | GroupSubmit | PostSubmit)
+    option = 0 if isinstance(tap, GroupSubmit | PostSubmit) else tap.option
+    picks = not isinstance(tap, GroupAnswer | PostAnswer)
     if picks != render.is_multiple(question) or option >= choice_count(question):
         return locale.t("stale_button")  # forged: not a button of this question
     return session, asked, question

@@ -404,6 +404,7 @@ async def _show_reveal(
         spec = render.poll_spec(quiz, question, asked.position, session.total, locale)
         if spec.followup is not None:
             await send(bot, services, session.chat_id, spec.followup, None, session.thread_id)
+        await _send_explanation_picture(bot, services, session, asked, question)
         return
     counts = await groups.answer_counts(session.id, asked.position)
     if session.posted:
@@ -414,6 +415,13 @@ async def _show_reveal(
             quiz, question, asked.position, session.total, counts, locale
         )
     await show_on_question(bot, services, session, asked, question, rendered, locale)
+    await _send_explanation_picture(bot, services, session, asked, question)
+
+
+async def _send_explanation_picture(
+    bot: Bot, services: Services, session: GroupSession, asked: AskedQuestion, question: Question
+) -> None:
+    """An explanation's picture, after the reveal, as a reply to the question."""
     if question.explanation_image is not None and await pictures.send_picture(
         bot, services, session.chat_id, question.explanation_image,
         reply_to=asked.message_id, thread_id=session.thread_id,

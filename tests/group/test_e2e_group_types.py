@@ -81,6 +81,7 @@ questions:
     type: true_false
     text: "Three is even."
     answer: false
+    explanation_image: images/square.png
 """
 ONLY_TYPED = """
 id: typed-only
@@ -300,6 +301,8 @@ async def test_quiz_polls_with_two_right_answers_score_right_partly_right_and_wr
         seen = len(room.messages())
         await room.tap(ADA, third, 0)
         await api.wait_for_bot_message(GROUP_ID, "final results", after=seen)
+        why = next(m for m in room.messages()[seen:] if m.photo)  # the explanation's picture
+        assert why.reply_to is not None and why.reply_to.message_id == third.message_id
     rows = {(pos, user): (chosen, correct, points) for pos, user, chosen, correct, points
             in _answers(settings.db_path)}  # fmt: skip
     assert rows[(0, BO.id)][:2] == (0b0101, 1) and rows[(0, BO.id)][2] >= 500
