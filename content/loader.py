@@ -65,8 +65,10 @@ EVERYTHING = Accepts(frozenset(QuestionType), images=True)
 PLAYABLE = EVERYTHING
 # What a group or channel quiz (/groupquiz, /push) plays of a bank; it skips the rest, and
 # says so. Numeric and typed questions are never played there (a reply would show everyone
-# the answer before the reveal); the group side widens this as it learns the other types.
-IN_GROUPS = Accepts(frozenset({QuestionType.SINGLE}), images=False)
+# the answer before the reveal).
+IN_GROUPS = Accepts(
+    frozenset({QuestionType.SINGLE, QuestionType.TRUE_FALSE, QuestionType.MULTIPLE}), images=True
+)
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,8 @@ from storage.database import Database, Transaction, row_as
 from storage.group_batch import AnswerStatus as AnswerStatus  # what `record_answer` says
 from storage.group_batch import GroupAnswerBatcher, PendingGroupAnswer
 from storage.group_batch import GroupAnswerOutcome as GroupAnswerOutcome
+from storage.pick_batch import PendingPick, PickBatcher
+from storage.pick_batch import PickOutcome as PickOutcome
 
 TIMED = "timed"
 POST = "post"
@@ -75,6 +77,7 @@ class AskedQuestion:
     asked_at: float
     deadline: float
     revealed_at: float | None
+    photo: bool = False  # sent as a photo with the question as its caption
 
 
 @dataclass(frozen=True)
@@ -135,7 +138,7 @@ def _session(row: Any) -> GroupSession:
 
 
 def _asked(row: Any) -> AskedQuestion:
-    return row_as(AskedQuestion, row)
+    return row_as(AskedQuestion, row, photo=bool(row["photo"]))
 
 
 # A member's points under their latest name; a held answer (storage/held_answers.py) counts
@@ -155,14 +158,16 @@ class GroupStore:
     def __init__(self, database: Database) -> None:
         self._database = database
         self._answers = GroupAnswerBatcher(database.transaction)
+        self._picks = PickBatcher(database.transaction)
         # what taps name, read once per question rather than once per tap: every write to
         # sessions and asked questions goes through this store and empties it (`_changed`)
         self._tap_targets: dict[tuple[str, int, int], TapTarget] = {}
         self._changes = 0
 
     async def drain(self) -> None:
-        """Wait until every answer handed in so far is written (or has failed)."""
+        """Wait until every answer and pick handed in so far is written (or has failed)."""
         await self._answers.drain()
+        await self._picks.drain()
 
     # sessions
 
@@ -303,16 +308,19 @@ class GroupStore:
         poll_id: str | None,
         asked_at: float,
         deadline: float,
+        photo: bool = False,
     ) -> None:
-        """Record that the question at `position` was posted (a re-post replaces the record)."""
+        """Record that the question at `position` was posted (a re-post replaces the record);
+        `photo`: as a photo, the question its caption."""
         async with self._write() as tx:
             await tx.execute(
                 """INSERT INTO group_questions (session_id, position, question_id, message_id,
-                       poll_id, asked_at, deadline)
-                   VALUES (?, ?, ?, ?, ?, ?, ?)
+                       poll_id, asked_at, deadline, photo)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                    ON CONFLICT(session_id, position) DO UPDATE SET
                        message_id=excluded.message_id, poll_id=excluded.poll_id,
-                       asked_at=excluded.asked_at, deadline=excluded.deadline""",
+                       asked_at=excluded.asked_at, deadline=excluded.deadline,
+                       photo=excluded.photo""",
                 session_id,
                 position,
                 question_id,
@@ -320,6 +328,7 @@ class GroupStore:
                 poll_id,
                 asked_at,
                 deadline,
+                int(photo),
             )
 
     async def asked(self, session_id: int, position: int) -> AskedQuestion | None:
@@ -422,10 +431,12 @@ class GroupStore:
         return await self.get_session(session_id)
 
     async def post_sent(
-        self, session_id: int, question_id: str, message_id: int, now: float
+        self, session_id: int, question_id: str, message_id: int, now: float, photo: bool = False
     ) -> None:
         """The post's message is in the chat: its question is open until revealed."""
-        await self.question_asked(session_id, 0, question_id, message_id, None, now, math.inf)
+        await self.question_asked(
+            session_id, 0, question_id, message_id, None, now, math.inf, photo
+        )
 
     async def drop_unsent(self, session_id: int) -> None:
         """Forget a post whose message could not be sent (it has no answers)."""
@@ -497,6 +508,33 @@ class GroupStore:
                 answered_at=now,
             )
         )
+
+    async def toggle_pick(
+        self,
+        *,
+        session_id: int,
+        position: int,
+        question_id: str,
+        user_id: int,
+        option: int,
+        now: float,
+    ) -> PickOutcome:
+        """Pick `option` of a multiple question for a member, or unpick it, while the question
+        takes answers (as `record_answer` decides it) and the member has not answered it; in
+        the next batch of picks (storage/pick_batch.py), returns after its COMMIT."""
+        return await self._picks.record(
+            PendingPick(session_id, position, question_id, user_id, option, now)
+        )
+
+    async def picks(self, session_id: int, position: int, user_id: int) -> int:
+        """A member's selection on a multiple question, a bit per option (0: none)."""
+        row = await self._database.fetchone(
+            "SELECT options FROM group_picks WHERE session_id=? AND position=? AND user_id=?",
+            session_id,
+            position,
+            user_id,
+        )
+        return int(row["options"]) if row is not None else 0
 
     async def answer_counts(self, session_id: int, position: int) -> dict[int, int]:
         """How many chose each option (options nobody chose are absent)."""

@@ -380,6 +380,22 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
         "CREATE INDEX bank_pictures_by_file ON bank_pictures(sha256)",
     ),
+    # 12: question types in groups and channels (issue 14). A member's selection on a
+    # multiple question while they make it (the shared keyboard never shows it), which goes
+    # with its session; and whether a question went out as a photo (its reveal and live count
+    # then edit the caption).
+    (
+        """CREATE TABLE group_picks (
+            session_id INTEGER NOT NULL REFERENCES group_sessions(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            options INTEGER NOT NULL DEFAULT 0 CHECK (options >= 0),
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (session_id, position, user_id)
+        )""",
+        "CREATE INDEX group_picks_by_user ON group_picks(user_id)",
+        "ALTER TABLE group_questions ADD COLUMN photo INTEGER NOT NULL DEFAULT 0",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

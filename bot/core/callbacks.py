@@ -178,6 +178,20 @@ class PostAnswer(Tap, prefix="adp", chats=ANY_CHAT, per_member=True):
     option: Int
 
 
+class PostPick(Tap, prefix="pp", chats=ANY_CHAT, per_member=True):
+    """A chat member picks, or unpicks, `option` of the multiple question posted as post
+    `post_id`; the selection is that member's alone, kept in SQLite, shown in their toast."""
+
+    post_id: Int
+    option: Int
+
+
+class PostSubmit(Tap, prefix="ps", chats=ANY_CHAT, per_member=True):
+    """A chat member submits their selection on the multiple question of post `post_id`."""
+
+    post_id: Int
+
+
 # --- a whole group or channel ---
 
 
@@ -187,6 +201,22 @@ class GroupAnswer(Tap, prefix="ga", chats=GROUPS, per_member=True):
     session_id: Int
     position: Int
     option: Int
+
+
+class GroupPick(Tap, prefix="gp", chats=GROUPS, per_member=True):
+    """A member picks, or unpicks, `option` of the multiple question at `position` of a group
+    session: the shared keyboard never changes, the selection is that member's alone."""
+
+    session_id: Int
+    position: Int
+    option: Int
+
+
+class GroupSubmit(Tap, prefix="gs", chats=GROUPS, per_member=True):
+    """A member submits their selection on the multiple question at `position`."""
+
+    session_id: Int
+    position: Int
 
 
 class GroupReveal(Tap, prefix="gr", chats=GROUPS):

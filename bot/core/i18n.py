@@ -409,7 +409,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "group_language_set": "This group's language is now {language}: I post here in it. Each member's own answers (toasts) stay in their language.",
         "usage_group_language": "Send <code>/language &lt;code&gt;</code>, one of {choices}. Now: {language}.",
         "args_language": "{value} is not one of the languages: {choices}.",
-        "group_skipped": "{n} question(s) of this quiz are skipped here: they take a typed answer, or are of a kind a chat cannot play yet. Take the quiz in a private chat with me to meet them.",
+        "group_skipped": "{n} question(s) of this quiz are skipped here: they are answered by typing (a number or words), and everyone here would see the answer. Take the quiz in a private chat with me to meet them.",
         "group_nothing_playable": "A chat cannot play any question of <code>{quiz_id}</code> yet: take it in a private chat with me.",
         "push_nothing_playable": "No question of <code>{quiz_id}</code> can be posted to a chat yet: a chat cannot play their types.",
         # issue 14: question types, code and pictures (learner side)
@@ -445,6 +445,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "preview_number": "Answer: a number",
         "preview_number_unit": "Answer: a number, in {unit}",
         "preview_typed": "Answer: typed in words",
+        # issue 14: question types in groups and channels
+        "group_hint_multiple": "Choose every right option: your picks show only to you. Then tap ✅ Submit my answer.",
+        "button_submit_mine": "✅ Submit my answer",
+        "group_picked_toast": "Your selection: {letters} — tap ✅ Submit my answer.",
+        "group_picked_none": "Your selection is empty: tap the options you choose.",
+        "group_toast_partly": "🟡 Partly right ({score}): +{points} points. Your answer stands.",
+        "group_toast_wrong_options": "❌ Not quite. Your answer stands; the reveal shows the right options.",
+        "group_answered_right": "👥 {count} answered, {right} fully right",
     },
     "yo": {
         "welcome": (
@@ -844,7 +852,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "group_language_set": "Èdè ẹgbẹ́ yìí ni {language} báyìí: inú rẹ̀ ni màá máa kọ̀wé níbí. Ìdáhùn ọmọ ẹgbẹ́ kọ̀ọ̀kan yóò wà ní èdè tirẹ̀.",  # yo: review
         "usage_group_language": "Ẹ fi <code>/language &lt;code&gt;</code> ránṣẹ́, ọ̀kan nínú {choices}. Báyìí: {language}.",  # yo: review
         "args_language": "{value} kì í ṣe ọ̀kan nínú àwọn èdè: {choices}.",  # yo: review
-        "group_skipped": "A fo ìbéèrè {n} ti ìdánwò yìí níbí: wọ́n nílò ìdáhùn tí a kọ, tàbí wọ́n jẹ́ irú tí ẹgbẹ́ kò lè ṣe síbẹ̀. Ẹ ṣe ìdánwò náà pẹ̀lú mi ní ìkọ̀kọ̀ láti rí wọn.",  # yo: review
+        "group_skipped": "A fo ìbéèrè {n} ti ìdánwò yìí níbí: a máa ń kọ ìdáhùn wọn (nọ́ńbà tàbí ọ̀rọ̀), gbogbo ènìyàn ibí yóò sì rí ìdáhùn náà. Ẹ ṣe ìdánwò náà pẹ̀lú mi ní ìkọ̀kọ̀ láti rí wọn.",  # yo: review
         "group_nothing_playable": "Ẹgbẹ́ kò lè ṣe ìbéèrè kankan ti <code>{quiz_id}</code> síbẹ̀: ẹ ṣe é pẹ̀lú mi ní ìkọ̀kọ̀.",  # yo: review
         "push_nothing_playable": "A kò lè fi ìbéèrè kankan ti <code>{quiz_id}</code> ránṣẹ́ sí ẹgbẹ́ síbẹ̀: ẹgbẹ́ kò lè ṣe irú wọn.",  # yo: review
         # issue 14: question types, code and pictures (learner side)
@@ -880,6 +888,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "preview_number": "Ìdáhùn: nọ́ńbà kan",  # yo: review
         "preview_number_unit": "Ìdáhùn: nọ́ńbà kan, ní {unit}",  # yo: review
         "preview_typed": "Ìdáhùn: ọ̀rọ̀ tí ẹ kọ",  # yo: review
+        "group_hint_multiple": "Ẹ yan gbogbo ìdáhùn tó tọ̀nà: ẹ̀yin nìkan ló ń rí àṣàyàn yín. Lẹ́yìn náà ẹ tẹ ✅ Fi ìdáhùn mi ránṣẹ́.",  # yo: review
+        "button_submit_mine": "✅ Fi ìdáhùn mi ránṣẹ́",  # yo: review
+        "group_picked_toast": "Àṣàyàn yín: {letters} — ẹ tẹ ✅ Fi ìdáhùn mi ránṣẹ́.",  # yo: review
+        "group_picked_none": "Ẹ kò tíì yan nǹkan kan: ẹ tẹ àwọn ìdáhùn tí ẹ yàn.",  # yo: review
+        "group_toast_partly": "🟡 Ó tọ̀nà díẹ̀ ({score}): +{points} àmì. Ìdáhùn yín dúró.",  # yo: review
+        "group_toast_wrong_options": "❌ Kò tọ̀nà. Ìdáhùn yín dúró; ìfihàn yóò fi àwọn èyí tó tọ̀nà hàn.",  # yo: review
+        "group_answered_right": "👥 {count} ti dáhùn, {right} ló tọ̀nà pátápátá",  # yo: review
     },
 }
 

@@ -56,10 +56,11 @@ async def send_photo(
     caption: str | None = None,
     markup: Rendered | None = None,
     reply_to: int | None = None,
+    thread_id: int | None = None,
 ) -> Message:
     """Send a picture: by URL, by the `file_id` this bot got for the file, or uploaded (and
-    its `file_id` kept). `markup` lends its keyboard. Raises `PictureMissing` and Telegram's
-    errors."""
+    its `file_id` kept). `markup` lends its keyboard; `thread_id` names a forum topic. Raises
+    `PictureMissing` and Telegram's errors."""
     keyboard = markup.markup if markup is not None else None
     if image.is_url or image.sha256 is None:
         return await bot.send_photo(
@@ -68,6 +69,7 @@ async def send_photo(
             caption=caption,
             reply_markup=keyboard,
             reply_to_message_id=reply_to,
+            message_thread_id=thread_id,
         )
     media, sha256 = services.storage.media, image.sha256
     cached = await media.file_id(bot.id, sha256)
@@ -79,6 +81,7 @@ async def send_photo(
                 caption=caption,
                 reply_markup=keyboard,
                 reply_to_message_id=reply_to,
+                message_thread_id=thread_id,
             )
         except BadRequest as error:
             if not refuses_file(error):
@@ -98,6 +101,7 @@ async def send_photo(
         caption=caption,
         reply_markup=keyboard,
         reply_to_message_id=reply_to,
+        message_thread_id=thread_id,
     )
     if sent.photo:
         await media.remember(bot.id, sha256, sent.photo[-1].file_id, services.clock())
@@ -129,33 +133,55 @@ async def send_with_picture(
     image: Image,
     alt: str | None,
     message: Rendered,
+    thread_id: int | None = None,
 ) -> Sent:
-    """A message with a picture (see the module's docstring)."""
+    """A message with a picture (see the module's docstring), into forum topic `thread_id`
+    if given."""
     caption = f"{message.text}\n\n{alt}" if alt else message.text
+    topic = thread_id
     try:
         if fits_caption(caption):
-            return Sent(await send_photo(bot, services, chat_id, image, caption, message))
-        photo = await send_photo(bot, services, chat_id, image, alt)
+            return Sent(
+                await send_photo(bot, services, chat_id, image, caption, message, thread_id=topic)
+            )
+        photo = await send_photo(bot, services, chat_id, image, alt, thread_id=topic)
     except (PictureMissing, TelegramError) as error:
         if not _left_out(error):
             raise
         log.warning("picture %s left out of a message to chat %s: %s",
                     image.location, chat_id, error)  # fmt: skip
-        return Sent(await bot.send_message(chat_id, caption, reply_markup=message.markup))
-    text = await bot.send_message(chat_id, message.text, reply_markup=message.markup)
+        return Sent(
+            await bot.send_message(
+                chat_id, caption, reply_markup=message.markup, message_thread_id=topic
+            )
+        )
+    text = await bot.send_message(
+        chat_id, message.text, reply_markup=message.markup, message_thread_id=topic
+    )
     return Sent(text, photo)
 
 
 async def send_picture(
-    bot: Bot, services: Services, chat_id: int, image: Image, reply_to: int | None = None
-) -> None:
-    """A picture alone (an explanation's); one that cannot be sent is left out."""
+    bot: Bot,
+    services: Services,
+    chat_id: int,
+    image: Image,
+    reply_to: int | None = None,
+    caption: str | None = None,
+    thread_id: int | None = None,
+) -> bool:
+    """A picture alone (an explanation's, or a quiz poll's); one that cannot be sent is left
+    out. Whether it was sent."""
     try:
-        await send_photo(bot, services, chat_id, image, reply_to=reply_to)
+        await send_photo(
+            bot, services, chat_id, image, caption, reply_to=reply_to, thread_id=thread_id
+        )
     except (PictureMissing, TelegramError) as error:
         if not _left_out(error):
             raise
         log.warning("picture %s not sent to chat %s: %s", image.location, chat_id, error)
+        return False
+    return True
 
 
 def has_photo(message: object) -> bool:

@@ -19,8 +19,8 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
 from bot.core.i18n import Locale
-from bot.core.render import letter
-from content.model import Question, clip
+from bot.core.render import choice_count, letter, letters
+from content.model import Question, QuestionType, clip
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
@@ -82,9 +82,13 @@ def to_xlsx(table: Table, sheet_title: str = "report") -> bytes:
 
 
 def answer_cell(question: Question | None, chosen: int, correct: bool) -> str:
-    """A chosen option as its letter (the bank's order), and ✓ or ✗."""
-    options = question.options if question is not None else ()
-    shown = letter(chosen) if 0 <= chosen < len(options) else str(chosen)
+    """A chosen option as its letter (the bank's order; True is A, False B), a multiple
+    question's options as theirs ("A, C": `chosen` has a bit per option), and ✓ or ✗."""
+    count = choice_count(question) if question is not None else 0
+    if question is not None and question.type is QuestionType.MULTIPLE and chosen > 0:
+        shown = letters([i for i in range(count) if chosen >> i & 1]) or str(chosen)
+    else:
+        shown = letter(chosen) if 0 <= chosen < count else str(chosen)
     return f"{shown} {'✓' if correct else '✗'}"
 
 

@@ -17,11 +17,19 @@ from telegram.error import BadRequest, TelegramError
 from telegram.ext import JobQueue
 
 from bot.core import faults
-from bot.core.callbacks import GroupAnswer, PostAnswer
+from bot.core.callbacks import (
+    GroupAnswer,
+    GroupPick,
+    GroupSubmit,
+    PostAnswer,
+    PostPick,
+    PostSubmit,
+)
 from bot.core.context import QuizContext, Services
 from bot.core.i18n import Locale
+from bot.core.render import choice_count
 from bot.group import flow, render
-from content.group_rules import points, upcoming_sends
+from content.group_rules import upcoming_sends
 from content.model import Question
 from storage.group_store import AnswerStatus, AskedQuestion, GroupAnswerOutcome, GroupSession
 
@@ -43,11 +51,14 @@ async def _record(
     chosen: int,
     now: float,
 ) -> GroupAnswerOutcome:
-    """Store a member's answer with its time and points (a tap or a poll vote alike, given
-    `now`: when it arrived, not when its turn came); a posted question is worth no points."""
-    correct = question.is_correct(chosen)
+    """Store a member's answer with its time and points (a tap, a multiple question's
+    selection or a poll vote alike, given `now`: when it arrived, not when its turn came); a
+    posted question is worth no points. `correct` is fully right; a timed quiz's points are
+    scaled by the answer's credit (`render.answer_points`)."""
     elapsed = max(now - asked.asked_at, 0.0)
-    score = 0 if session.posted else points(correct, elapsed, session.seconds)
+    score = (
+        0 if session.posted else render.answer_points(question, chosen, elapsed, session.seconds)
+    )
     return await services.storage.groups.record_answer(
         session_id=session.id,
         position=asked.position,
@@ -55,11 +66,48 @@ async def _record(
         user_id=who.id,
         name=who.full_name,
         chosen=chosen,
-        correct=correct,
+        correct=render.credit(question, chosen) == 1,
         elapsed=elapsed,
         points=score,
         now=now,
     )
+
+
+MemberTap = GroupAnswer | PostAnswer | GroupPick | PostPick | GroupSubmit | PostSubmit
+
+
+async def _open_target(
+    services: Services, query: CallbackQuery, tap: MemberTap, locale: Locale
+) -> tuple[GroupSession, AskedQuestion, Question] | str:
+    """The running session, asked question and question a member's tap names, checked
+    against stored state (its chat, its message, the question still in the quiz); else the
+    toast that refuses it."""
+    groups = services.storage.groups
+    if isinstance(tap, PostAnswer | PostPick | PostSubmit):
+        target = await groups.tap_target(post_id=tap.post_id)
+        session = target.session
+    else:
+        target = await groups.tap_target(session_id=tap.session_id, position=tap.position)
+        session = target.session
+        if session is not None and session.posted:
+            session = None  # a post's buttons are Post*: this one is forged
+    message = query.message
+    if session is None or message is None or session.chat_id != message.chat.id:
+        return locale.t("stale_button")
+    asked = target.asked
+    if asked is None or asked.message_id != message.message_id:
+        return locale.t("stale_button")
+    if not session.running:
+        return render.closed_toast(session, locale)
+    found = flow.resolve(services, session, asked.question_id)
+    if found is None:
+        return locale.t("stale_button")
+    question = found[1]
+    option = 0 if isinstance(tap, GroupSubmit | PostSubmit) else tap.option
+    picks = not isinstance(tap, GroupAnswer | PostAnswer)
+    if picks != render.is_multiple(question) or option >= choice_count(question):
+        return locale.t("stale_button")  # forged: not a button of this question
+    return session, asked, question
 
 
 async def take_tap(
@@ -78,38 +126,80 @@ async def take_tap(
     soon as the answer is committed, and, with the redrawn count, outside the member's turn
     (a toast or an edit that Telegram answers with 502 is tried again for seconds, and a
     Reveal after it would wait for it)."""
-    groups = services.storage.groups
-    if isinstance(tap, PostAnswer):
-        target, position = await groups.tap_target(post_id=tap.post_id), 0
-        session = target.session
-    else:
-        position = tap.position
-        target = await groups.tap_target(session_id=tap.session_id, position=position)
-        session = target.session
-        if session is not None and session.posted:
-            session = None  # a post's buttons are PostAnswer: this one is forged
-    message = query.message
-    if session is None or message is None or session.chat_id != message.chat.id:
-        _toast(jobs, query, locale.t("stale_button"))
+    found = await _open_target(services, query, tap, locale)
+    if isinstance(found, str):
+        _toast(jobs, query, found)
         return
-    asked = target.asked
-    if asked is None or asked.message_id != message.message_id:
-        _toast(jobs, query, locale.t("stale_button"))
-        return
-    if not session.running:
-        _toast(jobs, query, render.closed_toast(session, locale))
-        return
-    found = flow.resolve(services, session, asked.question_id)
-    if found is None or tap.option >= len(found[1].options):
-        _toast(jobs, query, locale.t("stale_button"))
-        return
-    question = found[1]
-    outcome = await _record(
-        services, session, asked, question, query.from_user, tap.option, arrived_at
-    )
-    _toast(jobs, query, render.tap_toast(session, question, tap.option, outcome, locale))
+    await _answer(services, jobs, query, found, tap.option, locale, arrived_at)
+
+
+async def _answer(
+    services: Services,
+    jobs: Jobs,
+    query: CallbackQuery,
+    found: tuple[GroupSession, AskedQuestion, Question],
+    chosen: int,
+    locale: Locale,
+    arrived_at: float,
+) -> None:
+    session, asked, question = found
+    outcome = await _record(services, session, asked, question, query.from_user, chosen, arrived_at)
+    _toast(jobs, query, render.tap_toast(session, question, chosen, outcome, locale))
     if outcome.status is AnswerStatus.RECORDED:
-        schedule_count(jobs, session, position)
+        schedule_count(jobs, session, asked.position)
+
+
+async def take_pick(
+    services: Services,
+    jobs: Jobs,
+    query: CallbackQuery,
+    tap: GroupPick | PostPick,
+    locale: Locale,
+    arrived_at: float,
+) -> None:
+    """A member picks or unpicks an option of a multiple question: their selection, kept in
+    SQLite, changes and is shown in their toast alone; the shared keyboard is never edited."""
+    found = await _open_target(services, query, tap, locale)
+    if isinstance(found, str):
+        _toast(jobs, query, found)
+        return
+    session, asked, question = found
+    outcome = await services.storage.groups.toggle_pick(
+        session_id=session.id,
+        position=asked.position,
+        question_id=question.id,
+        user_id=query.from_user.id,
+        option=tap.option,
+        now=arrived_at,
+    )
+    if outcome.status is AnswerStatus.RECORDED:
+        _toast(jobs, query, render.pick_toast(outcome.options, locale))
+    elif outcome.status is AnswerStatus.ALREADY:
+        _toast(jobs, query, locale.t("already_answered"))
+    else:
+        _toast(jobs, query, locale.t("post_closed" if session.posted else "group_toast_closed"))
+
+
+async def take_submit(
+    services: Services,
+    jobs: Jobs,
+    query: CallbackQuery,
+    tap: GroupSubmit | PostSubmit,
+    locale: Locale,
+    arrived_at: float,
+) -> None:
+    """A member submits their selection on a multiple question: their one answer, stored as
+    any other (one per member: a second Submit is refused); an empty selection is refused."""
+    found = await _open_target(services, query, tap, locale)
+    if isinstance(found, str):
+        _toast(jobs, query, found)
+        return
+    session, asked, _question = found
+    options = await services.storage.groups.picks(session.id, asked.position, query.from_user.id)
+    if not options:  # (a member who answered has their selection still: it stands)
+        _toast(jobs, query, locale.t("pick_first"))
+        return
+    await _answer(services, jobs, query, found, options, locale, arrived_at)
 
 
 def _toast(jobs: Jobs, query: CallbackQuery, text: str) -> None:
@@ -145,10 +235,15 @@ async def take_vote(services: Services, answer: PollAnswer, arrived_at: float) -
         return
     session = await groups.get_session(asked.session_id)
     found = flow.resolve(services, session, asked.question_id) if session is not None else None
-    chosen = answer.option_ids[0]
-    if session is None or found is None or chosen >= len(found[1].options):
+    if session is None or found is None:
         return
     question = found[1]
+    options = set(answer.option_ids)
+    if max(options) >= choice_count(question) or (
+        len(options) > 1 and not render.is_multiple(question)
+    ):
+        return
+    chosen = sum(1 << i for i in options) if render.is_multiple(question) else min(options)
     outcome = await _record(services, session, asked, question, answer.user, chosen, arrived_at)
     log.debug("poll answer %s: %s", answer.poll_id, outcome.status.value)
 
@@ -205,11 +300,11 @@ async def refresh_count(
         locale = flow.session_locale(services, session)
         rendered = render.open_question(session, quiz, question, position, count, locale)
         try:
-            await bot.edit_message_text(
-                rendered.text, session.chat_id, asked.message_id, reply_markup=rendered.markup
-            )
+            if not await flow.show_on_question(
+                bot, services, session, fresh, question, rendered, locale, count_edit=True
+            ):
+                return
         except BadRequest as error:
             log.debug("live count not redrawn: %s", error)
             return
-        services.pace.record(session.chat_id, services.clock(), count_edit=True)
         services.pace.shown_counts[key] = count

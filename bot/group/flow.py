@@ -22,9 +22,10 @@ from telegram.constants import PollType
 from telegram.error import TelegramError
 from telegram.ext import JobQueue
 
-from bot.core import deeplinks, faults
+from bot.core import deeplinks, faults, pictures
 from bot.core.context import QuizContext, Services, send
 from bot.core.i18n import Locale
+from bot.core.render import Rendered, picture_line
 from bot.group import render
 from content.group_rules import rank
 from content.loader import IN_GROUPS
@@ -245,6 +246,7 @@ async def ask(
         found = resolve(services, session, session.question_ids[position])
         locale = session_locale(services, session)
         poll_id: str | None = None
+        photo = False
         if found is None:
             # the quiz or this question was removed since the start: pass over it
             now = services.clock()
@@ -264,18 +266,44 @@ async def ask(
                     quiz, question, position, session.total, session.id, session.seconds, 0,
                     locale,
                 )  # fmt: skip
-                message_id = await send(
-                    bot, services, session.chat_id, rendered.text, rendered.markup,
-                    session.thread_id,
-                )  # fmt: skip
+                message_id, photo = await send_question(
+                    bot, services, session, question, rendered, locale
+                )
             now = services.clock()
             await groups.question_asked(
-                session.id, position, question.id, message_id, poll_id, now, now + session.seconds
-            )
+                session.id, position, question.id, message_id, poll_id, now,
+                now + session.seconds, photo,
+            )  # fmt: skip
             services.pace.shown_counts[(session.id, position)] = 0
             arm_timer(jobs, session.id, position, session.seconds)
     if gone:
         await reveal(bot, services, jobs, session.id, position)
+
+
+async def send_question(
+    bot: Bot,
+    services: Services,
+    session: GroupSession,
+    question: Question,
+    rendered: Rendered,
+    locale: Locale,
+) -> tuple[int, bool]:
+    """Post a question's message into the session's chat (its topic), counted against the
+    chat's budget: text, or with its picture a photo captioned with it (or the photo, then
+    the text: `bot.core.pictures`). The id of the message with the buttons, and whether it is
+    a photo."""
+    if question.image is None:
+        message_id = await send(
+            bot, services, session.chat_id, rendered.text, rendered.markup, session.thread_id
+        )
+        return message_id, False
+    sent = await pictures.send_with_picture(
+        bot, services, session.chat_id, question.image, picture_line(question, locale),
+        rendered, thread_id=session.thread_id,
+    )  # fmt: skip
+    for _ in range(2 if sent.photo is not None else 1):
+        services.pace.record(session.chat_id, services.clock())
+    return sent.message.message_id, pictures.has_photo(sent.message)
 
 
 async def _send_poll(
@@ -284,13 +312,21 @@ async def _send_poll(
 ) -> tuple[int, str]:  # fmt: skip
     locale = session_locale(services, session)
     spec = render.poll_spec(quiz, question, position, session.total, locale)
+    if question.image is not None:  # a poll has no picture: the picture goes first
+        caption = picture_line(question, locale)
+        if await pictures.send_picture(
+            bot, services, session.chat_id, question.image, caption=caption,
+            thread_id=session.thread_id,
+        ):  # fmt: skip
+            services.pace.record(session.chat_id, services.clock())
     message = await bot.send_poll(
         session.chat_id,
         spec.question,
         [InputPollOption(option, text_parse_mode=None) for option in spec.options],
         is_anonymous=False,
         type=PollType.QUIZ,
-        correct_option_ids=[cast(Any, spec.correct)],
+        allows_multiple_answers=spec.multiple,
+        correct_option_ids=cast(Any, spec.correct),
         explanation=spec.explanation,
         explanation_parse_mode=None,
         question_parse_mode=None,
@@ -368,17 +404,70 @@ async def _show_reveal(
         spec = render.poll_spec(quiz, question, asked.position, session.total, locale)
         if spec.followup is not None:
             await send(bot, services, session.chat_id, spec.followup, None, session.thread_id)
+        await _send_explanation_picture(bot, services, session, asked, question)
         return
+    counts = await groups.answer_counts(session.id, asked.position)
     if session.posted:
         tally = await groups.tally(session.id, asked.position)
-        rendered = render.post_reveal(quiz, question, tally, locale)
+        rendered = render.post_reveal(quiz, question, tally, counts, locale)
     else:
-        counts = await groups.answer_counts(session.id, asked.position)
         rendered = render.reveal_message(
             quiz, question, asked.position, session.total, counts, locale
         )
-    await bot.edit_message_text(rendered.text, session.chat_id, asked.message_id)
-    services.pace.record(session.chat_id, services.clock())
+    await show_on_question(bot, services, session, asked, question, rendered, locale)
+    await _send_explanation_picture(bot, services, session, asked, question)
+
+
+async def _send_explanation_picture(
+    bot: Bot, services: Services, session: GroupSession, asked: AskedQuestion, question: Question
+) -> None:
+    """An explanation's picture, after the reveal, as a reply to the question."""
+    if question.explanation_image is not None and await pictures.send_picture(
+        bot, services, session.chat_id, question.explanation_image,
+        reply_to=asked.message_id, thread_id=session.thread_id,
+    ):  # fmt: skip
+        services.pace.record(session.chat_id, services.clock())
+
+
+async def show_on_question(
+    bot: Bot,
+    services: Services,
+    session: GroupSession,
+    asked: AskedQuestion,
+    question: Question,
+    rendered: Rendered,
+    locale: Locale,
+    count_edit: bool = False,
+) -> bool:
+    """Show `rendered` (a redrawn count, a reveal) on the question's message, counted against
+    the chat's budget: its text edited, or its caption when it is a photo and the text fits a
+    caption (with the picture's alt text when that fits too). A reveal too long for a caption
+    takes the buttons off the photo and replies to it; a redrawn count too long for one is
+    not shown (False)."""
+    chat_id, message_id = session.chat_id, asked.message_id
+    if not asked.photo:
+        await bot.edit_message_text(
+            rendered.text, chat_id, message_id, reply_markup=rendered.markup
+        )
+    else:
+        alt = picture_line(question, locale)
+        captioned = f"{rendered.text}\n\n{alt}" if alt else rendered.text
+        caption = captioned if pictures.fits_caption(captioned) else rendered.text
+        if pictures.fits_caption(caption):
+            await bot.edit_message_caption(
+                chat_id, message_id, caption=caption, reply_markup=rendered.markup
+            )
+        elif rendered.markup is not None:
+            return False  # a live count: the caption keeps the last one that fitted
+        else:
+            await bot.edit_message_reply_markup(chat_id, message_id)
+            services.pace.record(chat_id, services.clock())
+            await bot.send_message(
+                chat_id, rendered.text, reply_to_message_id=message_id,
+                message_thread_id=session.thread_id,
+            )  # fmt: skip
+    services.pace.record(chat_id, services.clock(), count_edit=count_edit)
+    return True
 
 
 async def _post_final(bot: Bot, services: Services, session: GroupSession) -> None:

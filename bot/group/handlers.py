@@ -114,6 +114,24 @@ async def on_answer(
     )
 
 
+async def on_pick(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.GroupPick | callbacks.PostPick
+) -> None:
+    """A member picks or unpicks an option of a multiple question (theirs alone)."""
+    await answers.take_pick(
+        context.services, context.jobs, query, tap, context.locale, context.arrived_at
+    )
+
+
+async def on_submit(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.GroupSubmit | callbacks.PostSubmit
+) -> None:
+    """A member submits their selection on a multiple question."""
+    await answers.take_submit(
+        context.services, context.jobs, query, tap, context.locale, context.arrived_at
+    )
+
+
 async def on_reveal(query: CallbackQuery, context: QuizContext, tap: callbacks.GroupReveal) -> None:
     """A chat admin's Reveal tap on a group quiz's question (a stale button is said to be so
     to anyone)."""
@@ -188,6 +206,10 @@ def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
         CommandHandler("schedule", schedule, filters=private),
         TapHandler(callbacks.GroupAnswer, on_answer),
         TapHandler(callbacks.PostAnswer, on_answer),
+        TapHandler(callbacks.GroupPick, on_pick),
+        TapHandler(callbacks.PostPick, on_pick),
+        TapHandler(callbacks.GroupSubmit, on_submit),
+        TapHandler(callbacks.PostSubmit, on_submit),
         TapHandler(callbacks.GroupReveal, on_reveal),
         PollAnswerHandler(on_vote),
     ]

@@ -22,7 +22,7 @@ from telegram.ext import Job, JobQueue
 
 from bot.core import faults
 from bot.core.arguments import parse_chat
-from bot.core.context import QuizContext, Services, send
+from bot.core.context import QuizContext, Services
 from bot.core.render import Reply
 from bot.group import flow, render
 from content.loader import IN_GROUPS
@@ -76,15 +76,16 @@ async def _post_next(
         )
         if session is None or session.post_id is None:
             continue
-        message = render.post_message(
-            quiz, question, session.post_id, 0, flow.session_locale(services, session)
-        )
+        locale = flow.session_locale(services, session)
+        message = render.post_message(quiz, question, session.post_id, 0, locale)
         try:
-            message_id = await send(bot, services, chat_id, message.text, message.markup)
+            message_id, photo = await flow.send_question(
+                bot, services, session, question, message, locale
+            )
         except TelegramError as error:
             await groups.drop_unsent(session.id)
             return _not_posted(error, shown)
-        await groups.post_sent(session.id, question.id, message_id, services.clock())
+        await groups.post_sent(session.id, question.id, message_id, services.clock(), photo)
         return Reply(
             "push_done", {"k": position + 1, "n": len(quiz), "quiz_id": quiz.id, "chat": shown}
         )

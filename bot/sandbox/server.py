@@ -48,7 +48,7 @@ import re
 import socket
 import time
 from collections import defaultdict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -609,21 +609,30 @@ class FakeBotApi:
             self.on_bot_message(message)
         return message
 
-    def vote(self, user: FakeUser, message: Message, option: int) -> int:
-        """`user` votes `option` in the poll of `message`; Telegram then sends a poll_answer."""
+    def vote(self, user: FakeUser, message: Message, option: int | Sequence[int]) -> int:
+        """`user` votes `option` (several options, in a poll that allows multiple answers) in
+        the poll of `message`; Telegram then sends a poll_answer."""
         poll = message.poll
         if poll is None:
             raise AssertionError(f"message {message.message_id} has no poll")
         if poll["is_closed"]:
             raise AssertionError("the poll is closed")
+        options = [option] if isinstance(option, int) else sorted(option)
+        if not options or len(set(options)) != len(options):
+            raise AssertionError("a vote names one or more distinct options")
+        if len(options) > 1 and not poll["allows_multiple_answers"]:
+            raise AssertionError("this poll takes one option per vote")
+        if not all(0 <= chosen < len(poll["options"]) for chosen in options):
+            raise AssertionError("no such option in the poll")
         voters = self._poll_voters.setdefault(poll["id"], set())
         if poll["type"] == "quiz" and user.id in voters:
             raise AssertionError("a quiz poll takes one vote per person")
         voters.add(user.id)
         self._seen_users.add(user.id)
-        poll["options"][option]["voter_count"] += 1
+        for chosen in options:
+            poll["options"][chosen]["voter_count"] += 1
         poll["total_voter_count"] += 1
-        return self._push({"poll_answer": poll_answer(poll["id"], user, option)})
+        return self._push({"poll_answer": poll_answer(poll["id"], user, options)})
 
     def push_update(self, update: dict[str, Any]) -> int:
         """Queue a raw update (for shapes the helpers don't build); returns its update_id."""
@@ -1236,12 +1245,8 @@ class FakeBotApi:
             raise ApiError(400, "Bad Request: explanation is too long")
         if chat.type == "channel" and not anonymous:
             raise ApiError(400, "Bad Request: non-anonymous polls can't be sent to channel chats")
-        # Bot API 9.6: `correct_option_ids` (a list); `correct_option_id` before it
-        raw_ids = params.get("correct_option_ids")
-        ids = json.loads(raw_ids) if isinstance(raw_ids, str) else raw_ids
-        correct = ids[0] if ids else params.get("correct_option_id")
-        if kind == "quiz" and (correct is None or not 0 <= int(correct) < len(texts)):
-            raise ApiError(400, "Bad Request: wrong correct option ID specified")
+        multiple = str(params.get("allows_multiple_answers", "false")).lower() == "true"
+        correct = _correct_option_ids(params, len(texts), multiple) if kind == "quiz" else None
         markup = self._markup(params)
         thread = self._thread(chat, params)
         self._check_group_rate(chat)
@@ -1255,12 +1260,12 @@ class FakeBotApi:
             "is_closed": False,
             "is_anonymous": anonymous,
             "type": kind,
-            "allows_multiple_answers": False,
+            "allows_multiple_answers": multiple,
             "allows_revoting": False,  # a quiz poll's vote is final
             "members_only": False,
         }
         if correct is not None:
-            poll["correct_option_ids"] = [int(correct)]
+            poll["correct_option_ids"] = correct
         if explanation:
             poll["explanation"] = str(explanation)
         message = self._new_message(
@@ -1403,14 +1408,39 @@ def _gone(request: web.Request) -> bool:
     return transport is None or transport.is_closing()
 
 
-def poll_answer(poll_id: str, user: FakeUser, option: int) -> dict[str, Any]:
+def poll_answer(poll_id: str, user: FakeUser, option: int | Sequence[int]) -> dict[str, Any]:
     """The `poll_answer` Telegram sends for a vote (Bot API 9.6 shape)."""
+    options = [option] if isinstance(option, int) else list(option)
     return {
         "poll_id": poll_id,
         "user": user.to_dict(),
-        "option_ids": [option],
-        "option_persistent_ids": [str(option)],
+        "option_ids": options,
+        "option_persistent_ids": [str(chosen) for chosen in options],
     }
+
+
+def _correct_option_ids(params: dict[str, Any], count: int, multiple: bool) -> list[int]:
+    """A quiz poll's right options (Bot API 9.6: `correct_option_ids`, "a list of
+    monotonically increasing 0-based identifiers"; `correct_option_id` before it), refused
+    as Telegram does: none, out of range, not increasing; several in a poll that does not
+    allow multiple answers."""
+    raw = params.get("correct_option_ids")
+    ids = json.loads(raw) if isinstance(raw, str) else raw
+    if ids is None and params.get("correct_option_id") is not None:
+        ids = [params["correct_option_id"]]
+    wrong = ApiError(400, "Bad Request: wrong correct option ID specified")
+    if not isinstance(ids, list) or not ids:
+        raise wrong
+    try:
+        found = [int(i) for i in ids]
+    except (TypeError, ValueError):
+        raise wrong from None
+    increasing = all(a < b for a, b in itertools.pairwise(found))
+    if not increasing or not all(0 <= i < count for i in found):
+        raise wrong
+    if len(found) > 1 and not multiple:
+        raise ApiError(400, "Bad Request: several correct options need allows_multiple_answers")
+    return found
 
 
 async def _read_params(request: web.Request) -> dict[str, Any]:

@@ -115,11 +115,11 @@ def test_posted_question_and_reveal_escape_content_and_fit() -> None:
         "1:adp:5:0",
         "1:adp:5:1",
     ]
-    revealed = visible(render_group.post_reveal(quiz, question, Tally(3, 1), EN))
+    revealed = visible(render_group.post_reveal(quiz, question, Tally(3, 1), {1: 2, 0: 1}, EN))
     assert "3 answered, 1 right" in revealed and "✅ B." in revealed
     worst, big = worst_case_quiz()
     visible(render_group.post_message(worst, big, 10**17, 10**6, EN))
-    visible(render_group.post_reveal(worst, big, Tally(10**6, 0), EN))
+    visible(render_group.post_reveal(worst, big, Tally(10**6, 0), {0: 10**6}, EN))
 
 
 def test_stats_rank_hardest_first_and_mark_retired() -> None:

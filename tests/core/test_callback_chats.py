@@ -30,13 +30,14 @@ ADA = FakeUser(7101, "Ada", "en")
 
 def test_learner_and_draft_kinds_are_private_group_kinds_are_groups() -> None:
     private = {"a", "pk", "sb", "q", "p", "l", "rv", "ls", "fgy", "fgn", "adc", "adx", "adt"}
-    groups = {"ga", "gr"}
+    groups = {"ga", "gp", "gs", "gr"}
     declared = {kind.prefix: kind.chats for kind in callbacks.kinds()}
     assert {prefix for prefix, chats in declared.items() if chats == callbacks.PRIVATE} == private
     assert {prefix for prefix, chats in declared.items() if chats == callbacks.GROUPS} == groups
     # a posted question may live in any chat; the post names its chat and message
-    assert declared["adp"] == callbacks.ANY_CHAT
-    assert set(declared) == private | groups | {"adp"}
+    posts = {"adp", "pp", "ps"}
+    assert all(declared[prefix] == callbacks.ANY_CHAT for prefix in posts)
+    assert set(declared) == private | groups | posts
 
 
 @st.composite
@@ -118,7 +119,13 @@ async def test_group_buttons_pressed_in_a_private_chat_do_nothing(
     learner = Learner(api, ADA)
     question = await learner.send(f"/quiz {QUIZ_ID}", "Question 1 of 8")
     seen = len(learner.messages())
-    for data in (callbacks.GroupAnswer(1, 0, 0).encode(), callbacks.GroupReveal(1, 0).encode()):
+    group_taps = (
+        callbacks.GroupAnswer(1, 0, 0),
+        callbacks.GroupPick(1, 0, 0),
+        callbacks.GroupSubmit(1, 0),
+        callbacks.GroupReveal(1, 0),
+    )
+    for data in (tap.encode() for tap in group_taps):
         toast = await learner.tap(question, data, forge=True)
         assert toast["text"] == WRONG_CHAT
     current = api.messages[(ADA.id, question.message_id)]

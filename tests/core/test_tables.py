@@ -8,7 +8,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openpyxl import load_workbook
 
-from bot.core.tables import FORMULA_STARTS, Table, neutralize, rows_of, to_csv, to_xlsx
+from bot.core.tables import (
+    FORMULA_STARTS,
+    Table,
+    answer_cell,
+    neutralize,
+    rows_of,
+    to_csv,
+    to_xlsx,
+)
+from content.model import MultipleAnswer, Question, TrueFalseAnswer
+from tests.support.quizzes import make_question, text
 
 
 @given(st.text())
@@ -64,3 +74,16 @@ def test_csv_and_xlsx_read_back_as_written(rows: list[tuple[str, int]]) -> None:
 def test_xlsx_drops_what_a_sheet_cannot_hold() -> None:
     sheet = load_workbook(io.BytesIO(to_xlsx(Table(("a",), (("x\x00y\x1b",),))))).active
     assert sheet is not None and sheet["A2"].value == "xy"
+
+
+def test_an_answer_cell_shows_every_type_as_its_letters() -> None:
+    single = make_question("s", "Q?", ["a", "b", "c"], 1)
+    multiple = Question(
+        "m", text("Q?"), tuple(text(o) for o in "abcd"), key=MultipleAnswer(frozenset({0, 2}))
+    )
+    true_false = Question("t", text("Q?"), (), key=TrueFalseAnswer(False))
+    assert answer_cell(single, 1, True) == "B ✓"
+    assert answer_cell(multiple, 0b0101, True) == "A, C ✓"
+    assert answer_cell(multiple, 0b0011, False) == "A, B ✗"
+    assert answer_cell(true_false, 1, True) == "B ✓"
+    assert answer_cell(None, 3, False) == "3 ✗"

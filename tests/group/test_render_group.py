@@ -10,13 +10,19 @@ from bot.group.render import (
     MAX_POLL_EXPLANATION,
     MAX_POLL_OPTION,
     MAX_POLL_QUESTION,
+    answer_points,
     board_lines,
+    credit,
     leaderboard,
+    option_counts,
+    pick_toast,
     poll_spec,
+    post_message,
     question_message,
     reveal_message,
 )
 from bot.sandbox.html_check import telegram_length
+from content.model import MultipleAnswer, Question, TrueFalseAnswer
 from storage.group_store import ScoreRow
 from tests.support.quizzes import (
     EN,
@@ -28,13 +34,19 @@ from tests.support.quizzes import (
     nasty_quiz,
     worst_case_quiz,
 )
+from tests.support.quizzes import text as localized
 from tests.support.quizzes import visible as shown
 
 BIG = 10**17  # the largest id the codec takes
 
 
 def test_group_callbacks_round_trip_and_fit_64_bytes() -> None:
-    for tap in (callbacks.GroupAnswer(BIG, BIG, 9), callbacks.GroupReveal(BIG, BIG)):
+    for tap in (
+        callbacks.GroupAnswer(BIG, BIG, 9),
+        callbacks.GroupPick(BIG, BIG, 9),
+        callbacks.GroupSubmit(BIG, BIG),
+        callbacks.GroupReveal(BIG, BIG),
+    ):
         data = tap.encode()
         assert len(data.encode()) <= 64
         assert callbacks.decode(data) == tap
@@ -100,7 +112,7 @@ def test_poll_spec_fits_telegram_limits_and_continues_the_explanation() -> None:
     assert spec.followup is not None and "question 5" in shown_text(spec.followup)
     short = make_question("s", "Short?", ["a", "b"], 1, "Because.")
     small = poll_spec(make_quiz([short]), short, 0, 1, EN)
-    assert (small.question, small.options, small.correct) == ("[1/1] Short?", ("a", "b"), 1)
+    assert (small.question, small.options, small.correct) == ("[1/1] Short?", ("a", "b"), (1,))
     assert small.explanation == "Because." and small.followup is None
 
 
@@ -108,3 +120,65 @@ def shown_text(html_text: str) -> str:
     from bot.sandbox.html_check import visible_text
 
     return visible_text(html_text, "HTML")
+
+
+def _multiple(question: Question, right: frozenset[int]) -> Question:
+    return Question(
+        question.id, question.text, question.options, explanation=question.explanation,
+        key=MultipleAnswer(right),
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_worst_case_multiple_question_and_reveal_fit_one_message(locale: object) -> None:
+    quiz, single = worst_case_quiz("😀")
+    question = _multiple(single, frozenset({0, 9}))
+    asked = question_message(quiz, question, 0, 1, BIG, 600, 12345, locale)  # type: ignore[arg-type]
+    assert telegram_length(shown(asked)) <= MAX_MESSAGE_LENGTH
+    assert asked.markup is not None
+    taps = [
+        callbacks.decode(str(b.callback_data)) for row in asked.markup.inline_keyboard for b in row
+    ]
+    assert taps == [
+        *(callbacks.GroupPick(BIG, 0, i) for i in range(10)),
+        callbacks.GroupSubmit(BIG, 0),
+        callbacks.GroupReveal(BIG, 0),
+    ]
+    counts = {(1 << 10) - 1: 99999}  # everyone picked every option
+    revealed = reveal_message(quiz, question, 0, 1, counts, locale)  # type: ignore[arg-type]
+    assert telegram_length(shown(revealed)) <= MAX_MESSAGE_LENGTH
+
+
+def test_a_multiple_question_shows_no_selection_and_its_reveal_counts_each_option() -> None:
+    question = Question(
+        "m", localized("Which?"), tuple(localized(o) for o in ("w", "x", "y", "z")),
+        key=MultipleAnswer(frozenset({0, 2})),
+    )  # fmt: skip
+    quiz = make_quiz([question])
+    posted = post_message(quiz, question, 7, 0, EN)
+    labels = [b.text for row in posted.markup.inline_keyboard for b in row]  # type: ignore[union-attr]
+    assert labels == ["A. w", "B. x", "C. y", "D. z", "✅ Submit my answer"]
+    # Bo picked A and C, Cy A and B, Di A and C
+    counts = {0b0101: 2, 0b0011: 1}
+    assert option_counts(question, counts) == [3, 1, 2, 0]
+    text = shown(reveal_message(quiz, question, 0, 1, counts, EN))
+    for line in ("✅ A. w · 3 chose it", "❌ B. x · 1 chose it", "✅ C. y · 2 chose it",
+                 "❌ D. z · 0 chose it", "👥 3 answered, 2 fully right"):  # fmt: skip
+        assert line in text
+    assert pick_toast(0b0101, EN) == "Your selection: A, C — tap ✅ Submit my answer."
+    assert pick_toast(0, EN).startswith("Your selection is empty")
+
+
+def test_credit_scales_the_points_of_a_right_answer() -> None:
+    multiple = Question(
+        "m", localized("Which?"), tuple(localized(o) for o in "abcd"),
+        key=MultipleAnswer(frozenset({0, 1, 3})),
+    )  # fmt: skip
+    true_false = Question("t", localized("True?"), (), key=TrueFalseAnswer(False))
+    assert credit(multiple, 0b1011) == 1 and credit(multiple, 0b0111) * 3 == 1
+    assert credit(multiple, 0b0100) == 0 and credit(multiple, 0b1111) * 3 == 2
+    assert answer_points(multiple, 0b1011, 0, 30) == 1000
+    assert answer_points(multiple, 0b0111, 0, 30) == 333
+    assert answer_points(multiple, 0b0111, 30, 30) == 167
+    assert answer_points(multiple, 0b0100, 0, 30) == 0
+    assert answer_points(true_false, 1, 0, 30) == 1000 and answer_points(true_false, 0, 0, 30) == 0

@@ -296,3 +296,32 @@ async def test_a_code_block_with_its_language_is_taken(client: Bot, user: FakeUs
         parse_mode=ParseMode.HTML,
     )
     assert sent.text == "Run:\nprint(1 < 2) and x"
+
+
+async def test_a_quiz_poll_keeps_every_right_option_and_refuses_wrong_ids(
+    api: FakeBotApi, client: Bot
+) -> None:
+    group = api.group(-105, "study", admins=set())
+    options = ["a", "b", "c", "d"]
+    sent = await client.send_poll(
+        group.id, "Which?", options, type="quiz", correct_option_ids=[0, 2],
+        allows_multiple_answers=True, is_anonymous=False,
+    )  # fmt: skip
+    assert sent.poll is not None and sent.poll.correct_option_ids == (0, 2)
+    assert sent.poll.allows_multiple_answers
+    for ids, multiple in (([2, 0], True), ([0, 0], True), ([0, 4], True), ([], True)):
+        with pytest.raises(BadRequest, match="(?i)wrong correct option id"):
+            await client.send_poll(
+                group.id, "?", options, type="quiz", correct_option_ids=ids,
+                allows_multiple_answers=multiple,
+            )  # fmt: skip
+    with pytest.raises(BadRequest, match="allows_multiple_answers"):
+        await client.send_poll(group.id, "?", options, type="quiz", correct_option_ids=[0, 1])
+    message = api.messages[(group.id, sent.message_id)]
+    with pytest.raises(AssertionError, match="one option per vote"):
+        single = await client.send_poll(
+            group.id, "One?", options, type="quiz", correct_option_ids=[1], is_anonymous=False
+        )
+        api.vote(FakeUser(5, "Bo"), api.messages[(group.id, single.message_id)], [0, 1])
+    api.vote(FakeUser(5, "Bo"), message, [0, 2])
+    assert [o["voter_count"] for o in message.poll["options"]] == [1, 0, 1, 0]  # type: ignore[index]

@@ -200,3 +200,53 @@ async def test_answers_arriving_together_are_written_in_few_batches(storage: Sto
     counts = await storage.groups.answer_counts(session.id, 0)
     assert sum(counts.values()) == len(members)
     assert counts == {n: sum(1 for user in members if user % 3 == n) for n in range(3)}
+
+
+async def toggle(
+    storage: Storage, session: GroupSession, user_id: int, option: int, now: float
+) -> tuple[AnswerStatus, int]:
+    outcome = await storage.groups.toggle_pick(
+        session_id=session.id, position=0, question_id=IDS[0], user_id=user_id, option=option,
+        now=now,
+    )  # fmt: skip
+    return outcome.status, outcome.options
+
+
+async def test_picks_toggle_per_member_only_while_the_question_is_open(storage: Storage) -> None:
+    session = await start(storage)
+    assert await toggle(storage, session, 1, 0, T0 + 1) == (AnswerStatus.CLOSED, 0)  # not asked
+    await storage.groups.question_asked(session.id, 0, "q1", 10, None, T0, T0 + 20)
+    assert await toggle(storage, session, 1, 0, T0 + 1) == (AnswerStatus.RECORDED, 0b001)
+    assert await toggle(storage, session, 1, 2, T0 + 2) == (AnswerStatus.RECORDED, 0b101)
+    assert await toggle(storage, session, 2, 1, T0 + 2) == (AnswerStatus.RECORDED, 0b010)
+    assert await toggle(storage, session, 1, 0, T0 + 3) == (AnswerStatus.RECORDED, 0b100)
+    assert await storage.groups.picks(session.id, 0, 1) == 0b100
+    assert await storage.groups.picks(session.id, 0, 3) == 0
+    assert await toggle(storage, session, 1, 1, T0 + 21) == (AnswerStatus.CLOSED, 0)  # too late
+    assert await answer(storage, session, 2, 0b010, T0 + 4) is AnswerStatus.RECORDED
+    assert await toggle(storage, session, 2, 0, T0 + 5) == (AnswerStatus.ALREADY, 0)
+    assert await storage.groups.picks(session.id, 0, 2) == 0b010  # the answer's, kept
+    await storage.groups.reveal(session.id, 0, T0 + 6)
+    assert await toggle(storage, session, 1, 1, T0 + 7) == (AnswerStatus.CLOSED, 0)
+    assert await storage.groups.picks(session.id, 0, 1) == 0b100
+
+
+async def test_many_members_toggling_at_once_each_get_their_own_selection(
+    storage: Storage,
+) -> None:
+    session = await start(storage)
+    await storage.groups.question_asked(session.id, 0, "q1", 10, None, T0, T0 + 20)
+    members = range(100, 400)
+
+    async def member(user_id: int) -> int:
+        # each member's taps one after the other (as the update processor hands them over),
+        # every member's side by side
+        options = 0
+        for option in (user_id % 4, (user_id + 1) % 4, user_id % 4, 3):
+            _, options = await toggle(storage, session, user_id, option, T0 + 1)
+        return options
+
+    shown = await asyncio.gather(*(member(user_id) for user_id in members))
+    expected = [(1 << (u + 1) % 4) ^ (1 << 3) for u in members]
+    assert shown == expected
+    assert [await storage.groups.picks(session.id, 0, u) for u in members] == expected
