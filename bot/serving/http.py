@@ -40,6 +40,11 @@ class Limits:
     log_interval: float = 60.0  # at most one line per kind of refusal in this many seconds
     head_line_bytes: int = 4096  # request line, and each header
     head_fields: int = 32
+    # updates the webhook accepted and the bot has not handled yet; past it a POST waits for
+    # room (Telegram's connections wait with it) up to `room_seconds`, then is answered 503 and
+    # Telegram sends it again later: a burst's memory stays bounded however many more come
+    pending_updates: int = 2_000
+    room_seconds: float = 5.0
 
 
 DEFAULT_LIMITS = Limits()
