@@ -25,7 +25,7 @@ from bot.core import handlers
 from bot.core.context import SERVICES_KEY, QuizContext, Services
 from bot.core.i18n import STRINGS, translate
 from bot.core.transport import AiohttpRequest, QuizBot
-from bot.core.update_processor import PerChatUpdateProcessor
+from bot.core.update_processor import PerChatUpdateProcessor, UpdateQueue
 from content.catalog import Catalog
 from content.group_rules import SendPace
 from storage import ClaimedDatabase, Storage
@@ -106,6 +106,7 @@ def build_application(
         .bot(_bot(settings))
         .context_types(ContextTypes(context=QuizContext))
         .concurrent_updates(PerChatUpdateProcessor(poll_chats=poll_chats, clock=clock))
+        .update_queue(UpdateQueue())
         .post_init(post_init)
         .post_shutdown(post_shutdown)
         .build()

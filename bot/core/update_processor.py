@@ -10,7 +10,8 @@
   update that came before them.
 
 Each update's arrival is the processor's clock when it came in, before it waited for its turn
-(`arrival_time`): an answer's time for points, so that queueing costs no member points.
+(`arrival_time`), or when the webhook took it, if that said so (`arrived`): an answer's time
+for points, so that queueing costs no member points.
 """
 
 from __future__ import annotations
@@ -63,6 +64,26 @@ def order_key(update: object, poll_chats: Mapping[str, int] | None = None) -> Or
     return None
 
 
+class UpdateQueue(asyncio.Queue[object]):
+    """The application's update queue, counting the updates put on it and not yet handled
+    (PTB marks each one done once its handlers have run): what the webhook bounds."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.unfinished = 0
+        self.on_finished: Callable[[], None] | None = None  # after each update handled
+
+    def put_nowait(self, item: object) -> None:
+        super().put_nowait(item)
+        self.unfinished += 1
+
+    def task_done(self) -> None:
+        super().task_done()
+        self.unfinished -= 1
+        if self.on_finished is not None:
+            self.on_finished()
+
+
 @dataclass
 class _ChatTurns:
     """One chat's updates in progress, each as the future its end sets."""
@@ -87,9 +108,21 @@ class PerChatUpdateProcessor(BaseUpdateProcessor):
         self._poll_chats = poll_chats
         self._clock = clock
         self._chats: dict[int, _ChatTurns] = {}
+        self._arrivals: dict[int, float] = {}  # id of an update queued: when it arrived
+
+    def now(self) -> float:
+        """This processor's clock."""
+        return self._clock()
+
+    def arrived(self, update: object, at: float) -> None:
+        """`update`, about to be queued, arrived at `at` (`now()` then), not when the processor
+        gets it."""
+        self._arrivals[id(update)] = at
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
-        _ARRIVED_AT.set(self._clock())  # this update's task: its handlers read it
+        arrived = self._arrivals.pop(id(update), None)
+        # this update's task: its handlers read it
+        _ARRIVED_AT.set(self._clock() if arrived is None else arrived)
         key = order_key(update, self._poll_chats)
         if key is None:
             # An update of no known chat (a vote on a poll posted before a restart) may refer

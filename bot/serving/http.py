@@ -32,13 +32,19 @@ class Limits:
     body_bytes: int = 1024 * 1024  # Telegram's updates are a few KiB; 1 MiB is generous
     head_seconds: float = 10.0  # request line and headers, from connect or the previous request
     body_seconds: float = 10.0  # the whole body, from the end of its head
-    # Telegram opens at most 40 connections at once (setWebhook's max_connections), a reverse
-    # proxy a few more; each costs at most ~256 KiB before its secret is checked (the head,
-    # bounded below, and the body aiohttp buffers before it stops reading)
-    connections: int = 100
+    # Telegram opens at most 100 connections at once (the bot asks for its maximum with
+    # setWebhook's max_connections), health probes and a reverse proxy a few more; each costs
+    # at most ~256 KiB before its secret is checked (the head, bounded below, and the body
+    # aiohttp buffers before it stops reading)
+    connections: int = 128
     log_interval: float = 60.0  # at most one line per kind of refusal in this many seconds
     head_line_bytes: int = 4096  # request line, and each header
     head_fields: int = 32
+    # updates the webhook accepted and the bot has not handled yet; past it a POST waits for
+    # room (Telegram's connections wait with it) up to `room_seconds`, then is answered 503 and
+    # Telegram sends it again later: a burst's memory stays bounded however many more come
+    pending_updates: int = 2_000
+    room_seconds: float = 5.0
 
 
 DEFAULT_LIMITS = Limits()

@@ -36,7 +36,10 @@ log = logging.getLogger(__name__)
 
 FIRST_RETRY_SECONDS = 1.0
 MAX_RETRY_SECONDS = 30.0
-WEBHOOK_MAX_CONNECTIONS = 40  # Telegram's default, well under the server's connection cap
+# Telegram's maximum (its default is 40): it sends one update per request and waits for the
+# answer, so the connections bound how many updates a second arrive; the server's cap
+# (`Limits.connections`) leaves room above it for health probes and a reverse proxy
+WEBHOOK_MAX_CONNECTIONS = 100
 
 
 class StartupError(Exception):

@@ -3,8 +3,13 @@
 Checked in order, each before anything costs more: the path (404) and the method (405); the
 secret token header against `QUIZ_WEBHOOK_SECRET`, in constant time, before any byte of the
 body is read (403); the announced length (413); then the body is read under the cap (413)
-and the deadline (408); it must be a JSON update (400). A good update is put on the
-application's update queue and answered 200 at once: the handlers run behind the answer.
+and the deadline (408); it must be a JSON object with an integer `update_id` (400). A good
+update is answered 200 at once and handled behind the answer: PTB's parsing of it
+(`Update.de_json`, a quarter of the bot's time per update) is done by the `Intake`, which
+hands the updates to the application in the order they came, with the time each came.
+While `Limits.pending_updates` updates are accepted and not yet handled, a POST waits for
+room (and Telegram's connection with it), at most `Limits.room_seconds`, then is answered 503
+with `Retry-After` (Telegram sends it again later): the memory a burst takes is bounded.
 `GET /healthz` is served here too. Limits: `bot.serving.http.Limits`.
 """
 
@@ -14,6 +19,8 @@ import asyncio
 import hmac
 import json
 import logging
+import time
+from collections import deque
 from typing import Any
 
 from aiohttp import web
@@ -22,12 +29,15 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot.config import HEALTH_PATH, Settings, webhook_path
+from bot.core.update_processor import PerChatUpdateProcessor, UpdateQueue
 from bot.serving import health
 from bot.serving.http import DEFAULT_LIMITS, Limits, Listener, RefusalLog
 
 log = logging.getLogger(__name__)
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+PARSE_STEP = 256  # updates the intake parses before it lets the event loop run others
+RETRY_AFTER_SECONDS = 1
 
 AnyApplication = Application[Any, Any, Any, Any, Any, Any]
 
@@ -49,6 +59,7 @@ class WebhookEndpoint:
         self._limits = limits
         self._check = check
         self.refusals = RefusalLog(log, "webhook", limits.log_interval)
+        self.intake = Intake(application, limits.pending_updates, self.refusals)
 
     async def __call__(self, request: web.BaseRequest) -> web.StreamResponse:
         refuse = self.refusals.refuse
@@ -79,14 +90,27 @@ class WebhookEndpoint:
         if isinstance(body, web.Response):
             return body
         try:
-            update = self._update(body)
-        except Exception as error:  # whatever the JSON or PTB's parsing of it raises
+            update = _update_object(body)
+        except (ValueError, TypeError, RecursionError) as error:  # not JSON, not an update
             return refuse(
                 "malformed",
                 400,
                 f"a body that is not a JSON update {sender}, {type(error).__name__}",
             )
-        self._application.update_queue.put_nowait(update)
+        came = self.intake.now()  # its arrival, whether or not it waits for room
+        if not await self.intake.room(self._limits.room_seconds):
+            # the connection stays open: the body was read, and Telegram sends it again
+            self.refusals.note(
+                "busy",
+                f"refused an update {sender}: {self._limits.pending_updates} are not handled "
+                "yet (503)",
+            )
+            return web.Response(
+                status=503,
+                text="Service Unavailable",
+                headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+            )
+        self.intake.put(update, came)
         return web.Response()
 
     def _secret_matches(self, given: str | None) -> bool:
@@ -96,10 +120,16 @@ class WebhookEndpoint:
 
     async def _read_body(self, request: web.BaseRequest, sender: str) -> bytes | web.Response:
         """The body, or the refusal: over the cap (counted as read, for a chunked body), not
-        all there within `body_seconds`, or broken."""
+        all there within `body_seconds`, or broken. A body that came whole with its head (as
+        Telegram's updates do) is taken as it is, without a timer."""
         parts: list[bytes] = []
         size = 0
         try:
+            if request.content.is_eof():
+                body = request.content.read_nowait()
+                if len(body) > self._limits.body_bytes:
+                    return self.refusals.refuse("size", 413, f"a body {sender} over the cap")
+                return body
             async with asyncio.timeout(self._limits.body_seconds):
                 async for chunk in request.content.iter_any():
                     size += len(chunk)
@@ -118,11 +148,136 @@ class WebhookEndpoint:
             )
         return b"".join(parts)
 
-    def _update(self, body: bytes) -> Update:
-        data = json.loads(body)
-        if not isinstance(data, dict):
-            raise TypeError("not a JSON object")
-        return Update.de_json(data, self._application.bot)
+
+def _update_object(body: bytes) -> dict[str, Any]:
+    """The JSON object of an update; ValueError, TypeError or RecursionError (nested too
+    deep) if the body is not one."""
+    data = json.loads(body)
+    if not isinstance(data, dict):
+        raise TypeError("not a JSON object")
+    update_id = data.get("update_id")
+    if not isinstance(update_id, int) or isinstance(update_id, bool):
+        raise TypeError("no integer update_id")
+    return data
+
+
+class Intake:
+    """The updates the webhook answered, parsed behind the answers and put on the application's
+    queue in the order they came, each with the time it came (the processor's clock).
+
+    There is room (`room`) while fewer than `bound` updates are accepted and not yet handled
+    (waiting here, or on the application's queue until their handlers have run). An update PTB cannot
+    parse is dropped with a line (its POST was answered 200 already: it has the shape of an
+    update, and no sender but the holder of the secret gets this far)."""
+
+    def __init__(self, application: AnyApplication, bound: int, refusals: RefusalLog) -> None:
+        self._application = application
+        self._bound = bound
+        self._refusals = refusals
+        processor = application.update_processor
+        self._processor = processor if isinstance(processor, PerChatUpdateProcessor) else None
+        self._waiting: deque[tuple[dict[str, Any], float]] = deque()
+        self._came = asyncio.Event()
+        self._worker: asyncio.Task[None] | None = None
+        self._waiting_for_room: deque[asyncio.Future[None]] = deque()
+        if isinstance(application.update_queue, UpdateQueue):
+            application.update_queue.on_finished = self._room_freed
+
+    def pending(self) -> int:
+        """Updates accepted and not yet handled."""
+        queue = self._application.update_queue
+        unhandled = queue.unfinished if isinstance(queue, UpdateQueue) else queue.qsize()
+        return len(self._waiting) + unhandled
+
+    @property
+    def waiting_for_room(self) -> int:
+        """POSTs waiting for room."""
+        return len(self._waiting_for_room)
+
+    def has_room(self) -> bool:
+        return self.pending() < self._bound
+
+    async def room(self, within: float) -> bool:
+        """Whether there is room for one more update, waiting up to `within` seconds for it
+        (first come, first served)."""
+        if self.has_room() and not self._waiting_for_room:
+            return True
+        turn = asyncio.get_running_loop().create_future()
+        self._waiting_for_room.append(turn)
+        try:
+            async with asyncio.timeout(within):
+                await turn
+            return True
+        except TimeoutError:
+            return self.has_room()
+        finally:
+            if turn in self._waiting_for_room:
+                self._waiting_for_room.remove(turn)
+
+    def _room_freed(self) -> None:
+        """An update was handled: the first POST still waiting for room may go on."""
+        while self._waiting_for_room:
+            turn = self._waiting_for_room.popleft()
+            if not turn.done():
+                turn.set_result(None)
+                return
+
+    def now(self) -> float:
+        """The clock of arrivals: the update processor's."""
+        return self._processor.now() if self._processor is not None else time.time()
+
+    def put(self, data: dict[str, Any], came: float) -> None:
+        """Take an update that came at `came` (`now()`)."""
+        self._waiting.append((data, came))
+        self._came.set()
+        if self._worker is None:
+            self._worker = asyncio.get_running_loop().create_task(self._parse_as_they_come())
+
+    async def _parse_as_they_come(self) -> None:
+        while True:
+            await self._came.wait()
+            self._came.clear()
+            while self._waiting:
+                self._parse(PARSE_STEP)
+                await asyncio.sleep(0)  # the POSTs and the handlers run between the steps
+
+    def _parse(self, most: int) -> None:
+        bot = self._application.bot
+        queue = self._application.update_queue
+        for _ in range(min(most, len(self._waiting))):
+            data, came = self._waiting.popleft()
+            try:
+                update = Update.de_json(data, bot)
+            except Exception as error:  # whatever PTB's parsing raises on a strange update
+                self._refusals.note(
+                    "unreadable",
+                    f"dropped an update python-telegram-bot cannot read, {type(error).__name__}",
+                )
+                continue
+            if self._processor is not None:
+                self._processor.arrived(update, came)
+            queue.put_nowait(update)
+
+    async def close(self) -> None:
+        """Stop parsing in the background; what is waiting goes on the application's queue now,
+        to be handled before the application stops."""
+        if self._worker is not None:
+            self._worker.cancel()
+            await asyncio.gather(self._worker, return_exceptions=True)
+            self._worker = None
+        self._parse(len(self._waiting))
+
+
+class WebhookListener(Listener):
+    """The webhook's listener: closing it also hands what its intake holds to the application."""
+
+    def __init__(self, endpoint: WebhookEndpoint, limits: Limits) -> None:
+        super().__init__(endpoint, limits, endpoint.refusals)
+        self.intake = endpoint.intake
+
+    async def close(self) -> None:
+        await super().close()
+        await self.intake.close()
 
 
 async def start_webhook(
@@ -130,11 +285,11 @@ async def start_webhook(
     settings: Settings,
     check: health.HealthCheck,
     limits: Limits = DEFAULT_LIMITS,
-) -> Listener:
+) -> WebhookListener:
     """Serve the webhook on `QUIZ_WEBHOOK_LISTEN`:`QUIZ_WEBHOOK_PORT`; OSError if it cannot."""
     assert settings.webhook_url and settings.webhook_secret
     path = webhook_path(settings.webhook_url)
     endpoint = WebhookEndpoint(application, path, settings.webhook_secret, limits, check)
-    listener = Listener(endpoint, limits, endpoint.refusals)
+    listener = WebhookListener(endpoint, limits)
     await listener.start(settings.webhook_listen, settings.webhook_port)
     return listener

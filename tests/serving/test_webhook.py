@@ -195,3 +195,28 @@ async def test_polling_mode_serves_health_on_loopback_when_asked(
         assert (await exchange(port, head("GET", "/")))[0] == 404
         assert (await exchange(port, head("POST", "/healthz", length=0)))[0] == 405
         await stop(running)
+
+
+async def test_telegrams_hundred_connections_fit_under_the_cap(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    """The bot asks Telegram for its maximum of connections (each carries one update at a
+    time, so they bound the updates a second); the server's cap leaves room above them."""
+    port = free_port()
+    user = FakeUser(2103, "Kemi", "en")
+    async with bot_process(webhook_env(api, tmp_path, port, None), tmp_path) as running:
+        await running.read_until(READY)
+        assert api.webhook is not None and api.webhook["max_connections"] == 100
+        held = [await asyncio.open_connection("127.0.0.1", port) for _ in range(100)]
+        try:
+            # a probe beside Telegram's hundred is answered
+            assert await exchange(port, head("GET", "/healthz")) == (200, b"ok")
+            # and the hundredth of Telegram's connections carries an update
+            reader, writer = held[-1]
+            writer.write(post(json.dumps(update_for(api, user, "/help", 8)).encode()))
+            assert (await read_response(reader))[0] == 200
+            await api.wait_for_bot_message(user.id, "/progress")
+        finally:
+            for _, writer in held:
+                writer.close()
+        await stop(running)

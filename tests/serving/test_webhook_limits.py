@@ -270,3 +270,29 @@ async def test_header_tricks_and_a_body_at_the_real_cap(api: FakeBotApi, db_path
         writer.close()
         assert statuses == [200, 200, 403]
         await api.wait_for(lambda: len(api.bot_messages(user.id)) == 4)  # 1+1 at the cap, 2
+
+
+async def test_a_body_over_the_cap_sent_whole_with_its_head_is_413(
+    api: FakeBotApi, db_path: Path
+) -> None:
+    """A body that came whole with its head is taken without waiting: the cap still holds."""
+    user = FakeUser(2311, "Dayo", "en")
+    async with webhook(api, db_path) as (_, listener):
+        reader, writer = await asyncio.open_connection("127.0.0.1", listener.port)
+        body = b"x" * (LIMITS.body_bytes + 1)
+        writer.write(
+            head("POST", secret=SECRET, chunked=True) + b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body)
+        )
+        assert (await read_response(reader))[0] == 413
+        writer.close()
+        # and one just under it, whole with its head, is read and refused as no update
+        reader, writer = await asyncio.open_connection("127.0.0.1", listener.port)
+        padded = b'{"pad": "' + b"y" * (LIMITS.body_bytes - 20) + b'"}'
+        writer.write(post(padded))
+        assert (await read_response(reader))[0] == 400
+        writer.close()
+        reader, writer = await asyncio.open_connection("127.0.0.1", listener.port)
+        writer.write(post(json.dumps(update_for(api, user, "/help", 2)).encode()))
+        assert (await read_response(reader))[0] == 200
+        await api.wait_for_bot_message(user.id, "/progress")
+        writer.close()
