@@ -35,38 +35,48 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see --help)\n")
 
 
+# each command: (its line in the list of commands, its own --help)
+_ABOUT = {
+    "backup": (
+        "a verified copy of the database, taken while the bot runs",
+        "Copy the database, consistently, while the bot runs; verify the copy "
+        "(PRAGMA quick_check) and print its size and row counts.",
+    ),
+    "restore": (
+        "put a backup in the database's place (the bot must be stopped)",
+        "Check BACKUP, move the current database (with its write-ahead log) aside "
+        "as <db>.replaced-<time>, and put a copy of BACKUP in its place. Needs the bot stopped.",
+    ),
+    "prune": (
+        "delete the data of learners inactive for N days (the bot must be stopped)",
+        "Delete the data of every learner with no activity (joining, a quiz "
+        "started, an answer anywhere) for N days, exactly as /forgetme does, and print what "
+        "was removed. Needs the bot stopped.",
+    ),
+}
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m storage", description="Quiz Tutor's database tools.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    make = commands.add_parser(
-        "backup",
-        help="a verified copy of the database, taken while the bot runs",
-        description="Copy the database, consistently, while the bot runs; verify the copy "
-        "(PRAGMA quick_check) and print its size and row counts.",
+    command = {
+        name: commands.add_parser(name, help=line, description=full)
+        for name, (line, full) in _ABOUT.items()
+    }
+    command["backup"].add_argument("dest", type=Path, help="the backup file to write")
+    command["backup"].add_argument(
+        "--force", action="store_true", help="overwrite DEST if it exists"
     )
-    make.add_argument("dest", type=Path, help="the backup file to write")
-    make.add_argument("--force", action="store_true", help="overwrite DEST if it exists")
-    put_back = commands.add_parser(
-        "restore",
-        help="put a backup in the database's place (the bot must be stopped)",
-        description="Check BACKUP, move the current database (with its write-ahead log) aside "
-        "as <db>.replaced-<time>, and put a copy of BACKUP in its place. Needs the bot stopped.",
-    )
-    put_back.add_argument("backup", type=Path, help="the backup file to restore")
-    put_back.add_argument(
+    command["restore"].add_argument("backup", type=Path, help="the backup file to restore")
+    command["restore"].add_argument(
         "--force", action="store_true", help="replace an existing database (kept aside)"
     )
-    prune = commands.add_parser(
-        "prune",
-        help="delete the data of learners inactive for N days (the bot must be stopped)",
-        description="Delete the data of every learner with no activity (joining, a quiz "
-        "started, an answer anywhere) for N days, exactly as /forgetme does, and print what "
-        "was removed. Needs the bot stopped.",
+    command["prune"].add_argument("--inactive-days", type=int, required=True, metavar="N")
+    command["prune"].add_argument(
+        "--dry-run", action="store_true", help="only say what would be removed"
     )
-    prune.add_argument("--inactive-days", type=int, required=True, metavar="N")
-    prune.add_argument("--dry-run", action="store_true", help="only say what would be removed")
-    for command in (make, put_back, prune):
-        command.add_argument("--db", type=Path, help="the database (default: QUIZ_DB_PATH)")
+    for each in command.values():
+        each.add_argument("--db", type=Path, help="the database (default: QUIZ_DB_PATH)")
     return parser
 
 

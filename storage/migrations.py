@@ -30,6 +30,16 @@ _ANSWER_COLUMNS = """\
             correct INTEGER NOT NULL,
             answered_at REAL NOT NULL,"""
 
+# The columns of `review_log` as 2 created them, before the answer it came from; 10 rebuilds
+# the table with them, naming a private answer or a group answer.
+_REVIEW_COLUMNS = """\
+            id INTEGER PRIMARY KEY,
+            user_id INTEGER NOT NULL,
+            quiz_id TEXT NOT NULL,
+            question_id TEXT NOT NULL,
+            rating INTEGER NOT NULL,
+            reviewed_at REAL NOT NULL,"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     # 1: learners, attempts and their answers
     (
@@ -90,13 +100,8 @@ MIGRATIONS: tuple[Migration, ...] = (
         "ALTER TABLE answers_v2 RENAME TO answers",
         """CREATE INDEX answers_by_user_question
             ON answers(user_id, quiz_id, question_id, answered_at)""",
-        """CREATE TABLE review_log (
-            id INTEGER PRIMARY KEY,
-            user_id INTEGER NOT NULL,
-            quiz_id TEXT NOT NULL,
-            question_id TEXT NOT NULL,
-            rating INTEGER NOT NULL,
-            reviewed_at REAL NOT NULL,
+        f"""CREATE TABLE review_log (
+{_REVIEW_COLUMNS}
             answer_id INTEGER NOT NULL REFERENCES answers(id)
         )""",
         "CREATE INDEX answers_by_user_time ON answers(user_id, answered_at)",
@@ -341,13 +346,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     # review log names the answer it came from, a private answer (answer_id) or a group answer
     # (session_id, position), exactly one of them
     (
-        """CREATE TABLE review_log_v2 (
-            id INTEGER PRIMARY KEY,
-            user_id INTEGER NOT NULL,
-            quiz_id TEXT NOT NULL,
-            question_id TEXT NOT NULL,
-            rating INTEGER NOT NULL,
-            reviewed_at REAL NOT NULL,
+        f"""CREATE TABLE review_log_v2 (
+{_REVIEW_COLUMNS}
             answer_id INTEGER REFERENCES answers(id),
             session_id INTEGER,
             position INTEGER,

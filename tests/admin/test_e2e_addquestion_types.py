@@ -63,15 +63,17 @@ async def test_a_numeric_question_with_tolerance_and_unit_is_added_and_played(
 ) -> None:
     admin = Learner(api, ADMIN)
     await choose_type(admin, "Number")
-    await admin.send("7B fp16 parameters take how many GB?", "Send the right number")
-    await admin.send("fourteen", "That is not a number")  # asked again
-    await admin.send("1,000", "without digit grouping")
-    await admin.send("14", "How far from it")
-    await admin.send("-1", "The tolerance is 0 or more")
-    await admin.send("0,5", "Its unit")
-    await admin.send("GB", "explanation")
-    await admin.send("/skip", "Optional translation")
-    preview = await admin.send("/skip", "Preview")
+    preview = await admin.converse(
+        ("7B fp16 parameters take how many GB?", "Send the right number"),
+        ("fourteen", "That is not a number"),  # asked again
+        ("1,000", "without digit grouping"),
+        ("14", "How far from it"),
+        ("-1", "The tolerance is 0 or more"),
+        ("0,5", "Its unit"),
+        ("GB", "explanation"),
+        ("/skip", "Optional translation"),
+        ("/skip", "Preview"),
+    )
     assert "✅ 14 GB" in preview.text and "0.5" in preview.text
     assert rows(db_path, "SELECT COUNT(*) FROM audit_log") == [(1,)]  # the import only
     question = await confirmed(admin, preview, db_path)
@@ -91,13 +93,13 @@ async def test_a_multiple_question_takes_several_letters(
 ) -> None:
     admin = Learner(api, ADMIN)
     await choose_type(admin, "Several right options")
-    await admin.send("Which are parallelisms?", "Now the options")
-    await admin.send("Tensor\nBanana\nPipeline", "Which options are right")
-    await admin.send("A, Z", "Send one or more letters from A to C")
-    await admin.send("a c", "explanation")
-    await admin.send("Not the fruit.", "Optional translation")
-    preview = await admin.send(
-        "yo\nÈwo ni parallelism?\nTensor\nỌ̀gẹ̀dẹ̀\nPipeline\nKì í ṣe èso.", "Preview"
+    preview = await admin.converse(
+        ("Which are parallelisms?", "Now the options"),
+        ("Tensor\nBanana\nPipeline", "Which options are right"),
+        ("A, Z", "Send one or more letters from A to C"),
+        ("a c", "explanation"),
+        ("Not the fruit.", "Optional translation"),
+        ("yo\nÈwo ni parallelism?\nTensor\nỌ̀gẹ̀dẹ̀\nPipeline\nKì í ṣe èso.", "Preview"),
     )
     assert "✅ A. Tensor" in preview.text and "✅ C. Pipeline" in preview.text
     question = await confirmed(admin, preview, db_path)
@@ -110,11 +112,13 @@ async def test_a_true_false_question_takes_true_or_false(
 ) -> None:
     admin = Learner(api, ADMIN)
     await choose_type(admin, "True or false")
-    await admin.send("Pipelines have bubbles.", "true or false")
-    await admin.send("maybe", "Send true or false")
-    await admin.send("False", "explanation")
-    await admin.send("/skip", "Optional translation")
-    preview = await admin.send("yo\nPipeline ní bubble.", "Preview")
+    preview = await admin.converse(
+        ("Pipelines have bubbles.", "true or false"),
+        ("maybe", "Send true or false"),
+        ("False", "explanation"),
+        ("/skip", "Optional translation"),
+        ("yo\nPipeline ní bubble.", "Preview"),
+    )
     assert "✅ B. False" in preview.text
     question = await confirmed(admin, preview, db_path)
     assert question.type == "true_false" and question.key.value is False  # type: ignore[union-attr]
@@ -129,10 +133,12 @@ async def test_a_typed_question_takes_its_accepted_answers(
     await admin.send("The idle time of a pipeline is its ...?", "accepted answers")
     toast = await admin.tap(prompt, prompt.buttons[0]["callback_data"])  # too late to change
     assert "chosen before the question text" in str(toast["text"])
-    await admin.send("x" * 200, "at most 180")
-    await admin.send("bubble\npipeline bubble\nbubble", "explanation")
-    await admin.send("/skip", "Optional translation")
-    preview = await admin.send("/skip", "Preview")
+    preview = await admin.converse(
+        ("x" * 200, "at most 180"),
+        ("bubble\npipeline bubble\nbubble", "explanation"),
+        ("/skip", "Optional translation"),
+        ("/skip", "Preview"),
+    )
     assert "✅ bubble, pipeline bubble" in preview.text
     question = await confirmed(admin, preview, db_path)
     assert question.type == "typed"
@@ -144,7 +150,6 @@ async def test_a_draft_cancelled_midway_stores_nothing(
 ) -> None:
     admin = Learner(api, ADMIN)
     await choose_type(admin, "Number")
-    await admin.send("How many?", "Send the right number")
-    await admin.send("/cancel", "Nothing was saved")
+    await admin.converse(("How many?", "Send the right number"), ("/cancel", "Nothing was saved"))
     assert rows(db_path, "SELECT action FROM audit_log") == [("import",)]
     assert len(stored_question(db_path).id) and stored_question(db_path).id == "s3"

@@ -4,9 +4,6 @@ entities, truncated XML) are refused with their reason and change nothing."""
 
 from __future__ import annotations
 
-import io
-import sqlite3
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -15,7 +12,8 @@ from bot.app import QuizApplication
 from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser
 from content.loader import parse_bank
-from tests.support.admin import failed_calls, seed_banks, upload
+from tests.support.admin import failed_calls, nothing_stored, seed_banks, upload, zipped
+from tests.support.db import rows
 from tests.support.harness import make_settings
 from tests.support.images import png
 from tests.support.learner import Learner
@@ -81,25 +79,6 @@ XLSX_ROWS: list[list[object]] = [
     ["x2", "", "Capital of Ghana?", None, "Kumasi", None, "Accra", None, "B", None],
 ]  # fmt: skip
 XLSX_QUIZ: list[list[object]] = [["id", "capitals"], ["title", "Capitals"], ["level", "easy"]]
-
-
-def zipped(*files: tuple[str, bytes], compression: int = zipfile.ZIP_DEFLATED) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression) as archive:
-        for name, data in files:
-            archive.writestr(name, data)
-    return buffer.getvalue()
-
-
-def rows(db_path: Path, sql: str) -> list[tuple[object, ...]]:
-    with sqlite3.connect(db_path) as db:
-        return db.execute(sql).fetchall()
-
-
-def nothing_stored(db_path: Path) -> bool:
-    return rows(db_path, "SELECT COUNT(*) FROM content_banks") == [(0,)] and rows(
-        db_path, "SELECT COUNT(*) FROM audit_log"
-    ) == [(0,)]
 
 
 @pytest.fixture

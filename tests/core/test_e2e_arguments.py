@@ -147,15 +147,17 @@ async def test_an_addquestion_answer_in_foreign_digits_is_asked_again(
 ) -> None:
     admin = Learner(api, ADMIN)
     async with running_bot(settings):
-        await admin.send("/addquestion tiny", "Send the question text")
-        await admin.send("Three plus three?", "Now the options")
-        await admin.send("five\nsix", "Which option is correct")
-        # "²" crashed the step on main; "٢" (Arabic-Indic two) was taken as B
-        await admin.send("\u00b2", "Send a letter from A to B")
-        await admin.send("\u0662", "Send a letter from A to B")
-        await admin.send("2", "explanation")
-        await admin.send("/skip", "Optional translation")
-        await admin.send(fill("xx\nq"), "Send the language code")  # two lines: refused
+        await admin.converse(
+            ("/addquestion tiny", "Send the question text"),
+            ("Three plus three?", "Now the options"),
+            ("five\nsix", "Which option is correct"),
+            # "²" crashed the step on main; "٢" (Arabic-Indic two) was taken as B
+            ("\u00b2", "Send a letter from A to B"),
+            ("\u0662", "Send a letter from A to B"),
+            ("2", "explanation"),
+            ("/skip", "Optional translation"),
+            (fill("xx\nq"), "Send the language code"),  # two lines: refused
+        )
         # a first line of 4,080 characters: echoed whole (too long for Telegram) on main
         wrong_code = await admin.send(UNIT * 1020 + "\nSix?\ncinq\nsix", "is not a language code")
         fits(wrong_code)

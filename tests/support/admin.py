@@ -3,9 +3,12 @@ own (so that imports never touch the repository's), and a document sent with `/i
 
 from __future__ import annotations
 
+import io
+import zipfile
 from pathlib import Path
 
 from bot.sandbox import FakeBotApi, FakeUser, Message
+from tests.support.db import rows
 from tests.support.harness import bank_folder
 from tests.support.learner import Learner
 
@@ -33,6 +36,21 @@ questions:
 def seed_banks(tmp_path: Path) -> Path:
     """A bank folder holding a copy of the seed bank."""
     return bank_folder(tmp_path, seed=True)
+
+
+def zipped(*files: tuple[str, bytes], compression: int = zipfile.ZIP_DEFLATED) -> bytes:
+    """A .zip of these (name, data) files, in this order."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression) as archive:
+        for name, data in files:
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def nothing_stored(db_path: Path) -> bool:
+    """No bank, picture or audit line stored: what a refused /import leaves."""
+    tables = ("content_banks", "pictures", "bank_pictures", "audit_log")
+    return [rows(db_path, f"SELECT COUNT(*) FROM {table}") for table in tables] == [[(0,)]] * 4
 
 
 async def upload(

@@ -27,6 +27,12 @@ class Learner:
         self.api.send_text(self.user, text)
         return await self.api.wait_for_bot_message(self.chat_id, expect, after=seen)
 
+    async def converse(self, *steps: tuple[str, str]) -> Message:
+        """A dialogue as its script: each (text, expected reply) step sent in turn, each
+        reply waited for; the last reply."""
+        replies = [await self.send(text, expect) for text, expect in steps]
+        return replies[-1]
+
     async def tap(self, message: Message, data: str, forge: bool = False) -> dict[str, Any]:
         """Tap a button and return the bot's callback answer (its toast)."""
         query_id = self.api.tap(self.user, message, data, forge=forge)
