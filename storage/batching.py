@@ -9,8 +9,8 @@ database refuses a batch (full, read-only...), every write in it fails and none 
 acknowledged; if it fails otherwise, its writes are done again one at a time, so only a write
 the database cannot take fails.
 
-Learners' answers (storage/answer_batch.py) and a chat's answers (storage/group_batch.py) are
-written this way, each by its own `WriteBatcher`.
+Learners' answers (storage/answer_batch.py), a chat's answers (storage/group_batch.py) and its
+members' picks (storage/pick_batch.py) are written this way, each by its own `WriteBatcher`.
 """
 
 from __future__ import annotations

@@ -19,15 +19,27 @@ row but the answer itself.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from enum import Enum
+from typing import TypeVar
 
 from storage.batching import BatchTx, WriteBatcher, placeholders
 from storage.card_reviews import CardReview, ReviewOf, apply_reviews
 
-MAX_BATCH = 500  # 11 parameters a row: far below SQLite's 32,766 bound variables
+MAX_BATCH = 500  # at most 11 parameters a row: far below SQLite's 32,766 bound variables
+
+# The rows of `incoming` (i: session_id, position, question_id, at) whose question takes
+# answers: the session runs, the question is its current one, not revealed, and its deadline
+# had not passed when the row arrived. Answers and picks (storage/pick_batch.py) both ask it.
+OPEN_QUESTION = """FROM incoming AS i
+                JOIN group_sessions AS s ON s.id = i.session_id
+                JOIN group_questions AS q ON q.session_id = i.session_id
+                                         AND q.position = i.position
+                WHERE s.finished_at IS NULL AND s.position = i.position
+                  AND q.question_id = i.question_id AND q.revealed_at IS NULL
+                  AND q.deadline >= i.at"""
 
 
 class AnswerStatus(Enum):
@@ -44,34 +56,40 @@ class GroupAnswerOutcome:
 
 
 @dataclass(frozen=True)
-class PendingGroupAnswer:
+class MemberTap:
+    """A member's tap on a question of a session: an answer or a pick."""
+
     session_id: int
     position: int
     question_id: str
     user_id: int
-    name: str
-    chosen: int
-    correct: bool
-    elapsed: float
-    points: int
-    answered_at: float
 
     @property
     def key(self) -> tuple[int, int, int]:
         return (self.session_id, self.position, self.user_id)
 
 
-class GroupAnswerBatcher(WriteBatcher[PendingGroupAnswer, GroupAnswerOutcome]):
-    """A chat's answers in batches, at most one per person and question in a batch."""
+Tap = TypeVar("Tap", bound=MemberTap)
+Outcome = TypeVar("Outcome")
 
-    def __init__(self, transaction: Callable[[], AbstractAsyncContextManager[BatchTx]]) -> None:
-        super().__init__(
-            transaction,
-            write_group_answers,
-            key=lambda answer: answer.key,
-            max_batch=MAX_BATCH,
-            name="group-answer-batches",
-        )
+
+def chat_batcher(
+    transaction: Callable[[], AbstractAsyncContextManager[BatchTx]],
+    write: Callable[[BatchTx, list[Tap]], Awaitable[list[Outcome]]],
+    name: str,
+) -> WriteBatcher[Tap, Outcome]:
+    """A chat's taps in batches, at most one per member and question in a batch."""
+    return WriteBatcher(transaction, write, key=lambda tap: tap.key, max_batch=MAX_BATCH, name=name)
+
+
+@dataclass(frozen=True)
+class PendingGroupAnswer(MemberTap):
+    name: str
+    chosen: int
+    correct: bool
+    elapsed: float
+    points: int
+    answered_at: float
 
 
 async def write_group_answers(
@@ -91,19 +109,13 @@ async def write_group_answers(
         (row[0], row[1], row[2])
         for row in await tx.fetchall(
             f"""WITH incoming(seq, session_id, position, question_id, user_id, name, chosen,
-                              correct, elapsed, points, answered_at)
+                              correct, elapsed, points, at)
                      AS (VALUES {placeholders(len(rows), 11)})
                 INSERT INTO group_answers (session_id, position, question_id, user_id, name,
                                            chosen, correct, elapsed, points, answered_at)
                 SELECT i.session_id, i.position, i.question_id, i.user_id, i.name, i.chosen,
-                       i.correct, i.elapsed, i.points, i.answered_at
-                FROM incoming AS i
-                JOIN group_sessions AS s ON s.id = i.session_id
-                JOIN group_questions AS q ON q.session_id = i.session_id
-                                         AND q.position = i.position
-                WHERE s.finished_at IS NULL AND s.position = i.position
-                  AND q.question_id = i.question_id AND q.revealed_at IS NULL
-                  AND q.deadline >= i.answered_at
+                       i.correct, i.elapsed, i.points, i.at
+                {OPEN_QUESTION}
                 ORDER BY i.seq
                 ON CONFLICT(session_id, position, user_id) DO NOTHING
                 RETURNING session_id, position, user_id""",
@@ -112,7 +124,7 @@ async def write_group_answers(
     }
     await apply_reviews(tx, await _reviews(tx, [a for a in batch if a.key in inserted]))
     refused = [answer for answer in batch if answer.key not in inserted]
-    earlier = await _earlier_answers(tx, refused) if refused else {}
+    earlier = await standing_answers(tx, refused) if refused else {}
     outcomes = []
     for answer in batch:
         if answer.key in inserted:
@@ -125,18 +137,18 @@ async def write_group_answers(
     return outcomes
 
 
-async def _earlier_answers(
-    tx: BatchTx, answers: Sequence[PendingGroupAnswer]
+async def standing_answers(
+    tx: BatchTx, taps: Sequence[MemberTap]
 ) -> dict[tuple[int, int, int], tuple[int, int]]:
-    """The answer that stands (chosen, points) for each of these people and questions that has
-    one."""
+    """The answer that stands (chosen, points) for each of these members and questions that
+    has one."""
     rows = await tx.fetchall(
-        f"""WITH wanted(session_id, position, user_id) AS (VALUES {placeholders(len(answers), 3)})
+        f"""WITH wanted(session_id, position, user_id) AS (VALUES {placeholders(len(taps), 3)})
             SELECT g.session_id, g.position, g.user_id, g.chosen, g.points
             FROM wanted AS w JOIN group_answers AS g
               ON g.session_id = w.session_id AND g.position = w.position
              AND g.user_id = w.user_id""",
-        *itertools.chain.from_iterable(answer.key for answer in answers),
+        *itertools.chain.from_iterable(tap.key for tap in taps),
     )
     return {(row[0], row[1], row[2]): (row[3], row[4]) for row in rows}
 

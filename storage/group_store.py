@@ -24,9 +24,9 @@ from storage import held_answers
 from storage.audit import AuditLog
 from storage.database import Database, Transaction, row_as
 from storage.group_batch import AnswerStatus as AnswerStatus  # what `record_answer` says
-from storage.group_batch import GroupAnswerBatcher, PendingGroupAnswer
 from storage.group_batch import GroupAnswerOutcome as GroupAnswerOutcome
-from storage.pick_batch import PendingPick, PickBatcher
+from storage.group_batch import PendingGroupAnswer, chat_batcher, write_group_answers
+from storage.pick_batch import PendingPick, write_picks
 from storage.pick_batch import PickOutcome as PickOutcome
 
 TIMED = "timed"
@@ -157,8 +157,10 @@ GROUP BY who"""
 class GroupStore:
     def __init__(self, database: Database) -> None:
         self._database = database
-        self._answers = GroupAnswerBatcher(database.transaction)
-        self._picks = PickBatcher(database.transaction)
+        self._answers = chat_batcher(
+            database.transaction, write_group_answers, "group-answer-batches"
+        )
+        self._picks = chat_batcher(database.transaction, write_picks, "group-pick-batches")
         # what taps name, read once per question rather than once per tap: every write to
         # sessions and asked questions goes through this store and empties it (`_changed`)
         self._tap_targets: dict[tuple[str, int, int], TapTarget] = {}

@@ -11,14 +11,11 @@ question, so each sees the one before it.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from storage.batching import BatchTx, WriteBatcher, placeholders
-from storage.group_batch import AnswerStatus
-
-MAX_BATCH = 500  # 7 parameters a row
+from storage.batching import BatchTx, placeholders
+from storage.group_batch import OPEN_QUESTION, AnswerStatus, MemberTap, standing_answers
 
 
 @dataclass(frozen=True)
@@ -32,28 +29,9 @@ class PickOutcome:
 
 
 @dataclass(frozen=True)
-class PendingPick:
-    session_id: int
-    position: int
-    question_id: str
-    user_id: int
+class PendingPick(MemberTap):
     option: int
     at: float
-
-    @property
-    def key(self) -> tuple[int, int, int]:
-        return (self.session_id, self.position, self.user_id)
-
-
-class PickBatcher(WriteBatcher[PendingPick, PickOutcome]):
-    def __init__(self, transaction: Callable[[], AbstractAsyncContextManager[BatchTx]]) -> None:
-        super().__init__(
-            transaction,
-            write_picks,
-            key=lambda pick: pick.key,
-            max_batch=MAX_BATCH,
-            name="group-pick-batches",
-        )
 
 
 async def write_picks(tx: BatchTx, batch: Sequence[PendingPick]) -> list[PickOutcome]:
@@ -73,13 +51,7 @@ async def write_picks(tx: BatchTx, batch: Sequence[PendingPick]) -> list[PickOut
                      AS (VALUES {placeholders(len(rows), 7)})
                 INSERT INTO group_picks (session_id, position, user_id, options, updated_at)
                 SELECT i.session_id, i.position, i.user_id, i.bit, i.at
-                FROM incoming AS i
-                JOIN group_sessions AS s ON s.id = i.session_id
-                JOIN group_questions AS q ON q.session_id = i.session_id
-                                         AND q.position = i.position
-                WHERE s.finished_at IS NULL AND s.position = i.position
-                  AND q.question_id = i.question_id AND q.revealed_at IS NULL
-                  AND q.deadline >= i.at
+                {OPEN_QUESTION}
                   AND NOT EXISTS (SELECT 1 FROM group_answers AS a
                                   WHERE a.session_id = i.session_id
                                     AND a.position = i.position AND a.user_id = i.user_id)
@@ -92,7 +64,7 @@ async def write_picks(tx: BatchTx, batch: Sequence[PendingPick]) -> list[PickOut
         )
     }
     refused = [pick for pick in batch if pick.key not in toggled]
-    answered = await _answered(tx, refused) if refused else set()
+    answered = await standing_answers(tx, refused) if refused else {}
     outcomes = []
     for pick in batch:
         if pick.key in toggled:
@@ -102,15 +74,3 @@ async def write_picks(tx: BatchTx, batch: Sequence[PendingPick]) -> list[PickOut
         else:
             outcomes.append(PickOutcome(AnswerStatus.CLOSED))
     return outcomes
-
-
-async def _answered(tx: BatchTx, picks: Sequence[PendingPick]) -> set[tuple[int, int, int]]:
-    rows = await tx.fetchall(
-        f"""WITH wanted(session_id, position, user_id) AS (VALUES {placeholders(len(picks), 3)})
-            SELECT g.session_id, g.position, g.user_id
-            FROM wanted AS w JOIN group_answers AS g
-              ON g.session_id = w.session_id AND g.position = w.position
-             AND g.user_id = w.user_id""",
-        *itertools.chain.from_iterable(pick.key for pick in picks),
-    )
-    return {(row[0], row[1], row[2]) for row in rows}

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from bot.app import QuizApplication
 from bot.config import Settings
-from bot.sandbox import FakeBotApi, FakeUser, Message, poll_answer
+from bot.sandbox import FakeBotApi, FakeUser, poll_answer
 from tests.support.harness import running_bot
 from tests.support.room import (
     ADA,
@@ -206,13 +206,8 @@ async def test_many_answers_stay_inside_20_a_minute_and_a_429_is_waited_out(
 async def test_poll_mode_maps_votes_to_people_and_continues_long_explanations(
     api: FakeBotApi, settings: Settings, room: Room
 ) -> None:
-
-    def polls() -> list[Message]:
-        return [m for m in room.messages() if m.poll is not None]
-
     async with running_bot(settings):
-        api.send_text(ADA, "/groupquiz tiny 60 poll", room.chat)
-        first = (await api.wait_for(polls))[0]
+        first = await room.poll_quiz(ADA, "tiny")
         assert first.poll is not None
         poll = first.poll
         assert poll["type"] == "quiz" and poll["is_anonymous"] is False
@@ -230,7 +225,7 @@ async def test_poll_mode_maps_votes_to_people_and_continues_long_explanations(
         await api.wait_for(lambda: poll["is_closed"])
         more = await api.wait_for_bot_message(GROUP_ID, "Why (question 1)", after=seen)
         assert LONG_WHY.strip() in more.text
-        second = await api.wait_for(lambda: len(polls()) == 2 and polls()[1])
+        second = await room.poll(2)
         assert second.poll is not None and second.poll["question"] == "[2/3] Capital of France?"
         api.vote(DI, second, 0)
         await api.wait_for(lambda: len(group_answers(settings.db_path)) == 3)

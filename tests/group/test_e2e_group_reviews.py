@@ -13,7 +13,7 @@ from pathlib import Path
 from fsrs import Card, Rating
 
 from bot.config import Settings
-from bot.sandbox import FakeBotApi, FakeUser, Message
+from bot.sandbox import FakeBotApi, FakeUser
 from content import spacing
 from tests.support.db import rows
 from tests.support.harness import make_settings, running_bot
@@ -123,13 +123,9 @@ async def test_a_quiz_poll_vote_and_a_posted_question_are_reviews_too(
     channel = api.group(-100777, "news", admins={ADA.id}, type="channel")
     kemi, ada = Learner(api, KEMI), Learner(api, ADA)
 
-    def polls() -> list[Message]:
-        return [m for m in room.messages() if m.poll is not None]
-
     async with running_bot(settings):
         await kemi.send("/start", "Hello")
-        api.send_text(ADA, "/groupquiz tiny 60 poll", room.chat)
-        poll = (await api.wait_for(polls))[0]
+        poll = await room.poll_quiz(ADA, "tiny")
         api.vote(KEMI, poll, 0)  # three: wrong
         api.vote(FOLA, poll, 1)
         await api.wait_for(lambda: len(reviews(settings.db_path, KEMI.id, "t1")) == 1)

@@ -9,6 +9,8 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from bot.config import DEFAULT_CONTENT_DIR, Settings
 from bot.core import callbacks
 from bot.sandbox import FakeBotApi, FakeUser, Message
@@ -19,48 +21,9 @@ from tests.support.harness import make_settings, running_bot
 from tests.support.images import png
 from tests.support.learner import Learner
 from tests.support.room import ADA, BO, CY, DI, GROUP_ID, Room
-from tests.support.types import ALT, LONG
+from tests.support.types import types_bank
 
 DRILL = "parallelism-drill"
-LONG_WHY = "It is a square. " * 60
-KINDS = f"""
-id: kinds
-title: Kinds
-level: easy
-questions:
-  - id: tf
-    type: true_false
-    text: "Pipelines have bubbles."
-    answer: true
-    explanation: "Idle time at the start and the end."
-  - id: m
-    type: multiple
-    text: "Which are parallelisms?"
-    options: ["Tensor", "Pipeline", "Banana", "Data"]
-    answer: [0, 1, 3]
-    explanation: "Not the fruit."
-  - id: n
-    type: numeric
-    text: "Say 14"
-    answer: 14
-  - id: c
-    text: "What does this print?\\n```python\\nprint(1 < 2)\\n```"
-    options: ["`True`", "`False`"]
-    answer: 0
-  - id: p
-    text: "What does the picture show?"
-    image: images/square.png
-    image_alt: "A white square"
-    options: ["A square", "A circle"]
-    answer: 0
-    explanation: "{LONG_WHY.strip()}"
-  - id: long
-    text: "{LONG}"
-    image: images/square.png
-    image_alt: "{ALT}"
-    options: ["Yes", "No"]
-    answer: 0
-"""
 MULTI = """
 id: multi
 title: Multi
@@ -96,16 +59,17 @@ SELECTION = "Your selection: {} — tap ✅ Submit my answer."
 
 
 def _banks(tmp_path: Path) -> Path:
-    banks = tmp_path / "banks"
+    """Every question type (tests/support/types.py), the drill, and two banks of this file's."""
+    banks = types_bank(tmp_path)
     shutil.copytree(DEFAULT_CONTENT_DIR / DRILL, banks / DRILL)
-    (banks / "images").mkdir()
-    (banks / "images" / "square.png").write_bytes(png(16, 16))
-    for name, text in (("kinds", KINDS), ("multi", MULTI), ("typed-only", ONLY_TYPED)):
+    for name, text in (("multi", MULTI), ("typed-only", ONLY_TYPED)):
         (banks / f"{name}.yaml").write_text(text, encoding="utf-8")
     return banks
 
 
-def _settings(api: FakeBotApi, tmp_path: Path) -> Settings:
+@pytest.fixture
+def settings(api: FakeBotApi, tmp_path: Path) -> Settings:
+    """This file's banks (`_banks`), an admin of the bot, questions of a second."""
     return make_settings(
         api,
         tmp_path / "quiz.sqlite3",
@@ -130,28 +94,19 @@ def _failed(api: FakeBotApi) -> list[str]:
     ]
 
 
-async def _revealed(room: Room, message: Message) -> Message:
-    """The question as its reveal shows it (a text, or a photo's caption)."""
-    return await room.api.wait_for(
-        lambda: room.current(message) if "chose it" in room.current(message).shown else None
-    )
-
-
 async def test_a_group_quiz_plays_true_false_multiple_code_and_pictures(
-    api: FakeBotApi, tmp_path: Path
+    api: FakeBotApi, settings: Settings, room: Room
 ) -> None:
-    settings = _settings(api, tmp_path)
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     async with running_bot(settings):
         await room.say(ADA, "/groupquiz typed-only 30", "cannot play any question of")
-        tf = await room.say(ADA, "/groupquiz kinds 60", "Question 1 of 5")
-        assert "1 question(s) of this quiz are skipped here" in room.messages()[-2].text
+        tf = await room.say(ADA, "/groupquiz types 60", "Question 1 of 5")
+        assert "3 question(s) of this quiz are skipped here" in room.messages()[-2].text
         assert [b["text"] for b in tf.buttons] == ["A. True", "B. False", "👁 Reveal (admins)"]
         assert (await room.tap(BO, tf, 0)).startswith("✅ Right! +")
         assert (await room.tap(CY, tf, 1)).startswith("❌ Not quite")
         seen = len(room.messages())
         await room.tap(ADA, tf, 2)
-        shown = await _revealed(room, tf)
+        shown = await room.revealed(tf)
         assert "✅ A. True · 1 chose it" in shown.text and "▫️ B. False · 1 chose it" in shown.text
 
         # multiple: each member's selection is theirs alone, and no tap edits the keyboard
@@ -179,7 +134,7 @@ async def test_a_group_quiz_plays_true_false_multiple_code_and_pictures(
         await api.wait_for(lambda: "👥 3 answered" in room.current(m).text)
         seen = len(room.messages())
         await room.tap(ADA, m, 5)
-        shown = await _revealed(room, m)
+        shown = await room.revealed(m)
         for line in (
             "✅ A. Tensor · 2 chose it", "✅ B. Pipeline · 2 chose it",
             "❌ C. Banana · 2 chose it", "✅ D. Data · 1 chose it", "👥 3 answered, 1 fully right",
@@ -212,11 +167,12 @@ async def test_a_group_quiz_plays_true_false_multiple_code_and_pictures(
         assert photo.photo is not None and (photo.caption or "").startswith(
             "🖼 A white square on nothing"
         )
-        assert long.photo is None and len(api.photo_uploads) == 1
+        # uploaded once each: the square (the long question's went by its file_id), and why.png
+        assert long.photo is None and api.photo_uploads == [png(16, 16), png(24, 12)]
         assert (await room.tap(CY, long, 0)).startswith("✅")
         seen = len(room.messages())
         await room.tap(ADA, long, 2)
-        assert "✅ A. Yes · 1 chose it" in (await _revealed(room, long)).text
+        assert "✅ A. Yes · 1 chose it" in (await room.revealed(long)).text
         await api.wait_for_bot_message(GROUP_ID, "final results", after=seen)
     answers = _answers(settings.db_path)
     multiple = {user: (chosen, correct, points) for pos, user, chosen, correct, points in answers
@@ -229,10 +185,8 @@ async def test_a_group_quiz_plays_true_false_multiple_code_and_pictures(
 
 
 async def test_a_selection_survives_a_restart_and_its_buttons_work_nowhere_else(
-    api: FakeBotApi, tmp_path: Path
+    api: FakeBotApi, settings: Settings, room: Room
 ) -> None:
-    settings = _settings(api, tmp_path)
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     other = Room(api, api.group(-100999, "elsewhere", admins={ADA.id}))
     async with running_bot(settings):
         m = await room.say(ADA, "/groupquiz multi 60", "Question 1 of 3")
@@ -262,17 +216,10 @@ def _session_position(message: Message) -> tuple[int, int]:
 
 
 async def test_quiz_polls_with_two_right_answers_score_right_partly_right_and_wrong(
-    api: FakeBotApi, tmp_path: Path
+    api: FakeBotApi, settings: Settings, room: Room
 ) -> None:
-    settings = _settings(api, tmp_path)
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
-
-    def polls() -> list[Message]:
-        return [message for message in room.messages() if message.poll is not None]
-
     async with running_bot(settings):
-        api.send_text(ADA, "/groupquiz multi 60 poll", room.chat)
-        first = (await api.wait_for(polls))[0]
+        first = await room.poll_quiz(ADA, "multi")
         assert first.poll is not None
         assert first.poll["correct_option_ids"] == [0, 2]
         assert first.poll["allows_multiple_answers"] is True
@@ -282,7 +229,7 @@ async def test_quiz_polls_with_two_right_answers_score_right_partly_right_and_wr
         await api.wait_for(lambda: len(_answers(settings.db_path)) == 3)
         await room.tap(ADA, first, 0)  # Reveal
         # a picture goes before its poll, which cannot hold one
-        second = await api.wait_for(lambda: len(polls()) == 2 and polls()[1])
+        second = await room.poll(2)
         photo = room.messages()[room.messages().index(second) - 1]
         assert photo.photo is not None and second.poll is not None
         assert (
@@ -291,7 +238,7 @@ async def test_quiz_polls_with_two_right_answers_score_right_partly_right_and_wr
         api.vote(BO, second, 0)
         await api.wait_for(lambda: len(_answers(settings.db_path)) == 4)
         await room.tap(ADA, second, 0)
-        third = await api.wait_for(lambda: len(polls()) == 3 and polls()[2])
+        third = await room.poll(3)
         assert third.poll is not None
         assert [o["text"] for o in third.poll["options"]] == ["True", "False"]
         assert third.poll["correct_option_ids"] == [1]
@@ -312,8 +259,7 @@ async def test_quiz_polls_with_two_right_answers_score_right_partly_right_and_wr
     assert not _failed(api)
 
 
-async def test_posted_multiple_and_picture_questions(api: FakeBotApi, tmp_path: Path) -> None:
-    settings = _settings(api, tmp_path)
+async def test_posted_multiple_and_picture_questions(api: FakeBotApi, settings: Settings) -> None:
     channel = Room(api, api.group(-100777, "news", admins={ADMIN.id}, type="channel"))
     admin = Learner(api, ADMIN)
     async with running_bot(settings):
@@ -344,11 +290,11 @@ async def test_posted_multiple_and_picture_questions(api: FakeBotApi, tmp_path: 
     assert not _failed(api)
 
 
-async def test_the_drill_bank_is_played_whole_in_a_group(api: FakeBotApi, tmp_path: Path) -> None:
-    settings = _settings(api, tmp_path)
+async def test_the_drill_bank_is_played_whole_in_a_group(
+    api: FakeBotApi, settings: Settings, room: Room
+) -> None:
     quiz = load_bank_file(settings.content_dir / DRILL / f"{DRILL}.yaml", "en").quiz
     assert quiz is not None
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     async with running_bot(settings):
         message = await room.say(ADA, f"/groupquiz {DRILL} 60", "Question 1 of 8")
         assert "7 question(s) of this quiz are skipped here" in room.messages()[-2].text
@@ -387,9 +333,8 @@ async def _answer_right(room: Room, quiz: Quiz, message: Message) -> None:
 
 
 async def test_pictures_go_to_the_forum_topic_of_their_quiz(
-    api: FakeBotApi, tmp_path: Path
+    api: FakeBotApi, settings: Settings
 ) -> None:
-    settings = _settings(api, tmp_path)
     chat = api.group(GROUP_ID, "school", admins={ADA.id})
     topic = api.create_topic(chat, "Maths")
     room = Room(api, chat)

@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 from bot.config import Settings
-from bot.sandbox import FakeBotApi, FakeUser, Message
+from bot.sandbox import FakeBotApi, FakeUser
 from tests.support.harness import running_bot
 from tests.support.learner import Learner
 from tests.support.room import ADA, Room, group_answers
@@ -29,9 +29,6 @@ async def test_group_members_are_read_never_recorded(
     db_path = settings.db_path
     kemi = Learner(api, KEMI)
 
-    def polls() -> list[Message]:
-        return [m for m in room.messages() if m.poll is not None]
-
     async with running_bot(settings):
         await kemi.send("/start", "Hello")
         menu = await kemi.send("/language", "Choose your language")
@@ -49,8 +46,7 @@ async def test_group_members_are_read_never_recorded(
         await room.say(FOLA, "/help", "ń kọ́ni nípasẹ̀ ìdánwò")  # a command: read, not recorded
         await room.say(ADA, "/stopquiz", "final results")
 
-        api.send_text(ADA, "/groupquiz tiny 60 poll", room.chat)
-        poll = (await api.wait_for(polls))[0]
+        poll = await room.poll_quiz(ADA, "tiny")
         api.vote(FOLA, poll, 1)
         await api.wait_for(lambda: len(group_answers(db_path)) == 3)
         await room.say(ADA, "/stopquiz", "final results")

@@ -94,6 +94,14 @@ def post(body: bytes, secret: str | None = SECRET) -> bytes:
     return head("POST", secret=secret, length=len(body)) + body
 
 
+async def served(api: FakeBotApi, port: int, user: FakeUser, update_id: int) -> None:
+    """A good update from `user`, posted on a connection of its own, is answered 200 and served
+    (the bot's reply to /help arrives)."""
+    update = json.dumps(update_for(api, user, "/help", update_id)).encode()
+    assert (await exchange(port, post(update)))[0] == 200
+    await api.wait_for_bot_message(user.id, "/progress")
+
+
 async def stop(running: BotProcess) -> str:
     running.process.send_signal(signal.SIGTERM)
     code, log = await running.finish()
@@ -145,10 +153,7 @@ async def test_refusals_come_before_the_body_and_are_logged_once(
         assert api.bot_messages(user.id) == []
         # health: no secret, a tiny answer
         assert await exchange(port, head("GET", "/healthz")) == (200, b"ok")
-        # and a good update is still served
-        update = json.dumps(update_for(api, user, "/help", 1)).encode()
-        assert (await exchange(port, post(update)))[0] == 200
-        await api.wait_for_bot_message(user.id, "/progress")
+        await served(api, port, user, 1)  # and a good update still is
         log = await stop(running)
     for status in (403, 413, 404, 405, 400):
         assert len(refusals(log, status)) == 1, (status, log)

@@ -23,7 +23,7 @@ from bot.sandbox import FakeBotApi, FakeUser
 from bot.serving import health
 from bot.serving.http import Limits
 from bot.serving.webhook import RETRY_AFTER_SECONDS, WebhookListener, _update_object, start_webhook
-from tests.serving.test_webhook import PATH, SECRET, post, read_response, update_for
+from tests.serving.test_webhook import PATH, SECRET, post, read_response, served, update_for
 from tests.serving.test_webhook_limits import webhook
 from tests.support.harness import make_settings, running_bot
 
@@ -157,11 +157,7 @@ async def test_an_update_python_telegram_bot_cannot_read_is_dropped_with_a_line(
         writer.write(post(deep))
         assert (await read_response(reader))[0] == 400  # and the connection is closed
         writer.close()
-        reader, writer = await asyncio.open_connection("127.0.0.1", listener.port)
-        writer.write(post(json.dumps(update_for(api, user, "/help", 6)).encode()))
-        assert (await read_response(reader))[0] == 200
-        await api.wait_for_bot_message(user.id, "/progress")
-        writer.close()
+        await served(api, listener.port, user, 6)
     lines = [r for r in caplog.records if "cannot read" in r.getMessage()]
     assert [r.getMessage() for r in lines] == [
         "webhook: dropped an update python-telegram-bot cannot read, KeyError"

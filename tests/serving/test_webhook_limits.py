@@ -20,7 +20,16 @@ from bot.sandbox import FakeBotApi, FakeUser
 from bot.serving import health
 from bot.serving.http import DEFAULT_LIMITS, Limits, Listener, RefusalLog
 from bot.serving.webhook import start_webhook
-from tests.serving.test_webhook import PATH, SECRET, exchange, head, post, read_response, update_for
+from tests.serving.test_webhook import (
+    PATH,
+    SECRET,
+    exchange,
+    head,
+    post,
+    read_response,
+    served,
+    update_for,
+)
 from tests.support.harness import make_settings, running_bot
 
 LIMITS = Limits(head_seconds=0.5, body_seconds=0.5, connections=3, body_bytes=4096)
@@ -278,21 +287,11 @@ async def test_a_body_over_the_cap_sent_whole_with_its_head_is_413(
     """A body that came whole with its head is taken without waiting: the cap still holds."""
     user = FakeUser(2311, "Dayo", "en")
     async with webhook(api, db_path) as (_, listener):
-        reader, writer = await asyncio.open_connection("127.0.0.1", listener.port)
         body = b"x" * (LIMITS.body_bytes + 1)
-        writer.write(
-            head("POST", secret=SECRET, chunked=True) + b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body)
-        )
-        assert (await read_response(reader))[0] == 413
-        writer.close()
+        one_chunk = b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body)
+        whole = head("POST", secret=SECRET, chunked=True) + one_chunk
+        assert (await exchange(listener.port, whole))[0] == 413
         # and one just under it, whole with its head, is read and refused as no update
-        reader, writer = await asyncio.open_connection("127.0.0.1", listener.port)
         padded = b'{"pad": "' + b"y" * (LIMITS.body_bytes - 20) + b'"}'
-        writer.write(post(padded))
-        assert (await read_response(reader))[0] == 400
-        writer.close()
-        reader, writer = await asyncio.open_connection("127.0.0.1", listener.port)
-        writer.write(post(json.dumps(update_for(api, user, "/help", 2)).encode()))
-        assert (await read_response(reader))[0] == 200
-        await api.wait_for_bot_message(user.id, "/progress")
-        writer.close()
+        assert (await exchange(listener.port, post(padded)))[0] == 400
+        await served(api, listener.port, user, 2)

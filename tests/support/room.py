@@ -77,8 +77,23 @@ class Room:
         return self.api.messages[(self.chat.id, message.message_id)]
 
     async def revealed(self, message: Message) -> Message:
+        """The question as its reveal shows it (a text, or a photo's caption)."""
         return await self.api.wait_for(
-            lambda: self.current(message) if "chose it" in self.current(message).text else None
+            lambda: self.current(message) if "chose it" in self.current(message).shown else None
+        )
+
+    def polls(self) -> list[Message]:
+        return [message for message in self.messages() if message.poll is not None]
+
+    async def poll_quiz(self, user: FakeUser, quiz: str) -> Message:
+        """`user` starts `quiz` as quiz polls of a minute; its first poll."""
+        self.api.send_text(user, f"/groupquiz {quiz} 60 poll", self.chat)
+        return await self.poll(1)
+
+    async def poll(self, number: int) -> Message:
+        """The chat's `number`th poll (from 1), once the bot has sent it."""
+        return await self.api.wait_for(
+            lambda: self.polls()[number - 1] if len(self.polls()) >= number else None
         )
 
 
