@@ -538,6 +538,22 @@ class GroupStore:
         )
         return int(row["options"]) if row is not None else 0
 
+    async def standing_answer(
+        self, session_id: int, position: int, user_id: int
+    ) -> GroupAnswerOutcome | None:
+        """A member's answer that stands on a question (ALREADY, with what they chose and
+        their points), if they answered it."""
+        row = await self._database.fetchone(
+            """SELECT chosen, points FROM group_answers
+               WHERE session_id=? AND position=? AND user_id=?""",
+            session_id,
+            position,
+            user_id,
+        )
+        if row is None:
+            return None
+        return GroupAnswerOutcome(AnswerStatus.ALREADY, int(row["chosen"]), int(row["points"]))
+
     async def answer_counts(self, session_id: int, position: int) -> dict[int, int]:
         """How many chose each option (options nobody chose are absent)."""
         rows = await self._database.fetchall(

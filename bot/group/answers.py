@@ -194,12 +194,31 @@ async def take_submit(
     if isinstance(found, str):
         _toast(jobs, query, found)
         return
-    session, asked, _question = found
-    options = await services.storage.groups.picks(session.id, asked.position, query.from_user.id)
-    if not options:  # (a member who answered has their selection still: it stands)
-        _toast(jobs, query, locale.t("pick_first"))
+    session, asked, question = found
+    groups, member = services.storage.groups, query.from_user.id
+    options = await groups.picks(session.id, asked.position, member)
+    if not options:  # none picked, or none kept: /forgetme deletes a selection, not an answer
+        standing = await groups.standing_answer(session.id, asked.position, member)
+        if standing is not None and standing.chosen is not None:
+            toast = render.tap_toast(session, question, standing.chosen, standing, locale)
+        elif _takes_answers(session, asked, arrived_at):
+            toast = locale.t("pick_first")
+        else:  # as the answer would have been refused
+            toast = locale.t("post_closed" if session.posted else "group_toast_closed")
+        _toast(jobs, query, toast)
         return
     await _answer(services, jobs, query, found, options, locale, arrived_at)
+
+
+def _takes_answers(session: GroupSession, asked: AskedQuestion, at: float) -> bool:
+    """Whether the question took answers at `at`, as stored when the tap was read (the store
+    decides it again when an answer is written: storage/group_batch.py's OPEN_QUESTION)."""
+    return (
+        session.running
+        and session.position == asked.position
+        and asked.revealed_at is None
+        and at <= asked.deadline
+    )
 
 
 def _toast(jobs: Jobs, query: CallbackQuery, text: str) -> None:

@@ -351,3 +351,44 @@ async def test_pictures_go_to_the_forum_topic_of_their_quiz(
         assert "✅ A. Yes · 1 chose it" in (room.current(pictured).caption or "")
     assert all(message.thread_id == topic for message in room.messages()[seen:])
     assert not _failed(api)
+
+
+async def test_a_submit_on_a_closed_multiple_question_says_so_with_or_without_a_selection(
+    api: FakeBotApi, settings: Settings, room: Room
+) -> None:
+    async with running_bot(settings):
+        m = await room.say(ADA, "/groupquiz multi 60", "Question 1 of 3")
+        assert await room.tap(BO, m, 0) == SELECTION.format("A")
+        seen = len(room.messages())
+        await room.tap(ADA, m, 5)  # Reveal
+        await api.wait_for_bot_message(GROUP_ID, "Question 2 of 3", after=seen)
+        closed = "Time is up for this question."
+        assert await room.tap(BO, m, 4) == closed  # a selection, too late
+        assert await room.tap(CY, m, 4) == closed  # none: not told to choose one first
+        assert await room.tap(CY, m, 1) == closed
+    assert _answers(settings.db_path) == []
+    assert not _failed(api)
+
+
+async def test_a_member_who_forgets_after_submitting_is_still_told_their_answer_stands(
+    api: FakeBotApi, settings: Settings, room: Room
+) -> None:
+    bo = Learner(api, BO)
+    async with running_bot(settings):
+        await bo.send("/start", "")
+        m = await room.say(ADA, "/groupquiz multi 60", "Question 1 of 3")
+        assert await room.tap(BO, m, 0) == SELECTION.format("A")
+        assert await room.tap(CY, m, 1) == SELECTION.format("B")
+        assert (await room.tap(BO, m, 4)).startswith("🟡 Partly right (1/2)")
+        ask = await bo.send("/forgetme", "This deletes everything")
+        (data,) = [b["callback_data"] for b in ask.buttons if b["text"] == "Delete my data"]
+        assert (await bo.tap(ask, str(data)))["text"].startswith("Your data is deleted")
+        # her selection went with her data, her answer is held: it stands, nothing else counts
+        assert await room.tap(BO, m, 4) == "Your answer A stands: one answer per question."
+        assert await room.tap(BO, m, 2) == "You already answered this question."
+        # another member's open selection is theirs still
+        assert await room.tap(CY, m, 2) == SELECTION.format("B, C")
+    assert [row[:3] for row in _answers(settings.db_path)] == [(0, BO.id, 0b0001)]
+    with sqlite3.connect(settings.db_path) as db:
+        assert db.execute("SELECT user_id FROM group_picks").fetchall() == [(CY.id,)]
+    assert not _failed(api)
