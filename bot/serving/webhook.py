@@ -166,9 +166,10 @@ class Intake:
     queue in the order they came, each with the time it came (the processor's clock).
 
     There is room (`room`) while fewer than `bound` updates are accepted and not yet handled
-    (waiting here, or on the application's queue until their handlers have run). An update PTB cannot
-    parse is dropped with a line (its POST was answered 200 already: it has the shape of an
-    update, and no sender but the holder of the secret gets this far)."""
+    (waiting here, or on the application's queue until their handlers have run). An update PTB
+    cannot parse is dropped with a line, and its room given to the first POST waiting for one
+    (its POST was answered 200 already: it has the shape of an update, and no sender but the
+    holder of the secret gets this far)."""
 
     def __init__(self, application: AnyApplication, bound: int, refusals: RefusalLog) -> None:
         self._application = application
@@ -253,6 +254,7 @@ class Intake:
                     "unreadable",
                     f"dropped an update python-telegram-bot cannot read, {type(error).__name__}",
                 )
+                self._room_freed()  # as if handled: a POST waiting for room may go on
                 continue
             if self._processor is not None:
                 self._processor.arrived(update, came)

@@ -165,6 +165,23 @@ async def test_an_update_python_telegram_bot_cannot_read_is_dropped_with_a_line(
     assert not any(r.exc_info for r in caplog.records if r.levelno >= logging.WARNING)
 
 
+async def test_an_update_dropped_unread_frees_its_room_for_a_post_waiting(
+    api: FakeBotApi, db_path: Path
+) -> None:
+    user = FakeUser(2751, "Dayo", "en")
+    async with webhook(api, db_path, Limits(pending_updates=1, room_seconds=10)) as (_, listener):
+        intake = listener.intake
+        strange = {"update_id": 7, "message": {"message_id": "x", "chat": 7}}
+        # a POST that came in the same turn as the strange one's, and runs before it is parsed
+        waiting = asyncio.create_task(intake.room(10))
+        intake.put(strange, intake.now())  # answered 200, not parsed yet: the only room
+        await api.wait_for(lambda: intake.waiting_for_room == 1 or waiting.done())
+        # it gets the room when the strange update is dropped, not 10 s later
+        assert await asyncio.wait_for(waiting, timeout=3)
+        assert intake.pending() == 0
+        await served(api, listener.port, user, 8)
+
+
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
