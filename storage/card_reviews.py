@@ -12,6 +12,7 @@ none is lost. Within one batch, the reviews of one card apply in the batch's ord
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -54,23 +55,28 @@ async def apply_reviews(tx: BatchTx, reviews: Sequence[ReviewOf]) -> None:
     keys = list(dict.fromkeys(review.card_key for review in reviews))
     stored = await tx.fetchall(
         f"""WITH wanted(user_id, quiz_id, question_id) AS (VALUES {placeholders(len(keys), 3)})
-            SELECT c.user_id, c.quiz_id, c.question_id, c.card
+            SELECT c.user_id, c.quiz_id, c.question_id, c.card, c.last_review
             FROM wanted AS w JOIN cards AS c ON c.user_id = w.user_id
              AND c.quiz_id = w.quiz_id AND c.question_id = w.question_id""",
         *itertools.chain.from_iterable(keys),
     )
-    latest: dict[tuple[int, str, str], str | None] = dict.fromkeys(keys)
-    latest.update({(row[0], row[1], row[2]): row[3] for row in stored})
+    latest: dict[tuple[int, str, str], tuple[str | None, float]] = dict.fromkeys(
+        keys, (None, -math.inf)
+    )
+    latest.update({(row[0], row[1], row[2]): (row[3], row[4] or -math.inf) for row in stored})
     due: dict[tuple[int, str, str], tuple[str, float, float]] = {}
     logged = []
     for review in reviews:
-        reviewed = spacing.review(
-            latest[review.card_key], review.review.correct, review.review.seconds, review.at
-        )
-        latest[review.card_key] = reviewed.card_json
-        due[review.card_key] = (reviewed.card_json, reviewed.due, review.at)
+        card, last_review = latest[review.card_key]
+        # an answer that arrived before the card's last review but committed after it (a
+        # group's batch slower than a private one) counts as given at that review: a card's
+        # time never runs back
+        at = max(review.at, last_review)
+        reviewed = spacing.review(card, review.review.correct, review.review.seconds, at)
+        latest[review.card_key] = (reviewed.card_json, at)
+        due[review.card_key] = (reviewed.card_json, reviewed.due, at)
         logged.append(
-            (review.user_id, review.quiz_id, review.question_id, int(reviewed.rating), review.at,
+            (review.user_id, review.quiz_id, review.question_id, int(reviewed.rating), at,
              review.answer_id, review.session_id, review.position)
         )  # fmt: skip
     await tx.executemany(

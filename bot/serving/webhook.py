@@ -166,9 +166,10 @@ class Intake:
     queue in the order they came, each with the time it came (the processor's clock).
 
     There is room (`room`) while fewer than `bound` updates are accepted and not yet handled
-    (waiting here, or on the application's queue until their handlers have run). An update PTB cannot
-    parse is dropped with a line (its POST was answered 200 already: it has the shape of an
-    update, and no sender but the holder of the secret gets this far)."""
+    (waiting here, or on the application's queue until their handlers have run). An update PTB
+    cannot parse is dropped with a line, and its room given to the first POST waiting for one
+    (its POST was answered 200 already: it has the shape of an update, and no sender but the
+    holder of the secret gets this far)."""
 
     def __init__(self, application: AnyApplication, bound: int, refusals: RefusalLog) -> None:
         self._application = application
@@ -180,6 +181,7 @@ class Intake:
         self._came = asyncio.Event()
         self._worker: asyncio.Task[None] | None = None
         self._waiting_for_room: deque[asyncio.Future[None]] = deque()
+        self._given = 0  # rooms given to POSTs that waited, not yet taken by their update
         if isinstance(application.update_queue, UpdateQueue):
             application.update_queue.on_finished = self._room_freed
 
@@ -195,11 +197,12 @@ class Intake:
         return len(self._waiting_for_room)
 
     def has_room(self) -> bool:
-        return self.pending() < self._bound
+        return self.pending() + self._given < self._bound
 
     async def room(self, within: float) -> bool:
         """Whether there is room for one more update, waiting up to `within` seconds for it
-        (first come, first served)."""
+        (first come, first served: a room given to a POST that waited is its own until it
+        runs again, not a newcomer's)."""
         if self.has_room() and not self._waiting_for_room:
             return True
         turn = asyncio.get_running_loop().create_future()
@@ -213,6 +216,8 @@ class Intake:
         finally:
             if turn in self._waiting_for_room:
                 self._waiting_for_room.remove(turn)
+            elif turn.done() and not turn.cancelled():
+                self._given -= 1  # taken now: the caller puts its update at once
 
     def _room_freed(self) -> None:
         """An update was handled: the first POST still waiting for room may go on."""
@@ -220,6 +225,7 @@ class Intake:
             turn = self._waiting_for_room.popleft()
             if not turn.done():
                 turn.set_result(None)
+                self._given += 1
                 return
 
     def now(self) -> float:
@@ -253,6 +259,7 @@ class Intake:
                     "unreadable",
                     f"dropped an update python-telegram-bot cannot read, {type(error).__name__}",
                 )
+                self._room_freed()  # as if handled: a POST waiting for room may go on
                 continue
             if self._processor is not None:
                 self._processor.arrived(update, came)

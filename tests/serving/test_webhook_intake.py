@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from telegram import Update
 from telegram.ext import ContextTypes, TypeHandler
 
-from bot.core.update_processor import arrival_time
+from bot.core.update_processor import UpdateQueue, arrival_time
 from bot.sandbox import FakeBotApi, FakeUser
 from bot.serving import health
 from bot.serving.http import Limits
@@ -163,6 +163,66 @@ async def test_an_update_python_telegram_bot_cannot_read_is_dropped_with_a_line(
         "webhook: dropped an update python-telegram-bot cannot read, KeyError"
     ]
     assert not any(r.exc_info for r in caplog.records if r.levelno >= logging.WARNING)
+
+
+async def test_an_update_dropped_unread_frees_its_room_for_a_post_waiting(
+    api: FakeBotApi, db_path: Path
+) -> None:
+    user = FakeUser(2751, "Dayo", "en")
+    async with webhook(api, db_path, Limits(pending_updates=1, room_seconds=10)) as (_, listener):
+        intake = listener.intake
+        strange = {"update_id": 7, "message": {"message_id": "x", "chat": 7}}
+        # a POST that came in the same turn as the strange one's, and runs before it is parsed
+        waiting = asyncio.create_task(intake.room(10))
+        intake.put(strange, intake.now())  # answered 200, not parsed yet: the only room
+        await api.wait_for(lambda: intake.waiting_for_room == 1 or waiting.done())
+        # it gets the room when the strange update is dropped, not 10 s later
+        assert await asyncio.wait_for(waiting, timeout=3)
+        assert intake.pending() == 0
+        await served(api, listener.port, user, 8)
+
+
+async def test_the_room_given_to_a_waiting_post_is_not_taken_by_a_newcomer_meanwhile(
+    api: FakeBotApi, db_path: Path
+) -> None:
+    """An update handled gives its room to the first POST waiting; a POST that comes before
+    that one has run again waits too, and the bound holds."""
+    first, second = FakeUser(2761, "Ada", "en"), FakeUser(2762, "Obi", "en")
+    limits = Limits(pending_updates=1, room_seconds=10)
+    async with webhook(api, db_path, limits) as (application, listener):
+        intake = listener.intake
+        queue = application.update_queue
+        assert isinstance(queue, UpdateQueue) and queue.on_finished is not None
+        give_room = queue.on_finished
+        newcomer: list[bool] = []
+
+        def finished() -> None:
+            give_room()
+            if newcomer:
+                return
+            # a POST whose turn comes right now, before the waiting one's
+            came = intake.room(10)
+            try:
+                came.send(None)
+            except StopIteration as taken:
+                newcomer.append(taken.value)
+            else:
+                came.close()
+                newcomer.append(False)
+
+        queue.on_finished = finished
+        api.delay("sendMessage", 1.0)  # the first holds the only room for a second
+        intake.put(
+            _update_object(json.dumps(update_for(api, first, "/help", 1)).encode()), intake.now()
+        )
+        waiting = asyncio.create_task(intake.room(10))
+        await api.wait_for(lambda: intake.waiting_for_room == 1)
+        assert await asyncio.wait_for(waiting, timeout=5)
+        assert newcomer == [False]
+        intake.put(
+            _update_object(json.dumps(update_for(api, second, "/help", 2)).encode()), intake.now()
+        )
+        await api.wait_for_bot_message(second.id, "/progress")
 
 
 JSON = st.recursive(

@@ -107,3 +107,26 @@ async def test_a_refused_group_answer_reviews_nothing(storage: Storage, tmp_path
     late = await group_question(storage, -2, "q1")
     assert await group_answer(storage, late, KEMI, True, T0 + 31) is AnswerStatus.CLOSED
     assert replayed(path, KEMI, "q1")[1] == [int(Rating.Again)]
+
+
+async def test_a_group_answer_that_came_before_a_private_review_committed_after_it_moves_no_time_back(
+    storage: Storage, tmp_path: Path
+) -> None:
+    # the group answer arrived at T0 + 3, the private one at T0 + 5 and committed first
+    path = tmp_path / "quiz.sqlite3"
+    session = await group_question(storage, -1, "q1")
+    attempt = await storage.learners.start_attempt(KEMI, QUIZ, ("q1", "q2"), T0)
+    await storage.learners.record_answer(
+        attempt, "q1", 0, True, T0 + 5, finishes=False, card=CardReview(True, 5.0)
+    )
+    after_private = rows(path, "SELECT due, last_review FROM cards WHERE user_id=?", KEMI)[0]
+    assert await group_answer(storage, session, KEMI, True, T0 + 3) is AnswerStatus.RECORDED
+    card_json, due, last_review = rows(
+        path, "SELECT card, due, last_review FROM cards WHERE user_id=?", KEMI
+    )[0]
+    # the card's last review stays the latest one, and it is due no sooner than the card the
+    # private answer left (a second right answer)
+    assert last_review == after_private[1] == T0 + 5
+    assert Card.from_json(card_json).last_review == datetime.fromtimestamp(T0 + 5, UTC)
+    assert due >= after_private[0]
+    assert len(rows(path, "SELECT id FROM review_log WHERE user_id=?", KEMI)) == 2
