@@ -15,6 +15,7 @@ import io
 import os
 import re
 import stat
+import unicodedata
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -180,12 +181,19 @@ class FolderImages:
 @dataclass(frozen=True)
 class BundleImages:
     """Images that came with the bank rather than from disk (a `.zip` bundle, or the database),
-    keyed by their canonical path relative to the bank file."""
+    keyed by their canonical path relative to the bank file. A path is found in any Unicode
+    form (a Mac names files decomposed, typed text is composed)."""
 
     files: Mapping[str, bytes]
 
     def read(self, location: str) -> bytes:
         data = self.files.get(location)
+        if data is None:
+            wanted = unicodedata.normalize("NFC", location)
+            data = next(
+                (d for n, d in self.files.items() if unicodedata.normalize("NFC", n) == wanted),
+                None,
+            )
         if data is None:
             raise ImageError("not in the .zip beside the bank")
         return data
