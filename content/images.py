@@ -185,6 +185,7 @@ class BundleImages:
     form (a Mac names files decomposed, typed text is composed)."""
 
     files: Mapping[str, bytes]
+    missing: str = "not in the .zip beside the bank"  # what a path without a file is told
 
     def read(self, location: str) -> bytes:
         data = self.files.get(location)
@@ -195,7 +196,7 @@ class BundleImages:
                 None,
             )
         if data is None:
-            raise ImageError("not in the .zip beside the bank")
+            raise ImageError(self.missing)
         return data
 
 
