@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import posixpath
 import stat
+import unicodedata
 import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -126,11 +127,14 @@ def read_bundle(data: bytes, mains: Mapping[str, int] = YAML_MAINS) -> Bundle:
 
 def _contents(archive: zipfile.ZipFile, mains: Mapping[str, int]) -> Bundle:
     files: dict[str, zipfile.ZipInfo] = {}
+    composed: set[str] = set()  # each name in one Unicode form: a Mac writes é as e + ´
     declared = 0
     for info in archive.infolist():
         name = _name(info)
-        if name in files or name.rstrip("/") in files:
+        form = unicodedata.normalize("NFC", name.rstrip("/"))
+        if form in composed:
             raise BundleError(f"{name}: twice in the .zip")
+        composed.add(form)
         _check_entry(info, name, mains)
         declared += info.file_size
         if declared > MAX_BUNDLE_BYTES:

@@ -15,7 +15,9 @@ import io
 import os
 import re
 import stat
+import unicodedata
 import warnings
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -128,6 +130,8 @@ def inspect_image(data: bytes) -> ImageInfo:
         raise ImageError(f"{NOT_AN_IMAGE}, or a damaged one") from None
     if kind is None:
         raise ImageError(NOT_AN_IMAGE)
+    if kind == "PNG" and not _png_pixels_fit(data, width, height):
+        raise ImageError(f"{NOT_AN_IMAGE}, or a damaged one (its pixel data does not fit it)")
     if width < 1 or height < 1:
         raise ImageError(f"{width} × {height} pixels: an empty image")
     if width + height > MAX_WIDTH_PLUS_HEIGHT:
@@ -141,6 +145,39 @@ def inspect_image(data: bytes) -> ImageInfo:
             f"{MAX_SIDE_RATIO} times the short one"
         )
     return ImageInfo(kind, width, height)
+
+
+_PNG_CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}  # by colour type
+_ADAM7 = ((0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2),
+          (0, 1, 1, 2))  # fmt: skip
+
+
+def _png_pixels_fit(data: bytes, width: int, height: int) -> bool:
+    """Whether a PNG's IDAT (checksums already verified) inflates to exactly the bytes its
+    header declares: neither garbage nor a stream cut short, nor more than the image (a bomb
+    that Telegram would decode). Streamed in chunks: memory stays small whatever it holds."""
+    depth, colour, interlaced = data[24], data[25], data[28]
+    bits = depth * _PNG_CHANNELS.get(colour, 4)
+    passes = _ADAM7 if interlaced else ((0, 0, 1, 1),)
+    expected = 0
+    for x0, y0, dx, dy in passes:
+        columns, rows = (width - x0 + dx - 1) // dx, (height - y0 + dy - 1) // dy
+        if columns > 0 and rows > 0:
+            expected += rows * (1 + (columns * bits + 7) // 8)
+    inflater, produced, position = zlib.decompressobj(), 0, 8
+    try:
+        while position + 8 <= len(data):
+            length = int.from_bytes(data[position : position + 4], "big")
+            chunk_type = data[position + 4 : position + 8]
+            if chunk_type == b"IDAT":
+                pending = data[position + 8 : position + 8 + length]
+                while pending and produced <= expected:
+                    produced += len(inflater.decompress(pending, 1 << 20))
+                    pending = inflater.unconsumed_tail
+            position += 12 + length
+    except zlib.error:
+        return False
+    return inflater.eof and produced == expected
 
 
 class ImageSource(Protocol):
@@ -180,14 +217,22 @@ class FolderImages:
 @dataclass(frozen=True)
 class BundleImages:
     """Images that came with the bank rather than from disk (a `.zip` bundle, or the database),
-    keyed by their canonical path relative to the bank file."""
+    keyed by their canonical path relative to the bank file. A path is found in any Unicode
+    form (a Mac names files decomposed, typed text is composed)."""
 
     files: Mapping[str, bytes]
+    missing: str = "not in the .zip beside the bank"  # what a path without a file is told
 
     def read(self, location: str) -> bytes:
         data = self.files.get(location)
         if data is None:
-            raise ImageError("not in the .zip beside the bank")
+            wanted = unicodedata.normalize("NFC", location)
+            data = next(
+                (d for n, d in self.files.items() if unicodedata.normalize("NFC", n) == wanted),
+                None,
+            )
+        if data is None:
+            raise ImageError(self.missing)
         return data
 
 

@@ -119,7 +119,7 @@ async def quiz_images(services: Services, quiz: Quiz) -> BundleImages:
         data = await picture_bytes(services, sha256)
         if data is not None:
             files[location] = data
-    return BundleImages(files)
+    return BundleImages(files, missing="its file is no longer stored (import the bank again)")
 
 
 async def bank_pictures(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import os
+import sqlite3
 import zipfile
 from pathlib import Path
 
@@ -299,3 +300,17 @@ async def test_pictures_past_the_limit_of_all_banks_are_refused_and_nothing_is_s
     assert "MiB" in report.text
     assert rows(db_path, "SELECT quiz_id FROM content_banks") == [("pics",)]
     assert rows(db_path, "SELECT COUNT(*) FROM pictures") == [(2,)]
+
+
+async def test_an_export_whose_picture_is_no_longer_stored_says_so_and_sends_nothing(
+    api: FakeBotApi, bot: QuizApplication, db_path: Path
+) -> None:
+    await upload(api, ADMIN, bundle(), "imported", name="pics.zip")
+    with sqlite3.connect(db_path) as db:  # a file lost (a restore of an older backup, by hand)
+        db.execute("DELETE FROM pictures WHERE data=?", (red(),))
+    seen = len(api.bot_messages(ADMIN.id))
+    api.send_text(ADMIN, "/export pics")
+    refusal = await api.wait_for_bot_message(ADMIN.id, "images/red.png", after=seen)
+    assert "no longer stored" in refusal.text and ".zip beside" not in refusal.text
+    assert not any(m.document for m in api.bot_messages(ADMIN.id)[seen:])
+    assert failed_calls(api) == []

@@ -10,6 +10,7 @@ import os
 import random
 import stat
 import struct
+import unicodedata
 import warnings
 import zipfile
 
@@ -330,3 +331,23 @@ def test_random_bytes_are_refused_with_a_bundle_error(data: bytes) -> None:
 def test_any_cut_of_a_bundle_is_refused_cleanly(cut: int) -> None:
     with contextlib.suppress(BundleError):
         read_bundle(VALID[:cut])
+
+
+# Names a Mac writes decomposed (NFD), as typed text is composed (NFC): "ọ̀" is one name.
+COMPOSED = unicodedata.normalize("NFC", "images/ọ̀rọ̀.png")
+DECOMPOSED = unicodedata.normalize("NFD", COMPOSED)
+
+
+def test_a_name_twice_in_two_unicode_forms_is_refused() -> None:
+    assert COMPOSED != DECOMPOSED
+    found = refusal(zipped(("bank.yaml", BANK), (COMPOSED, png()), (DECOMPOSED, png(9, 9))))
+    assert "twice" in found
+
+
+def test_an_image_named_in_another_unicode_form_than_the_bank_writes_it_is_found() -> None:
+    bank = BANK.replace(b"images/a.png", COMPOSED.encode())
+    result = parse_bundle(
+        zipped(("bank.yaml", bank), (DECOMPOSED, png())), "up.zip", "en", EVERYTHING
+    )
+    assert result.errors == ()
+    assert result.images == {COMPOSED: png()}  # kept under the bank's name for it

@@ -5,6 +5,7 @@ the bank's folder, and the errors with their places."""
 from __future__ import annotations
 
 import os
+import zlib
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from content.images import (
 )
 from content.loader import EVERYTHING, BankResult, load_bank_file, parse_bank
 from tests.support.banks import the_only_error
-from tests.support.images import encoded, png, png_claiming
+from tests.support.images import encoded, png, png_claiming, png_with
 
 
 def bank_with_images(folder: Path, *images: str, field: str = "image") -> Path:
@@ -265,3 +266,18 @@ def test_a_banks_images_together_are_bounded(tmp_path: Path) -> None:
         f"question q{count} (#{count}), field image: {names[-1]}: the bank's images would "
         "weigh more than 19 MiB together",
     )
+
+
+@pytest.mark.parametrize(
+    "pixels",
+    [
+        b"not zlib at all",  # checksums right, data that no decoder reads
+        zlib.compress(b"\x00" * 10),  # far fewer rows than the header declares
+        zlib.compress(b"\x00" * (1 + 3 * 50) * 50 * 4),  # four times more (a bomb in IDAT)
+        zlib.compress(b"\x00" * (1 + 3 * 50) * 50)[:-6],  # the stream cut short
+    ],
+)
+def test_a_png_whose_pixel_data_does_not_fit_its_header_is_damaged(pixels: bytes) -> None:
+    with pytest.raises(ImageError, match="damaged"):
+        inspect_image(png_with(50, 50, pixels))
+    assert inspect_image(png_with(50, 50, zlib.compress(b"\x00" * (1 + 3 * 50) * 50))).width == 50

@@ -33,3 +33,14 @@ def png_claiming(width: int, height: int) -> bytes:
         + _chunk(b"IDAT", zlib.compress(b"\x00" * 64))
         + _chunk(b"IEND", b"")
     )
+
+
+def png_with(width: int, height: int, pixels: bytes) -> bytes:
+    """An RGB PNG of these dimensions whose IDAT is `pixels` as given (checksums right)."""
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + _chunk(b"IHDR", header)
+        + _chunk(b"IDAT", pixels)
+        + _chunk(b"IEND", b"")
+    )
