@@ -17,14 +17,14 @@ from telegram import (
 )
 from telegram.constants import ParseMode
 from telegram.error import TelegramError
-from telegram.ext import AIORateLimiter, Application, ContextTypes, Defaults
+from telegram.ext import Application, ContextTypes, Defaults
 
 from bot import admin, chats, common, group, homework, learner, reports
 from bot.config import Settings
 from bot.core import handlers
 from bot.core.context import SERVICES_KEY, QuizContext, Services
 from bot.core.i18n import STRINGS, translate
-from bot.core.transport import AiohttpRequest, QuizBot
+from bot.core.transport import AiohttpRequest, QuizBot, RateLimiter
 from bot.core.update_processor import PerChatUpdateProcessor, UpdateQueue
 from content.catalog import Catalog
 from content.group_rules import SendPace
@@ -138,14 +138,14 @@ def _bot(settings: Settings) -> QuizBot:
     )
 
 
-def _rate_limiter(settings: Settings) -> AIORateLimiter:
+def _rate_limiter(settings: Settings) -> RateLimiter:
     """Telegram's limits, kept by the client: 20 messages a minute into one group always, and
     `QUIZ_MAX_MESSAGES_PER_SECOND` overall (0 turns the overall limit off, for a local Bot API
-    server or a benchmark). A 429 is waited out and retried."""
+    server or a benchmark). A 429 is waited out and retried. Callback answers pass freely."""
     overall = settings.max_messages_per_second
     if overall > 0:
-        return AIORateLimiter(overall_max_rate=overall, overall_time_period=1, max_retries=5)
-    return AIORateLimiter(overall_max_rate=0, max_retries=5)
+        return RateLimiter(overall_max_rate=overall, overall_time_period=1, max_retries=5)
+    return RateLimiter(overall_max_rate=0, max_retries=5)
 
 
 def _commands(names: tuple[str, ...], language: str) -> list[BotCommand]:

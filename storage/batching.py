@@ -11,11 +11,15 @@ the database cannot take fails.
 
 Learners' answers (storage/answer_batch.py), a chat's answers (storage/group_batch.py) and its
 members' picks (storage/pick_batch.py) are written this way, each by its own `WriteBatcher`.
+
+Reads by key can be collected the same way (`ReadBatcher`): the learners a thousand members'
+taps look up at once are one `SELECT ... WHERE user_id IN (...)`, not a thousand.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Generic, Protocol, TypeVar
@@ -24,6 +28,8 @@ from storage.errors import StorageError
 
 T = TypeVar("T")
 R = TypeVar("R")
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 
 
 class BatchTx(Protocol):
@@ -126,6 +132,53 @@ class WriteBatcher(Generic[T, R]):
             if not future.done():
                 future.set_result(result)
         return None
+
+
+class ReadBatcher(Generic[K, V]):
+    """Reads by key, collected: every key asked while a read runs is read by the next one,
+    `read(keys)` returning what it found by key (a key it did not find: None). A key asked
+    again while its read is running waits for the next read, so it sees every write that was
+    committed before it was asked."""
+
+    def __init__(
+        self, read: Callable[[list[K]], Awaitable[dict[K, V]]], *, max_batch: int, name: str
+    ) -> None:
+        self._read_keys = read
+        self._max_batch = max_batch
+        self._name = name
+        self._waiting: dict[K, asyncio.Future[V | None]] = {}
+        self._reader: asyncio.Task[None] | None = None
+
+    async def get(self, key: K) -> V | None:
+        future = self._waiting.get(key)
+        if future is None:
+            future = asyncio.get_running_loop().create_future()
+            future.add_done_callback(_consume)  # nobody may be left to read a failure
+            self._waiting[key] = future
+            if self._reader is None or self._reader.done():
+                self._reader = asyncio.create_task(self._read_waiting(), name=self._name)
+        return await asyncio.shield(future)
+
+    async def _read_waiting(self) -> None:
+        while self._waiting:
+            keys = list(itertools.islice(self._waiting, self._max_batch))
+            batch = {key: self._waiting.pop(key) for key in keys}
+            try:
+                found = await self._read_keys(keys)
+            except BaseException as error:
+                for future in batch.values():
+                    if isinstance(error, Exception):
+                        future.set_exception(error)
+                    else:
+                        future.cancel()
+                if not isinstance(error, Exception):
+                    for future in self._waiting.values():
+                        future.cancel()
+                    self._waiting = {}
+                    raise
+                continue
+            for key, future in batch.items():
+                future.set_result(found.get(key))
 
 
 def _consume(future: asyncio.Future[Any]) -> None:

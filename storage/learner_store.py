@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from storage.answer_batch import AnswerBatcher, AnswerOutcome, PendingAnswer
+from storage.batching import ReadBatcher
 from storage.card_reviews import CardReview
 from storage.database import Database, Transaction, row_as
 
@@ -163,6 +164,8 @@ class LearnerStore:
         # like `_users`: every question asked looks it up, and it rarely changes
         self._awaited: OrderedDict[int, AwaitedReply | None] = OrderedDict()
         self._answers = AnswerBatcher(database.transaction)
+        # the learners a burst of taps looks up at once, read in one statement
+        self._user_reads = ReadBatcher(self._read_users, max_batch=500, name="user-reads")
 
     async def drain(self) -> None:
         """Wait until every answer handed in so far is written (or has failed)."""
@@ -221,11 +224,19 @@ class LearnerStore:
             self._users.move_to_end(user_id)
             return self._users[user_id]
         writes = self._user_writes
-        row = await self._database.fetchone("SELECT * FROM users WHERE user_id=?", user_id)
-        user = (
-            None
-            if row is None
-            else User(
+        user = await self._user_reads.get(user_id)
+        if writes == self._user_writes:
+            self._users[user_id] = user
+            if len(self._users) > USER_CACHE_SIZE:
+                self._users.popitem(last=False)
+        return user
+
+    async def _read_users(self, user_ids: list[int]) -> dict[int, User]:
+        rows = await self._database.fetchall(
+            f"SELECT * FROM users WHERE user_id IN ({', '.join('?' * len(user_ids))})", *user_ids
+        )
+        return {
+            row["user_id"]: User(
                 user_id=row["user_id"],
                 first_name=row["first_name"],
                 telegram_language=row["telegram_language"],
@@ -235,12 +246,8 @@ class LearnerStore:
                 remind_at=row["remind_at"],
                 last_reminded=row["last_reminded"],
             )
-        )
-        if writes == self._user_writes:
-            self._users[user_id] = user
-            if len(self._users) > USER_CACHE_SIZE:
-                self._users.popitem(last=False)
-        return user
+            for row in rows
+        }
 
     async def set_language(self, user_id: int, language: str, now: float) -> None:
         async with self._user_write(user_id) as tx:

@@ -16,24 +16,29 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import datetime as dt
+import functools
 import json
 import logging
 import random
 import re
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 import aiohttp
+import orjson
+from telegram import Update
 from telegram._utils.defaultvalue import DEFAULT_NONE, DefaultValue
-from telegram._utils.types import JSONDict, ODVInput
+from telegram._utils.types import JSONDict, ODVInput, TimePeriod
 from telegram.error import NetworkError, TelegramError, TimedOut
-from telegram.ext import ExtBot
+from telegram.ext import AIORateLimiter, BaseRateLimiter, Defaults, ExtBot
 from telegram.request import BaseRequest, RequestData
 
 from bot.core import faults
+from bot.core.updates import UpdateParser
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +55,65 @@ class QuizBot(ExtBot[Any]):
     * takes Telegram's "query is too old" for a late callback answer as the end of that
       answer, in one log line: the tap itself is still handled by its caller.
     """
+
+    def __init__(
+        self,
+        token: str,
+        *,
+        base_url: str,
+        base_file_url: str,
+        request: BaseRequest,
+        get_updates_request: BaseRequest,
+        defaults: Defaults,
+        rate_limiter: BaseRateLimiter[Any],
+    ) -> None:
+        super().__init__(
+            token,
+            base_url=base_url,
+            base_file_url=base_file_url,
+            request=request,
+            get_updates_request=get_updates_request,
+            defaults=defaults,
+            rate_limiter=rate_limiter,
+        )
+        self._polling_request = get_updates_request
+        self._updates = UpdateParser(self)
+
+    @property
+    def updates(self) -> UpdateParser:
+        return self._updates
+
+    async def get_updates(
+        self,
+        offset: int | None = None,
+        limit: int | None = None,
+        timeout: TimePeriod | None = None,  # noqa: ASYNC109 (PTB's signature)
+        allowed_updates: Sequence[str] | None = None,
+        *,
+        read_timeout: ODVInput[float] = DEFAULT_NONE,
+        write_timeout: ODVInput[float] = DEFAULT_NONE,
+        connect_timeout: ODVInput[float] = DEFAULT_NONE,
+        pool_timeout: ODVInput[float] = DEFAULT_NONE,
+        api_kwargs: JSONDict | None = None,
+    ) -> tuple[Update, ...]:
+        """PTB's long polling, its updates parsed by `UpdateParser` (a tap's message once for
+        all its taps). The wait for an answer is the long poll's plus the request's own."""
+        waited = timeout.total_seconds() if isinstance(timeout, dt.timedelta) else timeout or 0
+        result = await self._post(
+            "getUpdates",
+            {
+                "timeout": timeout,
+                "offset": offset,
+                "limit": limit,
+                "allowed_updates": allowed_updates,
+            },
+            read_timeout=(_given(read_timeout, self._polling_request.read_timeout) or 0) + waited,
+            write_timeout=write_timeout,
+            connect_timeout=connect_timeout,
+            pool_timeout=pool_timeout,
+            api_kwargs=api_kwargs,
+        )
+        return self.updates.parse_all(cast(list[JSONDict], result))
 
     async def initialize(self) -> None:
         try:
@@ -97,6 +161,28 @@ class QuizBot(ExtBot[Any]):
                     "%s: %s; try %d in %.1f s", faults.where(error), error.message, tries + 1, delay
                 )
                 await asyncio.sleep(delay)
+
+
+class RateLimiter(AIORateLimiter):
+    """PTB's rate limiter, which lets callback answers (toasts) past: Telegram counts
+    messages, not answers to taps, and a toast waited for past a few seconds is refused as too
+    old anyway. Its queues and contexts were about a twentieth of the bot's time per tap in a
+    large group."""
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, bool | JSONDict | list[JSONDict]]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> bool | JSONDict | list[JSONDict]:
+        if endpoint == "answerCallbackQuery":
+            return await callback(*args, **kwargs)
+        return await super().process_request(
+            callback, args, kwargs, endpoint, data, rate_limit_args
+        )
 
 
 # Methods whose callers retry them already: PTB's updater polls again at once, and the
@@ -165,12 +251,24 @@ class AiohttpRequest(BaseRequest):
     def read_timeout(self) -> float | None:
         return self._read_timeout
 
+    @staticmethod
+    def parse_json_payload(payload: bytes) -> JSONDict:
+        """Telegram's answer, parsed by orjson, with the keyboards of tapped messages left out
+        (`trim_updates`)."""
+        body = loads(payload)
+        if not isinstance(body, dict):
+            return BaseRequest.parse_json_payload(payload)  # PTB's own error for a bad answer
+        result = body.get("result")
+        if isinstance(result, list):
+            trim_updates(result)
+        return body
+
     async def initialize(self) -> None:
         if self._session is None or self._session.closed:
             self._session = aiohttp.ClientSession(
                 connector=aiohttp.TCPConnector(limit=self._pool_size),
                 headers={"User-Agent": self.USER_AGENT},
-                json_serialize=json.dumps,
+                json_serialize=_dumps,
                 # trust_env would read ~/.netrc and the proxy variables on every request
                 trust_env=False,
             )
@@ -208,9 +306,7 @@ class AiohttpRequest(BaseRequest):
         pool = _given(pool_timeout, None)
         # aiohttp has no write timeout (write_timeout is not used); sock_read bounds each wait
         # for the server, as httpx's read timeout does, so a long download is not cut off
-        timeout = aiohttp.ClientTimeout(
-            total=None, connect=pool, sock_connect=connect, sock_read=read
-        )
+        timeout = _timeout(pool, connect, read)
         json_body, form = _body(request_data)
         try:
             async with self._session.request(
@@ -235,6 +331,51 @@ class AiohttpRequest(BaseRequest):
         if status >= HTTPStatus.INTERNAL_SERVER_ERROR:
             raise faults.ServerError(status, _server_error_message(status, payload))
         return status, payload
+
+
+@functools.lru_cache(maxsize=64)
+def _timeout(
+    pool: float | None, connect: float | None, read: float | None
+) -> aiohttp.ClientTimeout:
+    """aiohttp's timeout object (immutable, and costly to build on every request)."""
+    return aiohttp.ClientTimeout(total=None, connect=pool, sock_connect=connect, sock_read=read)
+
+
+def loads(payload: bytes, *, replace_invalid: bool = True) -> Any:
+    """JSON as the standard library reads it, parsed by orjson (faster on an update) where
+    orjson reads it the same: not where it would refuse it (NaN, invalid UTF-8, UTF-16) or
+    turn an integer past 64 bits into a float (any run of 19 digits, in a number or not, goes
+    to the standard library). Invalid UTF-8 is replaced, as PTB reads Telegram's answers,
+    unless `replace_invalid` is False. ValueError if it is not JSON."""
+    if _LONG_DIGITS.search(payload) is None:
+        try:
+            return orjson.loads(payload)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(payload.decode("utf-8", "replace") if replace_invalid else payload)
+
+
+_LONG_DIGITS = re.compile(rb"[0-9]{19}")
+
+
+def _dumps(value: object) -> str:
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:  # what orjson does not take (integers over 64 bits)
+        return json.dumps(value)
+
+
+def trim_updates(updates: list[Any]) -> None:
+    """Leave out the inline keyboard of the message each tap (callback query) came from:
+    parsing its buttons into PTB objects was about a twentieth of the bot's time per tap in a
+    large group, and no handler reads it (a handler that edits a keyboard sends a new one)."""
+    for update in updates:
+        if isinstance(update, dict):
+            query = update.get("callback_query")
+            if isinstance(query, dict):
+                message = query.get("message")
+                if isinstance(message, dict):
+                    message.pop("reply_markup", None)
 
 
 _TOKEN_IN_URL = re.compile(r"(/(?:file/)?bot)[^/\s'\"]+/")

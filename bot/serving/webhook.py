@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import json
 import logging
 import time
 from collections import deque
+from functools import partial
 from typing import Any
 
 from aiohttp import web
@@ -29,6 +29,7 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot.config import HEALTH_PATH, Settings, webhook_path
+from bot.core.transport import QuizBot, loads, trim_updates
 from bot.core.update_processor import PerChatUpdateProcessor, UpdateQueue
 from bot.serving import health
 from bot.serving.http import DEFAULT_LIMITS, Limits, Listener, RefusalLog
@@ -152,12 +153,13 @@ class WebhookEndpoint:
 def _update_object(body: bytes) -> dict[str, Any]:
     """The JSON object of an update; ValueError, TypeError or RecursionError (nested too
     deep) if the body is not one."""
-    data = json.loads(body)
+    data = loads(body, replace_invalid=False)
     if not isinstance(data, dict):
         raise TypeError("not a JSON object")
     update_id = data.get("update_id")
     if not isinstance(update_id, int) or isinstance(update_id, bool):
         raise TypeError("no integer update_id")
+    trim_updates([data])
     return data
 
 
@@ -249,11 +251,12 @@ class Intake:
 
     def _parse(self, most: int) -> None:
         bot = self._application.bot
+        parse = bot.updates.parse if isinstance(bot, QuizBot) else partial(Update.de_json, bot=bot)
         queue = self._application.update_queue
         for _ in range(min(most, len(self._waiting))):
             data, came = self._waiting.popleft()
             try:
-                update = Update.de_json(data, bot)
+                update = parse(data)
             except Exception as error:  # whatever PTB's parsing raises on a strange update
                 self._refusals.note(
                     "unreadable",

@@ -1,0 +1,172 @@
+"""bot/core/updates.py and the JSON of bot/core/transport.py: the updates the bot gets are
+exactly the ones PTB would make, however they are parsed."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from telegram import Bot, Message
+
+from bot.core.transport import AiohttpRequest, loads, trim_updates
+from bot.core.updates import UpdateParser
+
+BOT = Bot("123:TEST")
+KEYBOARD = {"inline_keyboard": [[{"text": "A", "callback_data": "1:ga:1:0:0"}]]}
+
+
+def _message(text: str = "Question 1 of 8", message_id: int = 7, **extra: Any) -> dict[str, Any]:
+    return {
+        "message_id": message_id,
+        "date": 1_700_000_000,
+        "chat": {"id": -100, "type": "supergroup", "title": "study"},
+        "from": {"id": 1, "is_bot": True, "first_name": "Quiz Tutor"},
+        "text": text,
+        "reply_markup": KEYBOARD,
+        **extra,
+    }
+
+
+def _tap(update_id: int, user_id: int, message: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {
+        "update_id": update_id,
+        "callback_query": {
+            "id": str(update_id),
+            "from": {"id": user_id, "is_bot": False, "first_name": f"m{user_id}"},
+            "chat_instance": "-100",
+            "data": "1:ga:1:0:0",
+            "message": message,
+            **extra,
+        },
+    }
+
+
+def test_taps_on_one_message_share_its_parsed_message_and_stay_as_ptb_makes_them() -> None:
+    parser = UpdateParser(BOT)
+    first, second = parser.parse_all([_tap(1, 10, _message()), _tap(2, 11, _message())])
+    assert first.callback_query is not None and second.callback_query is not None
+    assert first.callback_query.message is second.callback_query.message
+    for update, data in ((first, _tap(1, 10, _message())), (second, _tap(2, 11, _message()))):
+        assert update.to_dict() == type(update).de_json(data, BOT).to_dict()
+        assert update.callback_query is not None and update.callback_query.get_bot() is BOT
+    assert second.callback_query.from_user.id == 11
+
+
+def test_an_edited_message_is_parsed_again() -> None:
+    parser = UpdateParser(BOT)
+    before = parser.parse(_tap(1, 10, _message("3 answered")))
+    after = parser.parse(_tap(2, 10, _message("4 answered")))
+    assert before.callback_query is not None and after.callback_query is not None
+    assert before.callback_query.message is not after.callback_query.message
+    assert isinstance(after.callback_query.message, Message)
+    assert after.callback_query.message.text == "4 answered"
+
+
+def test_other_shapes_and_inaccessible_messages_are_as_ptb_makes_them() -> None:
+    parser = UpdateParser(BOT)
+    unknown_field = _tap(1, 10, _message(), new_field=True)
+    inaccessible = _tap(2, 10, {"message_id": 7, "date": 0, "chat": {"id": 5, "type": "private"}})
+    message_update = {"update_id": 3, "message": _message()}
+    for data in (unknown_field, inaccessible, message_update):
+        assert parser.parse(data).to_dict() == type(parser.parse(data)).de_json(data, BOT).to_dict()
+    query = parser.parse(unknown_field).callback_query
+    assert query is not None and query.api_kwargs == {"new_field": True}
+
+
+def test_the_parser_keeps_a_bounded_number_of_messages() -> None:
+    parser = UpdateParser(BOT)
+    parser.parse_all([_tap(n, 10, _message(message_id=n)) for n in range(1, 1_000)])
+    assert len(parser._messages) <= 64
+
+
+texts = st.text(max_size=50)
+users = st.fixed_dictionaries(
+    {"id": st.integers(1, 2**40), "is_bot": st.booleans(), "first_name": texts},
+    optional={"language_code": st.sampled_from(["en", "yo", "ar"]), "username": texts},
+)
+messages = st.fixed_dictionaries(
+    {
+        "message_id": st.integers(1, 2**31),
+        "date": st.integers(0, 2**31),
+        "chat": st.fixed_dictionaries(
+            {"id": st.integers(-(2**40), 2**40), "type": st.sampled_from(["private", "group"])}
+        ),
+    },
+    optional={
+        "from": users,
+        "text": texts,
+        "caption": texts,
+        "reply_markup": st.just(KEYBOARD),
+        "message_thread_id": st.integers(1, 100),
+        "is_topic_message": st.booleans(),
+    },
+)
+queries = st.fixed_dictionaries(
+    {"id": texts, "from": users, "chat_instance": texts},
+    optional={"message": messages, "data": texts, "inline_message_id": texts, "extra": texts},
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 2**31), queries), max_size=6))
+def test_parsed_updates_equal_ptbs_own(taps: list[tuple[int, dict[str, Any]]]) -> None:
+    parser = UpdateParser(BOT)
+    for update_id, query in taps:
+        data = {"update_id": update_id, "callback_query": query}
+        ours = parser.parse(data)
+        assert ours.to_dict() == type(ours).de_json(data, BOT).to_dict()
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(json_values, st.booleans())
+def test_loads_reads_what_the_standard_library_reads(value: object, ascii_only: bool) -> None:
+    text = json.dumps(value, ensure_ascii=ascii_only)
+    assert loads(text.encode()) == json.loads(text)
+
+
+def test_loads_takes_what_orjson_refuses_and_refuses_what_is_not_json() -> None:
+    for big in (2**63, -(2**63) - 1, 2**64, 10**30):
+        assert loads(f'{{"n": {big}}}'.encode()) == {"n": big}
+    assert loads('{"t": "é"}'.encode("utf-16"), replace_invalid=False) == {"t": "é"}
+    assert loads(b'{"n": NaN}')["n"] != 0  # the standard library's reading
+    assert loads(b'{"t": "a\xffb"}') == {"t": "a\ufffdb"}  # invalid UTF-8, as PTB reads it
+    with pytest.raises(ValueError):
+        loads(b'{"t": "a\xffb"}', replace_invalid=False)
+    for garbage in (b"", b"{", b"not json", b'{"a": 1,}'):
+        try:
+            loads(garbage)
+        except ValueError:
+            continue
+        raise AssertionError(f"{garbage!r} was taken")
+
+
+def test_a_getupdates_answer_loses_only_the_keyboards_of_tapped_messages() -> None:
+    body = {
+        "ok": True,
+        "result": [
+            _tap(1, 10, _message()),
+            {"update_id": 2, "message": _message()},  # a message's own keyboard stays
+        ],
+    }
+    parsed = AiohttpRequest.parse_json_payload(json.dumps(body).encode())
+    assert "reply_markup" not in parsed["result"][0]["callback_query"]["message"]
+    assert parsed["result"][1]["message"]["reply_markup"] == KEYBOARD
+    without = _message()
+    del without["reply_markup"]
+    assert parsed["result"][0]["callback_query"]["message"] == without
+
+
+def test_trim_updates_leaves_strange_shapes_alone() -> None:
+    strange: list[Any] = [1, None, {"callback_query": 3}, {"callback_query": {"message": "x"}}]
+    trim_updates(strange)
+    assert strange == [1, None, {"callback_query": 3}, {"callback_query": {"message": "x"}}]
