@@ -29,7 +29,6 @@ from typing import Any, cast
 from urllib.parse import urlsplit
 
 import aiohttp
-import orjson
 from telegram import Update
 from telegram._utils.defaultvalue import DEFAULT_NONE, DefaultValue
 from telegram._utils.types import JSONDict, ODVInput, TimePeriod
@@ -253,12 +252,10 @@ class AiohttpRequest(BaseRequest):
 
     @staticmethod
     def parse_json_payload(payload: bytes) -> JSONDict:
-        """Telegram's answer, parsed by orjson, with the keyboards of tapped messages left out
-        (`trim_updates`)."""
-        body = loads(payload)
-        if not isinstance(body, dict):
-            return BaseRequest.parse_json_payload(payload)  # PTB's own error for a bad answer
-        result = body.get("result")
+        """Telegram's answer, parsed as PTB parses it, with the keyboards of tapped messages
+        left out (`trim_updates`)."""
+        body = BaseRequest.parse_json_payload(payload)
+        result = body.get("result") if isinstance(body, dict) else None
         if isinstance(result, list):
             trim_updates(result)
         return body
@@ -268,7 +265,7 @@ class AiohttpRequest(BaseRequest):
             self._session = aiohttp.ClientSession(
                 connector=aiohttp.TCPConnector(limit=self._pool_size),
                 headers={"User-Agent": self.USER_AGENT},
-                json_serialize=_dumps,
+                json_serialize=json.dumps,
                 # trust_env would read ~/.netrc and the proxy variables on every request
                 trust_env=False,
             )
@@ -339,30 +336,6 @@ def _timeout(
 ) -> aiohttp.ClientTimeout:
     """aiohttp's timeout object (immutable, and costly to build on every request)."""
     return aiohttp.ClientTimeout(total=None, connect=pool, sock_connect=connect, sock_read=read)
-
-
-def loads(payload: bytes, *, replace_invalid: bool = True) -> Any:
-    """JSON as the standard library reads it, parsed by orjson (faster on an update) where
-    orjson reads it the same: not where it would refuse it (NaN, invalid UTF-8, UTF-16) or
-    turn an integer past 64 bits into a float (any run of 19 digits, in a number or not, goes
-    to the standard library). Invalid UTF-8 is replaced, as PTB reads Telegram's answers,
-    unless `replace_invalid` is False. ValueError if it is not JSON."""
-    if _LONG_DIGITS.search(payload) is None:
-        try:
-            return orjson.loads(payload)
-        except orjson.JSONDecodeError:
-            pass
-    return json.loads(payload.decode("utf-8", "replace") if replace_invalid else payload)
-
-
-_LONG_DIGITS = re.compile(rb"[0-9]{19}")
-
-
-def _dumps(value: object) -> str:
-    try:
-        return orjson.dumps(value).decode()
-    except TypeError:  # what orjson does not take (integers over 64 bits)
-        return json.dumps(value)
 
 
 def trim_updates(updates: list[Any]) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import json
 import logging
 import time
 from collections import deque
@@ -29,7 +30,7 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot.config import HEALTH_PATH, Settings, webhook_path
-from bot.core.transport import QuizBot, loads, trim_updates
+from bot.core.transport import QuizBot, trim_updates
 from bot.core.update_processor import PerChatUpdateProcessor, UpdateQueue
 from bot.serving import health
 from bot.serving.http import DEFAULT_LIMITS, Limits, Listener, RefusalLog
@@ -153,7 +154,7 @@ class WebhookEndpoint:
 def _update_object(body: bytes) -> dict[str, Any]:
     """The JSON object of an update; ValueError, TypeError or RecursionError (nested too
     deep) if the body is not one."""
-    data = loads(body, replace_invalid=False)
+    data = json.loads(body)
     if not isinstance(data, dict):
         raise TypeError("not a JSON object")
     update_id = data.get("update_id")

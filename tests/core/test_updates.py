@@ -1,17 +1,16 @@
-"""bot/core/updates.py and the JSON of bot/core/transport.py: the updates the bot gets are
-exactly the ones PTB would make, however they are parsed."""
+"""bot/core/updates.py and bot/core/transport.py `trim_updates`: the updates the bot gets are
+exactly the ones PTB would make, less the keyboards of tapped messages."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from telegram import Bot, Message
 
-from bot.core.transport import AiohttpRequest, loads, trim_updates
+from bot.core.transport import AiohttpRequest, trim_updates
 from bot.core.updates import UpdateParser
 
 BOT = Bot("123:TEST")
@@ -118,36 +117,6 @@ def test_parsed_updates_equal_ptbs_own(taps: list[tuple[int, dict[str, Any]]]) -
         data = {"update_id": update_id, "callback_query": query}
         ours = parser.parse(data)
         assert ours.to_dict() == type(ours).de_json(data, BOT).to_dict()
-
-
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
-    max_leaves=20,
-)
-
-
-@settings(max_examples=300, deadline=None)
-@given(json_values, st.booleans())
-def test_loads_reads_what_the_standard_library_reads(value: object, ascii_only: bool) -> None:
-    text = json.dumps(value, ensure_ascii=ascii_only)
-    assert loads(text.encode()) == json.loads(text)
-
-
-def test_loads_takes_what_orjson_refuses_and_refuses_what_is_not_json() -> None:
-    for big in (2**63, -(2**63) - 1, 2**64, 10**30):
-        assert loads(f'{{"n": {big}}}'.encode()) == {"n": big}
-    assert loads('{"t": "é"}'.encode("utf-16"), replace_invalid=False) == {"t": "é"}
-    assert loads(b'{"n": NaN}')["n"] != 0  # the standard library's reading
-    assert loads(b'{"t": "a\xffb"}') == {"t": "a\ufffdb"}  # invalid UTF-8, as PTB reads it
-    with pytest.raises(ValueError):
-        loads(b'{"t": "a\xffb"}', replace_invalid=False)
-    for garbage in (b"", b"{", b"not json", b'{"a": 1,}'):
-        try:
-            loads(garbage)
-        except ValueError:
-            continue
-        raise AssertionError(f"{garbage!r} was taken")
 
 
 def test_a_getupdates_answer_loses_only_the_keyboards_of_tapped_messages() -> None:
