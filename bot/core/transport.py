@@ -32,7 +32,7 @@ import aiohttp
 from telegram import Update
 from telegram._utils.defaultvalue import DEFAULT_NONE, DefaultValue
 from telegram._utils.types import JSONDict, ODVInput, TimePeriod
-from telegram.error import NetworkError, TelegramError, TimedOut
+from telegram.error import NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.ext import AIORateLimiter, BaseRateLimiter, Defaults, ExtBot
 from telegram.request import BaseRequest, RequestData
 
@@ -178,10 +178,49 @@ class RateLimiter(AIORateLimiter):
         rate_limit_args: int | None,
     ) -> bool | JSONDict | list[JSONDict]:
         if endpoint == "answerCallbackQuery":
-            return await callback(*args, **kwargs)
+            return await _toast(callback, args, kwargs, data)
         return await super().process_request(
             callback, args, kwargs, endpoint, data, rate_limit_args
         )
+
+
+# How long a toast refused with a 429 is waited for: past it, the tap is too old to answer.
+TOAST_PATIENCE = 5.0
+
+
+async def _toast(
+    callback: Callable[..., Coroutine[Any, Any, bool | JSONDict | list[JSONDict]]],
+    args: Any,
+    kwargs: dict[str, Any],
+    data: dict[str, Any],
+) -> bool | JSONDict | list[JSONDict]:
+    """A callback answer, tried once more after a short 429 (as the rate limiter does for
+    other calls); a toast still refused is lost in one log line, and its handler goes on."""
+    try:
+        return await callback(*args, **kwargs)
+    except RetryAfter as error:
+        wait = _wait_asked(error)
+        if wait > TOAST_PATIENCE:
+            return _toast_lost(data, wait)
+    await asyncio.sleep(wait + 0.1)
+    try:
+        return await callback(*args, **kwargs)
+    except RetryAfter as error:
+        return _toast_lost(data, _wait_asked(error))
+
+
+def _wait_asked(error: RetryAfter) -> float:
+    # the timedelta, as PTB's own limiter reads it (`retry_after` warns of its coming type)
+    return error._retry_after.total_seconds()
+
+
+def _toast_lost(data: dict[str, Any], wait: float) -> bool:
+    log.info(
+        "callback query %s not answered: Telegram asks to wait %.0f s",
+        data.get("callback_query_id"),
+        wait,
+    )
+    return False
 
 
 # Methods whose callers retry them already: PTB's updater polls again at once, and the

@@ -6,7 +6,10 @@ import asyncio
 
 from telegram.error import RetryAfter
 
+from bot.app import QuizApplication
 from bot.core.transport import RateLimiter
+from bot.sandbox import FakeBotApi, FakeUser
+from tests.support.learner import Learner
 
 
 async def test_a_toast_is_not_held_back_while_messages_wait_out_a_429() -> None:
@@ -38,3 +41,33 @@ async def test_a_toast_is_not_held_back_while_messages_wait_out_a_429() -> None:
     assert toast is True and sent == ["toast"]  # the message and the held send still wait
     assert await message and await held
     assert sent[0] == "toast" and sorted(sent[1:]) == ["message", "toast"]
+
+
+async def test_a_toast_refused_with_a_429_is_waited_out_and_the_handler_goes_on(
+    api: FakeBotApi, bot: QuizApplication
+) -> None:
+    learner = Learner(api, FakeUser(1701, "Tolu", "en"))
+    menu = await learner.send("/language", "Choose your language")
+    yoruba = next(b["callback_data"] for b in menu.buttons if "Yor" in b["text"])
+    api.fail("answerCallbackQuery", 429, "Too Many Requests: retry after 1", retry_after=1)
+    toast = await learner.tap(menu, yoruba)
+    assert "Èdè" in toast["text"]
+    # the handler went on past its toast: the menu says the language chosen
+    await api.wait_for(lambda: "Èdè" in api.messages[(learner.chat_id, menu.message_id)].text)
+
+
+async def test_a_toast_telegram_holds_back_for_long_is_given_up_at_once() -> None:
+    limiter = RateLimiter(overall_max_rate=0, max_retries=5)
+    calls: list[str] = []
+
+    async def answer_tap() -> bool:
+        calls.append("toast")
+        raise RetryAfter(30)  # the tap would be too old to answer by then
+
+    answered = await asyncio.wait_for(
+        limiter.process_request(
+            answer_tap, (), {}, "answerCallbackQuery", {"callback_query_id": "7"}, None
+        ),
+        timeout=5,
+    )
+    assert answered is False and calls == ["toast"]
