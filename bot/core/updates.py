@@ -30,9 +30,7 @@ MESSAGES_KEPT = 64
 class UpdateParser:
     def __init__(self, bot: Bot) -> None:
         self._bot = bot
-        self._messages: OrderedDict[tuple[object, object], tuple[dict[str, Any], Message]] = (
-            OrderedDict()
-        )
+        self._messages: OrderedDict[tuple[int, int], tuple[dict[str, Any], Message]] = OrderedDict()
 
     def parse_all(self, updates: list[dict[str, Any]]) -> tuple[Update, ...]:
         return tuple(self.parse(data) for data in updates)
@@ -43,6 +41,7 @@ class UpdateParser:
             len(data) != 2
             or not isinstance(query, dict)
             or not isinstance(query.get("message"), dict)
+            or not isinstance(query.get("from"), dict)
             or not QUERY_FIELDS.issuperset(query)
             or not REQUIRED_FIELDS.issubset(query)
         ):
@@ -66,7 +65,11 @@ class UpdateParser:
         """The message parsed as `CallbackQuery.de_json` does, or the one parsed before if its
         JSON is the same."""
         chat = data.get("chat")
-        key = (chat.get("id") if isinstance(chat, dict) else None, data.get("message_id"))
+        chat_id = chat.get("id") if isinstance(chat, dict) else None
+        message_id = data.get("message_id")
+        if type(chat_id) is not int or type(message_id) is not int:  # strange: PTB's way alone
+            return Message.de_json(data, self._bot)
+        key = (chat_id, message_id)
         kept = self._messages.get(key)
         if kept is not None and kept[0] == data:
             self._messages.move_to_end(key)

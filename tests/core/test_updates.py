@@ -3,12 +3,14 @@ exactly the ones PTB would make, less the keyboards of tapped messages."""
 
 from __future__ import annotations
 
+import copy
 import json
+from functools import partial
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from telegram import Bot, Message
+from telegram import Bot, Message, Update
 
 from bot.core.transport import AiohttpRequest, trim_updates
 from bot.core.updates import UpdateParser
@@ -139,3 +141,44 @@ def test_trim_updates_leaves_strange_shapes_alone() -> None:
     strange: list[Any] = [1, None, {"callback_query": 3}, {"callback_query": {"message": "x"}}]
     trim_updates(strange)
     assert strange == [1, None, {"callback_query": 3}, {"callback_query": {"message": "x"}}]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner),
+    max_leaves=8,
+)
+odd_chats = st.fixed_dictionaries(
+    {"id": st.integers(-2, 2) | json_values, "type": st.sampled_from(["private", "group"])}
+)
+odd_messages = st.fixed_dictionaries(
+    {
+        "message_id": st.integers(0, 3) | json_values,
+        "date": st.integers(0, 3) | json_values,
+        "chat": odd_chats | json_values,
+    },
+    optional={"text": json_values, "from": users | json_values},
+)
+odd_queries = st.fixed_dictionaries(
+    {"id": json_values, "from": users | json_values, "chat_instance": json_values},
+    optional={"message": odd_messages | json_values, "data": json_values},
+)
+
+
+def _made(parse: Any, data: dict[str, Any]) -> dict[str, Any] | None:
+    """What parsing made of `data` (a copy: PTB's parsing may change it), None if it raised."""
+    try:
+        return dict(parse(copy.deepcopy(data)).to_dict())
+    except Exception:
+        return None
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(odd_queries, min_size=1, max_size=4))
+def test_strange_taps_are_read_or_refused_as_ptb_does(queries: list[dict[str, Any]]) -> None:
+    """Whatever a webhook's sender puts in a tap: where PTB reads it, so does the parser (an
+    exception on a polled update stops polling at that offset for good)."""
+    parser = UpdateParser(BOT)
+    for update_id, query in enumerate(queries):
+        data = {"update_id": update_id, "callback_query": query}
+        assert _made(parser.parse, data) == _made(partial(Update.de_json, bot=BOT), data)
