@@ -177,7 +177,7 @@ def _made(parse: Any, data: dict[str, Any]) -> dict[str, Any] | None:
 @given(st.lists(odd_queries, min_size=1, max_size=4))
 def test_strange_taps_are_read_or_refused_as_ptb_does(queries: list[dict[str, Any]]) -> None:
     """Whatever a webhook's sender puts in a tap: where PTB reads it, so does the parser (an
-    exception on a polled update stops polling at that offset for good)."""
+    exception on a polled update ends PTB's polling)."""
     parser = UpdateParser(BOT)
     for update_id, query in enumerate(queries):
         data = {"update_id": update_id, "callback_query": query}
