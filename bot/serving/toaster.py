@@ -42,7 +42,8 @@ CONCURRENT = 256  # requests in flight at once: the size of AiohttpRequest's poo
 
 class Toaster:
     """The bot's side: starts the child, hands it toasts, stops it. `send` is all a tap
-    costs: a JSON line appended to the pipe's buffer (written when the pipe takes it)."""
+    costs: a JSON line kept until the end of this step of the event loop, then written with the
+    others into the pipe (asyncio's pipe transport keeps what the pipe does not take yet)."""
 
     def __init__(self, process: asyncio.subprocess.Process) -> None:
         self._process = process
@@ -50,7 +51,9 @@ class Toaster:
         self._stdin = process.stdin
         self._running = True
         self._stopping = False
-        self._watch = asyncio.get_running_loop().create_task(self._watch_exit(), name="toaster")
+        self._loop = asyncio.get_running_loop()
+        self._watch = self._loop.create_task(self._watch_exit(), name="toaster")
+        self._lines: list[bytes] = []  # handed over in this step of the event loop, not written
 
     @classmethod
     async def start(cls, settings: Settings) -> Toaster | None:
@@ -96,17 +99,27 @@ class Toaster:
     def send(self, query_id: str, text: str) -> bool:
         if not self._running:
             return False
-        if self._stdin.is_closing():  # the pipe broke: the child is gone or going
-            self._lost()
+        if self._stdin.is_closing():  # the pipe broke: the child is gone (said when reaped)
+            self._running = False
             return False
-        self._stdin.write(json.dumps((query_id, text)).encode() + b"\n")
+        if not self._lines:
+            self._loop.call_soon(self._write)
+        self._lines.append(json.dumps((query_id, text)).encode())
         return True
+
+    def _write(self) -> None:
+        """The toasts of one step of the event loop (a batch's answers are committed
+        together) in one write: one system call, one wake-up of the child."""
+        if self._lines and not self._stdin.is_closing():
+            self._stdin.write(b"\n".join(self._lines) + b"\n")
+        self._lines.clear()
 
     async def stop(self) -> None:
         """Close the pipe (after what it holds is written): the child sends the rest and
         exits; waited for `STOP_SECONDS`, then killed."""
         self._stopping = True
         self._running = False
+        self._write()
         self._stdin.close()
         try:
             await asyncio.wait_for(asyncio.shield(self._watch), STOP_SECONDS)
@@ -119,15 +132,12 @@ class Toaster:
 
     async def _watch_exit(self) -> None:
         code = await self._process.wait()
+        self._running = False
         if not self._stopping:
-            self._lost(code)
-
-    def _lost(self, code: int | None = None) -> None:
-        if self._running:
-            self._running = False
-            how = "" if code is None else f" (exit code {code})"
             log.warning(
-                "the toast process stopped%s: group toasts are sent in-process from now on", how
+                "the toast process stopped (exit code %s): group toasts are sent in-process "
+                "from now on",
+                code,
             )
 
 
