@@ -85,7 +85,8 @@ def build_application(
         catalog = Catalog.from_folder(settings.content_dir, settings.default_language)
         pace = SendPace(interval=settings.group_count_interval)
         toaster = await Toaster.start(settings) if settings.uses_toast_process else None
-        toasters.extend([toaster] if toaster is not None else [])
+        if toaster is not None:
+            toasters.append(toaster)
         services = Services(
             settings, storage, catalog, clock, pace=pace, poll_chats=poll_chats, toaster=toaster
         )
