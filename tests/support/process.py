@@ -92,3 +92,13 @@ def tcp_ports(pid: int) -> set[int]:
                 if fields[9] in inodes:
                     ports.add(int(fields[1].rsplit(":", 1)[1], 16))
     return ports
+
+
+def children(pid: int) -> list[int]:
+    """The processes `pid` started that still run (Linux /proc)."""
+    with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as listed:
+        return [int(child) for child in listed.read().split()]
+
+
+def running(pid: int) -> bool:
+    return os.path.exists(f"/proc/{pid}")
