@@ -58,7 +58,8 @@ class Run:
     api_calls: int = 0
     peak_kib: int = 0
     db_bytes: int = 0
-    cpu_seconds: float = 0.0
+    cpu_seconds: float = 0.0  # the bot's process and its children (the toast process)
+    toaster_cpu_seconds: float = 0.0  # of which its children
     driver_cpu_seconds: float = 0.0  # this process: the stand-in and the simulated users
     stored: int | None = None
     distinct: int | None = None
@@ -160,16 +161,50 @@ async def _profile(pid: int, label: str) -> asyncio.subprocess.Process | None:
     )  # fmt: skip
 
 
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+def _children(pid: int) -> list[int]:
+    """The processes `pid` started that still run (the bot's toast process)."""
+    try:
+        return [
+            int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        ]
+    except OSError:
+        return []
+
+
+def _own_cpu_seconds(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:  # it ended
+        return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+class CpuClock:
+    """CPU seconds of the bot and of its children since the clock was made."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.before = {p: _own_cpu_seconds(p) for p in [pid, *_children(pid)]}
+
+    def read(self, run: Run) -> None:
+        used = {
+            p: _own_cpu_seconds(p) - self.before.get(p, 0.0)
+            for p in [self.pid, *_children(self.pid)]
+        }
+        run.cpu_seconds = sum(used.values())
+        run.toaster_cpu_seconds = run.cpu_seconds - used[self.pid]
+
+
 def _peak_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1])
-    return 0
+    """The bot's peak resident memory, with its children's (the sum of each one's peak)."""
+    total = 0
+    for process in [pid, *_children(pid)]:
+        try:
+            lines = Path(f"/proc/{process}/status").read_text().splitlines()
+        except OSError:
+            continue
+        total += next((int(line.split()[1]) for line in lines if line.startswith("VmHWM:")), 0)
+    return total
 
 
 # The learners' runs measure the code, not Telegram: the stand-in's flood limit is lifted, and a
@@ -209,7 +244,7 @@ async def measure(
     run = Run(name, learners)
     try:
         calls_before = len(api.calls)
-        cpu_before = _cpu_seconds(process.pid)
+        cpu = CpuClock(process.pid)
         driver_before = time.process_time()
         started = time.perf_counter()
         users = [FakeUser(100_000 + i, f"learner{i}", "en") for i in range(learners)]
@@ -217,7 +252,7 @@ async def measure(
         run.seconds = time.perf_counter() - started
         run.api_calls = len(api.calls) - calls_before
         run.peak_kib = _peak_kib(process.pid)
-        run.cpu_seconds = _cpu_seconds(process.pid) - cpu_before
+        cpu.read(run)
         run.driver_cpu_seconds = time.process_time() - driver_before
     finally:
         process.send_signal(signal.SIGTERM)
@@ -256,6 +291,7 @@ async def measure_group(
     spread: float = 0.0,
     webhook: bool = False,
     learners: bool = False,
+    toast_process: str | None = None,
 ) -> Run:
     """One question posted to a group; `members` people tap it, all at once or spread evenly
     over `spread` seconds; updates fetched by long polling, or POSTed to the bot's webhook.
@@ -273,6 +309,8 @@ async def measure_group(
         await storage.close()
         _seed_learners(db_path, members)
     env = api.bot_environment(db_path, QUIZ_MAX_MESSAGES_PER_SECOND="0")
+    if toast_process:
+        env["QUIZ_TOAST_PROCESS"] = toast_process
     ready = "ready"
     if webhook:
         port = free_port()
@@ -313,7 +351,7 @@ async def measure_group(
         )
         options = [d for d in question.button_data() if ":ga:" in d]
         calls_before = len(api.calls)
-        cpu_before = _cpu_seconds(process.pid)
+        cpu = CpuClock(process.pid)
         driver_before = time.process_time()
         started = time.perf_counter()
         for number in range(members):
@@ -336,7 +374,7 @@ async def measure_group(
                 run.latencies.append(acked - tapped[query_id])
         run.answers = members  # every tap was handled: in time, or too late (counted apart)
         run.api_calls = len(api.calls) - calls_before
-        run.cpu_seconds = _cpu_seconds(process.pid) - cpu_before
+        cpu.read(run)
         run.driver_cpu_seconds = time.process_time() - driver_before
         run.peak_kib = _peak_kib(process.pid)
         edits = sum(1 for c in api.calls[calls_before:] if c.method == "editMessageText")
@@ -374,7 +412,14 @@ def _print(run: Run) -> None:
         f"{run.rate:8.1f} answers/s  p50 {run.percentile(0.5):7.1f} ms  "
         f"p99 {run.percentile(0.99):7.1f} ms  {run.api_calls / max(run.answers, 1):4.2f} calls/answer  "
         f"cpu {100 * run.cpu_seconds / run.seconds:3.0f}% "
-        f"({1000 * run.cpu_seconds / max(run.answers, 1):.2f} ms/answer) "
+        f"({1000 * run.cpu_seconds / max(run.answers, 1):.2f} ms/answer"
+        + (
+            f", toaster {100 * run.toaster_cpu_seconds / run.seconds:.0f}% "
+            f"{1000 * run.toaster_cpu_seconds / max(run.answers, 1):.2f} ms"
+            if run.toaster_cpu_seconds
+            else ""
+        )
+        + ") "
         f"(driver {100 * run.driver_cpu_seconds / run.seconds:3.0f}%)  peak {run.peak_kib / 1024:6.1f} MiB"
         + (f"  db {run.db_bytes / 1024:7.1f} KiB" if run.db_bytes else "")
         + (f"  {run.too_late} answered too late" if grouped else "")
@@ -391,6 +436,8 @@ def _median_line(label: str, runs: list[Run]) -> str:
         f"== {label}: median of {len(runs)}: {median([r.rate for r in runs]):.0f} answers/s, "
         f"p50 {median([r.percentile(0.5) for r in runs]) / 1000:.2f} s, "
         f"p99 {median([r.percentile(0.99) for r in runs]) / 1000:.2f} s, "
+        f"cpu {median([1000 * r.cpu_seconds / max(r.answers, 1) for r in runs]):.2f} ms/answer "
+        f"(toaster {median([1000 * r.toaster_cpu_seconds / max(r.answers, 1) for r in runs]):.2f}), "
         f"peak {median([r.peak_kib for r in runs]) / 1024:.0f} MiB, "
         f"too late {median([r.too_late for r in runs]):.0f}"
     )
@@ -426,6 +473,11 @@ async def main() -> None:
         "--group-learners",
         action="store_true",
         help="each group size runs again with every member a learner (their answers review cards)",
+    )
+    parser.add_argument(
+        "--toast-process",
+        choices=("auto", "on", "off"),
+        help="QUIZ_TOAST_PROCESS for the group runs (default: the bot's, auto)",
     )
     args = parser.parse_args()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores", flush=True)
@@ -472,7 +524,12 @@ async def main() -> None:
                     folder.mkdir(exist_ok=True)
                     runs.append(
                         await measure_group(
-                            members, folder, args.group_spread, webhook, learners=learners
+                            members,
+                            folder,
+                            args.group_spread,
+                            webhook,
+                            learners=learners,
+                            toast_process=args.toast_process,
                         )
                     )
                     _print(runs[-1])

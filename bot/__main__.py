@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import signal
 import sqlite3
@@ -16,31 +15,8 @@ from bot.app import QuizApplication, build_application
 from bot.config import ConfigError, Settings
 from bot.sandbox import run
 from bot.serving import lifecycle
+from bot.serving.logs import configure_logging
 from storage import ClaimedDatabase, StorageError, claim_database
-
-
-class _RedactingFormatter(logging.Formatter):
-    """Formats records, tracebacks included, with every secret replaced."""
-
-    def __init__(self, secrets: list[str]) -> None:
-        super().__init__("%(asctime)s %(levelname)s %(name)s: %(message)s")
-        self._secrets = [secret for secret in secrets if secret]
-
-    def format(self, record: logging.LogRecord) -> str:
-        text = super().format(record)
-        for secret in self._secrets:
-            text = text.replace(secret, "<secret>")
-        return text
-
-
-def _configure_logging(settings: Settings) -> None:
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(_RedactingFormatter([settings.token, settings.webhook_secret or ""]))
-    logging.basicConfig(level=settings.log_level, handlers=[handler])
-    # httpx logs every request URL, and the URL carries the token.
-    logging.getLogger("httpx").setLevel(logging.WARNING)
-    logging.getLogger("apscheduler").setLevel(logging.WARNING)
-
 
 EXIT_DATABASE_LOST = 3  # the database file was deleted or replaced under the running bot
 
@@ -98,7 +74,7 @@ def _run_configured() -> int:
     except ConfigError as error:
         print(f"quiz-tutor: {error}", file=sys.stderr)
         return 2
-    _configure_logging(settings)
+    configure_logging(settings)
     database = _claim_database(settings)
     if database is None:
         return 2

@@ -26,6 +26,7 @@ from bot.core.context import SERVICES_KEY, QuizContext, Services
 from bot.core.i18n import STRINGS, translate
 from bot.core.transport import AiohttpRequest, QuizBot, RateLimiter
 from bot.core.update_processor import PerChatUpdateProcessor, UpdateQueue
+from bot.serving.toaster import Toaster
 from content.catalog import Catalog
 from content.group_rules import SendPace
 from storage import ClaimedDatabase, Storage
@@ -72,6 +73,7 @@ def build_application(
     `on_database_lost` is called once if that file is deleted or replaced while the bot runs
     (`python -m bot` stops then, to be restarted)."""
     poll_chats: dict[str, int] = {}  # quiz polls this process posted -> their chat
+    toasters: list[Toaster] = []  # the toast process, while it runs (QUIZ_TOAST_PROCESS)
 
     async def post_init(application: QuizApplication) -> None:
         storage = await Storage.open(
@@ -82,7 +84,12 @@ def build_application(
         )
         catalog = Catalog.from_folder(settings.content_dir, settings.default_language)
         pace = SendPace(interval=settings.group_count_interval)
-        services = Services(settings, storage, catalog, clock, pace=pace, poll_chats=poll_chats)
+        toaster = await Toaster.start(settings) if settings.uses_toast_process else None
+        if toaster is not None:
+            toasters.append(toaster)
+        services = Services(
+            settings, storage, catalog, clock, pace=pace, poll_chats=poll_chats, toaster=toaster
+        )
         application.bot_data[SERVICES_KEY] = services
         assert application.job_queue is not None
         for feature in FEATURES:
@@ -96,6 +103,9 @@ def build_application(
         )
 
     async def post_shutdown(application: QuizApplication) -> None:
+        # every update was handled: the last toast was handed over
+        while toasters:
+            await toasters.pop().stop()
         services: Services | None = application.bot_data.pop(SERVICES_KEY, None)
         if services is not None:  # it was ready: say that it stopped
             await services.storage.close()

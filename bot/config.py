@@ -51,6 +51,15 @@ class Settings:
     # What the picture files of imported banks may weigh together in SQLite (each bank's at
     # most 19 MiB, content/images.py): an /import past it is refused.
     stored_pictures_max_bytes: int = 256 * 1024 * 1024
+    # Group toasts sent by a child process, on another core (bot/serving/toaster.py): "auto"
+    # (when this process may use 2 CPUs or more), "on" or "off"
+    toast_process: str = "auto"
+
+    @property
+    def uses_toast_process(self) -> bool:
+        if self.toast_process == "auto":
+            return len(os.sched_getaffinity(0)) >= 2
+        return self.toast_process == "on"
 
     @property
     def file_base_url(self) -> str:
@@ -118,6 +127,7 @@ class Settings:
             log_level=(get("LOG_LEVEL") or "INFO").upper(),
             poll_timeout=poll_timeout,
             max_messages_per_second=max_rate,
+            toast_process=_toast_process(get("QUIZ_TOAST_PROCESS")),
         )
 
 
@@ -144,6 +154,16 @@ def _startup_timeout(text: str | None) -> float:
     if not 0 <= seconds < float("inf"):
         raise ConfigError(f"QUIZ_STARTUP_TIMEOUT {text!r} must be a number of seconds, 0 or more")
     return seconds
+
+
+TOAST_PROCESS_MODES = ("auto", "on", "off")
+
+
+def _toast_process(text: str | None) -> str:
+    mode = (text or "auto").lower()
+    if mode not in TOAST_PROCESS_MODES:
+        raise ConfigError(f"QUIZ_TOAST_PROCESS {text!r} must be auto, on or off")
+    return mode
 
 
 def _timezone(text: str) -> str:

@@ -14,7 +14,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from telegram import Bot, Chat, InlineKeyboardMarkup, Update
 from telegram import User as TelegramUser
@@ -35,6 +35,15 @@ from storage import Attempt, Storage, User
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+
+class ToastSender(Protocol):
+    """Answers callback queries somewhere else than this event loop (the toast process,
+    bot/serving/toaster.py)."""
+
+    def send(self, query_id: str, text: str) -> bool:
+        """Hand the answer over without waiting; False when it cannot be (then the caller
+        answers it itself)."""
 
 
 @dataclass
@@ -59,6 +68,8 @@ class Services:
     # group, a homework): the learner feature's, set at its start (features never import
     # each other)
     open_attempt: AttemptOpener | None = None
+    # a group tap's toast goes through this when it runs (QUIZ_TOAST_PROCESS), else in-process
+    toaster: ToastSender | None = None
 
     @cached_property
     def links(self) -> LinkSigner:

@@ -128,7 +128,7 @@ async def take_tap(
     Reveal after it would wait for it)."""
     found = await _open_target(services, query, tap, locale)
     if isinstance(found, str):
-        _toast(jobs, query, found)
+        _toast(services, jobs, query, found)
         return
     await _answer(services, jobs, query, found, tap.option, locale, arrived_at)
 
@@ -144,7 +144,7 @@ async def _answer(
 ) -> None:
     session, asked, question = found
     outcome = await _record(services, session, asked, question, query.from_user, chosen, arrived_at)
-    _toast(jobs, query, render.tap_toast(session, question, chosen, outcome, locale))
+    _toast(services, jobs, query, render.tap_toast(session, question, chosen, outcome, locale))
     if outcome.status is AnswerStatus.RECORDED:
         schedule_count(jobs, session, asked.position)
 
@@ -161,7 +161,7 @@ async def take_pick(
     SQLite, changes and is shown in their toast alone; the shared keyboard is never edited."""
     found = await _open_target(services, query, tap, locale)
     if isinstance(found, str):
-        _toast(jobs, query, found)
+        _toast(services, jobs, query, found)
         return
     session, asked, question = found
     outcome = await services.storage.groups.toggle_pick(
@@ -173,11 +173,16 @@ async def take_pick(
         now=arrived_at,
     )
     if outcome.status is AnswerStatus.RECORDED:
-        _toast(jobs, query, render.pick_toast(outcome.options, locale))
+        _toast(services, jobs, query, render.pick_toast(outcome.options, locale))
     elif outcome.status is AnswerStatus.ALREADY:
-        _toast(jobs, query, locale.t("already_answered"))
+        _toast(services, jobs, query, locale.t("already_answered"))
     else:
-        _toast(jobs, query, locale.t("post_closed" if session.posted else "group_toast_closed"))
+        _toast(
+            services,
+            jobs,
+            query,
+            locale.t("post_closed" if session.posted else "group_toast_closed"),
+        )
 
 
 async def take_submit(
@@ -192,7 +197,7 @@ async def take_submit(
     any other (one per member: a second Submit is refused); an empty selection is refused."""
     found = await _open_target(services, query, tap, locale)
     if isinstance(found, str):
-        _toast(jobs, query, found)
+        _toast(services, jobs, query, found)
         return
     session, asked, question = found
     groups, member = services.storage.groups, query.from_user.id
@@ -205,7 +210,7 @@ async def take_submit(
             toast = locale.t("pick_first")
         else:  # as the answer would have been refused
             toast = locale.t("post_closed" if session.posted else "group_toast_closed")
-        _toast(jobs, query, toast)
+        _toast(services, jobs, query, toast)
         return
     await _answer(services, jobs, query, found, options, locale, arrived_at)
 
@@ -221,9 +226,12 @@ def _takes_answers(session: GroupSession, asked: AskedQuestion, at: float) -> bo
     )
 
 
-def _toast(jobs: Jobs, query: CallbackQuery, text: str) -> None:
-    """Answer a tap outside its chat's turn; a toast that fails costs one line (an answer it
-    acknowledges is stored already)."""
+def _toast(services: Services, jobs: Jobs, query: CallbackQuery, text: str) -> None:
+    """Answer a tap outside its chat's turn: handed to the toast process when it runs, else
+    sent from here; a toast that fails costs one line (an answer it acknowledges is stored
+    already)."""
+    if services.toaster is not None and services.toaster.send(query.id, text):
+        return
 
     async def answer() -> None:
         try:

@@ -239,6 +239,7 @@ class Call:
     ok: bool
     description: str = ""
     abandoned: bool = False  # the bot had stopped waiting (timed out) when the answer went out
+    port: int | None = None  # the caller's side of the connection (which process made the call)
 
 
 class FakeBotApi:
@@ -849,7 +850,14 @@ class FakeBotApi:
             result = await handler(params)
         except ApiError as error:
             self.calls.append(
-                Call(method, params, False, error.description, abandoned=_gone(request))
+                Call(
+                    method,
+                    params,
+                    False,
+                    error.description,
+                    abandoned=_gone(request),
+                    port=_caller_port(request),
+                )
             )
             self._notify()
             if error.body is not None:
@@ -862,7 +870,9 @@ class FakeBotApi:
             if error.retry_after is not None:
                 body["parameters"] = {"retry_after": error.retry_after}
             return web.json_response(body, status=error.status)
-        self.calls.append(Call(method, params, True, abandoned=_gone(request)))
+        self.calls.append(
+            Call(method, params, True, abandoned=_gone(request), port=_caller_port(request))
+        )
         self._notify()
         return web.json_response({"ok": True, "result": result})
 
@@ -1406,6 +1416,12 @@ def _gone(request: web.Request) -> bool:
     """Whether the client closed the connection: it stopped waiting for the answer."""
     transport = request.transport
     return transport is None or transport.is_closing()
+
+
+def _caller_port(request: web.Request) -> int | None:
+    """The port of the caller's side of the connection."""
+    peer = request.transport.get_extra_info("peername") if request.transport else None
+    return int(peer[1]) if isinstance(peer, tuple) and len(peer) >= 2 else None
 
 
 def poll_answer(poll_id: str, user: FakeUser, option: int | Sequence[int]) -> dict[str, Any]:

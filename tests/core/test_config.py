@@ -77,3 +77,23 @@ def test_network_defaults_are_loopback_and_off() -> None:
 def test_bad_network_settings_are_one_clear_error(environ: dict[str, str], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         Settings.from_env({"TELEGRAM_BOT_TOKEN": "1:x", **environ})
+
+
+def test_the_toast_process_is_on_where_two_cpus_are_usable(monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = Settings.from_env({"TELEGRAM_BOT_TOKEN": "1:x"})
+    assert settings.toast_process == "auto"
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0, 1})
+    assert settings.uses_toast_process
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {1})
+    assert not settings.uses_toast_process
+    on = Settings.from_env({"TELEGRAM_BOT_TOKEN": "1:x", "QUIZ_TOAST_PROCESS": "ON"})
+    assert on.uses_toast_process
+    off = Settings.from_env({"TELEGRAM_BOT_TOKEN": "1:x", "QUIZ_TOAST_PROCESS": "off"})
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0, 1})
+    assert not off.uses_toast_process
+
+
+@pytest.mark.parametrize("value", ["yes", "1", "auto-ish", "of"])
+def test_a_bad_toast_process_setting_is_one_clear_error(value: str) -> None:
+    with pytest.raises(ConfigError, match=f"QUIZ_TOAST_PROCESS '{value}' must be auto, on or off"):
+        Settings.from_env({"TELEGRAM_BOT_TOKEN": "1:x", "QUIZ_TOAST_PROCESS": value})

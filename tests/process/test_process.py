@@ -13,7 +13,8 @@ from bot.config import DEFAULT_CONTENT_DIR
 from bot.sandbox import FakeBotApi, FakeUser
 from content.loader import load_bank_file
 from tests.support.learner import Learner
-from tests.support.process import QUIZ_ID, bot_process
+from tests.support.process import QUIZ_ID, bot_process, children
+from tests.support.process import running as process_runs
 
 
 async def test_missing_token_is_one_line_and_exit_code_2(tmp_path: Path) -> None:
@@ -159,3 +160,41 @@ async def test_a_database_that_cannot_be_opened_is_one_line_and_exit_2(
     last = err.decode().strip().splitlines()[-1]
     assert last.startswith("quiz-tutor: cannot use the database")
     assert "Traceback" not in err.decode()
+
+
+async def test_the_toast_process_toasts_taps_and_stops_with_the_bot_on_ctrl_c(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    """`QUIZ_TOAST_PROCESS=on`: a group's taps are toasted; Ctrl-C in a terminal signals the
+    whole process group: the bot stops, the toast process with it, no traceback, no token."""
+    admin = FakeUser(2101, "Ada", "en")
+    group = api.group(-100777, "crowd", admins={admin.id})
+    env = {**api.bot_environment(tmp_path / "quiz.sqlite3"), "QUIZ_TOAST_PROCESS": "on"}
+    async with bot_process(env, tmp_path) as running:
+        assert "toast process" in "".join(running.log)  # said before "ready"
+        (toaster,) = children(running.process.pid)
+        api.send_text(admin, f"/groupquiz {QUIZ_ID} 600", group)
+        question = await api.wait_for(
+            lambda: next(
+                (
+                    m
+                    for m in api.bot_messages(group.id)
+                    if any(":ga:" in d for d in m.button_data())
+                ),
+                None,
+            )
+        )
+        options = [d for d in question.button_data() if ":ga:" in d]
+        taps = [
+            api.tap(FakeUser(30_000 + n, f"m{n}"), question, options[n % len(options)])
+            for n in range(30)
+        ]
+        await api.wait_for(lambda: all(q in api.callback_answers for q in taps))
+        for pid in (running.process.pid, toaster):  # as a terminal's Ctrl-C does
+            os.kill(pid, signal.SIGINT)
+        code, log = await running.finish()
+    assert code == 0, log
+    assert "Traceback" not in log
+    assert api.token.split(":")[1] not in log
+    assert "Quiz Tutor stopped" in log
+    assert not process_runs(toaster)  # it ended with the bot

@@ -35,6 +35,7 @@ def make_settings(api: FakeBotApi, db_path: Path, **overrides: object) -> Settin
         "db_path": db_path,
         "content_dir": DEFAULT_CONTENT_DIR,
         "poll_timeout": 1,
+        "toast_process": "off",  # the suite's bots toast in-process; tests/group/test_toaster.py
     }
     values.update(overrides)
     return Settings(**values)  # type: ignore[arg-type]

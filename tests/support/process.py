@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -37,9 +38,10 @@ class BotProcess:
 
 
 async def _spawn(env: dict[str, str], cwd: Path, stdout: int) -> asyncio.subprocess.Process:
-    """`python -m bot`, its log (stderr) piped to the test."""
+    """`python -m bot`, its log (stderr) piped to the test; toasts in-process unless `env`
+    says otherwise."""
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", env=env, cwd=cwd,
+        sys.executable, "-m", "bot", env={"QUIZ_TOAST_PROCESS": "off", **env}, cwd=cwd,
         stdin=asyncio.subprocess.DEVNULL, stdout=stdout, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
 
@@ -69,3 +71,34 @@ async def run_to_exit(env: dict[str, str], cwd: Path) -> tuple[int, str]:
             await process.wait()
     assert process.returncode is not None
     return process.returncode, out.decode() + err.decode()
+
+
+def tcp_ports(pid: int) -> set[int]:
+    """The local ports of the TCP connections process `pid` holds open (Linux /proc)."""
+    inodes = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:  # closed meanwhile
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[len("socket:[") : -1])
+    ports = set()
+    for table in ("tcp", "tcp6"):
+        with open(f"/proc/{pid}/net/{table}", encoding="ascii") as lines:
+            next(lines)  # the header
+            for line in lines:
+                fields = line.split()
+                if fields[9] in inodes:
+                    ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports
+
+
+def children(pid: int) -> list[int]:
+    """The processes `pid` started that still run (Linux /proc)."""
+    with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as listed:
+        return [int(child) for child in listed.read().split()]
+
+
+def running(pid: int) -> bool:
+    return os.path.exists(f"/proc/{pid}")

@@ -1,0 +1,150 @@
+"""The toast process (bot/serving/toaster.py), end to end: the real Application with
+`QUIZ_TOAST_PROCESS=on` against the stand-in. Group taps are toasted by the child process,
+after their answers are committed; when the child dies the bot toasts them itself; at
+shutdown every toast handed over reaches Telegram.
+
+Which process made a call is told by the caller's port (`Call.port`) against the TCP
+connections each process holds (`tcp_ports`)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from bot.config import Settings
+from bot.core.context import SERVICES_KEY, Services
+from bot.sandbox import FakeBotApi, FakeUser, Message
+from bot.serving import toaster as toaster_module
+from bot.serving.toaster import Toaster
+from tests.support.harness import running_bot
+from tests.support.process import tcp_ports
+from tests.support.room import ADA, GROUP_ID, Room, group_answers
+
+RECORDED = ("✅", "❌")  # a right or a wrong answer, taken
+
+
+@pytest.fixture
+def toasting(settings: Settings) -> Settings:
+    return replace(settings, toast_process="on")
+
+
+def _toaster(application: object) -> Toaster:
+    services: Services = application.bot_data[SERVICES_KEY]  # type: ignore[attr-defined]
+    assert isinstance(services.toaster, Toaster)
+    return services.toaster
+
+
+def _members(first: int, count: int) -> list[FakeUser]:
+    return [FakeUser(first + n, f"member{first + n}") for n in range(count)]
+
+
+def _tap_all(api: FakeBotApi, question: Message, members: list[FakeUser]) -> list[str]:
+    options = question.button_data()[:-1]
+    return [api.tap(m, question, options[n % len(options)]) for n, m in enumerate(members)]
+
+
+def _toast_ports(api: FakeBotApi, queries: list[str]) -> set[int | None]:
+    wanted = set(queries)
+    return {
+        call.port
+        for call in api.calls_to("answerCallbackQuery")
+        if call.params.get("callback_query_id") in wanted
+    }
+
+
+async def test_group_taps_are_toasted_by_the_toast_process(
+    api: FakeBotApi, toasting: Settings
+) -> None:
+    room = Room(api, api.group(GROUP_ID, "crowd", admins={ADA.id}))
+    async with running_bot(toasting) as application:
+        toaster = _toaster(application)
+        question = await room.say(ADA, "/groupquiz tiny 600", "Question 1 of 3")
+        taps = _tap_all(api, question, _members(10_000, 60))
+        await api.wait_for(lambda: all(q in api.callback_answers for q in taps), 30)
+        child, bot = tcp_ports(toaster.pid), tcp_ports(os.getpid())
+        ports = _toast_ports(api, taps)
+        assert toaster.running
+    assert ports and ports <= child and not ports & bot  # every toast came from the child
+    toasts = [str(api.callback_answers[q]["text"]) for q in taps]
+    assert all(text.startswith(RECORDED) for text in toasts)
+    stored = [row for row in group_answers(Path(toasting.db_path)) if row[0] == 0]
+    assert len(stored) == len(toasts) == 60  # every toast is a stored answer, and every answer
+
+
+async def test_a_killed_toast_process_leaves_later_toasts_to_the_bot(
+    api: FakeBotApi, toasting: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    room = Room(api, api.group(GROUP_ID, "crowd", admins={ADA.id}))
+    caplog.set_level(logging.INFO, logger="bot.serving.toaster")
+    async with running_bot(toasting) as application:
+        toaster = _toaster(application)
+        question = await room.say(ADA, "/groupquiz tiny 600", "Question 1 of 3")
+        api.delay("answerCallbackQuery", 2.0, times=40)  # the child's toasts hang...
+        first = _tap_all(api, question, _members(10_000, 40))
+        await api.wait_for(lambda: "answerCallbackQuery" in api.delayed)
+        os.kill(toaster.pid, signal.SIGKILL)  # ...and it is killed in the middle of the burst
+        assert await asyncio.wait_for(toaster.exited(), 10) == -signal.SIGKILL
+        assert not toaster.running
+        later = _tap_all(api, question, _members(20_000, 40))
+        await api.wait_for(lambda: all(q in api.callback_answers for q in later), 30)
+        bot = tcp_ports(os.getpid())
+        assert _toast_ports(api, later) <= bot  # sent by the bot itself
+    assert all(str(api.callback_answers[q]["text"]).startswith(RECORDED) for q in later)
+    stored = {row[1] for row in group_answers(Path(toasting.db_path)) if row[0] == 0}
+    assert stored == {int(m.id) for m in _members(10_000, 40) + _members(20_000, 40)}
+    warnings = [
+        r.getMessage()
+        for r in caplog.records
+        if r.levelno == logging.WARNING and r.name == "bot.serving.toaster"
+    ]
+    assert warnings == [
+        f"the toast process stopped (exit code {-signal.SIGKILL}): group toasts are sent "
+        "in-process from now on"
+    ]
+    assert len(first) == 40  # their toasts may be lost with the child: their answers are not
+
+
+async def test_shutdown_sends_every_toast_the_toast_process_holds(
+    api: FakeBotApi, toasting: Settings
+) -> None:
+    room = Room(api, api.group(GROUP_ID, "crowd", admins={ADA.id}))
+    async with running_bot(toasting) as application:
+        toaster = _toaster(application)
+        question = await room.say(ADA, "/groupquiz tiny 600", "Question 1 of 3")
+        api.delay("answerCallbackQuery", 1.0, times=50)  # Telegram is slow to take them
+        taps = _tap_all(api, question, _members(10_000, 50))
+        await api.wait_for(lambda: "answerCallbackQuery" in api.delayed)
+        outstanding = [q for q in taps if q not in api.callback_answers]
+    assert outstanding  # the bot stopped while toasts were in the pipe or on their way
+    assert all(q in api.callback_answers for q in taps)  # every one reached Telegram
+    assert toaster.pid and not toaster.running
+    assert await asyncio.wait_for(toaster.exited(), 1) == 0  # it finished by itself
+    stored = [row for row in group_answers(Path(toasting.db_path)) if row[0] == 0]
+    assert len(stored) == 50
+
+
+async def test_a_toast_process_that_cannot_start_leaves_toasts_to_the_bot(
+    api: FakeBotApi,
+    toasting: Settings,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    room = Room(api, api.group(GROUP_ID, "crowd", admins={ADA.id}))
+    monkeypatch.setattr(toaster_module, "READY_SECONDS", 0.0)  # it is never ready in time
+    async with running_bot(toasting) as application:
+        services: Services = application.bot_data[SERVICES_KEY]
+        assert services.toaster is None
+        question = await room.say(ADA, "/groupquiz tiny 600", "Question 1 of 3")
+        taps = _tap_all(api, question, _members(10_000, 10))
+        await api.wait_for(lambda: all(q in api.callback_answers for q in taps), 30)
+    assert all(str(api.callback_answers[q]["text"]).startswith(RECORDED) for q in taps)
+    assert any(
+        r.levelno == logging.WARNING and "toast process did not start" in r.getMessage()
+        for r in caplog.records
+    )
