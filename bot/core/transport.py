@@ -23,6 +23,7 @@ import logging
 import random
 import re
 import urllib.request
+import warnings
 from collections.abc import Callable, Coroutine, Iterator, Sequence
 from http import HTTPStatus
 from typing import Any, cast
@@ -35,6 +36,7 @@ from telegram._utils.types import JSONDict, ODVInput, TimePeriod
 from telegram.error import NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.ext import AIORateLimiter, BaseRateLimiter, Defaults, ExtBot
 from telegram.request import BaseRequest, RequestData
+from telegram.warnings import PTBDeprecationWarning
 
 from bot.core import faults
 from bot.core.updates import UpdateParser
@@ -60,11 +62,11 @@ class QuizBot(ExtBot[Any]):
         token: str,
         *,
         base_url: str,
-        base_file_url: str,
         request: BaseRequest,
         get_updates_request: BaseRequest,
-        defaults: Defaults,
         rate_limiter: BaseRateLimiter[Any],
+        base_file_url: str = "https://api.telegram.org/file/bot",
+        defaults: Defaults | None = None,
     ) -> None:
         super().__init__(
             token,
@@ -98,7 +100,7 @@ class QuizBot(ExtBot[Any]):
         """PTB's long polling, its updates parsed by `UpdateParser` (a tap's message once for
         all its taps). The wait for an answer is the long poll's plus the request's own."""
         waited = timeout.total_seconds() if isinstance(timeout, dt.timedelta) else timeout or 0
-        result = await self._post(
+        result = await super()._post(
             "getUpdates",
             {
                 "timeout": timeout,
@@ -210,8 +212,10 @@ async def _toast(
 
 
 def _wait_asked(error: RetryAfter) -> float:
-    # the timedelta, as PTB's own limiter reads it (`retry_after` warns of its coming type)
-    return error._retry_after.total_seconds()
+    with warnings.catch_warnings():  # PTB warns that the type becomes a timedelta
+        warnings.simplefilter("ignore", PTBDeprecationWarning)
+        wait = error.retry_after
+    return wait.total_seconds() if isinstance(wait, dt.timedelta) else float(wait)
 
 
 def _toast_lost(data: dict[str, Any], wait: float) -> bool:
