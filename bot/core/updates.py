@@ -9,8 +9,9 @@ gives a tap whose message is exactly that JSON the same (frozen) `Message`. A me
 since (the live count) has other JSON and is parsed again.
 
 Only the shapes this module knows every field of are built here: an update holding nothing
-but a callback query, whose query and message fields are Telegram's (`QUERY_FIELDS`); anything
-else goes through `Update.de_json`, which keeps unknown fields in `api_kwargs`.
+but a callback query, whose fields are Telegram's (`QUERY_FIELDS`), with a message (parsed by
+PTB's `Message.de_json`); anything else goes through `Update.de_json`, which keeps unknown
+fields in `api_kwargs`.
 """
 
 from __future__ import annotations
