@@ -25,11 +25,10 @@ import signal
 import sys
 
 from telegram.error import TelegramError
-from telegram.ext import AIORateLimiter
 
 from bot.config import ConfigError, Settings
 from bot.core import faults
-from bot.core.transport import AiohttpRequest, QuizBot
+from bot.core.transport import AiohttpRequest, QuizBot, RateLimiter
 from bot.serving.logs import configure_logging
 
 log = logging.getLogger(__name__)
@@ -161,8 +160,8 @@ async def _send_toasts(settings: Settings) -> None:
         base_url=settings.api_base_url,
         request=AiohttpRequest(connection_pool_size=CONCURRENT),
         get_updates_request=AiohttpRequest(connection_pool_size=1),
-        # toasts name no chat: no limit applies, but a 429 is waited out as in the bot
-        rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=5),
+        # the bot's: a toast passes freely, a 429 is waited out only if short (TOAST_PATIENCE)
+        rate_limiter=RateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=5),
     )
     await bot.initialize()
     reader = asyncio.StreamReader(limit=1 << 20)

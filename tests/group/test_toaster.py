@@ -148,3 +148,24 @@ async def test_a_toast_process_that_cannot_start_leaves_toasts_to_the_bot(
         r.levelno == logging.WARNING and "toast process did not start" in r.getMessage()
         for r in caplog.records
     )
+
+
+async def test_a_429_on_a_toast_in_the_toast_process_is_not_waited_out(
+    api: FakeBotApi, toasting: Settings, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """As in the bot (`transport.RateLimiter`): a toast refused with a long 429 is lost in one
+    line, not waited for (it would be too old to answer); the child does not hang on it."""
+    room = Room(api, api.group(GROUP_ID, "crowd", admins={ADA.id}))
+    async with running_bot(toasting) as application:
+        toaster = _toaster(application)
+        question = await room.say(ADA, "/groupquiz tiny 600", "Question 1 of 3")
+        api.fail("answerCallbackQuery", 429, "Too Many Requests: retry after 30", 30, times=5)
+        taps = _tap_all(api, question, _members(10_000, 5))
+        await api.wait_for(lambda: len(api.calls_to("answerCallbackQuery")) >= 5)
+    assert await asyncio.wait_for(toaster.exited(), 1) == 0  # it finished, it was not killed
+    calls = [c.params.get("callback_query_id") for c in api.calls_to("answerCallbackQuery")]
+    assert sorted(calls) == sorted(taps)  # each tried once
+    lost = [line for line in capfd.readouterr().err.splitlines() if "asks to wait 30 s" in line]
+    assert len(lost) == 5, lost
+    stored = [row for row in group_answers(Path(toasting.db_path)) if row[0] == 0]
+    assert len(stored) == 5
