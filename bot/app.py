@@ -74,6 +74,9 @@ def build_application(
     (`python -m bot` stops then, to be restarted)."""
     poll_chats: dict[str, int] = {}  # quiz polls this process posted -> their chat
     toasters: list[Toaster] = []  # the toast process, while it runs (QUIZ_TOAST_PROCESS)
+    # the database once opened: closed at shutdown even if a stop interrupted post_init (its
+    # thread would keep the process from exiting)
+    storages: list[Storage] = []
 
     async def post_init(application: QuizApplication) -> None:
         storage = await Storage.open(
@@ -82,6 +85,7 @@ def build_application(
             on_lost=on_database_lost,
             watch_seconds=DATABASE_WATCH_SECONDS,
         )
+        storages.append(storage)
         catalog = Catalog.from_folder(settings.content_dir, settings.default_language)
         pace = SendPace(interval=settings.group_count_interval)
         toaster = await Toaster.start(settings) if settings.uses_toast_process else None
@@ -106,9 +110,9 @@ def build_application(
         # every update was handled: the last toast was handed over
         while toasters:
             await toasters.pop().stop()
-        services: Services | None = application.bot_data.pop(SERVICES_KEY, None)
-        if services is not None:  # it was ready: say that it stopped
-            await services.storage.close()
+        while storages:
+            await storages.pop().close()
+        if application.bot_data.pop(SERVICES_KEY, None) is not None:  # it was ready
             log.info("Quiz Tutor stopped")
 
     application: QuizApplication = (

@@ -71,6 +71,9 @@ class Toaster:
             line = await asyncio.wait_for(process.stdout.readline(), READY_SECONDS)
         except TimeoutError:
             line = b""
+        except BaseException:  # the bot stops while the child starts: it stops too
+            process.kill()
+            raise
         if line != READY:
             if process.returncode is None:
                 process.kill()

@@ -13,7 +13,7 @@ from bot.config import DEFAULT_CONTENT_DIR
 from bot.sandbox import FakeBotApi, FakeUser
 from content.loader import load_bank_file
 from tests.support.learner import Learner
-from tests.support.process import QUIZ_ID, bot_process, children
+from tests.support.process import QUIZ_ID, bot_process, children, started_bot
 from tests.support.process import running as process_runs
 
 
@@ -198,3 +198,28 @@ async def test_the_toast_process_toasts_taps_and_stops_with_the_bot_on_ctrl_c(
     assert api.token.split(":")[1] not in log
     assert "Quiz Tutor stopped" in log
     assert not process_runs(toaster)  # it ended with the bot
+
+
+async def test_ctrl_c_while_the_toast_process_starts_leaves_nothing_behind(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    """Ctrl-C while the bot waits for its toast process to be ready (Telegram slow to answer
+    the child's getMe): the bot stops (it hung, its database left open), and the child with it
+    (it outlived the bot, then wrote "ready" into a closed pipe: a traceback)."""
+    env = {**api.bot_environment(tmp_path / "quiz.sqlite3"), "QUIZ_TOAST_PROCESS": "on"}
+    running = await started_bot(env, tmp_path)
+    try:
+        await api.wait_for(lambda: api.calls_to("getMe"), 30)  # the bot's own
+        api.delay("getMe", 2.0)  # the child's
+        await api.wait_for(lambda: "getMe" in api.delayed, 30)
+        (toaster,) = children(running.process.pid)
+        for pid in (running.process.pid, toaster):  # as a terminal's Ctrl-C does
+            os.kill(pid, signal.SIGINT)
+        code, log = await running.finish()
+        assert not process_runs(toaster)  # it did not outlive the bot
+    finally:
+        if running.process.returncode is None:
+            running.process.kill()
+            await running.process.wait()
+    assert code == 0, log
+    assert "Traceback" not in log

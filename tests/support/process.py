@@ -60,6 +60,11 @@ async def bot_process(env: dict[str, str], cwd: Path) -> AsyncIterator[BotProces
             await process.wait()
 
 
+async def started_bot(env: dict[str, str], cwd: Path) -> BotProcess:
+    """The bot just started, not waited for: the caller stops it."""
+    return BotProcess(await _spawn(env, cwd, asyncio.subprocess.DEVNULL))
+
+
 async def run_to_exit(env: dict[str, str], cwd: Path) -> tuple[int, str]:
     """A bot that is expected to stop by itself: its exit code and its whole output."""
     process = await _spawn(env, cwd, asyncio.subprocess.PIPE)
