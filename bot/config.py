@@ -58,7 +58,7 @@ class Settings:
     @property
     def uses_toast_process(self) -> bool:
         if self.toast_process == "auto":
-            return len(os.sched_getaffinity(0)) >= 2
+            return _usable_cpus() >= 2
         return self.toast_process == "on"
 
     @property
@@ -157,6 +157,14 @@ def _startup_timeout(text: str | None) -> float:
 
 
 TOAST_PROCESS_MODES = ("auto", "on", "off")
+
+
+def _usable_cpus() -> int:
+    """The CPUs this process may run on (Linux); where that is not known (macOS, Windows),
+    the machine's."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def _toast_process(text: str | None) -> str:

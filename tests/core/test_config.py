@@ -97,3 +97,13 @@ def test_the_toast_process_is_on_where_two_cpus_are_usable(monkeypatch: pytest.M
 def test_a_bad_toast_process_setting_is_one_clear_error(value: str) -> None:
     with pytest.raises(ConfigError, match=f"QUIZ_TOAST_PROCESS '{value}' must be auto, on or off"):
         Settings.from_env({"TELEGRAM_BOT_TOKEN": "1:x", "QUIZ_TOAST_PROCESS": value})
+
+
+def test_auto_counts_the_cpus_where_no_affinity_is_known(monkeypatch: pytest.MonkeyPatch) -> None:
+    """macOS and Windows have no `os.sched_getaffinity` (the sandbox runs there too)."""
+    settings = Settings.from_env({"TELEGRAM_BOT_TOKEN": "1:x"})
+    monkeypatch.delattr("os.sched_getaffinity")
+    monkeypatch.setattr("os.cpu_count", lambda: 8)
+    assert settings.uses_toast_process
+    monkeypatch.setattr("os.cpu_count", lambda: None)  # unknown: one
+    assert not settings.uses_toast_process
