@@ -169,3 +169,47 @@ async def test_a_429_on_a_toast_in_the_toast_process_is_not_waited_out(
     assert len(lost) == 5, lost
     stored = [row for row in group_answers(Path(toasting.db_path)) if row[0] == 0]
     assert len(stored) == 5
+
+
+async def test_a_stalled_toast_process_blocks_nothing_and_catches_up(
+    api: FakeBotApi, toasting: Settings
+) -> None:
+    """The child stopped (SIGSTOP) while a thousand members tap: the pipe fills, the bot keeps
+    what it does not take and goes on storing answers; the child, going on, sends them all."""
+    room = Room(api, api.group(GROUP_ID, "crowd", admins={ADA.id}))
+    async with running_bot(toasting) as application:
+        toaster = _toaster(application)
+        question = await room.say(ADA, "/groupquiz tiny 600", "Question 1 of 3")
+        os.kill(toaster.pid, signal.SIGSTOP)
+        try:
+            taps = _tap_all(api, question, _members(10_000, 1000))
+            path = Path(toasting.db_path)
+            await api.wait_for(
+                lambda: len([r for r in group_answers(path) if r[0] == 0]) == 1000, 60
+            )
+            # what the pipe did not take (about 76 bytes a toast past its 64 KiB)
+            kept = toaster._stdin.transport.get_write_buffer_size()  # type: ignore[attr-defined]
+            assert not any(q in api.callback_answers for q in taps)
+        finally:
+            os.kill(toaster.pid, signal.SIGCONT)
+        await api.wait_for(lambda: all(q in api.callback_answers for q in taps), 60)
+        assert toaster.running
+    assert kept > 0  # more than the pipe takes was handed over
+
+
+async def test_toasts_too_old_for_telegram_are_one_line_each_in_the_toast_process(
+    api: FakeBotApi, toasting: Settings, capfd: pytest.CaptureFixture[str]
+) -> None:
+    room = Room(api, api.group(GROUP_ID, "crowd", admins={ADA.id}))
+    async with running_bot(toasting) as application:
+        toaster = _toaster(application)
+        question = await room.say(ADA, "/groupquiz tiny 600", "Question 1 of 3")
+        api.strictness = replace(api.strictness, callback_query_max_age=0.0)  # all too old
+        taps = _tap_all(api, question, _members(10_000, 5))
+        await api.wait_for(lambda: len(api.calls_to("answerCallbackQuery")) >= 5)
+        assert toaster.running
+    assert await asyncio.wait_for(toaster.exited(), 1) == 0
+    err = capfd.readouterr().err
+    late = [line for line in err.splitlines() if "answered too late" in line]
+    assert len(late) == len(taps) == 5, err
+    assert "Traceback" not in err and "toast failed" not in err
