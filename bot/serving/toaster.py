@@ -106,7 +106,7 @@ class Toaster:
             return False
         if not self._lines:
             self._loop.call_soon(self._write)
-        self._lines.append(json.dumps((query_id, text)).encode())
+        self._lines.append(toast_line(query_id, text))
         return True
 
     def _write(self) -> None:
@@ -141,6 +141,20 @@ class Toaster:
                 "from now on",
                 code,
             )
+
+
+def toast_line(query_id: str, text: str) -> bytes:
+    """A toast as the child reads it: one line, whatever the text holds (line breaks, U+2028,
+    NUL, lone surrogates: JSON's ASCII escapes)."""
+    return json.dumps((query_id, text)).encode("ascii")
+
+
+def read_toast(line: bytes) -> tuple[str, str]:
+    """The toast of one line; ValueError if it is not one."""
+    query_id, text = json.loads(line)
+    if not isinstance(query_id, str) or not isinstance(text, str):
+        raise ValueError("not a toast")
+    return query_id, text
 
 
 def _child_environment(settings: Settings) -> dict[str, str]:
@@ -186,7 +200,7 @@ async def _send_toasts(settings: Settings) -> None:
 
 async def _answer(bot: QuizBot, line: bytes, room: asyncio.Semaphore) -> None:
     try:
-        query_id, text = json.loads(line)
+        query_id, text = read_toast(line)
         await bot.answer_callback_query(query_id, text)
     except TelegramError as error:
         log.warning("a group tap's toast failed: %s", faults.describe(error))

@@ -16,12 +16,14 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.config import Settings
 from bot.core.context import SERVICES_KEY, Services
 from bot.sandbox import FakeBotApi, FakeUser, Message
 from bot.serving import toaster as toaster_module
-from bot.serving.toaster import Toaster
+from bot.serving.toaster import Toaster, read_toast, toast_line
 from tests.support.harness import running_bot
 from tests.support.process import tcp_ports
 from tests.support.room import ADA, GROUP_ID, Room, group_answers
@@ -213,3 +215,19 @@ async def test_toasts_too_old_for_telegram_are_one_line_each_in_the_toast_proces
     late = [line for line in err.splitlines() if "answered too late" in line]
     assert len(late) == len(taps) == 5, err
     assert "Traceback" not in err and "toast failed" not in err
+
+
+ANY_CHARACTER = st.characters(exclude_categories=())  # lone surrogates too
+
+
+@given(st.text(ANY_CHARACTER, max_size=40), st.text(ANY_CHARACTER, max_size=300))
+def test_a_toast_is_one_line_whatever_its_text_holds(query_id: str, text: str) -> None:
+    line = toast_line(query_id, text)
+    assert b"\n" not in line and b"\r" not in line
+    assert read_toast(line + b"\n") == (query_id, text)
+
+
+@pytest.mark.parametrize("line", [b"", b"[1, 2]", b'["q"]', b'{"a": 1}', b"\xff", b'["q", "t"'])
+def test_a_line_that_is_not_a_toast_is_refused(line: bytes) -> None:
+    with pytest.raises(ValueError):
+        read_toast(line)
