@@ -158,9 +158,10 @@ def read_toast(line: bytes) -> tuple[str, str]:
 
 
 def _child_environment(settings: Settings) -> dict[str, str]:
-    """This process's environment with the bot's own Bot API settings (which the bot may have
-    been given otherwise, as the tests do): the child reads them with `Settings.from_env`."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "QUIZ_"))}
+    """This process's environment (the bot read its settings from it and from the same `.env`
+    the child finds in the same folder, so the child reads the same), with the bot's own Bot
+    API settings over it (the bot may have been given them otherwise, as the tests do)."""
+    env = dict(os.environ)
     env.update(
         TELEGRAM_BOT_TOKEN=settings.token,
         TELEGRAM_API_BASE_URL=settings.api_base_url,

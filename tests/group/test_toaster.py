@@ -152,6 +152,23 @@ async def test_a_toast_process_that_cannot_start_leaves_toasts_to_the_bot(
     )
 
 
+async def test_the_toast_process_reads_the_settings_the_bot_read(
+    api: FakeBotApi,
+    toasting: Settings,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a .env beside the bot with a value its environment overrides: the bot starts, and so
+    # must its child, which finds the same .env in the same folder
+    (tmp_path / ".env").write_text("QUIZ_HEALTH_PORT=not-a-port\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("QUIZ_HEALTH_PORT", "18080")  # read, never opened by the child
+    toaster = await Toaster.start(toasting)
+    assert toaster is not None
+    await toaster.stop()
+    assert await toaster.exited() == 0
+
+
 async def test_a_429_on_a_toast_in_the_toast_process_is_not_waited_out(
     api: FakeBotApi, toasting: Settings, capfd: pytest.CaptureFixture[str]
 ) -> None:
