@@ -12,10 +12,10 @@ import sys
 from telegram.error import InvalidToken
 
 from bot.app import QuizApplication, build_application
-from bot.config import ConfigError, Settings
+from bot.config import Settings
 from bot.sandbox import run
 from bot.serving import lifecycle
-from bot.serving.logs import configure_logging
+from bot.serving.logs import configured
 from storage import ClaimedDatabase, StorageError, claim_database
 
 EXIT_DATABASE_LOST = 3  # the database file was deleted or replaced under the running bot
@@ -69,12 +69,9 @@ def _arguments() -> argparse.ArgumentParser:
 
 
 def _run_configured() -> int:
-    try:
-        settings = Settings.from_env()
-    except ConfigError as error:
-        print(f"quiz-tutor: {error}", file=sys.stderr)
+    settings = configured("quiz-tutor")
+    if settings is None:
         return 2
-    configure_logging(settings)
     database = _claim_database(settings)
     if database is None:
         return 2

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import sys
 
-from bot.config import Settings
+from bot.config import ConfigError, Settings
 
 
 class RedactingFormatter(logging.Formatter):
@@ -31,3 +31,15 @@ def configure_logging(settings: Settings) -> None:
     # httpx logs every request URL, and the URL carries the token.
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
+
+
+def configured(program: str) -> Settings | None:
+    """The settings from the environment, with logging configured by them; None after one line
+    on stderr (`program: what is wrong`) when they are not valid (the caller exits with 2)."""
+    try:
+        settings = Settings.from_env()
+    except ConfigError as error:
+        print(f"{program}: {error}", file=sys.stderr)
+        return None
+    configure_logging(settings)
+    return settings

@@ -26,10 +26,10 @@ import sys
 
 from telegram.error import TelegramError
 
-from bot.config import ConfigError, Settings
+from bot.config import Settings
 from bot.core import faults
 from bot.core.transport import AiohttpRequest, QuizBot, RateLimiter
-from bot.serving.logs import configure_logging
+from bot.serving.logs import configured
 
 log = logging.getLogger(__name__)
 
@@ -216,12 +216,9 @@ def main() -> int:
     # Ctrl-C or SIGTERM sent to the whole process group must not end it before that.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    try:
-        settings = Settings.from_env()
-    except ConfigError as error:
-        print(f"quiz-tutor toaster: {error}", file=sys.stderr)
+    settings = configured("quiz-tutor toaster")
+    if settings is None:
         return 2
-    configure_logging(settings)
     try:
         asyncio.run(_send_toasts(settings))
     except TelegramError as error:  # getMe at start: the bot then sends its toasts itself
