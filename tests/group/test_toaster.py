@@ -42,6 +42,17 @@ def _toaster(application: object) -> Toaster:
     return services.toaster
 
 
+async def _first_question(api: FakeBotApi) -> Message:
+    """A quiz started by the group's admin (the bot running): its first question."""
+    room = Room(api, api.group(GROUP_ID, "crowd", admins={ADA.id}))
+    return await room.say(ADA, "/groupquiz tiny 600", "Question 1 of 3")
+
+
+def _first_answers(settings: Settings) -> list[tuple[int, int, int, int]]:
+    """The stored answers to the quiz's first question: (position, user id, ...)."""
+    return [row for row in group_answers(Path(settings.db_path)) if row[0] == 0]
+
+
 def _members(first: int, count: int) -> list[FakeUser]:
     return [FakeUser(first + n, f"member{first + n}") for n in range(count)]
 
@@ -63,10 +74,9 @@ def _toast_ports(api: FakeBotApi, queries: list[str]) -> set[int | None]:
 async def test_group_taps_are_toasted_by_the_toast_process(
     api: FakeBotApi, toasting: Settings
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "crowd", admins={ADA.id}))
     async with running_bot(toasting) as application:
         toaster = _toaster(application)
-        question = await room.say(ADA, "/groupquiz tiny 600", "Question 1 of 3")
+        question = await _first_question(api)
         taps = _tap_all(api, question, _members(10_000, 60))
         await api.wait_for(lambda: all(q in api.callback_answers for q in taps), 30)
         child, bot = tcp_ports(toaster.pid), tcp_ports(os.getpid())
@@ -75,18 +85,17 @@ async def test_group_taps_are_toasted_by_the_toast_process(
     assert ports and ports <= child and not ports & bot  # every toast came from the child
     toasts = [str(api.callback_answers[q]["text"]) for q in taps]
     assert all(text.startswith(RECORDED) for text in toasts)
-    stored = [row for row in group_answers(Path(toasting.db_path)) if row[0] == 0]
+    stored = _first_answers(toasting)
     assert len(stored) == len(toasts) == 60  # every toast is a stored answer, and every answer
 
 
 async def test_a_killed_toast_process_leaves_later_toasts_to_the_bot(
     api: FakeBotApi, toasting: Settings, caplog: pytest.LogCaptureFixture
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "crowd", admins={ADA.id}))
     caplog.set_level(logging.INFO, logger="bot.serving.toaster")
     async with running_bot(toasting) as application:
         toaster = _toaster(application)
-        question = await room.say(ADA, "/groupquiz tiny 600", "Question 1 of 3")
+        question = await _first_question(api)
         api.delay("answerCallbackQuery", 2.0, times=40)  # the child's toasts hang...
         first = _tap_all(api, question, _members(10_000, 40))
         await api.wait_for(lambda: "answerCallbackQuery" in api.delayed)
@@ -98,7 +107,7 @@ async def test_a_killed_toast_process_leaves_later_toasts_to_the_bot(
         bot = tcp_ports(os.getpid())
         assert _toast_ports(api, later) <= bot  # sent by the bot itself
     assert all(str(api.callback_answers[q]["text"]).startswith(RECORDED) for q in later)
-    stored = {row[1] for row in group_answers(Path(toasting.db_path)) if row[0] == 0}
+    stored = {row[1] for row in _first_answers(toasting)}
     assert stored == {int(m.id) for m in _members(10_000, 40) + _members(20_000, 40)}
     warnings = [
         r.getMessage()
@@ -115,10 +124,9 @@ async def test_a_killed_toast_process_leaves_later_toasts_to_the_bot(
 async def test_shutdown_sends_every_toast_the_toast_process_holds(
     api: FakeBotApi, toasting: Settings
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "crowd", admins={ADA.id}))
     async with running_bot(toasting) as application:
         toaster = _toaster(application)
-        question = await room.say(ADA, "/groupquiz tiny 600", "Question 1 of 3")
+        question = await _first_question(api)
         api.delay("answerCallbackQuery", 1.0, times=50)  # Telegram is slow to take them
         taps = _tap_all(api, question, _members(10_000, 50))
         await api.wait_for(lambda: "answerCallbackQuery" in api.delayed)
@@ -127,7 +135,7 @@ async def test_shutdown_sends_every_toast_the_toast_process_holds(
     assert all(q in api.callback_answers for q in taps)  # every one reached Telegram
     assert toaster.pid and not toaster.running
     assert await asyncio.wait_for(toaster.exited(), 1) == 0  # it finished by itself
-    stored = [row for row in group_answers(Path(toasting.db_path)) if row[0] == 0]
+    stored = _first_answers(toasting)
     assert len(stored) == 50
 
 
@@ -137,12 +145,11 @@ async def test_a_toast_process_that_cannot_start_leaves_toasts_to_the_bot(
     caplog: pytest.LogCaptureFixture,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "crowd", admins={ADA.id}))
     monkeypatch.setattr(toaster_module, "READY_SECONDS", 0.0)  # it is never ready in time
     async with running_bot(toasting) as application:
         services: Services = application.bot_data[SERVICES_KEY]
         assert services.toaster is None
-        question = await room.say(ADA, "/groupquiz tiny 600", "Question 1 of 3")
+        question = await _first_question(api)
         taps = _tap_all(api, question, _members(10_000, 10))
         await api.wait_for(lambda: all(q in api.callback_answers for q in taps), 30)
     assert all(str(api.callback_answers[q]["text"]).startswith(RECORDED) for q in taps)
@@ -174,10 +181,9 @@ async def test_a_429_on_a_toast_in_the_toast_process_is_not_waited_out(
 ) -> None:
     """As in the bot (`transport.RateLimiter`): a toast refused with a long 429 is lost in one
     line, not waited for (it would be too old to answer); the child does not hang on it."""
-    room = Room(api, api.group(GROUP_ID, "crowd", admins={ADA.id}))
     async with running_bot(toasting) as application:
         toaster = _toaster(application)
-        question = await room.say(ADA, "/groupquiz tiny 600", "Question 1 of 3")
+        question = await _first_question(api)
         api.fail("answerCallbackQuery", 429, "Too Many Requests: retry after 30", 30, times=5)
         taps = _tap_all(api, question, _members(10_000, 5))
         await api.wait_for(lambda: len(api.calls_to("answerCallbackQuery")) >= 5)
@@ -186,7 +192,7 @@ async def test_a_429_on_a_toast_in_the_toast_process_is_not_waited_out(
     assert sorted(calls) == sorted(taps)  # each tried once
     lost = [line for line in capfd.readouterr().err.splitlines() if "asks to wait 30 s" in line]
     assert len(lost) == 5, lost
-    stored = [row for row in group_answers(Path(toasting.db_path)) if row[0] == 0]
+    stored = _first_answers(toasting)
     assert len(stored) == 5
 
 
@@ -195,10 +201,9 @@ async def test_a_stalled_toast_process_blocks_nothing_and_catches_up(
 ) -> None:
     """The child stopped (SIGSTOP) while a thousand members tap: the pipe fills, the bot keeps
     what it does not take and goes on storing answers; the child, going on, sends them all."""
-    room = Room(api, api.group(GROUP_ID, "crowd", admins={ADA.id}))
     async with running_bot(toasting) as application:
         toaster = _toaster(application)
-        question = await room.say(ADA, "/groupquiz tiny 600", "Question 1 of 3")
+        question = await _first_question(api)
         os.kill(toaster.pid, signal.SIGSTOP)
         try:
             taps = _tap_all(api, question, _members(10_000, 1000))
@@ -219,10 +224,9 @@ async def test_a_stalled_toast_process_blocks_nothing_and_catches_up(
 async def test_toasts_too_old_for_telegram_are_one_line_each_in_the_toast_process(
     api: FakeBotApi, toasting: Settings, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "crowd", admins={ADA.id}))
     async with running_bot(toasting) as application:
         toaster = _toaster(application)
-        question = await room.say(ADA, "/groupquiz tiny 600", "Question 1 of 3")
+        question = await _first_question(api)
         api.strictness = replace(api.strictness, callback_query_max_age=0.0)  # all too old
         taps = _tap_all(api, question, _members(10_000, 5))
         await api.wait_for(lambda: len(api.calls_to("answerCallbackQuery")) >= 5)
