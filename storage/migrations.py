@@ -396,6 +396,14 @@ MIGRATIONS: tuple[Migration, ...] = (
         "CREATE INDEX group_picks_by_user ON group_picks(user_id)",
         "ALTER TABLE group_questions ADD COLUMN photo INTEGER NOT NULL DEFAULT 0",
     ),
+    # 13: deleting a learner (/forgetme, prune) found their reviews, and the review of each
+    # answer it deleted (the foreign key), by reading the whole review log: once per answer.
+    # A learner with 5,000 answers took an hour at 10 million reviews (docs/performance.md).
+    (
+        "CREATE INDEX review_log_by_user ON review_log(user_id)",
+        """CREATE INDEX review_log_by_answer ON review_log(answer_id)
+            WHERE answer_id IS NOT NULL""",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
