@@ -77,16 +77,10 @@ class QuizTotals:
     correct: int
 
 
-# Every answer, from private attempts and to posted questions, as one relation (answers to
-# timed group quizzes count on their leaderboards, not here); a held answer is its
-# placeholder's already (storage/held_answers.py).
-_ALL_ANSWERS = """
-    SELECT user_id, quiz_id, question_id, correct FROM answers
-    UNION ALL
-    SELECT COALESCE(a.forgotten_as, a.user_id), s.quiz_id, a.question_id, a.correct
-    FROM group_sessions s JOIN group_answers a ON a.session_id = s.id
-    WHERE s.kind = 'post'
-"""
+# /stats reads the figures kept as answers come and go (migration 14: `question_totals` and
+# `quiz_learners`, by triggers): every private answer and every answer to a posted question
+# (answers to timed group quizzes count on their leaderboards, not here); a forgotten learner's
+# posted answers count as their placeholder's, held ones included (storage/held_answers.py).
 
 
 class ContentStore:
@@ -166,7 +160,8 @@ class ContentStore:
         """Every question id the quiz ever had that left a trace: retired, answered or posted."""
         rows = await self._database.fetchall(
             """SELECT question_id FROM retired_questions WHERE quiz_id=?
-               UNION SELECT question_id FROM answers WHERE quiz_id=?""",
+               UNION SELECT question_id FROM question_totals
+               WHERE quiz_id=? AND private_answers > 0""",
             quiz_id,
             quiz_id,
         )
@@ -226,9 +221,11 @@ class ContentStore:
 
     async def quiz_totals(self) -> dict[str, QuizTotals]:
         rows = await self._database.fetchall(
-            f"""SELECT quiz_id, COUNT(DISTINCT user_id) AS learners, COUNT(*) AS n,
-                       COALESCE(SUM(correct), 0) AS n_right
-                FROM ({_ALL_ANSWERS}) GROUP BY quiz_id"""
+            """SELECT t.quiz_id, l.learners, SUM(t.answers) AS n, SUM(t.correct) AS n_right
+               FROM question_totals t
+               JOIN (SELECT quiz_id, COUNT(*) AS learners FROM quiz_learners GROUP BY quiz_id) l
+                 ON l.quiz_id = t.quiz_id
+               GROUP BY t.quiz_id"""
         )
         return {
             row["quiz_id"]: QuizTotals(row["quiz_id"], row["learners"], row["n"], row["n_right"])
@@ -237,13 +234,10 @@ class ContentStore:
 
     async def question_stats(self) -> list[QuestionStat]:
         rows = await self._database.fetchall(
-            f"""SELECT quiz_id, question_id, COUNT(*) AS n, COALESCE(SUM(correct), 0) AS n_right
-                FROM ({_ALL_ANSWERS}) GROUP BY quiz_id, question_id"""
+            """SELECT quiz_id, question_id, answers, correct FROM question_totals
+               WHERE answers > 0"""
         )
-        return [
-            QuestionStat(row["quiz_id"], row["question_id"], row["n"], row["n_right"])
-            for row in rows
-        ]
+        return [QuestionStat(row[0], row[1], row[2], row[3]) for row in rows]
 
     async def wrong_replies(self) -> list[WrongReply]:
         """Each wrong typed reply as the learner wrote it, counted, most frequent first."""
@@ -259,15 +253,11 @@ class ContentStore:
     async def credit_stats(self) -> list[CreditStat]:
         """The credit of the private answers of every question answered with one."""
         rows = await self._database.fetchall(
-            """SELECT quiz_id, question_id, COUNT(*) AS n,
-                      SUM(COALESCE(credit, correct)) AS credit
-               FROM answers GROUP BY quiz_id, question_id HAVING COUNT(credit) > 0"""
+            """SELECT quiz_id, question_id, private_answers, credit FROM question_totals
+               WHERE credited > 0"""
         )
-        return [
-            CreditStat(row["quiz_id"], row["question_id"], row["n"], float(row["credit"]))
-            for row in rows
-        ]
+        return [CreditStat(row[0], row[1], row[2], float(row[3])) for row in rows]
 
     async def learner_count(self) -> int:
-        row = await self._database.fetchone(f"SELECT COUNT(DISTINCT user_id) FROM ({_ALL_ANSWERS})")
+        row = await self._database.fetchone("SELECT COUNT(DISTINCT who) FROM quiz_learners")
         return int(row[0])

@@ -416,17 +416,22 @@ def _read(path: Path) -> Iterator[sqlite3.Connection]:
 
 
 def snapshot(path: Path) -> dict[str, list[dict[str, Any]]]:
-    """Every row of every table, in rowid order."""
+    """Every row of every table, in rowid order (a table without rowid: in its key's)."""
     with _read(path) as db:
-        tables = [
-            row[0]
+        tables = {
+            row[0]: "WITHOUT ROWID" in row[1].upper()
             for row in db.execute(
-                "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'"
+                "SELECT name, sql FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'"
             )
-        ]
+        }
         return {
-            table: [dict(row) for row in db.execute(f'SELECT * FROM "{table}" ORDER BY rowid')]
-            for table in tables
+            table: [
+                dict(row)
+                for row in db.execute(
+                    f'SELECT * FROM "{table}" ORDER BY {"1, 2" if keyed else "rowid"}'
+                )
+            ]
+            for table, keyed in tables.items()
         }
 
 
@@ -654,4 +659,7 @@ def test_every_migration_item_is_one_statement() -> None:
         for statement in statements:
             assert sqlite3.complete_statement(statement + ";"), (version, statement)
             body = re.sub(r"'[^']*'", "''", statement)  # no `;` outside string literals
+            if re.match(r"\s*CREATE TRIGGER\b", body, re.I):  # nor outside a trigger's body
+                assert re.search(r"\bEND\s*$", body), (version, statement)
+                body = body[: body.upper().index("BEGIN")]
             assert ";" not in body, (version, statement)
