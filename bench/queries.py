@@ -480,7 +480,9 @@ def _sizes(path: Path, answers: int) -> dict[str, Any]:
     return {"objects": objects, "tables": kinds, "answers": answers}
 
 
-async def measure(path: Path, manifest: Path, side: str, work: Path, budget: float) -> dict:
+async def measure(
+    path: Path, manifest: Path, side: str, work: Path, budget: float, only: str | None, backup: bool
+) -> dict:
     from bench.year import Built
     from storage import Storage
 
@@ -506,12 +508,14 @@ async def measure(path: Path, manifest: Path, side: str, work: Path, budget: flo
     storage = await Storage.open(path)
     try:
         for read in sorted(READS, key=lambda r: r.write):
+            if only is not None and only not in read.name:
+                continue
             print(f"  {side}: {read.name}", file=sys.stderr, flush=True)
             reads[read.name] = await _timed(storage, year, read, budget)
     finally:
         await storage.close()
     result["reads"] = reads
-    result["backup"] = await _backup(path, work)
+    result["backup"] = await _backup(path, work) if backup else {}
     return result
 
 
@@ -529,7 +533,7 @@ def _storage_of(revision: str, into: Path) -> Path:
 
 
 def _run_side(
-    built: Any, side: str, work: Path, storage_from: Path | None, budget: float
+    built: Any, side: str, work: Path, storage_from: Path | None, options: list[str]
 ) -> dict[str, Any]:
     copy = work / f"{side}.sqlite3"
     for leftover in work.glob(f"{side}.sqlite3*"):
@@ -544,7 +548,7 @@ def _run_side(
     try:
         subprocess.run(
             [sys.executable, "-m", "bench.queries", "--measure", str(copy), "--manifest",
-             str(manifest), "--side", side, "--out", str(out), "--budget", str(budget)],
+             str(manifest), "--side", side, "--out", str(out), *options],
             cwd=work, env=env, check=True,
         )  # fmt: skip
         return json.loads(out.read_text())
@@ -603,13 +607,14 @@ def _print(scale: float, after: dict[str, Any], before: dict[str, Any] | None) -
             line += f"  {'>' if old.get('stopped') else ' '}{_figures(old)}"
         print(line)
     b = after["backup"]
-    print(
-        f"  backup (python -m storage backup beside the bot writing): {b['seconds']:g} s, "
-        f"{b['bytes'] / 2**20:,.0f} MiB; loop stall {b['loop_ms']:g} ms; an answer's write "
-        f"p50/p99 {b['write_during_p50_ms']:g}/{b['write_during_p99_ms']:g} ms during it "
-        f"(worst {b['write_during_worst_ms']:g}), {b['write_alone_p50_ms']:g}/"
-        f"{b['write_alone_p99_ms']:g} ms alone"
-    )
+    if b:
+        print(
+            f"  backup (python -m storage backup beside the bot writing): {b['seconds']:g} s, "
+            f"{b['bytes'] / 2**20:,.0f} MiB; loop stall {b['loop_ms']:g} ms; an answer's write "
+            f"p50/p99 {b['write_during_p50_ms']:g}/{b['write_during_p99_ms']:g} ms during it "
+            f"(worst {b['write_during_worst_ms']:g}), {b['write_alone_p50_ms']:g}/"
+            f"{b['write_alone_p99_ms']:g} ms alone"
+        )
     sizes = after["sizes"]
     per = sizes["answers"]
     print(f"  bytes per stored answer, by table and index ({per:,} answers):")
@@ -627,6 +632,8 @@ def main() -> None:
     parser.add_argument("--before", metavar="REV", help="also time REV's stores, interleaved")
     parser.add_argument("--budget", type=float, default=120.0, help="seconds per write sample")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--only", help="time only the reads whose name has this text")
+    parser.add_argument("--no-backup", action="store_true", help="leave the backup out")
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--manifest", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--side", default="after", help=argparse.SUPPRESS)
@@ -634,7 +641,15 @@ def main() -> None:
     args = parser.parse_args()
     if args.measure is not None:
         result = asyncio.run(
-            measure(args.measure, args.manifest, args.side, args.measure.parent, args.budget)
+            measure(
+                args.measure,
+                args.manifest,
+                args.side,
+                args.measure.parent,
+                args.budget,
+                args.only,
+                not args.no_backup,
+            )
         )
         args.out.write_text(json.dumps(result))
         return
@@ -647,10 +662,13 @@ def main() -> None:
         for scale in (float(s) for s in args.scale.split(",")):
             built = year(scale)
             runs: dict[str, list[dict[str, Any]]] = {"after": [], "before": []}
+            options = ["--budget", str(args.budget)]
+            options += ["--only", args.only] if args.only else []
+            options += ["--no-backup"] if args.no_backup else []
             for _ in range(args.repeat):
                 if old is not None:
-                    runs["before"].append(_run_side(built, "before", work, old, args.budget))
-                runs["after"].append(_run_side(built, "after", work, None, args.budget))
+                    runs["before"].append(_run_side(built, "before", work, old, options))
+                runs["after"].append(_run_side(built, "after", work, None, options))
             after = _median_of(runs["after"])
             before = _median_of(runs["before"]) if runs["before"] else None
             if args.json:

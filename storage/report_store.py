@@ -1,16 +1,26 @@
 """What reports read: a group session's answers member by member, and every learner's latest
-finished attempt at a quiz with its answers. Reads only."""
+finished attempt at a quiz with its answers. Reads only.
+
+A report can be large (a 10,000-member group over 50 questions is 500,000 answers; the latest
+attempts at a popular quiz as many): its rows are read a page at a time (`PAGE` rows, each page
+a statement of its own, by the key it is ordered by), so that the event loop turns them into
+objects a page at a time, between other updates, never all at once.
+"""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from storage.database import Database
 
+PAGE = 5_000  # rows read and converted in one go
+ATTEMPTS_PAGE = 500  # attempts whose answers are read in one statement
 
-@dataclass(frozen=True)
-class SessionAnswer:
+
+class SessionAnswer(NamedTuple):
     """One member's answer to one question of a group session (a forgotten member's id is
     their placeholder, below 0)."""
 
@@ -39,15 +49,25 @@ class ReportStore:
         self._database = database
 
     async def session_answers(self, session_id: int) -> list[SessionAnswer]:
-        rows = await self._database.fetchall(
-            """SELECT COALESCE(forgotten_as, user_id) AS who, position, chosen, correct
-               FROM group_answers WHERE session_id=? ORDER BY position, answered_at""",
-            session_id,
-        )
-        return [
-            SessionAnswer(row["who"], row["position"], row["chosen"], bool(row["correct"]))
-            for row in rows
-        ]
+        """Every answer of the session, by question (position), then member."""
+        found: list[SessionAnswer] = []
+        after = (-1, 0)
+        while True:
+            rows = await self._database.fetchall(
+                """SELECT COALESCE(forgotten_as, user_id), position, chosen, correct, user_id
+                   FROM group_answers WHERE session_id=? AND (position, user_id) > (?, ?)
+                   ORDER BY position, user_id LIMIT ?""",
+                session_id,
+                *after,
+                PAGE,
+            )
+            found += [
+                SessionAnswer(who, at, chosen, right == 1) for who, at, chosen, right, _ in rows
+            ]
+            if len(rows) < PAGE:
+                return found
+            after = (rows[-1][1], rows[-1][4])
+            await asyncio.sleep(0)  # the next page after other updates had a turn
 
     async def asked_positions(self, session_id: int) -> list[tuple[int, str]]:
         """(position, question id) of every question the session asked, in order."""
@@ -78,39 +98,44 @@ class ReportStore:
         rows = await self._database.fetchall(
             """SELECT a.id, a.user_id, u.first_name, a.score, a.total, a.started_at,
                       a.finished_at
-               FROM attempts a JOIN users u ON u.user_id = a.user_id
-               WHERE a.quiz_id=? AND a.kind='quiz' AND a.finished_at IS NOT NULL
-                 AND a.id = (SELECT b.id FROM attempts b
-                             WHERE b.user_id=a.user_id AND b.quiz_id=a.quiz_id
-                               AND b.kind='quiz' AND b.finished_at IS NOT NULL
-                             ORDER BY b.finished_at DESC, b.id DESC LIMIT 1)
-               ORDER BY a.user_id""",
+               FROM (SELECT id, user_id, score, total, started_at, finished_at,
+                            ROW_NUMBER() OVER (PARTITION BY user_id
+                                               ORDER BY finished_at DESC, id DESC) AS latest
+                     FROM attempts
+                     WHERE quiz_id=? AND kind='quiz' AND finished_at IS NOT NULL) a
+               JOIN users u ON u.user_id = a.user_id
+               WHERE a.latest = 1 ORDER BY a.user_id""",
             quiz_id,
         )
         return await self._with_answers(rows)
 
     async def attempts(self, attempt_ids: list[int]) -> list[LatestAttempt]:
         """These attempts (finished or not), with their answers."""
-        if not attempt_ids:
-            return []
-        marks = ",".join("?" * len(attempt_ids))
-        rows = await self._database.fetchall(
-            f"""SELECT a.id, a.user_id, u.first_name, COALESCE(a.score, 0) AS score, a.total,
-                       a.started_at, COALESCE(a.finished_at, 0) AS finished_at
-                FROM attempts a JOIN users u ON u.user_id = a.user_id
-                WHERE a.id IN ({marks}) ORDER BY a.id""",
-            *attempt_ids,
-        )
+        rows: list[Any] = []
+        for page in _pages(sorted(set(attempt_ids)), ATTEMPTS_PAGE):
+            rows += await self._database.fetchall(
+                f"""SELECT a.id, a.user_id, u.first_name, COALESCE(a.score, 0) AS score,
+                           a.total, a.started_at, COALESCE(a.finished_at, 0) AS finished_at
+                    FROM attempts a JOIN users u ON u.user_id = a.user_id
+                    WHERE a.id IN ({",".join("?" * len(page))})""",
+                *page,
+            )
+        rows.sort(key=lambda row: row["id"])
         return await self._with_answers(rows)
 
     async def _with_answers(self, rows: list[Any]) -> list[LatestAttempt]:
+        """The attempts of `rows` with their answers, a page of attempts at a time."""
         found = []
-        for row in rows:
-            answers = await self._database.fetchall(
-                "SELECT question_id, chosen, correct FROM answers WHERE attempt_id=?",
-                row["id"],
-            )
-            found.append(
+        for start in range(0, len(rows), ATTEMPTS_PAGE):
+            page = rows[start : start + ATTEMPTS_PAGE]
+            answers: dict[int, dict[str, tuple[int, bool]]] = {row["id"]: {} for row in page}
+            for attempt_id, question_id, chosen, correct in await self._database.fetchall(
+                f"""SELECT attempt_id, question_id, chosen, correct FROM answers
+                    WHERE attempt_id IN ({",".join("?" * len(answers))})""",
+                *answers,
+            ):
+                answers[attempt_id][question_id] = (chosen, correct == 1)
+            found += [
                 LatestAttempt(
                     user_id=row["user_id"],
                     name=row["first_name"],
@@ -119,7 +144,13 @@ class ReportStore:
                     total=int(row["total"]),
                     started_at=float(row["started_at"]),
                     finished_at=float(row["finished_at"]),
-                    answers={a["question_id"]: (a["chosen"], bool(a["correct"])) for a in answers},
+                    answers=answers[row["id"]],
                 )
-            )
+                for row in page
+            ]
+            await asyncio.sleep(0)  # the next page after other updates had a turn
         return found
+
+
+def _pages(items: Sequence[int], size: int) -> list[Sequence[int]]:
+    return [items[start : start + size] for start in range(0, len(items), size)]

@@ -9,6 +9,7 @@ the open assignments, paced with the group quiz's counts (`SendPace`).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any, cast
 
@@ -235,10 +236,12 @@ async def report(
     quiz = services.catalog.get(assignment.quiz_id)
     takers = await services.storage.homework.takers(assignment.id)
     attempts = await services.storage.reports.attempts([t.attempt_id for t in takers])
-    table = render.table(quiz, assignment, takers, attempts, locale)
+    data = await asyncio.to_thread(  # a large group's file: off the event loop
+        lambda: to_csv(render.table(quiz, assignment, takers, attempts, locale))
+    )
     title = locale.text(quiz.title, 200) if quiz is not None else assignment.quiz_id
     caption = locale.t("homework_report_caption", number=assignment.id, title=title, n=len(takers))
-    return caption, to_csv(table), f"homework-{assignment.id}-{assignment.quiz_id}.csv"
+    return caption, data, f"homework-{assignment.id}-{assignment.quiz_id}.csv"
 
 
 async def send_report(

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 from telegram import Bot
@@ -91,9 +92,13 @@ async def session_report(services: Services, session: GroupSession, locale: Loca
     asked = await services.storage.reports.asked_positions(session.id)
     scores = rank(await services.storage.groups.session_scores(session.id))
     answers = await services.storage.reports.session_answers(session.id)
-    table = render.session_table(quiz, asked, scores, answers, locale)
-    worst = render.hardest(quiz, asked, answers, locale)
-    summary = render.session_summary(title, scores, asked, worst, locale)
+
+    def written() -> tuple[bytes, str]:  # a 10,000-member group's file: off the event loop
+        table = render.session_table(quiz, asked, scores, answers, locale)
+        worst = render.hardest(quiz, asked, answers, locale)
+        return to_csv(table), render.session_summary(title, scores, asked, worst, locale)
+
+    data, summary = await asyncio.to_thread(written)
     name = render.file_name(session.quiz_id, f"group-{session.id}", "csv")
     chart = None
     if scores:
@@ -107,7 +112,7 @@ async def session_report(services: Services, session: GroupSession, locale: Loca
             locale.t("chart_members"),
             alt,
         )
-    return Report(summary, to_csv(table), name, chart)
+    return Report(summary, data, name, chart)
 
 
 async def quiz_report(services: Services, quiz: Quiz, form: str, locale: Locale) -> Report | None:
@@ -115,11 +120,15 @@ async def quiz_report(services: Services, quiz: Quiz, form: str, locale: Locale)
     attempts = await services.storage.reports.latest_attempts(quiz.id)
     if not attempts:
         return None
-    table = render.quiz_table(quiz, attempts, locale)
+
+    def written() -> bytes:  # every learner of a popular quiz: off the event loop
+        table = render.quiz_table(quiz, attempts, locale)
+        return to_xlsx(table, quiz.id) if form == "xlsx" else to_csv(table)
+
+    data = await asyncio.to_thread(written)
     title = locale.text(quiz.title, MAX_TITLE_LENGTH)
     summary = locale.t("report_quiz_caption", title=title, n=len(attempts))
     stamp = int(services.clock())
-    data = to_xlsx(table, quiz.id) if form == "xlsx" else to_csv(table)
     return Report(summary, data, render.file_name(quiz.id, str(stamp), form))
 
 

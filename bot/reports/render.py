@@ -4,6 +4,7 @@ tables out."""
 from __future__ import annotations
 
 import html
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -79,16 +80,19 @@ def hardest(
 ) -> Hardest | None:
     """The question asked with the smallest share of right answers (the first, on a tie);
     None if nobody answered anything."""
+    answered: Counter[int] = Counter()
+    right: Counter[int] = Counter()
+    for answer in answers:
+        answered[answer.position] += 1
+        right[answer.position] += answer.correct
     found = None
     for number, (position, qid) in enumerate(asked, 1):
-        mine = [a for a in answers if a.position == position]
-        if not mine:
+        if not answered[position]:
             continue
-        right = sum(a.correct for a in mine)
-        if found is None or right * found.answered < found.right * len(mine):
+        if found is None or right[position] * found.answered < found.right * answered[position]:
             question = quiz.question(qid) if quiz is not None else None
             text = locale.plain(question.text) if question is not None else qid
-            found = Hardest(number, text, right, len(mine))
+            found = Hardest(number, text, right[position], answered[position])
     return found
 
 
