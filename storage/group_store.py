@@ -141,17 +141,12 @@ def _asked(row: Any) -> AskedQuestion:
     return row_as(AskedQuestion, row, photo=bool(row["photo"]))
 
 
-# A member's points under their latest name; a held answer (storage/held_answers.py) counts
-# as its placeholder's already, nameless, and lends its name to nobody.
-_SCORES = """SELECT COALESCE(a.forgotten_as, a.user_id) AS who,
-       (SELECT b.name FROM group_answers b WHERE b.user_id=COALESCE(a.forgotten_as, a.user_id)
-          AND b.forgotten_as IS NULL
-        ORDER BY b.answered_at DESC LIMIT 1) AS name,
-       SUM(a.points) AS points, SUM(a.correct) AS correct, COUNT(*) AS answered,
-       SUM(a.elapsed) AS total_time
-FROM group_answers a JOIN group_sessions s ON s.id = a.session_id
-WHERE {where}
-GROUP BY who"""
+# A person's points under their latest name, as kept by migration 15's triggers (a held
+# answer counts as its placeholder's already, nameless, and lends its name to nobody).
+_SCORES = """SELECT t.who, COALESCE(n.name, '') AS name, t.points, t.correct, t.answered,
+       t.total_time
+FROM {table} t LEFT JOIN member_names n ON n.user_id = t.who
+WHERE t.{key} = ?"""
 
 
 class GroupStore:
@@ -574,24 +569,17 @@ class GroupStore:
         return Tally(int(row["n"]), int(row["n_right"]))
 
     async def session_scores(self, session_id: int) -> list[ScoreRow]:
-        return await self._scores("a.session_id=?", session_id)
+        return await self._scores("session_scores", "session_id", session_id)
 
     async def chat_scores(self, chat_id: int) -> list[ScoreRow]:
         """The chat's all-time ranking: its timed quizzes (posted questions score nothing)."""
-        return await self._scores("s.chat_id=? AND s.kind='timed'", chat_id)
+        return await self._scores("chat_scores", "chat_id", chat_id)
 
-    async def _scores(self, where: str, value: int) -> list[ScoreRow]:
-        rows = await self._database.fetchall(_SCORES.format(where=where), value)
+    async def _scores(self, table: str, key: str, value: int) -> list[ScoreRow]:
+        rows = await self._database.fetchall(_SCORES.format(table=table, key=key), value)
         return [
-            ScoreRow(
-                user_id=row["who"],
-                name=row["name"] or "",
-                points=int(row["points"] or 0),
-                correct=int(row["correct"] or 0),
-                answered=int(row["answered"]),
-                total_time=float(row["total_time"] or 0.0),
-            )
-            for row in rows
+            ScoreRow(who, name, int(points), int(correct), int(answered), float(total_time))
+            for who, name, points, correct, answered, total_time in rows
         ]
 
     async def member_results(self, session_id: int, user_id: int) -> list[MemberResult]:

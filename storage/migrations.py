@@ -513,6 +513,139 @@ MIGRATIONS: tuple[Migration, ...] = (
         """CREATE INDEX answers_wrong_replies ON answers(quiz_id, question_id, reply)
             WHERE reply IS NOT NULL AND correct = 0""",
     ),
+    # 15: a leaderboard summed every answer of the session or chat at each read (a 10,000-member
+    # channel's all-time board: 640,000 answers) and looked up each member's latest name among
+    # all their answers. Kept as answers come and go, by triggers like 14's: each session's and
+    # each chat's (timed quizzes only) points per person, and each member's latest name (that of
+    # their latest answer not held for the one-answer rule). A person is their placeholder once
+    # forgotten, a held answer included (storage/held_answers.py).
+    (
+        """CREATE TABLE session_scores (
+            session_id INTEGER NOT NULL,
+            who INTEGER NOT NULL,
+            points INTEGER NOT NULL,
+            correct INTEGER NOT NULL,
+            answered INTEGER NOT NULL,
+            total_time REAL NOT NULL,
+            PRIMARY KEY (session_id, who)
+        ) WITHOUT ROWID""",
+        """CREATE TABLE chat_scores (
+            chat_id INTEGER NOT NULL,
+            who INTEGER NOT NULL,
+            points INTEGER NOT NULL,
+            correct INTEGER NOT NULL,
+            answered INTEGER NOT NULL,
+            total_time REAL NOT NULL,
+            PRIMARY KEY (chat_id, who)
+        ) WITHOUT ROWID""",
+        """CREATE TABLE member_names (
+            user_id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            answered_at REAL NOT NULL
+        )""",
+        """INSERT INTO session_scores
+            SELECT session_id, COALESCE(forgotten_as, user_id), SUM(points), SUM(correct),
+                COUNT(*), SUM(elapsed)
+            FROM group_answers GROUP BY session_id, COALESCE(forgotten_as, user_id)""",
+        """INSERT INTO chat_scores
+            SELECT s.chat_id, t.who, SUM(t.points), SUM(t.correct), SUM(t.answered),
+                SUM(t.total_time)
+            FROM session_scores t JOIN group_sessions s ON s.id = t.session_id
+            WHERE s.kind = 'timed' GROUP BY s.chat_id, t.who""",
+        # the name of the row with the latest answered_at (SQLite takes a bare column from it)
+        """INSERT INTO member_names
+            SELECT user_id, name, MAX(answered_at) FROM group_answers
+            WHERE forgotten_as IS NULL GROUP BY user_id""",
+        """CREATE TRIGGER group_answers_scored AFTER INSERT ON group_answers BEGIN
+            INSERT INTO session_scores VALUES (NEW.session_id,
+                COALESCE(NEW.forgotten_as, NEW.user_id), NEW.points, NEW.correct, 1,
+                NEW.elapsed)
+            ON CONFLICT (session_id, who) DO UPDATE SET points = points + excluded.points,
+                correct = correct + excluded.correct, answered = answered + 1,
+                total_time = total_time + excluded.total_time;
+            INSERT INTO chat_scores
+                SELECT chat_id, COALESCE(NEW.forgotten_as, NEW.user_id), NEW.points,
+                    NEW.correct, 1, NEW.elapsed
+                FROM group_sessions WHERE id = NEW.session_id AND kind = 'timed'
+            ON CONFLICT (chat_id, who) DO UPDATE SET points = points + excluded.points,
+                correct = correct + excluded.correct, answered = answered + 1,
+                total_time = total_time + excluded.total_time;
+            INSERT INTO member_names
+                SELECT NEW.user_id, NEW.name, NEW.answered_at WHERE NEW.forgotten_as IS NULL
+            ON CONFLICT (user_id) DO UPDATE SET name = excluded.name,
+                answered_at = excluded.answered_at
+            WHERE excluded.answered_at >= member_names.answered_at;
+        END""",
+        """CREATE TRIGGER group_answers_unscored AFTER DELETE ON group_answers BEGIN
+            UPDATE session_scores SET points = points - OLD.points,
+                correct = correct - OLD.correct, answered = answered - 1,
+                total_time = total_time - OLD.elapsed
+            WHERE session_id = OLD.session_id AND who = COALESCE(OLD.forgotten_as, OLD.user_id);
+            DELETE FROM session_scores
+            WHERE session_id = OLD.session_id AND who = COALESCE(OLD.forgotten_as, OLD.user_id)
+              AND answered = 0;
+            UPDATE chat_scores SET points = points - OLD.points,
+                correct = correct - OLD.correct, answered = answered - 1,
+                total_time = total_time - OLD.elapsed
+            WHERE chat_id = (SELECT chat_id FROM group_sessions
+                             WHERE id = OLD.session_id AND kind = 'timed')
+              AND who = COALESCE(OLD.forgotten_as, OLD.user_id);
+            DELETE FROM chat_scores
+            WHERE chat_id = (SELECT chat_id FROM group_sessions
+                             WHERE id = OLD.session_id AND kind = 'timed')
+              AND who = COALESCE(OLD.forgotten_as, OLD.user_id) AND answered = 0;
+            DELETE FROM member_names WHERE user_id = OLD.user_id;
+            INSERT INTO member_names
+                SELECT user_id, name, answered_at FROM group_answers
+                WHERE user_id = OLD.user_id AND forgotten_as IS NULL
+                ORDER BY answered_at DESC LIMIT 1;
+        END""",
+        # anonymized, held or released: the answer's points move to another person (a
+        # placeholder), and the names of the people it was and is are looked up again
+        """CREATE TRIGGER group_answers_rescored AFTER UPDATE OF user_id, forgotten_as, name
+            ON group_answers BEGIN
+            UPDATE session_scores SET points = points - OLD.points,
+                correct = correct - OLD.correct, answered = answered - 1,
+                total_time = total_time - OLD.elapsed
+            WHERE session_id = OLD.session_id AND who = COALESCE(OLD.forgotten_as, OLD.user_id);
+            DELETE FROM session_scores
+            WHERE session_id = OLD.session_id AND who = COALESCE(OLD.forgotten_as, OLD.user_id)
+              AND answered = 0;
+            UPDATE chat_scores SET points = points - OLD.points,
+                correct = correct - OLD.correct, answered = answered - 1,
+                total_time = total_time - OLD.elapsed
+            WHERE chat_id = (SELECT chat_id FROM group_sessions
+                             WHERE id = OLD.session_id AND kind = 'timed')
+              AND who = COALESCE(OLD.forgotten_as, OLD.user_id);
+            DELETE FROM chat_scores
+            WHERE chat_id = (SELECT chat_id FROM group_sessions
+                             WHERE id = OLD.session_id AND kind = 'timed')
+              AND who = COALESCE(OLD.forgotten_as, OLD.user_id) AND answered = 0;
+            INSERT INTO session_scores VALUES (NEW.session_id,
+                COALESCE(NEW.forgotten_as, NEW.user_id), NEW.points, NEW.correct, 1,
+                NEW.elapsed)
+            ON CONFLICT (session_id, who) DO UPDATE SET points = points + excluded.points,
+                correct = correct + excluded.correct, answered = answered + 1,
+                total_time = total_time + excluded.total_time;
+            INSERT INTO chat_scores
+                SELECT chat_id, COALESCE(NEW.forgotten_as, NEW.user_id), NEW.points,
+                    NEW.correct, 1, NEW.elapsed
+                FROM group_sessions WHERE id = NEW.session_id AND kind = 'timed'
+            ON CONFLICT (chat_id, who) DO UPDATE SET points = points + excluded.points,
+                correct = correct + excluded.correct, answered = answered + 1,
+                total_time = total_time + excluded.total_time;
+            DELETE FROM member_names WHERE user_id IN (OLD.user_id, NEW.user_id);
+            INSERT INTO member_names
+                SELECT user_id, name, answered_at FROM group_answers
+                WHERE user_id = OLD.user_id AND forgotten_as IS NULL
+                ORDER BY answered_at DESC LIMIT 1;
+            INSERT INTO member_names
+                SELECT user_id, name, answered_at FROM group_answers
+                WHERE user_id = NEW.user_id AND NEW.user_id != OLD.user_id
+                  AND forgotten_as IS NULL
+                ORDER BY answered_at DESC LIMIT 1;
+        END""",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

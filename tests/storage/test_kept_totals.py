@@ -1,7 +1,8 @@
-"""The figures of /stats are kept as answers come and go (migration 14's triggers): whatever
-happens (private answers with partial credit and typed replies, posted questions answered,
-timed group quizzes, learners forgotten while a post is open, held answers released), they
-are what counting every stored answer says, as /stats counted before."""
+"""The figures of /stats and the leaderboards are kept as answers come and go (migrations 14
+and 15's triggers): whatever happens (private answers with partial credit and typed replies,
+posted questions answered, timed group quizzes in two chats, members renamed, learners
+forgotten while a question is open, held answers released), they are what counting every
+stored answer says, as /stats and /leaderboard counted before."""
 
 from __future__ import annotations
 
@@ -17,11 +18,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from storage import Storage
+from storage.group_store import ScoreRow
 from storage.held_answers import HOLD_LIMIT
 from tests.support.posting import answer_post
 
 NOW = 1_767_000_000.0
 CHAT = -100_700
+CHATS = (CHAT, -100_701)
 LEARNERS = (1, 2, 3)
 MEMBERS = (*LEARNERS, 50, 51)  # 50 and 51 never started the bot
 QUIZZES = ("arith", "words")
@@ -51,10 +54,23 @@ posted = st.tuples(
     st.sampled_from(QUESTIONS),
     st.lists(st.tuples(st.sampled_from(MEMBERS), st.booleans()), max_size=4),
 )
-timed = st.tuples(st.just("timed"), st.lists(st.sampled_from(MEMBERS), max_size=3))
+timed = st.tuples(
+    st.just("timed"), st.sampled_from(CHATS), st.lists(st.sampled_from(MEMBERS), max_size=3)
+)
+reveal = st.tuples(st.just("reveal"), st.sampled_from(CHATS))
 forget = st.tuples(st.just("forget"), st.sampled_from(LEARNERS))
 release = st.tuples(st.just("release"))
-steps = st.lists(st.one_of(private, posted, timed, forget, release), max_size=14)
+steps = st.lists(st.one_of(private, posted, timed, reveal, forget, release), max_size=14)
+
+# what a leaderboard counted before its figures were kept
+SCORES = """SELECT COALESCE(a.forgotten_as, a.user_id) AS who,
+       (SELECT b.name FROM group_answers b WHERE b.user_id=COALESCE(a.forgotten_as, a.user_id)
+          AND b.forgotten_as IS NULL
+        ORDER BY b.answered_at DESC LIMIT 1) AS name,
+       SUM(a.points), SUM(a.correct), COUNT(*), SUM(a.elapsed)
+FROM group_answers a JOIN group_sessions s ON s.id = a.session_id
+WHERE {where}
+GROUP BY who"""
 
 
 async def play(path: Path, script: list[tuple[Any, ...]]) -> Storage:
@@ -81,19 +97,32 @@ async def play(path: Path, script: list[tuple[Any, ...]]) -> Storage:
             await storage.groups.post_sent(session.id, question, 7, now)
             for user, correct in answers:
                 await answer_post(storage, session, user, 0, correct, now)
-        elif kind == "timed":
-            session = await storage.groups.start_session(
-                chat_id=CHAT, chat_type="supergroup", quiz_id="arith", question_ids=("q1",),
-                seconds=30, mode="buttons", language="en", started_by=None, now=now,
-            )  # fmt: skip
-            assert session is not None
-            await storage.groups.question_asked(session.id, 0, "q1", 9, None, now, now + 30)
-            for user in step[1]:
-                await storage.groups.record_answer(
-                    session_id=session.id, position=0, question_id="q1", user_id=user,
-                    name="x", chosen=0, correct=True, elapsed=1.0, points=500, now=now,
+        elif kind == "timed":  # the chat's running quiz, started if none, answered
+            _, chat, members = step
+            session = await storage.groups.running_session(chat)
+            if session is None:
+                session = await storage.groups.start_session(
+                    chat_id=chat, chat_type="supergroup", quiz_id="arith",
+                    question_ids=QUESTIONS, seconds=30, mode="buttons", language="en",
+                    started_by=None, now=now,
                 )  # fmt: skip
-            await storage.groups.reveal(session.id, 0, now + 31)
+                assert session is not None
+            position = session.position
+            if await storage.groups.asked(session.id, position) is None:
+                question = QUESTIONS[position]
+                await storage.groups.question_asked(
+                    session.id, position, question, 9, None, now, now + 30
+                )
+            for n, user in enumerate(members):
+                await storage.groups.record_answer(
+                    session_id=session.id, position=position, question_id=QUESTIONS[position],
+                    user_id=user, name=f"name-{user}-{now:.0f}", chosen=0, correct=n % 2 == 0,
+                    elapsed=1.5 + n, points=500 - n, now=now + n,
+                )  # fmt: skip
+        elif kind == "reveal":  # the chat's running quiz's question revealed
+            session = await storage.groups.running_session(step[1])
+            if session is not None:
+                await storage.groups.reveal(session.id, session.position, now)
         elif kind == "forget":
             await storage.privacy.forget_learner(step[1], now)
         else:
@@ -139,6 +168,22 @@ def counted(path: Path) -> dict[str, Any]:
                        GROUP BY quiz_id, question_id, reply"""
                 ).fetchall()
             ),
+            "sessions": {
+                session: sorted(
+                    (row[0], row[1] or "", row[2], row[3], row[4], round(row[5], 6))
+                    for row in db.execute(SCORES.format(where="a.session_id=?"), (session,))
+                )
+                for (session,) in db.execute("SELECT id FROM group_sessions").fetchall()
+            },
+            "chats": {
+                chat: sorted(
+                    (row[0], row[1] or "", row[2], row[3], row[4], round(row[5], 6))
+                    for row in db.execute(
+                        SCORES.format(where="s.chat_id=? AND s.kind='timed'"), (chat,)
+                    )
+                )
+                for chat in CHATS
+            },
             "known": {
                 quiz: {
                     row[0]
@@ -176,8 +221,24 @@ async def kept(storage: Storage) -> dict[str, Any]:
         "wrong": sorted(
             (w.quiz_id, w.question_id, w.reply, w.count) for w in await content.wrong_replies()
         ),
+        "sessions": {
+            session: _board(await storage.groups.session_scores(session))
+            for session in await _sessions(storage)
+        },
+        "chats": {chat: _board(await storage.groups.chat_scores(chat)) for chat in CHATS},
         "known": {quiz: await content.known_question_ids(quiz) for quiz in QUIZZES},
     }
+
+
+def _board(rows: list[ScoreRow]) -> list[tuple[Any, ...]]:
+    return sorted(
+        (r.user_id, r.name, r.points, r.correct, r.answered, round(r.total_time, 6)) for r in rows
+    )
+
+
+async def _sessions(storage: Storage) -> list[int]:
+    found = await storage.database.fetchall("SELECT id FROM group_sessions")
+    return [row[0] for row in found]
 
 
 async def figures(script: list[tuple[Any, ...]]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -213,3 +274,25 @@ def test_a_forgotten_learners_held_post_answer_moves_to_their_placeholder() -> N
     assert stored["learners"] == 3  # the placeholder, member 50 and learner 1 again
     assert stored["credit"] == {}
     assert stored["quizzes"] == {"arith": (3, 3, 2)}
+
+
+def test_a_forgotten_members_held_quiz_answer_scores_for_their_placeholder() -> None:
+    """A member answers a running quiz twice under two names, another chat's quiz once, is
+    forgotten while the question is open (held, nameless), and the question is revealed
+    (released): every board has the placeholder, nameless, with the member's points."""
+    script: list[tuple[Any, ...]] = [
+        ("timed", CHATS[0], [2, 50]),
+        ("reveal", CHATS[0]),
+        ("timed", CHATS[1], [2]),
+        ("timed", CHATS[0], [2, 51]),
+        ("forget", 2),
+        ("reveal", CHATS[0]),
+    ]
+    stored, recounted = asyncio.run(figures(script))
+    assert stored == recounted
+    board = stored["chats"][CHATS[0]]
+    assert [row[1:3] for row in board] == [
+        ("", 1000),
+        ("name-50-1767000060", 499),
+        ("name-51-1767000240", 499),
+    ]
