@@ -6,6 +6,7 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from ipaddress import IPv4Network, IPv6Network, ip_network
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -15,6 +16,10 @@ DEFAULT_API_BASE_URL = "https://api.telegram.org/bot"
 HEALTH_PATH = "/healthz"
 _SECRET_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what Telegram's setWebhook accepts
 DEFAULT_CONTENT_DIR = Path(__file__).resolve().parent.parent / "content" / "banks"
+
+
+Network = IPv4Network | IPv6Network
+WEBHOOK_ALLOW_MODES = ("telegram",)  # QUIZ_WEBHOOK_ALLOW: who may call the webhook's path
 
 
 class ConfigError(ValueError):
@@ -35,6 +40,11 @@ class Settings:
     webhook_secret: str | None = field(default=None, repr=False)
     webhook_listen: str = "127.0.0.1"  # behind a reverse proxy; 0.0.0.0 in a container
     webhook_port: int = 8443
+    # "telegram": the webhook's path answers only Telegram's published networks; None: anyone
+    # with the secret (bot/serving/addresses.py)
+    webhook_allow: str | None = None
+    # reverse proxies whose X-Forwarded-For is believed (the right-most address not theirs)
+    trusted_proxies: tuple[Network, ...] = ()
     health_port: int | None = None  # GET /healthz on 127.0.0.1 at this port; None: off
     startup_timeout: float = 300.0  # seconds to keep trying to reach the Bot API at start
     commands_retry_seconds: float = 10.0  # first wait before the command menus are tried again
@@ -122,6 +132,8 @@ class Settings:
             webhook_secret=webhook_secret,
             webhook_listen=get("QUIZ_WEBHOOK_LISTEN") or "127.0.0.1",
             webhook_port=port,
+            webhook_allow=_webhook_allow(get("QUIZ_WEBHOOK_ALLOW")),
+            trusted_proxies=_trusted_proxies(get("QUIZ_TRUSTED_PROXIES")),
             health_port=_health_port(get("QUIZ_HEALTH_PORT")),
             startup_timeout=_startup_timeout(get("QUIZ_STARTUP_TIMEOUT")),
             log_level=(get("LOG_LEVEL") or "INFO").upper(),
@@ -154,6 +166,29 @@ def _startup_timeout(text: str | None) -> float:
     if not 0 <= seconds < float("inf"):
         raise ConfigError(f"QUIZ_STARTUP_TIMEOUT {text!r} must be a number of seconds, 0 or more")
     return seconds
+
+
+def _webhook_allow(text: str | None) -> str | None:
+    if text is None or text.lower() == "off":
+        return None
+    if text.lower() not in WEBHOOK_ALLOW_MODES:
+        raise ConfigError(f"QUIZ_WEBHOOK_ALLOW {text!r} must be telegram (or off, the default)")
+    return text.lower()
+
+
+def _trusted_proxies(text: str | None) -> tuple[Network, ...]:
+    """Comma-separated IP addresses or networks (CIDR)."""
+    found = []
+    for part in (part.strip() for part in (text or "").split(",")):
+        if not part:
+            continue
+        try:
+            found.append(ip_network(part, strict=False))
+        except ValueError:
+            raise ConfigError(
+                f"QUIZ_TRUSTED_PROXIES: {part!r} is not an IP address or network (CIDR)"
+            ) from None
+    return tuple(found)
 
 
 TOAST_PROCESS_MODES = ("auto", "on", "off")

@@ -109,6 +109,8 @@ class PerChatUpdateProcessor(BaseUpdateProcessor):
         self._clock = clock
         self._chats: dict[int, _ChatTurns] = {}
         self._arrivals: dict[int, float] = {}  # id of an update queued: when it arrived
+        # told of each update once its handlers have run (the webhook's intake counts them)
+        self.on_handled: Callable[[object], None] | None = None
 
     def now(self) -> float:
         """This processor's clock."""
@@ -120,6 +122,13 @@ class PerChatUpdateProcessor(BaseUpdateProcessor):
         self._arrivals[id(update)] = at
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        try:
+            await self._in_order(update, coroutine)
+        finally:
+            if self.on_handled is not None:
+                self.on_handled(update)
+
+    async def _in_order(self, update: object, coroutine: Awaitable[Any]) -> None:
         arrived = self._arrivals.pop(id(update), None)
         # this update's task: its handlers read it
         _ARRIVED_AT.set(self._clock() if arrived is None else arrived)

@@ -1,10 +1,17 @@
 """An HTTP/1.1 listener for the open internet, on aiohttp's low-level server.
 
 aiohttp parses; in front of it, each connection has a guard that keeps the limits aiohttp has
-no setting for: at most `Limits.connections` open at once (more are closed at once), and a
-deadline for each request head (request line and headers), from the moment the connection
-opens or its previous request was handled. A connection that trickles bytes, or sits idle, is
-closed when its deadline passes. Bodies are the handler's to read, under its own limits.
+no setting for: at most `Limits.connections` open at once, and a deadline for each request
+head (request line and headers), from the moment the connection opens or its previous request
+was handled. A connection that trickles bytes, or sits idle, is closed when its deadline
+passes. When the cap is reached, a new connection closes the one that has waited longest for
+a head not finished yet (the slowest, or the longest idle): so slow clients, 128 of them
+trickling their heads, cannot keep Telegram out; only when every connection is in a request
+is the new one closed instead. Bodies are the handler's to read, under its own limits.
+
+`pools` gives paths of their own connection caps (the Mini App's `/app/`, for browsers): a
+connection whose request is for one leaves the main count for its pool's (503 when the pool is
+full), so browsers never hold the connections Telegram needs.
 
 Refused requests are logged by `RefusalLog`: one line per kind of refusal, at most one a
 minute per kind, with the count of the refusals left out since the last line.
@@ -15,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
@@ -45,6 +52,17 @@ class Limits:
     # Telegram sends it again later: a burst's memory stays bounded however many more come
     pending_updates: int = 2_000
     room_seconds: float = 5.0
+    # of those, what one chat may hold (its next POST waits for room, then 503): the rest is
+    # kept for the other chats, so that one flooding chat cannot get them all answered 503;
+    # None: three quarters of `pending_updates`
+    pending_per_chat: int | None = None
+
+    @property
+    def chat_share(self) -> int:
+        """The pending updates one chat may hold."""
+        if self.pending_per_chat is not None:
+            return min(self.pending_per_chat, self.pending_updates)
+        return max(1, self.pending_updates * 3 // 4)
 
 
 DEFAULT_LIMITS = Limits()
@@ -91,13 +109,24 @@ class RefusalLog:
 
 
 class Listener:
-    """Serves `handler` on one address, behind the connection guard."""
+    """Serves `handler` on one address, behind the connection guard; `pools`: path prefix ->
+    the connection cap of the connections whose requests are for it."""
 
-    def __init__(self, handler: Handler, limits: Limits, refusals: RefusalLog) -> None:
+    def __init__(
+        self,
+        handler: Handler,
+        limits: Limits,
+        refusals: RefusalLog,
+        pools: Mapping[str, int] | None = None,
+    ) -> None:
         self.limits = limits
         self.refusals = refusals
         self._handler = handler
-        self._open: set[_GuardedConnection] = set()
+        self._open: set[_GuardedConnection] = set()  # under the main cap
+        # waiting for a request head, the longest waiting first
+        self._awaiting_head: dict[_GuardedConnection, None] = {}
+        self._pools = dict(pools or {})
+        self._pooled: dict[str, set[_GuardedConnection]] = {pool: set() for pool in self._pools}
         self._aiohttp: web.Server | None = None
         self._server: asyncio.Server | None = None
 
@@ -131,7 +160,7 @@ class Listener:
         self._server.close()
         if self._aiohttp is not None:
             await self._aiohttp.shutdown(timeout=2.0)
-        for connection in list(self._open):
+        for connection in [*self._open, *(c for pool in self._pooled.values() for c in pool)]:
             connection.abort()
         await self._server.wait_closed()
         self._server = None
@@ -140,11 +169,61 @@ class Listener:
         guard = request.transport.get_protocol() if request.transport is not None else None
         if isinstance(guard, _GuardedConnection):
             guard.head_received()
+            pool = next((p for p in self._pools if request.path.startswith(p)), None)
+            if pool is not None and not self._join(guard, pool):
+                return self.refusals.refuse(
+                    "pool", 503, f"refused a request for {pool}: {self._pools[pool]} are open"
+                )
         try:
             return await self._handler(request)
         finally:
             if isinstance(guard, _GuardedConnection):
                 guard.await_head()
+
+    # the connections
+
+    def _admit(self, connection: _GuardedConnection) -> bool:
+        """Admit a new connection under the cap, closing the slowest still sending its head if
+        the cap is reached; False if every connection is in a request."""
+        if len(self._open) >= self.limits.connections:
+            slowest = next(iter(self._awaiting_head), None)
+            if slowest is None:
+                self.refusals.note(
+                    "connections",
+                    f"refused a connection: {self.limits.connections} are open already, all "
+                    "in a request",
+                )
+                return False
+            self.refusals.note(
+                "evicted",
+                f"closed the connection that waited longest for its request head: "
+                f"{self.limits.connections} are open already",
+            )
+            self._forget(slowest)
+            slowest.abort()
+        self._open.add(connection)
+        return True
+
+    def _join(self, connection: _GuardedConnection, pool: str) -> bool:
+        """Move a connection into its request's pool; False if that pool is full."""
+        if connection in self._pooled[pool]:
+            return True
+        if len(self._pooled[pool]) >= self._pools[pool]:
+            return False
+        self._forget(connection)
+        self._pooled[pool].add(connection)
+        return True
+
+    def _forget(self, connection: _GuardedConnection) -> None:
+        self._open.discard(connection)
+        self._awaiting_head.pop(connection, None)
+        for pooled in self._pooled.values():
+            pooled.discard(connection)
+
+    def _head_due(self, connection: _GuardedConnection, due: bool) -> None:
+        self._awaiting_head.pop(connection, None)
+        if due and connection in self._open:
+            self._awaiting_head[connection] = None
 
 
 class _GuardedConnection(asyncio.Protocol):
@@ -160,16 +239,10 @@ class _GuardedConnection(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
         self._transport = transport
-        listener = self._listener
-        if len(listener._open) >= listener.limits.connections:
-            listener.refusals.note(
-                "connections",
-                f"refused a connection: {listener.limits.connections} are open already",
-            )
+        if not self._listener._admit(self):
             transport.abort()
             return
         self._admitted = True
-        listener._open.add(self)
         self._inner.connection_made(transport)
         self.await_head()
 
@@ -180,11 +253,13 @@ class _GuardedConnection(asyncio.Protocol):
         if self._admitted:
             loop = asyncio.get_running_loop()
             self._deadline = loop.call_later(self._listener.limits.head_seconds, self._too_slow)
+            self._listener._head_due(self, True)
 
     def head_received(self) -> None:
         if self._deadline is not None:
             self._deadline.cancel()
             self._deadline = None
+        self._listener._head_due(self, False)
 
     def _too_slow(self) -> None:
         self._deadline = None
@@ -218,7 +293,7 @@ class _GuardedConnection(asyncio.Protocol):
         self.head_received()  # no deadline left behind
         if self._admitted:
             self._admitted = False
-            self._listener._open.discard(self)
+            self._listener._forget(self)
             self._inner.connection_lost(exc)
 
 

@@ -10,7 +10,19 @@ hands the updates to the application in the order they came, with the time each 
 While `Limits.pending_updates` updates are accepted and not yet handled, a POST waits for
 room (and Telegram's connection with it), at most `Limits.room_seconds`, then is answered 503
 with `Retry-After` (Telegram sends it again later): the memory a burst takes is bounded.
-`GET /healthz` is served here too. Limits: `bot.serving.http.Limits`.
+
+That bound is shared fairly between chats (one chat's updates run one after another, so a
+flooding chat could otherwise hold every room and get every other chat answered 503): a chat
+holds at most `Limits.pending_per_chat` of them (its next POST waits for room, then 503), which
+leaves room for the others; and when rooms are scarce, a room freed goes to the waiting POST
+whose chat holds the fewest, not to the first that came.
+
+With `QUIZ_WEBHOOK_ALLOW=telegram`, the webhook's path answers only requests from Telegram's
+published networks (403 otherwise, before the secret is looked at); the client's address is
+the peer's, or, behind a trusted reverse proxy, the one `X-Forwarded-For` says it is
+(bot/serving/addresses.py). Other routes served on this listener (`routes`: the Mini App's
+`/app/`) are not the webhook's and are not limited to Telegram. `GET /healthz` is served here
+too. Limits: `bot.serving.http.Limits`.
 """
 
 from __future__ import annotations
@@ -20,7 +32,8 @@ import hmac
 import json
 import logging
 import time
-from collections import deque
+from collections import Counter, deque
+from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
@@ -29,11 +42,12 @@ from aiohttp.web import RequestPayloadError
 from telegram import Update
 from telegram.ext import Application
 
-from bot.config import HEALTH_PATH, Settings, webhook_path
+from bot.config import HEALTH_PATH, Network, Settings, webhook_path
 from bot.core.transport import QuizBot, trim_updates
 from bot.core.update_processor import PerChatUpdateProcessor, UpdateQueue
 from bot.serving import health
-from bot.serving.http import DEFAULT_LIMITS, Limits, Listener, RefusalLog
+from bot.serving.addresses import TELEGRAM_NETWORKS, client_address, within
+from bot.serving.http import DEFAULT_LIMITS, Handler, Limits, Listener, RefusalLog
 
 log = logging.getLogger(__name__)
 
@@ -54,22 +68,39 @@ class WebhookEndpoint:
         secret: str,
         limits: Limits,
         check: health.HealthCheck,
+        *,
+        allow: tuple[Network, ...] | None = None,
+        trusted_proxies: tuple[Network, ...] = (),
+        routes: Mapping[str, Handler] | None = None,
     ) -> None:
         self._application = application
         self._path = path
         self._secret = secret.encode()
         self._limits = limits
         self._check = check
+        self._allow = allow  # None: any sender (who must still know the secret)
+        self._trusted = trusted_proxies
+        # path prefix -> its handler: routes of other features on this listener (the Mini
+        # App's `/app/`), answered before the webhook's own checks, never limited to Telegram
+        self.routes: dict[str, Handler] = dict(routes or {})
         self.refusals = RefusalLog(log, "webhook", limits.log_interval)
-        self.intake = Intake(application, limits.pending_updates, self.refusals)
+        self.intake = Intake(application, limits.pending_updates, self.refusals, limits.chat_share)
 
     async def __call__(self, request: web.BaseRequest) -> web.StreamResponse:
         refuse = self.refusals.refuse
-        sender = f"from {request.remote}"
+        client = client_address(
+            request.remote, request.headers.getall("X-Forwarded-For", []), self._trusted
+        )
+        sender = f"from {client if client is not None else 'an unknown address'}"
         if request.path == HEALTH_PATH:
             return health.answer(request, self._check, self.refusals)
+        for prefix, route in self.routes.items():
+            if request.path.startswith(prefix):
+                return await route(request)
         if request.path != self._path:
             return refuse("path", 404, f"a request for an unknown path {sender}")
+        if self._allow is not None and (client is None or not within(client, self._allow)):
+            return refuse("source", 403, f"a request {sender}, outside Telegram's networks")
         if request.method != "POST":
             return refuse(
                 "method",
@@ -100,19 +131,27 @@ class WebhookEndpoint:
                 f"a body that is not a JSON update {sender}, {type(error).__name__}",
             )
         came = self.intake.now()  # its arrival, whether or not it waits for room
-        if not await self.intake.room(self._limits.room_seconds):
+        chat = chat_of(update)
+        if not await self.intake.room(self._limits.room_seconds, chat):
             # the connection stays open: the body was read, and Telegram sends it again
-            self.refusals.note(
-                "busy",
-                f"refused an update {sender}: {self._limits.pending_updates} are not handled "
-                "yet (503)",
-            )
+            if self.intake.held(chat) >= self.intake.per_chat:
+                self.refusals.note(
+                    "busy chat",
+                    f"refused an update {sender}: its chat has {self.intake.per_chat} not "
+                    "handled yet, its share (503)",
+                )
+            else:
+                self.refusals.note(
+                    "busy",
+                    f"refused an update {sender}: {self._limits.pending_updates} are not "
+                    "handled yet (503)",
+                )
             return web.Response(
                 status=503,
                 text="Service Unavailable",
                 headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
             )
-        self.intake.put(update, came)
+        self.intake.put(update, came, chat)
         return web.Response()
 
     def _secret_matches(self, given: str | None) -> bool:
@@ -151,6 +190,47 @@ class WebhookEndpoint:
         return b"".join(parts)
 
 
+# the parts of an update that name their chat ({"chat": {"id": ...}}), as Telegram sends them
+_CHAT_PARTS = (
+    "message", "edited_message", "channel_post", "edited_channel_post", "business_message",
+    "edited_business_message", "deleted_business_messages", "my_chat_member", "chat_member",
+    "chat_join_request", "chat_boost", "removed_chat_boost", "message_reaction",
+    "message_reaction_count",
+)  # fmt: skip
+# the parts that name only their sender ({"from": {"id": ...}}, a poll vote's "user")
+_SENDER_PARTS = (
+    ("inline_query", "from"), ("chosen_inline_result", "from"), ("shipping_query", "from"),
+    ("pre_checkout_query", "from"), ("purchased_paid_media", "from"), ("poll_answer", "user"),
+)  # fmt: skip
+
+
+def chat_of(update: dict[str, Any]) -> int | None:
+    """The chat whose share of the pending bound an update takes, read from its JSON: the chat
+    it belongs to (a tap's: its message's), else its sender's (a person's private chat has
+    their id), else None (updates of no chat share one)."""
+    for part in _CHAT_PARTS:
+        chat = _id_of(update.get(part), "chat")
+        if chat is not None:
+            return chat
+    query = update.get("callback_query")
+    if isinstance(query, dict):
+        chat = _id_of(query.get("message"), "chat")
+        return chat if chat is not None else _id_of(query, "from")
+    for part, sender in _SENDER_PARTS:
+        found = _id_of(update.get(part), sender)
+        if found is not None:
+            return found
+    return None
+
+
+def _id_of(part: object, field: str) -> int | None:
+    if not isinstance(part, dict):
+        return None
+    named = part.get(field)
+    found = named.get("id") if isinstance(named, dict) else None
+    return found if isinstance(found, int) and not isinstance(found, bool) else None
+
+
 def _update_object(body: bytes) -> dict[str, Any]:
     """The JSON object of an update; ValueError, TypeError or RecursionError (nested too
     deep) if the body is not one."""
@@ -169,24 +249,39 @@ class Intake:
     queue in the order they came, each with the time it came (the processor's clock).
 
     There is room (`room`) while fewer than `bound` updates are accepted and not yet handled
-    (waiting here, or on the application's queue until their handlers have run). An update PTB
-    cannot parse is dropped with a line, and its room given to the first POST waiting for one
-    (its POST was answered 200 already: it has the shape of an update, and no sender but the
-    holder of the secret gets this far)."""
+    (waiting here, or on the application's queue until their handlers have run), and the
+    update's chat holds fewer than `per_chat` of them. An update PTB cannot parse is dropped
+    with a line, and its room given to a POST waiting for one (its POST was answered 200
+    already: it has the shape of an update, and no sender but the holder of the secret gets
+    this far)."""
 
-    def __init__(self, application: AnyApplication, bound: int, refusals: RefusalLog) -> None:
+    def __init__(
+        self,
+        application: AnyApplication,
+        bound: int,
+        refusals: RefusalLog,
+        per_chat: int | None = None,
+    ) -> None:
         self._application = application
         self._bound = bound
+        self.per_chat = bound if per_chat is None else min(per_chat, bound)
         self._refusals = refusals
         processor = application.update_processor
         self._processor = processor if isinstance(processor, PerChatUpdateProcessor) else None
-        self._waiting: deque[tuple[dict[str, Any], float]] = deque()
+        self._waiting: deque[tuple[dict[str, Any], float, int | None]] = deque()
         self._came = asyncio.Event()
         self._worker: asyncio.Task[None] | None = None
-        self._waiting_for_room: deque[asyncio.Future[None]] = deque()
+        # POSTs waiting for room, each with its chat
+        self._waiting_for_room: deque[tuple[asyncio.Future[None], int | None]] = deque()
         self._given = 0  # rooms given to POSTs that waited, not yet taken by their update
+        # per chat: updates accepted and not yet handled, and rooms given and not yet taken
+        self._held: Counter[int | None] = Counter()
+        self._chat_given: Counter[int | None] = Counter()
+        self._chat_of: dict[int, int | None] = {}  # id of a parsed update -> its chat
         if isinstance(application.update_queue, UpdateQueue):
             application.update_queue.on_finished = self._room_freed
+        if self._processor is not None:
+            self._processor.on_handled = self._handled
 
     def pending(self) -> int:
         """Updates accepted and not yet handled."""
@@ -199,45 +294,77 @@ class Intake:
         """POSTs waiting for room."""
         return len(self._waiting_for_room)
 
-    def has_room(self) -> bool:
-        return self.pending() + self._given < self._bound
+    def held(self, chat: int | None) -> int:
+        """The chat's updates accepted and not yet handled, and rooms given to its POSTs."""
+        return self._held[chat] + self._chat_given[chat]
 
-    async def room(self, within: float) -> bool:
-        """Whether there is room for one more update, waiting up to `within` seconds for it
-        (first come, first served: a room given to a POST that waited is its own until it
-        runs again, not a newcomer's)."""
-        if self.has_room() and not self._waiting_for_room:
+    def has_room(self, chat: int | None = None) -> bool:
+        return self.pending() + self._given < self._bound and self.held(chat) < self.per_chat
+
+    async def room(self, within: float, chat: int | None = None) -> bool:
+        """Whether there is room for one more update of `chat`, waiting up to `within` seconds
+        for it. A room given to a POST that waited is its own until it runs again, not a
+        newcomer's; a newcomer goes first only past the POSTs of chats at their share."""
+        if self.has_room(chat) and not any(
+            self.held(waiting) < self.per_chat for _, waiting in self._waiting_for_room
+        ):
             return True
         turn = asyncio.get_running_loop().create_future()
-        self._waiting_for_room.append(turn)
+        entry = (turn, chat)
+        self._waiting_for_room.append(entry)
         try:
             async with asyncio.timeout(within):
                 await turn
             return True
         except TimeoutError:
-            return self.has_room()
+            return self.has_room(chat)
         finally:
-            if turn in self._waiting_for_room:
-                self._waiting_for_room.remove(turn)
+            if entry in self._waiting_for_room:
+                self._waiting_for_room.remove(entry)
             elif turn.done() and not turn.cancelled():
                 self._given -= 1  # taken now: the caller puts its update at once
+                self._chat_given[chat] -= 1
+                if not self._chat_given[chat]:
+                    del self._chat_given[chat]
 
     def _room_freed(self) -> None:
-        """An update was handled: the first POST still waiting for room may go on."""
-        while self._waiting_for_room:
-            turn = self._waiting_for_room.popleft()
-            if not turn.done():
-                turn.set_result(None)
-                self._given += 1
-                return
+        """An update was handled (or dropped): of the POSTs waiting whose chat is below its
+        share, the one whose chat holds the fewest (the first, on a tie) may go on."""
+        if self.pending() + self._given >= self._bound:
+            return
+        chosen = None
+        for entry in self._waiting_for_room:
+            turn, chat = entry
+            if turn.done() or self.held(chat) >= self.per_chat:
+                continue
+            if chosen is None or self.held(chat) < self.held(chosen[1]):
+                chosen = entry
+        if chosen is not None:
+            self._waiting_for_room.remove(chosen)
+            chosen[0].set_result(None)
+            self._given += 1
+            self._chat_given[chosen[1]] += 1
+
+    def _handled(self, update: object) -> None:
+        """The processor ran an update's handlers: its chat holds one fewer (the queue then
+        says it is done, which frees its room)."""
+        if id(update) in self._chat_of:
+            self._release(self._chat_of.pop(id(update)))
+
+    def _release(self, chat: int | None) -> None:
+        if self._held[chat] > 0:
+            self._held[chat] -= 1
+            if not self._held[chat]:
+                del self._held[chat]
 
     def now(self) -> float:
         """The clock of arrivals: the update processor's."""
         return self._processor.now() if self._processor is not None else time.time()
 
-    def put(self, data: dict[str, Any], came: float) -> None:
-        """Take an update that came at `came` (`now()`)."""
-        self._waiting.append((data, came))
+    def put(self, data: dict[str, Any], came: float, chat: int | None = None) -> None:
+        """Take an update of `chat` (`chat_of(data)`) that came at `came` (`now()`)."""
+        self._waiting.append((data, came, chat))
+        self._held[chat] += 1
         self._came.set()
         if self._worker is None:
             self._worker = asyncio.get_running_loop().create_task(self._parse_as_they_come())
@@ -255,7 +382,7 @@ class Intake:
         parse = bot.updates.parse if isinstance(bot, QuizBot) else partial(Update.de_json, bot=bot)
         queue = self._application.update_queue
         for _ in range(min(most, len(self._waiting))):
-            data, came = self._waiting.popleft()
+            data, came, chat = self._waiting.popleft()
             try:
                 update = parse(data)
             except Exception as error:  # whatever PTB's parsing raises on a strange update
@@ -263,10 +390,14 @@ class Intake:
                     "unreadable",
                     f"dropped an update python-telegram-bot cannot read, {type(error).__name__}",
                 )
+                self._release(chat)
                 self._room_freed()  # as if handled: a POST waiting for room may go on
                 continue
             if self._processor is not None:
                 self._processor.arrived(update, came)
+                self._chat_of[id(update)] = chat
+            else:
+                self._release(chat)  # no processor tells when it is handled: not counted
             queue.put_nowait(update)
 
     async def close(self) -> None:
@@ -280,10 +411,14 @@ class Intake:
 
 
 class WebhookListener(Listener):
-    """The webhook's listener: closing it also hands what its intake holds to the application."""
+    """The webhook's listener: closing it also hands what its intake holds to the application.
+    `pools`: the connection caps of other routes' paths (see `Listener`)."""
 
-    def __init__(self, endpoint: WebhookEndpoint, limits: Limits) -> None:
-        super().__init__(endpoint, limits, endpoint.refusals)
+    def __init__(
+        self, endpoint: WebhookEndpoint, limits: Limits, pools: Mapping[str, int] | None = None
+    ) -> None:
+        super().__init__(endpoint, limits, endpoint.refusals, pools)
+        self.endpoint = endpoint
         self.intake = endpoint.intake
 
     async def close(self) -> None:
@@ -300,7 +435,11 @@ async def start_webhook(
     """Serve the webhook on `QUIZ_WEBHOOK_LISTEN`:`QUIZ_WEBHOOK_PORT`; OSError if it cannot."""
     assert settings.webhook_url and settings.webhook_secret
     path = webhook_path(settings.webhook_url)
-    endpoint = WebhookEndpoint(application, path, settings.webhook_secret, limits, check)
+    endpoint = WebhookEndpoint(
+        application, path, settings.webhook_secret, limits, check,
+        allow=TELEGRAM_NETWORKS if settings.webhook_allow == "telegram" else None,
+        trusted_proxies=settings.trusted_proxies,
+    )  # fmt: skip
     listener = WebhookListener(endpoint, limits)
     await listener.start(settings.webhook_listen, settings.webhook_port)
     return listener

@@ -58,6 +58,23 @@ def test_network_defaults_are_loopback_and_off() -> None:
     )
     assert settings.health_port == 8080
     assert settings.startup_timeout == 2.5
+    assert settings.webhook_allow is None and settings.trusted_proxies == ()
+
+
+def test_the_webhook_allowlist_and_trusted_proxies() -> None:
+    settings = Settings.from_env(
+        {
+            "TELEGRAM_BOT_TOKEN": "1:x",
+            "QUIZ_WEBHOOK_ALLOW": "Telegram",
+            "QUIZ_TRUSTED_PROXIES": " 10.0.0.0/8, 127.0.0.1 ,::1, 192.168.1.7/24,",
+        }
+    )
+    assert settings.webhook_allow == "telegram"
+    assert [str(n) for n in settings.trusted_proxies] == [
+        "10.0.0.0/8", "127.0.0.1/32", "::1/128", "192.168.1.0/24",
+    ]  # fmt: skip
+    off = Settings.from_env({"TELEGRAM_BOT_TOKEN": "1:x", "QUIZ_WEBHOOK_ALLOW": "off"})
+    assert off.webhook_allow is None
 
 
 @pytest.mark.parametrize(
@@ -72,6 +89,10 @@ def test_network_defaults_are_loopback_and_off() -> None:
         ),
         ({"QUIZ_WEBHOOK_URL": "https://h/x", "QUIZ_WEBHOOK_SECRET": "a b"}, "QUIZ_WEBHOOK_SECRET"),
         ({"QUIZ_WEBHOOK_URL": "https://h/x", "QUIZ_WEBHOOK_SECRET": "x" * 257}, "256"),
+        ({"QUIZ_WEBHOOK_ALLOW": "all"}, "QUIZ_WEBHOOK_ALLOW 'all' must be telegram"),
+        ({"QUIZ_TRUSTED_PROXIES": "10.0.0.1, proxy.local"}, "'proxy.local' is not an IP"),
+        ({"QUIZ_TRUSTED_PROXIES": "10.0.0.300"}, "QUIZ_TRUSTED_PROXIES"),
+        ({"QUIZ_TRUSTED_PROXIES": "10.0.0.0/33"}, "QUIZ_TRUSTED_PROXIES"),
     ],
 )
 def test_bad_network_settings_are_one_clear_error(environ: dict[str, str], message: str) -> None:

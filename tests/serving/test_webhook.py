@@ -79,6 +79,13 @@ async def exchange(
         writer.close()
 
 
+async def until(condition: Any, timeout: float = 10.0) -> None:
+    """Wait for a condition no API call signals (the bot is held, calling nothing)."""
+    async with asyncio.timeout(timeout):
+        while not condition():  # noqa: ASYNC110 (a state of the bot, no event says it)
+            await asyncio.sleep(0.01)
+
+
 def update_for(api: FakeBotApi, user: FakeUser, text: str, update_id: int) -> dict[str, Any]:
     chat = api.private_chat(user)
     return {
