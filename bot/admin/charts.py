@@ -3,20 +3,27 @@ question, hardest first."""
 
 from __future__ import annotations
 
+import asyncio
 import html
 
 from bot.core import charts
 from bot.core.context import Services
 from bot.core.i18n import Locale
-from content.model import clip
+from content.model import Quiz, clip
+from storage.content_store import QuestionStat
 
 
 async def stats_chart(services: Services, locale: Locale) -> charts.Chart | None:
     stats = await services.storage.content.question_stats()
+    # every question of a large catalog, and the drawing: off the event loop
+    return await asyncio.to_thread(_chart, list(services.catalog), stats, locale)
+
+
+def _chart(quizzes: list[Quiz], stats: list[QuestionStat], locale: Locale) -> charts.Chart | None:
     by_question = {(s.quiz_id, s.question_id): s for s in stats if s.answers}
     panels = []
     hardest = []
-    for quiz in services.catalog:
+    for quiz in quizzes:
         rows = []
         for number, question in enumerate(quiz.questions, 1):
             stat = by_question.get((quiz.id, question.id))
@@ -35,9 +42,6 @@ async def stats_chart(services: Services, locale: Locale) -> charts.Chart | None
     if not panels:
         return None
     alt = locale.t("chart_stats_alt", hardest=" ".join(hardest[:6]))
-    return await charts.render(
-        charts.hardest_first,
-        panels,
-        lambda title: locale.t("chart_stats_title", title=title),
-        alt,
+    return charts.hardest_first(
+        panels, lambda title: locale.t("chart_stats_title", title=title), alt
     )

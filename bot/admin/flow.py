@@ -693,7 +693,8 @@ async def _retire(services: Services, quiz: Quiz, question_id: str, admin_id: in
 
 async def stats(services: Services, locale: Locale) -> list[str]:
     store = services.storage.content
-    return render.stats_messages(
+    return await asyncio.to_thread(  # every quiz of a large catalog: off the event loop
+        render.stats_messages,
         list(services.catalog),
         await store.learner_count(),
         await store.quiz_totals(),

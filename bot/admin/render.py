@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 from telegram import (
     InlineKeyboardButton,
@@ -197,10 +198,13 @@ def stats_messages(
     answers), retired ones marked; per question type what it can say (`per_type_lines`)."""
     answers = sum(total.answers for total in totals.values())
     blocks = [locale.t("stats_title", learners=learners, answers=answers)]
+    # each list by quiz, once: 300 quizzes must not read every question's figures 300 times
+    questions_of, retired_of = _by_quiz(questions), _by_quiz(retired)
+    wrong_of, credits_of = _by_quiz(wrong), _by_quiz(credits)
     for quiz in quizzes:
         title = html.escape(locale.plain(quiz.title))
         total = totals.get(quiz.id)
-        gone = {r.question_id: r for r in retired if r.quiz_id == quiz.id}
+        gone = {r.question_id: r for r in retired_of.get(quiz.id, [])}
         if total is None:
             lines = [locale.t("stats_quiz_none", title=title, quiz_id=quiz.id)]
         else:
@@ -214,7 +218,7 @@ def stats_messages(
                     percent=_percent(total.correct, total.answers),
                 )
             ]
-            mine = [s for s in questions if s.quiz_id == quiz.id and s.answers]
+            mine = [s for s in questions_of.get(quiz.id, []) if s.answers]
             hardest = sorted(mine, key=lambda s: (s.correct / s.answers, -s.answers, s.question_id))
             if hardest:
                 lines.append(locale.t("stats_hardest"))
@@ -236,11 +240,28 @@ def stats_messages(
                         text=text,
                     )
                 )
-            lines += per_type_lines(quiz, mine, wrong, credits, locale)
+            lines += per_type_lines(
+                quiz, mine, wrong_of.get(quiz.id, []), credits_of.get(quiz.id, []), locale
+            )
         if gone:
             lines.append(locale.t("stats_retired", ids=_ids(list(gone))))
         blocks.append("\n".join(lines))
     return split_blocks(blocks)
+
+
+class _OfQuiz(Protocol):
+    @property
+    def quiz_id(self) -> str: ...
+
+
+Q = TypeVar("Q", bound=_OfQuiz)
+
+
+def _by_quiz(items: Iterable[Q]) -> dict[str, list[Q]]:
+    found: dict[str, list[Q]] = {}
+    for item in items:
+        found.setdefault(item.quiz_id, []).append(item)
+    return found
 
 
 def per_type_lines(
