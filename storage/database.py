@@ -163,8 +163,9 @@ class Database:
             await asyncio.gather(self._watcher, return_exceptions=True)
         async with self._write_lock:
             await self._connection.close()
-        if self._lock is not None:
-            self._lock.release()
+        if self._lock is not None:  # closed cleanly: the next start need not check the file
+            sound = self._file is not None and self._lost is None
+            self._lock.release(closed=self._file.path if sound and self._file else None)
 
     @property
     def connection(self) -> aiosqlite.Connection:

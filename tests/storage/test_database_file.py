@@ -8,6 +8,7 @@ import asyncio
 import hashlib
 import logging
 import os
+import shutil
 import signal
 import sqlite3
 import threading
@@ -18,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from bot.sandbox import FakeBotApi, FakeUser
-from storage import ClaimedDatabase, Storage, StorageError, claim_database
+from storage import ClaimedDatabase, Storage, StorageError, claim_database, database_file
 from tests.support.learner import Learner
 from tests.support.process import BotProcess, bot_process, run_to_exit
 
@@ -350,3 +351,70 @@ def test_bots_started_at_the_same_instant_leave_one_holder_and_one_new_database(
         for claimed in held:
             claimed.lock.release()
     claim_database(db_path).lock.release()  # a sound database, and free again
+
+
+# --- the check at start: skipped only for a file exactly as a clean close left it ------------
+
+
+@pytest.fixture
+def checks(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The files `quick_check`ed at start, from now on."""
+    checked: list[Path] = []
+    check = database_file.check_sound
+
+    def counted(path: Path) -> None:
+        checked.append(path)
+        check(path)
+
+    monkeypatch.setattr(database_file, "check_sound", counted)
+    return checked
+
+
+async def _closed_cleanly(db_path: Path) -> None:
+    storage = await Storage.open(db_path)
+    await storage.learners.touch_user(7, "Ada", "en", 0.0)
+    await storage.close()
+
+
+async def test_a_database_closed_cleanly_and_unchanged_is_not_checked_again(
+    tmp_path: Path, checks: list[Path]
+) -> None:
+    db_path = tmp_path / "quiz.sqlite3"
+    await _closed_cleanly(db_path)
+    assert checks == []
+    for _ in range(2):  # every clean close leaves the file as the next start finds it
+        storage = await Storage.open(db_path)
+        assert await storage.learners.get_user(7) is not None
+        await storage.close()
+    assert checks == []
+
+
+@pytest.mark.parametrize("how", ["touched", "crashed", "damaged", "replaced"])
+async def test_a_database_changed_or_left_by_a_crash_is_checked_at_start(
+    tmp_path: Path, checks: list[Path], how: str
+) -> None:
+    db_path = tmp_path / "quiz.sqlite3"
+    await _closed_cleanly(db_path)
+    if how == "touched":  # another program wrote to it, or set its time back
+        stat = db_path.stat()
+        os.utime(db_path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    elif how == "crashed":  # a bot killed (kill -9) leaves its pid in the lock file
+        Path(f"{db_path}.lock").write_text("12345\n")  # noqa: ASYNC240
+    elif how == "damaged":  # pages overwritten, the same size, its time put back
+        stat = db_path.stat()
+        data = bytearray(db_path.read_bytes())
+        for offset in range(2 * 4096, len(data), 5):
+            data[offset] = 0xA5
+        db_path.write_bytes(bytes(data))
+        os.utime(db_path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    else:  # a copy put in its place (a restore by hand)
+        copy = tmp_path / "copy.sqlite3"
+        shutil.copyfile(db_path, copy)
+        os.replace(copy, db_path)
+    if how == "damaged":
+        with pytest.raises(StorageError, match="failed PRAGMA quick_check"):
+            await Storage.open(db_path)
+    else:
+        storage = await Storage.open(db_path)
+        await storage.close()
+    assert checks == [db_path.resolve()]
