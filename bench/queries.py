@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import math
 import os
@@ -190,6 +191,8 @@ def _services(storage: Any, year: Any) -> Any:
         _SERVICES[id(storage)] = Services(
             Settings(token="1:bench"), storage, Catalog(quizzes, "en"), clock=lambda: now
         )
+        gc.collect()  # as the bot does once started (bot/app.py)
+        gc.freeze()
     return _SERVICES[id(storage)]
 
 
@@ -243,6 +246,60 @@ async def _homework_command(storage: Any, year: Any, assignment_id: int) -> None
     takers = await storage.homework.takers(assignment_id)
     render.results(quiz, assignment, takers, _locale())
     await flow.report(services, assignment, _locale())
+
+
+# writes: what the summaries' triggers cost the answers (a burst in a group, and in private)
+
+GROUP_BURST = 1_000
+PRIVATE_BURST = 100
+
+
+async def _group_burst(storage: Any, year: Any, n: int) -> None:
+    """A new session in a chat of its own; GROUP_BURST members answer its question at once."""
+    now = _now(year) + 3600 * (n + 1)
+    session = await storage.groups.start_session(
+        chat_id=-42_000_000 - n, chat_type="supergroup", quiz_id=year.popular_quiz,
+        question_ids=("q1",), seconds=30, mode="buttons", language="en", started_by=None,
+        now=now,
+    )  # fmt: skip
+    await storage.groups.question_asked(session.id, 0, "q1", 1, None, now, now + 30)
+    await asyncio.gather(
+        *(
+            storage.groups.record_answer(
+                session_id=session.id,
+                position=0,
+                question_id="q1",
+                user_id=member,
+                name=f"Member{member}",
+                chosen=member % 4,
+                correct=member % 4 == 0,
+                elapsed=1.0,
+                points=900,
+                now=now + 1,
+            )
+            for member in range(1, GROUP_BURST + 1)
+        )
+    )
+
+
+async def _private_burst(storage: Any, year: Any, n: int) -> None:
+    """PRIVATE_BURST learners, each with a new attempt, answer its first question at once."""
+    from storage import CardReview
+
+    now = _now(year) + 3600 * (n + 1)
+    learners = range(10_000_000 + n * PRIVATE_BURST, 10_000_000 + (n + 1) * PRIVATE_BURST)
+    attempts = []
+    for user in learners:
+        await storage.learners.touch_user(user, f"Learner{user}", "en", now)
+        attempts.append(await storage.learners.start_attempt(user, year.popular_quiz, ("q1",), now))
+    await asyncio.gather(
+        *(
+            storage.learners.record_answer(
+                attempt, "q1", 0, True, now + 1, card=CardReview(True, 5.0)
+            )
+            for attempt in attempts
+        )
+    )
 
 
 def _heavy(year: Any) -> list[int]:
@@ -300,6 +357,10 @@ READS: tuple[Read, ...] = (
          _quiz_report_command),
     Read("command: homework results and report", HEAVY, _largest_homework, _homework_command),
     Read("start-up: what the features read", HEAVY, lambda y: [None] * 3, _start_reads),
+    Read(f"write: {GROUP_BURST:,} members answer a question at once", HEAVY,
+         lambda y: [0, 1, 2, 3, 4], _group_burst, write=True),
+    Read(f"write: {PRIVATE_BURST} learners answer at once (private)", HEAVY,
+         lambda y: [0, 1, 2, 3, 4], _private_burst, write=True),
     Read("prune: learners inactive 90 days (dry run)", HEAVY * 60, lambda y: [None] * 2,
          lambda s, y, _: s.privacy.prune_inactive(_now(y) - 90 * 86_400, _now(y), dry_run=True),
          write=True),
@@ -507,6 +568,7 @@ async def measure(
     reads["start-up: open (lock, check, migrations)"] = await _start_up(path)
     storage = await Storage.open(path)
     try:
+        _services(storage, year)  # the catalog loaded, as at the bot's start
         for read in sorted(READS, key=lambda r: r.write):
             if only is not None and only not in read.name:
                 continue
