@@ -113,6 +113,7 @@ def build_application(
         )
 
     async def post_shutdown(application: QuizApplication) -> None:
+        gc.unfreeze()  # collectable again (a process that starts bots again, the tests)
         # every update was handled: the last toast was handed over
         while toasters:
             await toasters.pop().stop()
