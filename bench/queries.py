@@ -694,6 +694,7 @@ def main() -> None:
     parser.add_argument("--before", metavar="REV", help="also time REV's stores, interleaved")
     parser.add_argument("--budget", type=float, default=120.0, help="seconds per write sample")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--save", type=Path, help="also write every run's figures here (JSON)")
     parser.add_argument("--only", help="time only the reads whose name has this text")
     parser.add_argument("--no-backup", action="store_true", help="leave the backup out")
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
@@ -733,6 +734,10 @@ def main() -> None:
                 runs["after"].append(_run_side(built, "after", work, None, options))
             after = _median_of(runs["after"])
             before = _median_of(runs["before"]) if runs["before"] else None
+            if args.save is not None:
+                saved = json.loads(args.save.read_text()) if args.save.exists() else {}
+                saved[f"{scale:g}"] = runs
+                args.save.write_text(json.dumps(saved))
             if args.json:
                 out = {
                     "scale": scale,
