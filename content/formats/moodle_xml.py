@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import html
 import posixpath
 import re
@@ -76,6 +77,13 @@ MAX_ELEMENTS = 200_000  # 500 questions of ten options take about 30,000
 # Text outside the base64 of embedded files: a bank's 512 KiB of YAML, with its HTML and
 # multilang spans escaped, takes about three times that.
 MAX_TEXT_CHARACTERS = 4 * 1024 * 1024
+# Element and attribute names: Moodle writes about a hundred different ones. Expat keeps each
+# new name in a table that slows as it grows: 28 MiB of attributes a1="" a2="" … took 7 s.
+MAX_NAMES = 500
+# A tag (or a comment) longer than this is no Moodle XML; expat reads a whole tag before it
+# says anything of it, so this is checked before parsing (in one pass over the bytes).
+MAX_MARKUP = 64 * 1024
+_LONG_MARKUP = re.compile(rb"<[^<>]{%d}" % MAX_MARKUP)
 SUPPORTED = ("multichoice", "truefalse", "numerical", "shortanswer")
 UNSUPPORTED_TYPES = {
     "calculated": "calculated",
@@ -139,6 +147,7 @@ class _Builder(ET.TreeBuilder):
         self.expat: Any = None
         self.in_file = 0
         self.text_characters = 0
+        self.names: set[str] = set()
 
     def start(self, tag: str, attrs: dict[str, str]) -> ET.Element:
         self.depth += 1
@@ -147,6 +156,10 @@ class _Builder(ET.TreeBuilder):
             raise _TooBig(f"elements nested more than {MAX_DEPTH} deep")
         if self.count > MAX_ELEMENTS:
             raise _TooBig(f"more than {MAX_ELEMENTS:,} elements")
+        self.names.add(tag)
+        self.names.update(attrs)
+        if len(self.names) > MAX_NAMES:
+            raise _TooBig(f"more than {MAX_NAMES} different element and attribute names")
         self.in_file += tag == "file"
         element = super().start(tag, attrs)
         if tag == "question" and self.expat is not None:
@@ -181,6 +194,11 @@ def parse_xml(data: bytes) -> tuple[ET.Element, dict[int, int]]:
                     f"line {line}: {what}; Moodle XML has none, and entities are refused (they can expand without bound)"
                 ]
             )
+    if (long := _LONG_MARKUP.search(data)) is not None:
+        line = data.count(b"\n", 0, long.start()) + 1
+        raise ConversionError(
+            [f"line {line}: a tag or comment longer than {MAX_MARKUP // 1024} KiB; not Moodle XML"]
+        )
     builder = _Builder()
     parser = DefusedXMLParser(target=builder, forbid_dtd=True)
     builder.expat = parser.parser
@@ -232,6 +250,8 @@ class _Reader:
         self.levels: dict[str, str] = {}
         self.shuffles: list[bool] = []
         self.image_bytes: dict[str, bytes] = {}
+        self.placed: dict[tuple[str, bytes], str] = {}  # (name, digest) → where it is kept
+        self.next_number: dict[str, int] = {}  # the next number to try for a name
 
     # texts
 
@@ -338,12 +358,19 @@ class _Reader:
 
     def _store(self, location: str, data: bytes) -> str:
         """The location under which these bytes are kept: Moodle names files per question, so
-        two questions may each have their own `image.png`."""
-        candidate, number = location, 2
-        while candidate in self.image_bytes and self.image_bytes[candidate] != data:
-            root, extension = posixpath.splitext(location)
+        two questions may each have their own `image.png` (the second is `image-2.png`).
+        Found by the bytes' digest and a counter per name: a thousand files named alike cost
+        a thousand steps, not a million comparisons of their bytes."""
+        key = (location, hashlib.sha256(data).digest())
+        if (known := self.placed.get(key)) is not None:
+            return known
+        root, extension = posixpath.splitext(location)
+        candidate, number = location, self.next_number.get(location, 2)
+        while candidate in self.image_bytes:
             candidate = f"{root}-{number}{extension}"
             number += 1
+        self.next_number[location] = number
+        self.placed[key] = candidate
         self.image_bytes[candidate] = data
         return candidate
 

@@ -1,0 +1,85 @@
+"""Every parser that sees an uploaded file or typed text works in time linear in its input:
+on the worst inputs we could build for it (bench/hostile.py), twice the input costs about
+twice the time, never four times. Python's regular expressions hold the GIL: one quadratic
+match on an upload froze every learner's tap for as long as it ran.
+
+And a hostile file of each format, at its size limit, is read or refused in under 2 s.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+
+from bench.hostile import HOSTILE, Hostile
+from bot.core.telegram_html import split_blocks, visible_length
+from content.formats.base import ConversionError, ReadOptions
+from content.formats.convert import read_quiz
+from content.formats.html_text import html_to_text, split_languages
+from content.formats.registry import FORMATS
+from content.markup import parse_markup
+from tests.support.complexity import assert_linear
+
+
+def _telegram_html(text: str) -> None:
+    visible_length(text)
+    split_blocks([text], 4096)
+
+
+def _reader(fmt: str) -> Callable[[bytes], object]:
+    reader = FORMATS[fmt].reader
+    assert reader is not None
+    return lambda data: reader(data, ReadOptions(skip_unsupported=True))
+
+
+ACTIONS: dict[str, Callable[[str], object]] = {
+    "html": html_to_text,
+    "languages": split_languages,
+    "markup": parse_markup,
+    "telegram_html": _telegram_html,
+}
+
+
+def action(hostile: Hostile) -> Callable[[bytes | str], object]:
+    if hostile.target in ACTIONS:
+        return ACTIONS[hostile.target]  # type: ignore[return-value]
+    return _reader(hostile.target)  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("hostile", HOSTILE, ids=[h.name for h in HOSTILE])
+def test_twice_the_hostile_input_costs_about_twice_the_time(hostile: Hostile) -> None:
+    assert_linear(hostile.build, action(hostile))
+
+
+def test_the_quadratic_html_of_a_gift_question_no_longer_stalls() -> None:
+    """The reported case: `<a` and 30,000 letters froze the event loop for 8 s."""
+    text = "<a" + "b" * 30_000
+    started = time.perf_counter()
+    assert html_to_text(text).text == text.replace("<", "<", 1)
+    assert time.perf_counter() - started < 0.5
+
+
+LIMIT = 512 * 1024
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [h for h in HOSTILE if h.target in FORMATS],
+    ids=[h.name for h in HOSTILE if h.target in FORMATS],
+)
+def test_a_hostile_file_at_its_size_limit_is_read_or_refused_in_under_two_seconds(
+    hostile: Hostile,
+) -> None:
+    fmt = FORMATS[hostile.target]
+    data = hostile.build(LIMIT)
+    assert isinstance(data, bytes)
+    data = data[: fmt.max_bytes]
+    # CPU time, not the wall clock: the machine may be shared, and this is what the file costs
+    started = time.process_time()
+    try:
+        read_quiz(data, fmt, ReadOptions(skip_unsupported=True))
+    except ConversionError as error:
+        assert error.problems
+    assert time.process_time() - started < 2
