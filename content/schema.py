@@ -66,6 +66,9 @@ MAX_NUMBER_EXPONENT = MAX_EXPONENT  # a number's size in a bank, as in a reply
 
 SLUG = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}(?:-[a-z0-9]{2,8})?$")
+# Control characters but tab, line feed and carriage return: XML 1.0 and spreadsheets have
+# no place for them (an export would fail, or be a file that no reader takes).
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 QuizId = Annotated[str, StringConstraints(pattern=SLUG, max_length=MAX_QUIZ_ID_LENGTH)]
 QuestionId = Annotated[
@@ -85,6 +88,11 @@ def _localized_validator(max_length: int) -> Any:
                 raise ValueError(f"{shown} is not a language code such as 'en' or 'yo'")
             if not isinstance(text, str) or not text.strip():
                 raise ValueError(f"the {code or 'default'} text must be non-empty text")
+            if (control := _CONTROL.search(text)) is not None:
+                raise ValueError(
+                    f"the {code or 'default'} text holds a control character "
+                    f"(U+{ord(control.group()):04X}), which no file format can carry; remove it"
+                )
             if (length := utf16_length(text)) > max_length:
                 counted = (
                     "" if length == len(text) else " (as Telegram counts them: an emoji is two)"

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 from dataclasses import dataclass
 
 from openpyxl import Workbook
@@ -20,10 +19,8 @@ from openpyxl.utils import get_column_letter
 
 from bot.core.i18n import Locale
 from bot.core.render import choice_count, letter, letters
+from content.formats.table import FORMULA_STARTS, NUMBER
 from content.model import Question, QuestionType, clip
-
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 
 Cell = str | int | float | None
 
@@ -31,7 +28,7 @@ Cell = str | int | float | None
 def neutralize(text: str) -> str:
     """Text as a spreadsheet shows it, never run as a formula: a leading `'` before a formula
     start; a number such as `-3` is left as it is."""
-    if text.startswith(FORMULA_STARTS) and not _NUMBER.fullmatch(text):
+    if text.startswith(FORMULA_STARTS) and not NUMBER.fullmatch(text):
         return "'" + text
     return text
 

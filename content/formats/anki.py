@@ -20,7 +20,7 @@ from pathlib import Path
 import genanki
 
 from content import model
-from content.formats.base import WriteOptions, Written, dropped_languages, number_text
+from content.formats.base import WriteOptions, Written, dropped_languages, number_text, one_line
 from content.formats.html_text import text_to_html
 from content.formats.table import LETTERS
 from content.images import ImageError
@@ -120,7 +120,10 @@ class _Note:
 def write_apkg(quiz: Quiz, images: Mapping[str, bytes], options: WriteOptions) -> Written:
     language = options.language
     notes = _Note(quiz, language)
-    deck = genanki.Deck(_stable_id("quiz-tutor", "deck", quiz.id), notes.text(quiz.title))
+    warnings: list[str] = []
+    deck = genanki.Deck(
+        _stable_id("quiz-tutor", "deck", quiz.id), deck_name(notes.text(quiz.title), warnings)
+    )
     tags = [quiz.id, f"level::{quiz.level.value}"]
     media: dict[str, bytes] = {}
     for question in quiz.questions:
@@ -147,5 +150,14 @@ def write_apkg(quiz: Quiz, images: Mapping[str, bytes], options: WriteOptions) -
         target = Path(folder, "deck.apkg")
         genanki.Package(deck, media_files=paths).write_to_file(str(target))
         data = target.read_bytes()
-    warnings = dropped_languages(quiz, language, "An Anki deck")
+    warnings.extend(dropped_languages(quiz, language, "An Anki deck"))
     return Written(data, warnings=tuple(warnings))
+
+
+def deck_name(title: str, warnings: list[str]) -> str:
+    """The title as a deck's name: one line, and `::` (which Anki reads as a deck inside
+    another) written `:`."""
+    name = one_line(title, "the title", warnings)
+    while "::" in name:
+        name = name.replace("::", ":")
+    return name

@@ -366,6 +366,18 @@ def quiz_fields_left_out(quiz: Quiz) -> list[str]:
     return found
 
 
+def one_line(text: str, what: str, warnings: list[str]) -> str:
+    """A text that a format writes on one line of its own (a GIFT category, a Moodle
+    category's path, an Anki deck's name): its line breaks (every kind: `\r`, U+2028…)
+    become spaces, with a warning naming the field. Without this, a title's line break
+    would start a line that reads as a question."""
+    lines = text.splitlines()
+    if len(lines) <= 1:
+        return text
+    warnings.append(f"{what}: its line breaks became spaces (it is written on one line)")
+    return " ".join(line.strip() for line in lines if line.strip())
+
+
 def dropped_languages(quiz: Quiz, language: str, format_name: str) -> list[str]:
     """The warning for a format that holds one language, when the quiz has others."""
     others = [code for code in languages_of(quiz) if code != language]

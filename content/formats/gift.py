@@ -34,6 +34,7 @@ from content.formats.base import (
     dropped_languages,
     full_credit,
     number_text,
+    one_line,
     put_number,
     question_id_from,
     quiz_fields_left_out,
@@ -522,12 +523,21 @@ def _dropped(quiz: Quiz) -> list[str]:
     return found
 
 
+def category_line(title: str) -> str:
+    """`$CATEGORY:` with the title as the last part of the path (`category_name` reads it
+    back): a slash doubled, and a space before a leading one, which would join the
+    separator before it."""
+    name = title.replace("/", "//")
+    return f"$CATEGORY: $course$/top/{' ' + name if name.startswith('/') else name}"
+
+
 def write_gift(quiz: Quiz, options: WriteOptions) -> Written:
     language = options.language
-    title = quiz.title.get(language, language)
+    header_warnings: list[str] = []
+    title = one_line(quiz.title.get(language, language), "the title", header_warnings)
     out = [
         f"// {escape(title)}: exported by Quiz Tutor, one question per block",
-        f"$CATEGORY: $course$/top/{title.replace('/', '//')}",
+        category_line(title),
         "",
     ]
     left_out: list[str] = []
@@ -541,10 +551,11 @@ def write_gift(quiz: Quiz, options: WriteOptions) -> Written:
         out.extend(f"\t{answer}" for answer in answers)
         explanation = text_in(question.explanation, language)
         if explanation:
-            out.append(f"\t####{escape(explanation)}")
+            out.append(f"\t####{_piece(explanation)}")
         out.extend(["}", ""])
     warnings = [
         "GIFT has no quiz id: it comes back from the file name or from --id",
+        *header_warnings,
         *dropped_languages(quiz, language, "GIFT"),
     ]
     if dropped := _dropped(quiz):

@@ -56,6 +56,7 @@ from content.formats.base import (
     full_credit,
     moodle_language,
     number_text,
+    one_line,
     put_number,
     question_id_from,
     read_decimal,
@@ -820,7 +821,13 @@ class _Writer:
 
     def _category(self, root: ET.Element) -> None:
         category = ET.SubElement(root, "question", {"type": "category"})
-        name = self._plain_multilang(self.quiz.title).replace("/", "//")
+        title = LocalizedText(
+            {
+                code: one_line(text, f"the title ({code})", self.warnings)
+                for code, text in self.quiz.title.translations.items()
+            }
+        )
+        name = self._plain_multilang(title).replace("/", "//")
         # Moodle splits a path at single slashes: a name cannot start with one
         path = "$course$/top/" + (" " + name if name.startswith("/") else name)
         ET.SubElement(ET.SubElement(category, "category"), "text").text = path

@@ -52,6 +52,10 @@ TYPES = tuple(kind.value for kind in QuestionType)
 LETTERS = "ABCDEFGHIJ"
 MAX_COLUMNS = 500  # far more than the 19 columns and their translations
 _SEPARATOR = re.compile(r"[,;\s]+")
+# What a spreadsheet reads as the start of a formula (OWASP's list: a tab or a carriage
+# return may hide one), and a plain number, which starts like one and is none.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 Cell = str | int | float | bool | datetime.datetime | datetime.date | datetime.time | None
 
 

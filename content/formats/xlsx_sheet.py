@@ -251,9 +251,21 @@ def _workbook(
     if "level" in keys:
         levels.add(f"B{keys.index('level') + 1}")
         quiz_sheet.add_data_validation(levels)
+    for each in (sheet, quiz_sheet):
+        _as_text(each)
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
+
+
+def _as_text(sheet: Any) -> None:
+    """Every text cell written as text: openpyxl makes text that starts with `=` a formula,
+    which a spreadsheet would run when the file is opened (bot/core/tables.py does the same
+    for reports)."""
+    for row in sheet.iter_rows():
+        for cell in row:
+            if isinstance(cell.value, str):
+                cell.data_type = "s"
 
 
 def write_xlsx(quiz: Quiz, images: Mapping[str, bytes], options: WriteOptions) -> Written:

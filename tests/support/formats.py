@@ -4,6 +4,11 @@ and the bot do, and project a quiz onto what a format carries."""
 from __future__ import annotations
 
 import dataclasses
+import io
+import json
+import sqlite3
+import tempfile
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -131,3 +136,30 @@ def projected(
         ),
         shuffle_options=quiz.shuffle_options if bank_fields else True,
     )
+
+
+# --- Anki packages ------------------------------------------------------------------------
+
+
+def open_package(data: bytes) -> tuple[sqlite3.Connection, dict[str, str], zipfile.ZipFile]:
+    """The package's collection (in memory, as Anki reads it), its media map and the zip."""
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder, "collection.anki2")
+        path.write_bytes(archive.read("collection.anki2"))
+        connection = sqlite3.connect(":memory:")
+        with sqlite3.connect(path) as source:
+            source.backup(connection)
+        source.close()
+    media = json.loads(archive.read("media"))
+    return connection, media, archive
+
+
+def notes(connection: sqlite3.Connection) -> list[tuple[str, list[str], str]]:
+    rows = connection.execute("SELECT guid, flds, tags FROM notes ORDER BY id").fetchall()
+    return [(guid, fields.split("\x1f"), tags) for guid, fields, tags in rows]
+
+
+def deck_names(connection: sqlite3.Connection) -> list[str]:
+    decks = json.loads(connection.execute("SELECT decks FROM col").fetchone()[0])
+    return [deck["name"] for deck in decks.values() if deck["name"] != "Default"]
