@@ -121,6 +121,9 @@ class _Text:
         del self.parts[index]
         if index < len(self.parts) and (index == 0 or self.parts[index - 1].endswith((" ", "\n"))):
             self.parts[index] = self.parts[index].lstrip(" ")
+        if index > 0 and (index == len(self.parts) or self.parts[index].startswith("\n")):
+            self.parts[index - 1] = self.parts[index - 1].rstrip(" ")
+        self.parts = [part for part in self.parts if part]
         self.at_line_start = not self.parts or self.parts[-1].endswith("\n")
 
     def soft_break(self) -> None:
