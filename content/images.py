@@ -48,6 +48,13 @@ MAX_PATH_LENGTH = 255
 MAX_URL_LENGTH = 2048
 
 FORMATS = {"PNG": "PNG", "JPEG": "JPEG", "WEBP": "WebP"}
+# Sound and video, by extension: what a bank cannot show (a question naming one is refused by
+# name, and a bundle does not read such files).
+# fmt: off
+MEDIA_SUFFIXES = frozenset(["mp3", "wav", "ogg", "oga", "opus", "m4a", "aac", "flac", "wma",
+    "mid", "midi", "mp4", "m4v", "webm", "ogv", "mov", "avi", "mkv", "wmv", "mpeg", "mpg", "3gp",
+    "flv", "swf"])
+# fmt: on
 _MAGIC = (
     (b"\x89PNG\r\n\x1a\n", "PNG"),
     (b"\xff\xd8\xff", "JPEG"),

@@ -108,6 +108,10 @@ class Draft:
     questions: list[dict[str, Any]] = field(default_factory=list)
     origins: list[str] = field(default_factory=list)  # where each question is in the source
     images: dict[str, bytes] = field(default_factory=dict)  # files the input itself carried
+    # The pictures its text names (a GIFT <img>), by question index: each is looked for
+    # where the input came from before validation, and a question whose file is missing is
+    # refused by name (or skipped with --skip-unsupported)
+    pictures: list[tuple[int, str]] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 

@@ -19,14 +19,15 @@ from content.export import dump_bank
 from content.formats.base import (
     ConversionError,
     Draft,
+    Problems,
     ReadOptions,
     WriteOptions,
     assign_ids,
     quiz_id_from,
     title_from,
 )
-from content.formats.registry import FORMATS, Format, bundle_mains, format_of
-from content.images import BundleImages, ImageError, ImageSource, NoImages
+from content.formats.registry import FORMATS, Format, bundle_main_format, bundle_mains
+from content.images import BundleImages, ImageError, ImageSource, NoImages, image_location
 from content.loader import EVERYTHING, MAX_BANK_BYTES, Accepts, check_bank
 from content.model import Quiz
 
@@ -70,7 +71,40 @@ def read_quiz(
     if len(data) > fmt.max_bytes:
         raise ConversionError([too_big(len(data), fmt)])
     draft = fmt.reader(data, options)
-    return _validated(draft, options, _Carried(draft.images, images or NoImages()), accepts)
+    source = _Carried(draft.images, images or NoImages())
+    _without_missing_pictures(draft, source, options, alone=images is None)
+    return _validated(draft, options, source, accepts)
+
+
+def _without_missing_pictures(
+    draft: Draft, source: ImageSource, options: ReadOptions, alone: bool
+) -> None:
+    """The questions whose pictures (named in their text) came without their file refused by
+    name, or left out with --skip-unsupported: a question that shows a picture may make no
+    sense without it (docs/formats.md)."""
+    missing: dict[int, list[str]] = {}
+    reasons: dict[str, str] = {}
+    for index, path in draft.pictures:
+        try:
+            source.read(image_location(path))
+        except ImageError as error:
+            missing.setdefault(index, []).append(path)
+            reasons[path] = (
+                "no pictures came with the file: send it and its pictures together as a .zip"
+                if alone
+                else str(error)
+            )
+    if not missing:
+        return
+    problems = Problems(options.skip_unsupported)
+    for index, paths in missing.items():
+        shown = "; ".join(f"{path[:60]}: {reasons[path]}" for path in paths)
+        problems.unsupported_part(draft.origins[index], f"a picture without its file ({shown})")
+    problems.raise_if_refused()
+    draft.skipped.extend(problems.unsupported)
+    draft.questions = [q for i, q in enumerate(draft.questions) if i not in missing]
+    draft.origins = [o for i, o in enumerate(draft.origins) if i not in missing]
+    draft.pictures = []
 
 
 def too_big(size: int, fmt: Format) -> str:
@@ -128,7 +162,7 @@ def read_bundle_quiz(
         bundle = read_bundle(data, bundle_mains())
     except BundleError as error:
         raise ConversionError([str(error)]) from None
-    fmt = format_of(bundle.bank_name, given)
+    fmt = bundle_main_format(bundle.bank_name, bundle.bank, given)
     named = ReadOptions(
         language=options.language,
         quiz_id=options.quiz_id,

@@ -17,6 +17,7 @@ Writing: `::id:: [markdown]text{…}` with `####` for the explanation, one langu
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -42,7 +43,7 @@ from content.formats.base import (
     text_in,
     typed_answer,
 )
-from content.formats.html_text import html_to_text
+from content.formats.html_text import Converted, Picture, file_path, html_to_text
 from content.model import Question, Quiz
 from content.schema import MAX_QUESTIONS
 
@@ -106,19 +107,20 @@ def _restore(text: str) -> str:
     return restored
 
 
-def _plain(text: str, text_format: str) -> str:
-    """A piece of GIFT text as our plain text, by its format."""
+def _plain(text: str, text_format: str) -> Converted:
+    """A piece of GIFT text as our plain text, by its format, with the pictures, sound and
+    files its HTML names."""
     if text_format == "html":
-        return html_to_text(_restore(text)).text
+        return html_to_text(_restore(text))
     if text_format == "moodle":  # Moodle's auto-format: HTML where a newline is a line break
-        return html_to_text(_restore(text).replace("\n", "<br>")).text
+        return html_to_text(_restore(text).replace("\n", "<br>"))
     if text_format == "plain":  # shown as written: a backtick is a backtick
-        return _restore(text).replace("`", "\\`").strip()
-    return _restore(text).strip()  # markdown: our text is markdown's code and lines
+        return Converted(_restore(text).replace("`", "\\`").strip())
+    return Converted(_restore(text).strip())  # markdown: our text is markdown's code and lines
 
 
-def _formatted(text: str, default: str) -> tuple[str, str]:
-    """(plain text, its format) of a piece that may start with a [format] marker."""
+def _formatted(text: str, default: str) -> tuple[Converted, str]:
+    """(the piece converted, its format) of a piece that may start with a [format] marker."""
     text = text.strip()
     match = _MARKER.match(text)
     text_format = default
@@ -128,6 +130,18 @@ def _formatted(text: str, default: str) -> tuple[str, str]:
     return _plain(text, text_format), text_format
 
 
+@dataclass
+class _Named:
+    """What the HTML of one question names besides its text: its pictures (by where they
+    are), sound and video, and links to other files."""
+
+    question: list[Picture] = field(default_factory=list)
+    explanation: list[Picture] = field(default_factory=list)
+    elsewhere: list[str] = field(default_factory=list)  # pictures in answers and feedback
+    media: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+
+
 class _Reader:
     def __init__(self, options: ReadOptions) -> None:
         self.options = options
@@ -135,6 +149,8 @@ class _Reader:
         self.warnings = Warnings()
         self.categories: list[str] = []
         self.draft = Draft(bank={})
+        self.named = _Named()  # what the question being read names besides its text
+        self.needed: list[str] = []  # the files of its pictures
 
     def read(self, text: str) -> Draft:
         block: list[str] = []
@@ -195,14 +211,90 @@ class _Reader:
             name = _restore(text[2:end]).strip()
             text = text[end + 2 :].strip()
             place = f"line {line} ::{name[:40]}::"
+        self.needed = []
         question = self._question(text, place)
         if question is None:
             return
         if name:
             question["id"] = question_id_from(name)
+        index = len(self.draft.questions)
         self.draft.add({key: value for key, value in question.items() if value is not None}, place)
+        self.draft.pictures.extend((index, path) for path in self.needed)
+
+    def _text(self, piece: str, text_format: str, where: str = "elsewhere") -> str:
+        """A piece as plain text; what its HTML names is noted for the question."""
+        converted = _formatted(piece, text_format)[0]
+        self._note(converted, where)
+        return converted.text
+
+    def _note(self, converted: Converted, where: str) -> None:
+        named = self.named
+        if where == "question":
+            named.question.extend(converted.pictures)
+        elif where == "explanation":
+            named.explanation.extend(converted.pictures)
+        else:
+            named.elsewhere.extend(picture.source for picture in converted.pictures)
+        named.media.extend(converted.media)
+        named.files.extend(converted.files)
 
     def _question(self, text: str, place: str) -> dict[str, Any] | None:
+        self.named = _Named()
+        question = self._question_text(text, place)
+        if question is None or not self._pictures(question, place):
+            return None
+        return question
+
+    def _pictures(self, question: dict[str, Any], place: str) -> bool:
+        """The question's first picture and its explanation's first picture kept (the rest
+        named in a warning); False, with the reason, when the question cannot be kept: it
+        has sound or video, or a picture that is no file nor https:// address."""
+        named = self.named
+        if named.media:
+            shown = ", ".join(dict.fromkeys(file_path(source)[:60] for source in named.media))
+            self.problems.unsupported_part(place, f"sound or video ({shown})")
+            return False
+        if not question.get("text") and named.question:
+            shown = ", ".join(file_path(picture.source)[:60] for picture in named.question)
+            self.problems.unsupported_part(
+                place, f"a question that is only a picture ({shown}); a question has text"
+            )
+            return False
+        for field_name, pictures in (
+            ("image", named.question),
+            ("explanation_image", named.explanation),
+        ):
+            sources = list(dict.fromkeys(picture.source for picture in pictures))
+            if not sources:
+                continue
+            path = file_path(sources[0])
+            if not path.startswith("https://") and (not path or ":" in path.split("/")[0]):
+                self.problems.unsupported_part(
+                    place,
+                    f"a picture at {sources[0][:60]!r} (a picture is a file that comes with the "
+                    "questions, or an https:// address)",
+                )
+                return False
+            question[field_name] = path
+            if field_name == "image" and (alt := (pictures[0].alt or "").strip()):
+                question["image_alt"] = alt
+            if "://" not in path:
+                self.needed.append(path)
+            if len(sources) > 1:
+                named.elsewhere.extend(sources[1:])
+        if named.elsewhere:
+            shown = ", ".join(dict.fromkeys(file_path(source)[:60] for source in named.elsewhere))
+            self.warnings.add(
+                f"pictures besides the question's first and the explanation's first are not "
+                f"kept ({shown})",
+                place,
+            )
+        if named.files:
+            shown = ", ".join(dict.fromkeys(file_path(source)[:60] for source in named.files))
+            self.warnings.add(f"links to files are not kept, only their text ({shown})", place)
+        return True
+
+    def _question_text(self, text: str, place: str) -> dict[str, Any] | None:
         start, finish = text.find("{"), text.find("}")
         if start < 0 and finish < 0:
             self.problems.unsupported_part(place, "a description (text with no answer section {…})")
@@ -225,8 +317,10 @@ class _Reader:
         if (separator := answers.rfind("####")) >= 0:
             general = answers[separator + 4 :]
             answers = answers[:separator].strip()
-        question_text, text_format = _formatted(stem, DEFAULT_FORMAT)
-        explanation = _formatted(general, text_format)[0] if general is not None else ""
+        converted, text_format = _formatted(stem, DEFAULT_FORMAT)
+        self._note(converted, "question")
+        question_text = converted.text
+        explanation = self._text(general, text_format, "explanation") if general else ""
         question: dict[str, Any] = {"text": question_text}
         if not answers:
             self.problems.unsupported_part(place, "an essay question (an empty answer section {})")
@@ -253,10 +347,22 @@ class _Reader:
             )
         return question
 
-    def _feedback(self, piece: str, text_format: str) -> tuple[str, str]:
-        """(answer, its feedback) of `answer#feedback`, both as plain text."""
+    def _feedback(self, piece: str, text_format: str, place: str) -> tuple[str | None, str]:
+        """(answer, its feedback) of `answer#feedback`, both as plain text; the answer is
+        None, with the reason, when it is only a picture."""
         answer, _, feedback = piece.partition("#")
-        return _formatted(answer, text_format)[0], _formatted(feedback, text_format)[0]
+        return self._answer(answer, text_format, place), self._text(feedback, text_format)
+
+    def _answer(self, piece: str, text_format: str, place: str) -> str | None:
+        converted = _formatted(piece, text_format)[0]
+        self._note(converted, "elsewhere")
+        if not converted.text and converted.pictures:
+            shown = ", ".join(file_path(picture.source)[:60] for picture in converted.pictures)
+            self.problems.unsupported_part(
+                place, f"an answer that is only a picture ({shown}); an answer is text"
+            )
+            return None
+        return converted.text
 
     def _choice(
         self, question: dict[str, Any], answers: str, text_format: str, place: str
@@ -282,7 +388,9 @@ class _Reader:
                 if abs(weight) > 100:
                     self.problems.error(place, f"a weight of {weight}%: weights are -100% to 100%")
                     return None
-            option, feedback = self._feedback(piece, text_format)
+            option, feedback = self._feedback(piece, text_format, place)
+            if option is None:
+                return None
             if not option:
                 self.problems.error(place, "an empty answer")
                 return None
@@ -333,8 +441,8 @@ class _Reader:
         parts = answers.split("#", 2)
         question["type"] = "true_false"
         question["answer"] = _TRUTHS[parts[0].strip()]
-        wrong = _formatted(parts[1], text_format)[0] if len(parts) > 1 else ""
-        right = _formatted(parts[2], text_format)[0] if len(parts) > 2 else ""
+        wrong = self._text(parts[1], text_format) if len(parts) > 1 else ""
+        right = self._text(parts[2], text_format) if len(parts) > 2 else ""
         if wrong:
             self.warnings.add(
                 "feedback on wrong answers is not kept (a question has one explanation)", place
@@ -360,7 +468,10 @@ class _Reader:
                 if not full_credit(weight, "a short answer", self.problems, place):
                     return None
             raw, _, feedback = piece.partition("#")
-            text = typed_answer(_formatted(raw, text_format)[0], self.problems, place)
+            answer = self._answer(raw, text_format, place)
+            if answer is None:
+                return None
+            text = typed_answer(answer, self.problems, place)
             if text is None:
                 return None
             if text.casefold() in ("true", "false", "t", "f"):
@@ -369,7 +480,7 @@ class _Reader:
                     place,
                 )
             accepted.append(text)
-            feedbacks.append(_formatted(feedback, text_format)[0])
+            feedbacks.append(self._text(feedback, text_format))
         if not accepted:
             self.problems.error(place, "no right answer")
             return None
@@ -401,7 +512,7 @@ class _Reader:
             number = self._range(_restore(raw).strip(), place)
             if number is None:
                 return None
-            found.append((*number, _formatted(feedback, text_format)[0]))
+            found.append((*number, self._text(feedback, text_format)))
         if len(found) > 1:
             self.problems.unsupported_part(place, "several right numbers in one question")
             return None

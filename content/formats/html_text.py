@@ -16,7 +16,9 @@ import html
 import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
+from urllib.parse import unquote
 
+from content.images import MEDIA_SUFFIXES
 from content.markup import CodeBlock, InlineCode, Plain, segments
 
 # Every quantifier that a failing match could make retry is possessive (`*+`, `++`): what
@@ -73,6 +75,26 @@ class Picture:
 class Converted:
     text: str
     pictures: list[Picture] = field(default_factory=list)
+    media: list[str] = field(default_factory=list)  # sound, video: <audio>, <a href=….mp3>
+    files: list[str] = field(default_factory=list)  # links to other files: <a href=@@PLUGINFILE…
+
+
+PLUGINFILE = "@@PLUGINFILE@@/"  # how Moodle names a file that travels with the question
+MEDIA_TAGS = frozenset({"audio", "video", "source", "track", "embed", "object", "iframe"})
+
+
+def file_path(source: str) -> str:
+    """The path of a file an HTML text names (`@@PLUGINFILE@@/my%20pic.png?time=1` is
+    `my pic.png`); an address (https://…) is returned as it is."""
+    if "://" in source or source.lower().startswith(("data:", "mailto:")):
+        return source
+    return unquote(source.removeprefix(PLUGINFILE).split("?")[0].split("#")[0])
+
+
+def is_media(source: str) -> bool:
+    """Whether a link leads to sound or video, by its file's extension."""
+    path = source.split("?")[0].split("#")[0].lower()
+    return path.rpartition(".")[2] in MEDIA_SUFFIXES and "." in path.rsplit("/", 1)[-1]
 
 
 def attributes(text: str) -> dict[str, str]:
@@ -139,6 +161,8 @@ def html_to_text(source: str) -> Converted:
     """Plain text from HTML: tags dropped, line breaks kept, code kept as code."""
     out = _Text()
     pictures: list[Picture] = []
+    media: list[str] = []
+    files: list[str] = []
     lowered = source.lower()
     position, length = 0, len(source)
     in_pre = False
@@ -201,6 +225,15 @@ def html_to_text(source: str) -> Converted:
         elif name == "img" and not closing:
             found = attributes(match.group(3))
             pictures.append(Picture(found.get("src", ""), found.get("alt")))
+        elif name in MEDIA_TAGS and not closing:
+            found = attributes(match.group(3))
+            media.append(found.get("src") or found.get("data") or f"<{name}>")
+        elif name == "a" and not closing:
+            href = attributes(match.group(3)).get("href", "")
+            if is_media(href):
+                media.append(href)
+            elif href.startswith(PLUGINFILE):
+                files.append(href)
         elif name == "code":
             if not closing and code_opened is None:
                 out.add("`")
@@ -219,7 +252,7 @@ def html_to_text(source: str) -> Converted:
             if number:
                 out.newline()
             out.add(_escape_backticks(_plain_spaces(line)))
-    return Converted("".join(out.parts).strip(), pictures)
+    return Converted("".join(out.parts).strip(), pictures, media, files)
 
 
 def _plain_spaces(text: str) -> str:

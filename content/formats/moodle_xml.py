@@ -38,7 +38,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
-from urllib.parse import quote, unquote
+from urllib.parse import quote
 
 import defusedxml
 from defusedxml.ElementTree import DefusedXMLParser
@@ -63,13 +63,19 @@ from content.formats.base import (
     typed_answer,
 )
 from content.formats.gift import category_name
-from content.formats.html_text import Picture, html_to_text, split_languages, text_to_html
+from content.formats.html_text import (
+    PLUGINFILE,
+    Picture,
+    file_path,
+    html_to_text,
+    split_languages,
+    text_to_html,
+)
 from content.images import ImageError, image_location
 from content.model import Image, LocalizedText, Question, Quiz
 from content.schema import MAX_QUESTIONS
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
-PLUGINFILE = "@@PLUGINFILE@@/"
 GUIDE_CLASS = "quiz-tutor-guide"
 LEVEL_TAG = "level:"
 STRICT_TAG = "strict-diacritics"
@@ -238,6 +244,11 @@ class _Rich:
 
     texts: dict[str, str] = field(default_factory=dict)
     pictures: dict[str, list[Picture]] = field(default_factory=dict)
+    media: list[str] = field(default_factory=list)  # sound and video it names
+    files: list[str] = field(default_factory=list)  # other files it links to
+
+    def named(self, sources: list[str]) -> str:
+        return ", ".join(dict.fromkeys(file_path(source)[:60] for source in sources))
 
 
 class _Reader:
@@ -284,6 +295,8 @@ class _Reader:
                 source = part.replace("\n", "<br>") if text_format == "moodle_auto_format" else part
                 converted = html_to_text(source)
                 text, pictures = converted.text, converted.pictures
+                result.media.extend(converted.media)
+                result.files.extend(converted.files)
             if text:
                 result.texts[language] = text
             if pictures:
@@ -315,31 +328,42 @@ class _Reader:
         place: str,
         what: str,
     ) -> tuple[str | None, dict[str, str] | None]:
-        """(the image's location or URL, its alt text by language) of one text element."""
+        """(the image's location or URL, its alt text by language) of one text element: its
+        first picture (the others named in a warning)."""
         files = self._files(element, place)
-        sources = {picture.source for pictures in rich.pictures.values() for picture in pictures}
-        if len(sources) > 1 or any(len(p) > 1 for p in rich.pictures.values()):
-            self.problems.unsupported_part(place, f"more than one image in the {what}")
-            return None, None
-        alts = {
-            language: pictures[0].alt
-            for language, pictures in rich.pictures.items()
-            if pictures[0].alt and pictures[0].alt.strip()
-        }
+        if rich.files:
+            self.warnings.add(
+                f"links to files are not kept, only their text ({rich.named(rich.files)})", place
+            )
+        ordered = [picture.source for pictures in rich.pictures.values() for picture in pictures]
+        sources = list(dict.fromkeys(ordered))
+        if len(sources) > 1:
+            self.warnings.add(
+                f"pictures after the first in the {what} are not kept ({rich.named(sources[1:])})",
+                place,
+            )
         if not sources:
             if files:
                 self.warnings.add(
                     f"files attached to the {what} but not shown in it are not kept", place
                 )
             return None, None
-        source = sources.pop()
+        source = sources[0]
+        alts = {
+            language: picture.alt
+            for language, pictures in rich.pictures.items()
+            for picture in pictures[:1]
+            if picture.source == source and picture.alt and picture.alt.strip()
+        }
         if source.startswith("https://"):
             location = source
         elif source.startswith(PLUGINFILE):
-            path = unquote(source[len(PLUGINFILE) :]).split("?")[0]
+            path = file_path(source)
             data = files.get(path)
             if data is None:
-                self.problems.error(place, f"the image {path[:60]!r} has no <file> in the {what}")
+                self.problems.unsupported_part(
+                    place, f"a picture without its file ({path[:60]}: no <file> in the {what})"
+                )
                 return None, None
             try:
                 location = self._store(image_location(path), data)
@@ -496,9 +520,19 @@ class _Reader:
         self.draft.add({key: value for key, value in question.items() if value is not None}, place)
 
     def _question(self, element: ET.Element, kind: str, place: str) -> dict[str, Any] | None:
+        media = self._media(element)
+        if media:
+            self.problems.unsupported_part(place, f"sound or video ({media})")
+            return None
         text_element = element.find("questiontext")
         text = self._rich(text_element, place)
         if not text.texts:
+            if text.pictures:
+                shown = text.named([p.source for ps in text.pictures.values() for p in ps])
+                self.problems.unsupported_part(
+                    place, f"a question that is only a picture ({shown}); a question has text"
+                )
+                return None
             self.problems.error(place, "a question with no text")
             return None
         question: dict[str, Any] = {"text": text.texts}
@@ -545,6 +579,15 @@ class _Reader:
             )
         return question
 
+    def _media(self, element: ET.Element) -> str:
+        """The sound and video any text of the question names, joined; empty if none."""
+        found: list[str] = []
+        for holder in element.iter():
+            raw = holder.findtext("text") if holder.tag != "text" else None
+            if raw and "<" in raw and holder.get("format") not in ("plain_text", "markdown"):
+                found.extend(html_to_text(raw).media)
+        return ", ".join(dict.fromkeys(file_path(source)[:60] for source in found))
+
     def _answers(self, element: ET.Element, place: str) -> list[tuple[Decimal, ET.Element]]:
         found = []
         for answer in element.findall("answer"):
@@ -587,9 +630,17 @@ class _Reader:
         options = []
         for _, answer in answers:
             rich = self._rich(answer, place)
-            if rich.pictures:
-                self.problems.unsupported_part(place, "an image in an answer")
+            pictures = [p.source for ps in rich.pictures.values() for p in ps]
+            if pictures and not rich.texts:
+                self.problems.unsupported_part(
+                    place,
+                    f"an answer that is only a picture ({rich.named(pictures)}); an answer is text",
+                )
                 return None
+            if pictures:
+                self.warnings.add(
+                    f"pictures in answers are not kept ({rich.named(pictures)})", place
+                )
             if not rich.texts:
                 self.problems.error(place, "an empty answer")
                 return None

@@ -220,7 +220,7 @@ def _question(body: str, kind: str = "multichoice") -> bytes:
             '<answer fraction="100"><text><![CDATA[<img src="@@PLUGINFILE@@/a.png">]]></text></answer>'
             '<answer fraction="0"><text>b</text></answer>',
             "multichoice",
-            "line 1, question 'q': an image in an answer",
+            "line 1, question 'q': an answer that is only a picture (a.png); an answer is text",
         ),
         (
             '<answer fraction="100"><text>14</text></answer><answer fraction="100"><text>15</text></answer>',
@@ -252,12 +252,13 @@ def true_false_quiz(question_text: str) -> bytes:
     ).encode()
 
 
-def test_an_image_without_its_file_is_an_error() -> None:
+def test_a_picture_without_its_file_is_refused_by_name_or_skipped() -> None:
     text = '<questiontext format="html"><text><![CDATA[Which? <img src="@@PLUGINFILE@@/gone.png">]]></text></questiontext>'
     problems = refused(true_false_quiz(text), "xml")
-    assert problems == (
-        "line 1, question 'q': the image 'gone.png' has no <file> in the question text",
+    assert problems[0] == (
+        "line 1, question 'q': a picture without its file (gone.png: no <file> in the question text)"
     )
+    assert "--skip-unsupported" in problems[1]
 
 
 def test_an_embedded_file_that_is_not_an_image_is_refused_with_its_question() -> None:
