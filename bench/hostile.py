@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import io
 import random
+import struct
 import zipfile
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -82,9 +84,12 @@ _WORKBOOK_RELS = (
 _MAIN = b'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"'
 
 
-def sheet(styles: bytes = b"", strings: tuple[bytes, ...] = (), rows: bytes = b"") -> bytes:
+def sheet(
+    styles: bytes = b"", strings: tuple[bytes, ...] = (), rows: bytes = b"", dimension: str = ""
+) -> bytes:
     """A minimal .xlsx: `styles` inside <cellXfs>, `strings` as shared strings, `rows` in the
-    sheet's <sheetData> (the header row question, option1, option2, answer comes first)."""
+    sheet's <sheetData> (the header row question, option1, option2, answer comes first), and
+    the sheet's <dimension> (such as A1:D9) when given."""
     header = b"".join(
         f'<c r="{column}1" t="inlineStr"><is><t>{name}</t></is></c>'.encode()
         for column, name in zip("ABCD", ("question", "option1", "option2", "answer"), strict=True)
@@ -112,7 +117,9 @@ def sheet(styles: bytes = b"", strings: tuple[bytes, ...] = (), rows: bytes = b"
             + b"</sst>",
             "xl/worksheets/sheet1.xml": b"<worksheet "
             + _MAIN
-            + b'><sheetData><row r="1">'
+            + b">"
+            + (f'<dimension ref="{dimension}"/>'.encode() if dimension else b"")
+            + b'<sheetData><row r="1">'
             + header
             + b"</row>"
             + rows
@@ -315,3 +322,41 @@ def _alike_files(size: int) -> bytes:
             '<answer fraction="0"><text>false</text></answer></question>'
         )
     return ("<quiz>" + "".join(questions) + "</quiz>").encode()
+
+
+def every_part_at_its_limit() -> bytes:
+    """An .xlsx whose styles, shared text and sheet each stay just under their limits
+    (content/formats/xlsx_parts.py): the most openpyxl is let do."""
+    rng = random.Random(7)
+    styles = b"".join(b'<xf numFmtId="%d"/>' % rng.randrange(200) for _ in range(19_980))
+    strings = tuple(b"%d" % rng.randrange(10**6) for _ in range(49_900))
+    rows = b"".join(
+        b'<row r="%d"><c r="A%d" t="s"><v>%d</v></c></row>' % (n, n, n % 49_900)
+        for n in range(2, 2 + 37_400)
+    )
+    return sheet(styles, strings, rows, dimension="A1:D37401")
+
+
+def _png_chunk(kind: bytes, data: bytes) -> bytes:
+    crc = zlib.crc32(kind + data)
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
+
+
+def png_of_zeros(width: int, height: int, depth: int = 8, colour: int = 2) -> bytes:
+    """A valid PNG whose pixels are all zero, compressed as tightly as zlib can: a small file
+    that inflates to its whole size (`colour` 6 is RGBA, 2 RGB)."""
+    channels = {0: 1, 2: 3, 4: 2, 6: 4}[colour]
+    row = b"\x00" * (1 + (width * depth * channels + 7) // 8)
+    compressor = zlib.compressobj(9)
+    parts = []
+    rows_at_once = max(1, (4 << 20) // len(row))
+    for start in range(0, height, rows_at_once):
+        parts.append(compressor.compress(row * min(rows_at_once, height - start)))
+    parts.append(compressor.flush())
+    header = struct.pack(">IIBBBBB", width, height, depth, colour, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + _png_chunk(b"IHDR", header)
+        + _png_chunk(b"IDAT", b"".join(parts))
+        + _png_chunk(b"IEND", b"")
+    )

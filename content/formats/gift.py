@@ -7,7 +7,10 @@ one already); `\\:` `\\=` `\\~` `\\#` `\\{` `\\}` `\\n` and `\\\\` are escapes; 
 is `{…}` (text after it makes a missing-word question, shown with `_____`); `####` starts
 the general feedback, `#` an answer's feedback; `[html]` `[moodle]` `[plain]` `[markdown]`
 say how a text is written (HTML and Moodle's auto-format become plain text; the question's
-format is the default of its answers). What Moodle would read as matching, essay or
+format is the default of its answers). In HTML, a question's first `<img>` is its picture and
+the general feedback's first the explanation's (`@@PLUGINFILE@@/<path>` or a path, relative to
+the file, or an https address; convert.py checks the file came with it); sound and video
+refuse the question by name (docs/formats.md). What Moodle would read as matching, essay or
 description questions, partial credit, several right answers to a one-answer question, or a
 short answer with a wildcard cannot be represented here, and is refused (or skipped).
 

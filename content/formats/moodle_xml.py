@@ -19,8 +19,9 @@ What maps to what (both ways):
 
 Refused (or skipped with --skip-unsupported): every other question type (calculated,
 cloze, matching, essay, description, drag and drop, ...), partial credit, several right
-answers to a one-answer question, wildcards in short answers, images in answers, more than one
-image in a text. Moodle's grading settings (default mark, penalty, numbering, hidden) are not
+answers to a one-answer question, wildcards in short answers, an answer that is only a
+picture, sound and video, a picture without its <file>. A text's pictures after the first, and
+pictures beside an answer's text, are named in a warning. Moodle's grading settings (default mark, penalty, numbering, hidden) are not
 content and are not kept; combined feedback, hints, other tags, extra units are dropped with
 a warning.
 """

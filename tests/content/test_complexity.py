@@ -8,12 +8,13 @@ And a hostile file of each format, at its size limit, is read or refused in unde
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 
 import pytest
 
-from bench.hostile import HOSTILE, Hostile
+from bench.hostile import HOSTILE, Hostile, every_part_at_its_limit
 from bot.core.telegram_html import split_blocks, visible_length
 from content.formats.base import ConversionError, ReadOptions
 from content.formats.convert import read_quiz
@@ -82,4 +83,15 @@ def test_a_hostile_file_at_its_size_limit_is_read_or_refused_in_under_two_second
         read_quiz(data, fmt, ReadOptions(skip_unsupported=True))
     except ConversionError as error:
         assert error.problems
+    assert time.process_time() - started < 2
+
+
+def test_an_xlsx_with_every_part_just_under_its_limit_is_read_or_refused_in_under_two_seconds() -> (
+    None
+):
+    """Styles, shared text and the sheet each at the most xlsx_parts.py lets openpyxl read."""
+    data = every_part_at_its_limit()
+    started = time.process_time()
+    with contextlib.suppress(ConversionError):
+        read_quiz(data, FORMATS["xlsx"], ReadOptions(skip_unsupported=True))
     assert time.process_time() - started < 2

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from bench.hostile import png_of_zeros
 from content import images
 from content.images import (
     MAX_BANK_IMAGES_BYTES,
@@ -22,7 +23,7 @@ from content.images import (
 )
 from content.loader import EVERYTHING, BankResult, load_bank_file, parse_bank
 from tests.support.banks import the_only_error
-from tests.support.images import encoded, png, png_claiming, png_of_zeros, png_with
+from tests.support.images import encoded, png, png_claiming, png_with
 
 
 def bank_with_images(folder: Path, *images: str, field: str = "image") -> Path:

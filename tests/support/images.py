@@ -44,23 +44,3 @@ def png_with(width: int, height: int, pixels: bytes) -> bytes:
         + _chunk(b"IDAT", pixels)
         + _chunk(b"IEND", b"")
     )
-
-
-def png_of_zeros(width: int, height: int, depth: int = 8, colour: int = 2) -> bytes:
-    """A valid PNG whose pixels are all zero, compressed as tightly as zlib can: a small file
-    that inflates to its whole size (`colour` 6 is RGBA, 2 RGB)."""
-    channels = {0: 1, 2: 3, 4: 2, 6: 4}[colour]
-    row = b"\x00" * (1 + (width * depth * channels + 7) // 8)
-    compressor = zlib.compressobj(9)
-    parts = []
-    rows_at_once = max(1, (4 << 20) // len(row))
-    for start in range(0, height, rows_at_once):
-        parts.append(compressor.compress(row * min(rows_at_once, height - start)))
-    parts.append(compressor.flush())
-    header = struct.pack(">IIBBBBB", width, height, depth, colour, 0, 0, 0)
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + _chunk(b"IHDR", header)
-        + _chunk(b"IDAT", b"".join(parts))
-        + _chunk(b"IEND", b"")
-    )
