@@ -47,6 +47,7 @@ from content.formats.base import (
     typed_answer,
 )
 from content.formats.html_text import Converted, Picture, file_path, html_to_text
+from content.formats.html_text import named as named_list
 from content.model import Question, Quiz
 from content.schema import MAX_QUESTIONS
 
@@ -254,11 +255,10 @@ class _Reader:
         has sound or video, or a picture that is no file nor https:// address."""
         named = self.named
         if named.media:
-            shown = ", ".join(dict.fromkeys(file_path(source)[:60] for source in named.media))
-            self.problems.unsupported_part(place, f"sound or video ({shown})")
+            self.problems.unsupported_part(place, f"sound or video ({named_list(named.media)})")
             return False
         if not question.get("text") and named.question:
-            shown = ", ".join(file_path(picture.source)[:60] for picture in named.question)
+            shown = named_list([picture.source for picture in named.question])
             self.problems.unsupported_part(
                 place, f"a question that is only a picture ({shown}); a question has text"
             )
@@ -286,14 +286,14 @@ class _Reader:
             if len(sources) > 1:
                 named.elsewhere.extend(sources[1:])
         if named.elsewhere:
-            shown = ", ".join(dict.fromkeys(file_path(source)[:60] for source in named.elsewhere))
+            shown = named_list(named.elsewhere)
             self.warnings.add(
                 f"pictures besides the question's first and the explanation's first are not "
                 f"kept ({shown})",
                 place,
             )
         if named.files:
-            shown = ", ".join(dict.fromkeys(file_path(source)[:60] for source in named.files))
+            shown = named_list(named.files)
             self.warnings.add(f"links to files are not kept, only their text ({shown})", place)
         return True
 
@@ -360,7 +360,7 @@ class _Reader:
         converted = _formatted(piece, text_format)[0]
         self._note(converted, "elsewhere")
         if not converted.text and converted.pictures:
-            shown = ", ".join(file_path(picture.source)[:60] for picture in converted.pictures)
+            shown = named_list([picture.source for picture in converted.pictures])
             self.problems.unsupported_part(
                 place, f"an answer that is only a picture ({shown}); an answer is text"
             )

@@ -83,6 +83,13 @@ PLUGINFILE = "@@PLUGINFILE@@/"  # how Moodle names a file that travels with the 
 MEDIA_TAGS = frozenset({"audio", "video", "source", "track", "embed", "object", "iframe"})
 
 
+def named(sources: list[str], shown: int = 5) -> str:
+    """Files as a warning names them: their paths, each once, the first few and a count."""
+    paths = list(dict.fromkeys(file_path(source)[:60] for source in sources))
+    more = f" and {len(paths) - shown} more" if len(paths) > shown else ""
+    return ", ".join(paths[:shown]) + more
+
+
 def file_path(source: str) -> str:
     """The path of a file an HTML text names (`@@PLUGINFILE@@/my%20pic.png?time=1` is
     `my pic.png`); an address (https://…) is returned as it is."""
@@ -214,15 +221,7 @@ def html_to_text(source: str) -> Converted:
                 in_pre = True
                 pre_language = _language_class(attributes(match.group(3)))
             continue
-        if in_pre:
-            if name == "code" and not closing and pre_language is None:
-                pre_language = _language_class(attributes(match.group(3)))
-            elif name == "br":
-                pre_parts.append("\n")
-            continue
-        if name == "br":
-            out.newline()
-        elif name == "img" and not closing:
+        if name == "img" and not closing:  # in a <pre> too: nothing named is lost
             found = attributes(match.group(3))
             pictures.append(Picture(found.get("src", ""), found.get("alt")))
         elif name in MEDIA_TAGS and not closing:
@@ -234,6 +233,14 @@ def html_to_text(source: str) -> Converted:
                 media.append(href)
             elif href.startswith(PLUGINFILE):
                 files.append(href)
+        if in_pre:
+            if name == "code" and not closing and pre_language is None:
+                pre_language = _language_class(attributes(match.group(3)))
+            elif name == "br":
+                pre_parts.append("\n")
+            continue
+        if name == "br":
+            out.newline()
         elif name == "code":
             if not closing and code_opened is None:
                 out.add("`")

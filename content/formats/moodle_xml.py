@@ -69,6 +69,7 @@ from content.formats.html_text import (
     Picture,
     file_path,
     html_to_text,
+    named,
     split_languages,
     text_to_html,
 )
@@ -249,7 +250,7 @@ class _Rich:
     files: list[str] = field(default_factory=list)  # other files it links to
 
     def named(self, sources: list[str]) -> str:
-        return ", ".join(dict.fromkeys(file_path(source)[:60] for source in sources))
+        return named(sources)
 
 
 class _Reader:
@@ -263,6 +264,7 @@ class _Reader:
         self.levels: dict[str, str] = {}
         self.shuffles: list[bool] = []
         self.image_bytes: dict[str, bytes] = {}
+        self.media: list[str] = []  # sound and video the question being read names
         self.placed: dict[tuple[str, bytes], str] = {}  # (name, digest) → where it is kept
         self.next_number: dict[str, int] = {}  # the next number to try for a name
 
@@ -298,6 +300,7 @@ class _Reader:
                 text, pictures = converted.text, converted.pictures
                 result.media.extend(converted.media)
                 result.files.extend(converted.files)
+                self.media.extend(converted.media)
             if text:
                 result.texts[language] = text
             if pictures:
@@ -521,10 +524,14 @@ class _Reader:
         self.draft.add({key: value for key, value in question.items() if value is not None}, place)
 
     def _question(self, element: ET.Element, kind: str, place: str) -> dict[str, Any] | None:
-        media = self._media(element)
-        if media:
-            self.problems.unsupported_part(place, f"sound or video ({media})")
+        self.media = []
+        question = self._question_fields(element, kind, place)
+        if question is not None and self.media:
+            self.problems.unsupported_part(place, f"sound or video ({named(self.media)})")
             return None
+        return question
+
+    def _question_fields(self, element: ET.Element, kind: str, place: str) -> dict[str, Any] | None:
         text_element = element.find("questiontext")
         text = self._rich(text_element, place)
         if not text.texts:
@@ -579,15 +586,6 @@ class _Reader:
                 "the right answer's feedback is not kept beside the general feedback", place
             )
         return question
-
-    def _media(self, element: ET.Element) -> str:
-        """The sound and video any text of the question names, joined; empty if none."""
-        found: list[str] = []
-        for holder in element.iter():
-            raw = holder.findtext("text") if holder.tag != "text" else None
-            if raw and "<" in raw and holder.get("format") not in ("plain_text", "markdown"):
-                found.extend(html_to_text(raw).media)
-        return ", ".join(dict.fromkeys(file_path(source)[:60] for source in found))
 
     def _answers(self, element: ET.Element, place: str) -> list[tuple[Decimal, ET.Element]]:
         found = []

@@ -266,3 +266,13 @@ def test_every_picture_is_kept_named_or_refused_by_name(stem: str, answer: str, 
                 image.location for image in (question.image, question.explanation_image) if image
             }
             assert source in kept or source in named
+
+
+def test_a_picture_in_a_code_block_is_not_lost_and_many_are_named_in_short() -> None:
+    pictures = "".join(f'<img src="p{n}.png">' for n in range(40))
+    text = f"::q:: [html]<pre>code {pictures}</pre> Which? {{T}}\n"
+    files = {f"p{n}.png": SYMBOL for n in range(40)}
+    loaded = from_bundle(bundle("q.gift", text, files))
+    assert loaded.quiz.questions[0].image is not None
+    assert loaded.quiz.questions[0].image.location == "p0.png"
+    assert "(p1.png, p2.png, p3.png, p4.png, p5.png and 34 more)" in loaded.warnings[0]

@@ -60,13 +60,17 @@ def growth(
     largest: int = 256 * 1024,
     floor: float = 0.03,
     repeats: int = 5,
+    collector: bool = False,
 ) -> Growth:
     """The best times of `action` on `build(n)` and `build(2n)`. An action too quick to reach
-    `floor` at the largest size is run several times per measurement."""
+    `floor` at the largest size is run several times per measurement. The garbage collector
+    is off unless `collector`: its passes come when they come, so they are noise, except for
+    a reader that builds many objects, whose cost they are part of."""
     size = start
     gc.collect()
     was_enabled = gc.isenabled()
-    gc.disable()
+    if not collector:
+        gc.disable()
     try:
         while (took := _once(action, build(size))) < floor and 4 * size <= largest:
             size *= 2
@@ -86,7 +90,7 @@ def assert_linear(
     build: Callable[[int], T],
     action: Callable[[T], object],
     tries: int = 3,
-    **options: int | float,
+    **options: int | float | bool,
 ) -> Growth:
     """Fails when 2n costs more than LINEAR times n in each of `tries` measurements (a
     neighbour's work can slow one; a quadratic parser fails every one); the message gives
