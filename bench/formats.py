@@ -261,6 +261,11 @@ def _cpu(action: Callable[[Any], object], value: object) -> tuple[float, str]:
     return time.process_time() - started, outcome
 
 
+def _cell(text: str) -> str:
+    """Text as a cell of a Markdown table (docs/performance.md takes the table as printed)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace("|", "\\|")
+
+
 def growth(runs: int = 5) -> None:
     """Each hostile input of bench/hostile.py at n = 256 KiB and 2n, the CPU time of its
     reader (the medians of `runs`, n and 2n interleaved) and their ratio: about 2 for
@@ -278,8 +283,8 @@ def growth(runs: int = 5) -> None:
             times[1].append(took)
         n, twice = statistics.median(times[0]), statistics.median(times[1])
         print(
-            f"| {hostile.name} | {n * 1000:.1f} ms | {twice * 1000:.1f} ms | "
-            f"{twice / max(n, 1e-6):.2f} | {outcome.replace('|', '/')} |"
+            f"| {_cell(hostile.name)} | {n * 1000:.1f} ms | {twice * 1000:.1f} ms | "
+            f"{twice / max(n, 1e-6):.2f} | {_cell(outcome)} |"
         )
 
 

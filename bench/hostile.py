@@ -316,7 +316,7 @@ def _alike_files(size: int) -> bytes:
         data = (b"x" * 200 + number.to_bytes(4, "big")).hex()
         questions.append(
             '<question type="truefalse"><name><text>q</text></name>'
-            '<questiontext format="html"><text>&lt;img src="@@PLUGINFILE@@/image.png"&gt;</text>'
+            '<questiontext format="html"><text>Which? &lt;img src="@@PLUGINFILE@@/image.png"&gt;</text>'
             f'<file name="image.png" path="/" encoding="base64">{data}</file></questiontext>'
             '<answer fraction="100"><text>true</text></answer>'
             '<answer fraction="0"><text>false</text></answer></question>'
