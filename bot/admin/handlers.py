@@ -39,7 +39,7 @@ END = ConversationHandler.END
 
 @admin_only
 async def import_bank(update: Update, context: QuizContext) -> None:
-    """A quiz file captioned `/import`, or `/import` in reply to one; `--skip-unsupported`
+    """A quiz file captioned `/import`, or `/import` in reply to one; `skip` (`--skip-unsupported`)
     converts what a bank can hold and lists the rest."""
     message = update.effective_message
     document = message.document if message is not None else None

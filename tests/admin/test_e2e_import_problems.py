@@ -20,24 +20,11 @@ from content.formats.registry import FORMATS
 from content.loader import PLAYABLE
 from tests.support.admin import failed_calls, nothing_stored, seed_banks, upload
 from tests.support.db import rows
+from tests.support.formats import MIXED_GIFT, OVER_LONG
 from tests.support.harness import make_settings
 from tests.support.sheets import workbook_bytes
 
 ADMIN = FakeUser(980, "Ade", "en")
-LONG = "x" * 1001
-
-GIFT = f"""\
-::good:: Is this kept? {{TRUE}}
-
-::pairs:: Match them. {{ =cat -> food =dog -> bone }}
-
-::wrong:: Which is right? {{~one ~two}}
-
-::long:: Why? {{=a ~b ####{LONG}}}
-
-::fine:: Is this fine? {{T}}
-"""
-
 AIKEN = """\
 What is the idle time at the ends of a pipeline called?
 A)A bubble
@@ -61,7 +48,7 @@ XML = """<quiz>
 </quiz>
 """
 
-CSV = f"id,question,option1,option2,answer,explanation\nok,Which?,a,b,A,\nlong,Why?,a,b,A,{LONG}\n"
+CSV = f"id,question,option1,option2,answer,explanation\nok,Which?,a,b,A,\nlong,Why?,a,b,A,{OVER_LONG}\n"
 
 YAML = """\
 id: mixed
@@ -79,7 +66,7 @@ XLSX = workbook_bytes(
 )  # fmt: skip
 
 FILES: dict[str, str | bytes] = {
-    "mixed.gift": GIFT,
+    "mixed.gift": MIXED_GIFT,
     "mixed.txt": AIKEN,
     "mixed.xml": XML,
     "mixed.csv": CSV,
@@ -141,7 +128,7 @@ async def test_import_refuses_and_skips_as_the_converter_does(
 async def test_the_refusal_offers_the_good_questions_and_a_tap_imports_them(
     api: FakeBotApi, bot: QuizApplication, db_path: Path
 ) -> None:
-    report = await upload(api, ADMIN, GIFT, "was refused", name="week.gift")
+    report = await upload(api, ADMIN, MIXED_GIFT, "was refused", name="week.gift")
     assert "Errors (3):" in report.text  # the hint is not an error
     offer = await api.wait_for_bot_message(ADMIN.id, "can be taken")
     assert offer.reply_to is not None and offer.reply_to.document is not None
@@ -163,7 +150,7 @@ async def test_the_refusal_offers_the_good_questions_and_a_tap_imports_them(
 
 
 async def test_the_offer_is_for_admins_only(api: FakeBotApi, bot: QuizApplication) -> None:
-    await upload(api, ADMIN, GIFT, "was refused", name="week.gift")
+    await upload(api, ADMIN, MIXED_GIFT, "was refused", name="week.gift")
     offer = await api.wait_for_bot_message(ADMIN.id, "can be taken")
     stranger = FakeUser(981, "Bo", "en")
     answer = await api.wait_for_answer(api.tap(stranger, offer, offer.button_data()[0], forge=True))

@@ -11,28 +11,8 @@ import pytest
 from content.formats.base import ConversionError, ReadOptions
 from content.formats.convert import read_quiz
 from content.formats.registry import FORMATS
-from tests.support.formats import read, refused
+from tests.support.formats import MIXED_GIFT, MIXED_GIFT_PROBLEMS, OVER_LONG, read, refused
 from tests.support.sheets import workbook_bytes
-
-LONG = "x" * 1001  # one character over an explanation's limit
-
-GIFT = f"""\
-::good:: Is this kept? {{TRUE}}
-
-::pairs:: Match them. {{ =cat -> food =dog -> bone }}
-
-::wrong:: Which is right? {{~one ~two}}
-
-::long:: Why? {{=a ~b ####{LONG}}}
-
-::fine:: Is this fine? {{T}}
-"""
-
-GIFT_PROBLEMS = (
-    "line 3 ::pairs::: a matching question (=item -> match)",
-    "line 5 ::wrong::: no right answer: mark it with = (or with a positive weight ~%50%)",
-    "line 7 ::long::, field explanation: the default text has 1001 characters; at most 1000",
-)
 
 
 def conversion_error(data: bytes, fmt: str, **options: object) -> ConversionError:
@@ -42,17 +22,17 @@ def conversion_error(data: bytes, fmt: str, **options: object) -> ConversionErro
 
 
 def test_every_problem_of_a_gift_file_is_said_in_one_run_in_the_files_order() -> None:
-    assert refused(GIFT.encode(), "gift") == GIFT_PROBLEMS
+    assert refused(MIXED_GIFT.encode(), "gift") == MIXED_GIFT_PROBLEMS
 
 
 def test_skipping_leaves_out_every_question_that_cannot_be_taken_whatever_the_reason() -> None:
-    loaded = read(GIFT.encode(), "gift", skip_unsupported=True)
+    loaded = read(MIXED_GIFT.encode(), "gift", skip_unsupported=True)
     assert [question.id for question in loaded.quiz.questions] == ["good", "fine"]
-    assert loaded.skipped == GIFT_PROBLEMS
+    assert loaded.skipped == MIXED_GIFT_PROBLEMS
 
 
 def test_the_hint_is_apart_from_the_problems_and_says_how_many_questions_are_good() -> None:
-    error = conversion_error(GIFT.encode(), "gift")
+    error = conversion_error(MIXED_GIFT.encode(), "gift")
     assert len(error.problems) == 3
     assert error.good_questions == 2
     assert not any("skip-unsupported" in problem for problem in error.problems)
@@ -92,7 +72,7 @@ def test_a_question_with_two_problems_is_one_skipped_question() -> None:
     csv = (
         "id,question,option1,option2,answer,explanation\n"
         f"ok,Which?,a,b,A,\n"
-        f"two,{'Q' * 801},a,b,A,{LONG}\n"
+        f"two,{'Q' * 801},a,b,A,{OVER_LONG}\n"
     )
     problems = refused(csv.encode(), "csv")
     assert problems == (
