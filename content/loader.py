@@ -141,9 +141,11 @@ def _misplaced(location: Sequence[int | str]) -> str | None:
     return f"not a field of a {kind} question (it belongs to {' and '.join(owners)} questions)"
 
 
-def _messages(raw: Any, error: ValidationError) -> list[str]:
+def _messages(raw: Any, items: Sequence[Any]) -> list[str]:
+    """pydantic's errors (`ValidationError.errors()`, asked for once: a long list is built in
+    one call that holds the GIL) as messages with their places."""
     messages = []
-    for item in error.errors(include_url=False):
+    for item in items:
         message = item["msg"].removeprefix("Value error, ")
         location = item["loc"]
         if item["type"] == "extra_forbidden":
@@ -221,8 +223,9 @@ def check_bank(
     try:
         bank = BankSchema.model_validate(raw, context={"images": checker})
     except ValidationError as error:
-        about = tuple(_question_index(item["loc"]) for item in error.errors(include_url=False))
-        return BankResult(source, None, tuple(_messages(raw, error)), error_questions=about)
+        items = error.errors(include_url=False)
+        about = tuple(_question_index(item["loc"]) for item in items)
+        return BankResult(source, None, tuple(_messages(raw, items)), error_questions=about)
     quiz = to_quiz(bank, default_language)
     refusals = accepts.refusals(quiz)
     if refusals:

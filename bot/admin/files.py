@@ -20,7 +20,14 @@ from content.formats.base import ConversionError, Draft, ReadOptions, WriteOptio
 from content.formats.convert import Loaded, read_quiz, validated, write_quiz
 from content.formats.registry import FORMATS, INPUT_FORMATS, Format, bundle_mains
 from content.images import BundleImages, ImageError, ImageSource
-from content.loader import MAX_BANK_BYTES, PLAYABLE, Accepts, BankResult, parse_bank
+from content.loader import (
+    MAX_BANK_BYTES,
+    PLAYABLE,
+    Accepts,
+    BankResult,
+    check_bank,
+    parse_bank,
+)
 from content.model import Quiz
 from content.safe_yaml import BankYamlError, load_bank_yaml
 
@@ -142,15 +149,15 @@ def _yaml(
 ) -> CheckedUpload:
     """Our YAML with the loader's rules; its questions checked one by one as the converter
     checks any format's, so that `/import skip` leaves out the broken ones."""
-    raw = None
-    if len(data) <= MAX_BANK_BYTES:
-        try:
-            raw = load_bank_yaml(data)
-        except BankYamlError:
-            raw = None
+    if len(data) > MAX_BANK_BYTES:  # the loader's words for it
+        return CheckedUpload(parse_bank(data, source, options.language), None)
+    try:
+        raw = load_bank_yaml(data)
+    except BankYamlError as error:
+        return CheckedUpload(BankResult(source, None, (str(error),)), None)
     questions = raw.get("questions") if isinstance(raw, dict) else None
     if not isinstance(raw, dict) or not isinstance(questions, list):  # the loader says why
-        result = parse_bank(data, source, options.language, images=images, accepts=accepts)
+        result = check_bank(raw, source, options.language, images=images, accepts=accepts)
         return CheckedUpload(result, dump_bank(result.quiz) if result.quiz is not None else None)
     draft = Draft(bank={key: value for key, value in raw.items() if key != "questions"})
     for question in questions:

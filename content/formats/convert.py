@@ -98,9 +98,8 @@ def _validated(draft: Draft, options: ReadOptions, images: ImageSource, accepts:
             raise ConversionError(result.errors)
         return _fitting(Loaded(result.quiz, result.images, tuple(draft.warnings) + result.warnings))
     assign_ids(draft)
-    return validated(
-        draft, options.name, options.language, options.skip_unsupported, images, accepts
-    )
+    skip = options.skip_unsupported
+    return _fitting(validated(draft, options.name, options.language, skip, images, accepts))
 
 
 def validated(
@@ -113,7 +112,8 @@ def validated(
 ) -> Loaded:
     """The draft's quiz, validated as a bank; every question the reader or the validator
     found wrong is left out and listed when `skip`, else the file is refused with every
-    problem. A problem of the quiz's own fields (or of the file's structure) refuses it."""
+    problem. A problem of the quiz's own fields (or of the file's structure) refuses it.
+    Whether the bank fits as YAML is the caller's to check, on the YAML it writes."""
     kept = list(range(len(draft.questions)))
     failed: dict[int, list[str]] = {}  # a drafted question's index → its errors, placed
     bank_errors: list[str] = []
@@ -166,15 +166,14 @@ def validated(
     if not skipped:
         if result is None or result.quiz is None:
             raise ConversionError(["no questions found"])
-        return _fitting(Loaded(result.quiz, result.images, tuple(draft.warnings) + result.warnings))
+        return Loaded(result.quiz, result.images, tuple(draft.warnings) + result.warnings)
     good = len(kept) if result is not None and result.quiz is not None else 0
     if not skip:
         raise ConversionError(everything, good_questions=good)
     if result is None or result.quiz is None:
         raise ConversionError([*everything, f"no question can be taken ({len(skipped)} skipped)"])
     listed = tuple("; ".join(texts) for texts in skipped)
-    loaded = Loaded(result.quiz, result.images, tuple(draft.warnings) + result.warnings, listed)
-    return _fitting(loaded)
+    return Loaded(result.quiz, result.images, tuple(draft.warnings) + result.warnings, listed)
 
 
 def _fitting(loaded: Loaded) -> Loaded:
