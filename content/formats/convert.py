@@ -127,7 +127,8 @@ def validated(
         newly = False
         for error, index in zip(result.errors, about, strict=True):
             if index is None or index >= len(kept):
-                bank_errors.append(_bank_placed(error, draft.field_origins))
+                origins = draft.field_origins
+                bank_errors.append(_bank_placed(error, origins) if origins else error)
                 continue
             drafted = kept[index]
             failed.setdefault(drafted, []).append(_placed(error, raw, index, draft, drafted))
