@@ -28,7 +28,6 @@ MAX_MESSAGE = 4096
 @pytest.fixture
 def settings(api: FakeBotApi, tmp_path: Path) -> Settings:
     banks = bank_folder(tmp_path, seed=True, tiny=BANK)
-    api.private_chat(ADMIN)  # the admin wrote to the bot before: their menu is set at start
     return make_settings(
         api, tmp_path / "quiz.sqlite3", content_dir=banks, admin_ids=frozenset({ADMIN.id})
     )

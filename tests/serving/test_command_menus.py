@@ -41,7 +41,6 @@ def _menu_records(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
 async def test_each_person_sees_the_complete_menu_of_their_role_in_their_language(
     api: FakeBotApi, db_path: Path
 ) -> None:
-    api.private_chat(ADMIN)  # wrote to the bot before: Telegram knows their private chat
     group = api.group(-1007, "class", admins={TEACHER.id})
     settings = make_settings(api, db_path, admin_ids=frozenset({ADMIN.id}))
     async with running_bot(settings):
@@ -66,7 +65,7 @@ async def test_an_admin_who_never_wrote_gets_their_menu_when_they_first_write(
     api: FakeBotApi, db_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO)
-    settings = make_settings(api, db_path, admin_ids=frozenset({ADMIN.id}))
+    settings = make_settings(api, db_path, admins_wrote=False, admin_ids=frozenset({ADMIN.id}))
     async with running_bot(settings):
         await api.wait_for(lambda: len(api.commands) == 4 * len(STRINGS))
         assert api.menu(ADMIN) == LEARNER_MENU  # Telegram refused their own: chat not found
