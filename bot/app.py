@@ -26,7 +26,7 @@ from storage import ClaimedDatabase, Storage
 log = logging.getLogger(__name__)
 
 # in the order they are asked for an update: a feature's deep links before the learner's /start
-FEATURES = (admin, group, reports, homework, chats, learner)
+FEATURES = (admin, group, homework, reports, chats, learner)
 # every command, as its feature declares it: menus, /help and the README's table follow
 COMMANDS = tuple(c for feature in (*FEATURES, common) for c in feature.COMMANDS)
 

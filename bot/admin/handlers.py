@@ -401,7 +401,7 @@ COMMANDS = (
         "delquestion", delquestion, ADMIN, PRIVATE, CONTENT, "<quiz id> <question id>",
         f"{QUIZ} q1",
     ),
-    Command("stats", stats, ADMIN, PRIVATE, Task.REPORTS),
+    Command("stats", stats, ADMIN, PRIVATE, CONTENT),
 )  # fmt: skip
 
 

@@ -76,11 +76,9 @@ class Task(enum.Enum):
     a name (`task_<value>` in the interface strings)."""
 
     STUDY = "study"
-    GROUP_QUIZ = "group"
-    HOMEWORK = "homework"
-    REPORTS = "reports"
+    GROUP_QUIZ = "group"  # quizzes and posted questions in groups and channels
+    HOMEWORK = "homework"  # homework and reports
     CONTENT = "content"
-    POSTING = "posting"
     SETTINGS = "settings"
 
 
@@ -206,8 +204,8 @@ class Audience(enum.Enum):
         names = {command.name for command in here}
         elsewhere = Audience.CHAT_ADMIN.commands(declared)
         extra = [c for c in elsewhere if c.who is Role.CHAT_ADMIN and c.name not in names]
-        order = list(Task)
-        return sorted([*here, *extra], key=lambda command: order.index(command.task))
+        order, place = list(Task), {id(c): i for i, c in enumerate(declared)}
+        return sorted([*here, *extra], key=lambda c: (order.index(c.task), place[id(c)]))
 
 
 @dataclass(frozen=True)

@@ -198,10 +198,10 @@ COMMANDS = (
     Command("skip", skip, Role.CHAT_ADMIN, CHATS, Task.GROUP_QUIZ),
     Command("leaderboard", leaderboard, Role.LEARNER, CHATS, Task.GROUP_QUIZ),
     Command(
-        "push", push, Role.BOT_ADMIN, Where.PRIVATE, Task.POSTING, TO_A_CHAT, f"{QUIZ} @mychannel"
+        "push", push, Role.BOT_ADMIN, Where.PRIVATE, Task.GROUP_QUIZ, TO_A_CHAT, f"{QUIZ} @mychannel"
     ),
     Command(
-        "schedule", schedule, Role.BOT_ADMIN, Where.PRIVATE, Task.POSTING,
+        "schedule", schedule, Role.BOT_ADMIN, Where.PRIVATE, Task.GROUP_QUIZ,
         f"{TO_A_CHAT} <HH:MM or off>", f"{QUIZ} @mychannel 07:30",
     ),
 )  # fmt: skip

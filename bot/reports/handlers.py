@@ -132,9 +132,9 @@ async def quiz_report(update: Update, context: QuizContext) -> None:
 
 
 COMMANDS = (
-    Command("report", report, Role.CHAT_ADMIN, Where.GROUP | Where.CHANNEL, Task.REPORTS),
+    Command("report", report, Role.CHAT_ADMIN, Where.GROUP | Where.CHANNEL, Task.HOMEWORK),
     Command(
-        "report", quiz_report, Role.BOT_ADMIN, Where.PRIVATE, Task.REPORTS,
+        "report", quiz_report, Role.BOT_ADMIN, Where.PRIVATE, Task.HOMEWORK,
         "<quiz id> [csv or xlsx]", f"{QUIZ} xlsx", key="cmd_report_quiz",
     ),
 )  # fmt: skip

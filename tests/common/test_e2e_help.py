@@ -70,11 +70,11 @@ async def test_a_bot_admin_sees_the_admins_and_the_group_commands_too(
     help_ = await Learner(api, ADMIN).send("/help", "/import")
     assert set(ADMIN_ONLY) | set(CHAT_ADMIN_ONLY) | set(LEARNER_SEES) <= _words(help_.text)
     assert "🗂 Quizzes and questions" in _topics(help_)
-    group_page = await _page(api, ADMIN, help_, "🎯 Group quizzes")
+    group_page = await _page(api, ADMIN, help_, "🎯 Quizzes in groups")
     assert f"/groupquiz {SEED} 30 poll" in group_page  # poll mode, by example
     assert "in a group" in group_page
     posting = await _page(
-        api, ADMIN, await Learner(api, ADMIN).send("/help", "/push"), "📣 Posting to chats"
+        api, ADMIN, await Learner(api, ADMIN).send("/help", "/push"), "🎯 Quizzes in groups"
     )
     assert f"/push {SEED} @mychannel" in posting
 
@@ -94,10 +94,10 @@ async def test_in_a_group_members_see_theirs_and_admins_see_the_admins_commands(
     teacher = await api.wait_for_bot_message(GROUP_ID, "/groupquiz", after=seen)
     assert set(CHAT_ADMIN_ONLY) | {"/leaderboard", "/language", "/timezone"} <= _words(teacher.text)
     assert not set(ADMIN_ONLY) & _words(teacher.text)
-    quiz_page = await _page(api, TEACHER, teacher, "🎯 Group quizzes")
+    quiz_page = await _page(api, TEACHER, teacher, "🎯 Quizzes in groups")
     assert f"/groupquiz {SEED} 30 poll" in quiz_page and "/skip" in quiz_page
     await _page(api, TEACHER, teacher, "⬅️ All topics")
-    homework = await _page(api, TEACHER, teacher, "📝 Homework")
+    homework = await _page(api, TEACHER, teacher, "📝 Homework and reports")
     assert f"/assign {SEED} 2d" in homework
     seen = len(api.bot_messages(GROUP_ID))
     api.send_anonymously(group, "/help")  # an anonymous admin is the group's admin

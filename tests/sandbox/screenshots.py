@@ -1,6 +1,7 @@
 """The README's pictures of the sandbox, taken in headless Chromium:
-`python -m tests.sandbox.screenshots docs/sandbox` writes question.png, reveal.png and
-leaderboard.png there (a phone-sized window; a fresh database in a temporary folder)."""
+`python -m tests.sandbox.screenshots docs/sandbox` writes question.png, reveal.png,
+leaderboard.png and help-teacher.png there (a phone-sized window; a fresh database in a
+temporary folder; `--help-only`: the last alone)."""
 
 from __future__ import annotations
 
@@ -104,5 +105,30 @@ def take(folder: Path) -> None:
             driver.save_screenshot(str(folder / "leaderboard.png"))
 
 
+def take_help(folder: Path) -> None:
+    """The bot admin's /help (a teacher's first look at the commands), scrolled into view."""
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as temporary:
+        work = Path(temporary)
+        with sandbox_process(work) as sandbox, browser.chromium(work / "profile") as driver:
+            driver.get(sandbox.url + "?as=funmi")
+            browser.until(
+                "ready", lambda: driver.find_elements("css selector", "body[data-ready]"), driver
+            )
+            _say(driver, "/help")
+            shown = browser.until(
+                "the help", lambda: browser.find(driver, lambda m: "/import" in m["text"]), driver
+            )
+            driver.execute_script(
+                "document.getElementById(arguments[0]).scrollIntoView({block: 'end'})",
+                shown["id"],
+            )
+            driver.save_screenshot(str(folder / "help-teacher.png"))
+
+
 if __name__ == "__main__":
-    take(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/sandbox"))
+    arguments = [a for a in sys.argv[1:] if a != "--help-only"]
+    where = Path(arguments[0] if arguments else "docs/sandbox")
+    if "--help-only" not in sys.argv:
+        take(where)
+    take_help(where)

@@ -24,8 +24,8 @@ LEARNER_MENU = [
     "remind", "timezone", "language", "forgetme", "help", "whoami",
 ]  # fmt: skip
 BOT_ADMIN_MENU = [
-    *LEARNER_MENU[:6], "stats", "report", "import", "export", "addquestion", "collect", "delquestion",
-    "push", "schedule", *LEARNER_MENU[6:],
+    *LEARNER_MENU[:6], "push", "schedule", "report", "import", "export", "addquestion",
+    "collect", "delquestion", "stats", *LEARNER_MENU[6:],
 ]  # fmt: skip
 MEMBER_MENU = ["leaderboard", "assignments", "help", "whoami"]
 CHAT_ADMIN_MENU = [
