@@ -43,12 +43,7 @@ def test_the_seed_quiz_is_played_by_clicking_in_the_page(
         sandbox_process(tmp_path) as sandbox,
         browser.chromium(tmp_path / "profile") as driver,
     ):
-        driver.get(sandbox.url + "?as=emma")
-        browser.until(
-            "the page is ready",
-            lambda: driver.find_elements("css selector", "body[data-ready]"),
-            driver,
-        )
+        browser.open_page(driver, sandbox.url + "?as=emma")
         field = driver.find_element("id", "text")
         field.send_keys(f"/quiz {QUIZ_ID}")
         driver.find_element("id", "send").click()
@@ -158,12 +153,7 @@ def test_help_fits_a_phone_screen_for_each_person(browser_ready: None, tmp_path:
         sandbox_process(tmp_path) as sandbox,
         browser.chromium(tmp_path / "profile") as driver,
     ):
-        driver.get(sandbox.url + "?as=emma")
-        browser.until(
-            "the page is ready",
-            lambda: driver.find_elements("css selector", "body[data-ready]"),
-            driver,
-        )
+        browser.open_page(driver, sandbox.url + "?as=emma")
         _help_on_screen(driver, "emma", "private", "/progress")
         group = _help_on_screen(driver, "chidi", "group", "/groupquiz")
         assert "/assign" in group["text"] and "/report" in group["text"]
