@@ -99,7 +99,10 @@ async def test_each_command_refuses_those_its_declaration_leaves_out(
         learner = Learner(api, STRANGER)
         for command in COMMANDS:
             if command.who is Role.BOT_ADMIN:
-                await learner.send(f"/{command.name}", ADMIN_REFUSAL)
+                refusal = await learner.send(f"/{command.name}", ADMIN_REFUSAL)
+                # what a would-be admin needs to become one: their id, and where it goes
+                assert f"Your Telegram id is {STRANGER.id}" in refusal.text
+                assert "QUIZ_ADMIN_IDS" in refusal.text
             elif command.who is Role.CHAT_ADMIN:
                 seen = len(api.bot_messages(GROUP_ID))
                 api.send_text(STRANGER, f"/{command.name}", group)
