@@ -289,7 +289,7 @@ class NoImages:
     """A bank that came alone (a YAML document): it may only use https URLs."""
 
     def read(self, location: str) -> bytes:
-        raise ImageError("not found: send the bank as a .zip that holds the YAML and its images")
+        raise ImageError("not found: send the file as a .zip that holds it and its images")
 
 
 @dataclass

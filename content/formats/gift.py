@@ -9,7 +9,7 @@ the general feedback, `#` an answer's feedback; `[html]` `[moodle]` `[plain]` `[
 say how a text is written (HTML and Moodle's auto-format become plain text; the question's
 format is the default of its answers). In HTML, a question's first `<img>` is its picture and
 the general feedback's first the explanation's (`@@PLUGINFILE@@/<path>` or a path, relative to
-the file, or an https address; convert.py checks the file came with it); sound and video
+the file, or an https address; the validator checks the file came with it); sound and video
 refuse the question by name (docs/formats.md). What Moodle would read as matching, essay or
 description questions, partial credit, several right answers to a one-answer question, or a
 short answer with a wildcard cannot be represented here, and is refused (or skipped).
@@ -29,7 +29,6 @@ from content.formats.base import (
     ZERO_SHORT_ANSWER,
     ConversionError,
     Draft,
-    Problems,
     ReadOptions,
     Warnings,
     WriteOptions,
@@ -149,12 +148,11 @@ class _Named:
 class _Reader:
     def __init__(self, options: ReadOptions) -> None:
         self.options = options
-        self.problems = Problems(options.skip_unsupported)
         self.warnings = Warnings()
         self.categories: list[str] = []
         self.draft = Draft(bank={})
+        self.problems = self.draft.problems
         self.named = _Named()  # what the question being read names besides its text
-        self.needed: list[str] = []  # the files of its pictures
 
     def read(self, text: str) -> Draft:
         block: list[str] = []
@@ -172,7 +170,6 @@ class _Reader:
             block.append(" " if comment else stripped)
         if block:
             self._block(block, first_line)
-        self.problems.raise_if_refused()
         if len(set(self.categories)) == 1:
             self.draft.bank["title"] = self.categories[0]
         elif len(set(self.categories)) > 1:
@@ -180,7 +177,6 @@ class _Reader:
                 f"the questions of {len(set(self.categories))} categories make one quiz "
                 "(the categories are not kept)"
             )
-        self.draft.skipped = list(self.problems.unsupported)
         self.draft.warnings.extend(self.warnings.lines())
         return self.draft
 
@@ -192,20 +188,28 @@ class _Reader:
         if text.startswith("$CATEGORY:"):
             first, _, rest = text.partition("\n")
             if rest.strip():
-                self.problems.error(
-                    place,
-                    "a question right after $CATEGORY: put a blank line between them "
-                    "(Moodle would read the question as part of the category)",
-                )
+                with self.problems.question():  # the question is lost, not the file
+                    self.problems.error(
+                        place,
+                        "a question right after $CATEGORY: put a blank line between them "
+                        "(Moodle would read the question as part of the category)",
+                    )
             category = category_name(_restore(first[len("$CATEGORY:") :]))
             if category:
                 self.categories.append(category)
+                self.draft.field_origins.setdefault("title", f"{place} $CATEGORY")
             return
         if len(self.draft.questions) >= MAX_QUESTIONS:
-            self.problems.error(
-                place, f"more than {MAX_QUESTIONS} questions; a bank has at most {MAX_QUESTIONS}"
+            raise ConversionError(
+                [
+                    *map(str, self.problems.found),
+                    f"{place}: more than {MAX_QUESTIONS} questions; a bank has at most {MAX_QUESTIONS}",
+                ]
             )
-            raise ConversionError(self.problems.errors)
+        with self.problems.question():
+            self._named_question(text, place, line)
+
+    def _named_question(self, text: str, place: str, line: int) -> None:
         name: str | None = None
         if text.startswith("::"):
             end = text.find("::", 2)
@@ -215,15 +219,12 @@ class _Reader:
             name = _restore(text[2:end]).strip()
             text = text[end + 2 :].strip()
             place = f"line {line} ::{name[:40]}::"
-        self.needed = []
         question = self._question(text, place)
-        if question is None:
+        if question is None or not self.problems.question_ok:
             return
         if name:
             question["id"] = question_id_from(name)
-        index = len(self.draft.questions)
         self.draft.add({key: value for key, value in question.items() if value is not None}, place)
-        self.draft.pictures.extend((index, path) for path in self.needed)
 
     def _text(self, piece: str, text_format: str, where: str = "elsewhere") -> str:
         """A piece as plain text; what its HTML names is noted for the question."""
@@ -281,8 +282,6 @@ class _Reader:
             question[field_name] = path
             if field_name == "image" and (alt := (pictures[0].alt or "").strip()):
                 question["image_alt"] = alt
-            if "://" not in path:
-                self.needed.append(path)
             if len(sources) > 1:
                 named.elsewhere.extend(sources[1:])
         if named.elsewhere:
@@ -435,8 +434,9 @@ class _Reader:
             self.warnings.add(
                 "feedback on wrong answers is not kept (a question has one explanation)", place
             )
+        # every right option's feedback, each once: together they say why the answer is right
         kept = [text for index, text in enumerate(feedbacks) if text and index in right]
-        return "\n".join(kept) or None
+        return "\n".join(dict.fromkeys(kept)) or None
 
     def _true_false(
         self, question: dict[str, Any], answers: str, text_format: str, place: str

@@ -278,8 +278,8 @@ def test_a_bank_sent_alone_may_use_urls_but_not_files() -> None:
     )
     result = parse_bank(text, "upload.yaml", "en", accepts=EVERYTHING)
     assert result.errors == (
-        "question q2 (#2), field image: images/a.png: not found: send the bank as a .zip "
-        "that holds the YAML and its images",
+        "question q2 (#2), field image: images/a.png: not found: send the file as a .zip "
+        "that holds it and its images",
     )
 
 

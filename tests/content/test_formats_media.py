@@ -106,22 +106,23 @@ def test_an_https_picture_is_kept_as_its_address() -> None:
 
 def test_a_picture_without_its_file_is_refused_by_name_or_skipped() -> None:
     data = bundle("red.gift", SYMBOL_QUESTION + "\n::ok:: Fine? {T}\n", {})
-    problems = refused_bundle(data)
-    assert problems[0] == (
-        "line 1 ::red::: a picture without its file (símbolo.png: not in the .zip beside the bank)"
+    with pytest.raises(ConversionError) as caught:
+        from_bundle(data)
+    assert caught.value.problems == (
+        "line 1 ::red::, field image: símbolo.png: not in the .zip beside the bank",
     )
-    assert "--skip-unsupported" in problems[1]
+    assert caught.value.good_questions == 1  # what skipping would take
     loaded = from_bundle(data, skip_unsupported=True)
     assert [q.id for q in loaded.quiz.questions] == ["ok"]
-    assert loaded.skipped == (problems[0],)
+    assert loaded.skipped == caught.value.problems
 
 
 def test_a_gift_file_alone_says_to_send_its_pictures_in_a_zip() -> None:
     with pytest.raises(ConversionError) as caught:
         read(SYMBOL_QUESTION.encode(), "gift")
     assert caught.value.problems[0] == (
-        "line 1 ::red::: a picture without its file (símbolo.png: no pictures came with the "
-        "file: send it and its pictures together as a .zip)"
+        "line 1 ::red::, field image: símbolo.png: not found: send the file as a .zip that "
+        "holds it and its images"
     )
 
 
