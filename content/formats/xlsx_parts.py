@@ -6,7 +6,7 @@ for shared strings, 6 µs for a sheet's cells. Each part's elements are counted 
 as it streams the entry (nothing is built), its size checked against what the zip declares,
 and a part over its limit is refused by name before openpyxl sees the file. The limits are
 far above what a sheet of questions holds (a bank of 500 questions in two languages: some
-25,000 shared-string elements and 60,000 sheet elements) and keep the worst file to about
+25,000 shared-string elements and 45,000 sheet elements) and keep the worst file to about
 a second of openpyxl's work per kind of part.
 """
 
@@ -49,14 +49,14 @@ STYLES_LIMIT = Limit(
     "a sheet of questions needs a few: copy the questions into a new workbook",
 )
 SHARED_STRINGS_LIMIT = Limit(
-    None, "elements of shared text", 100_000, 16 * MIB, "a bank of 500 questions takes about 25,000"
+    None, "elements of shared text", 80_000, 16 * MIB, "a bank of 500 questions takes about 25,000"
 )
 SHEETS_LIMIT = Limit(
     "the workbook",
     "elements in its sheets",
-    150_000,
+    80_000,
     40 * MIB,
-    "a bank of 500 questions takes about 60,000",
+    "a bank of 500 questions in two languages takes about 45,000",
 )
 PART_LIMIT = Limit(None, "elements", 10_000, 4 * MIB, "a workbook of questions has far fewer")
 OTHER_PARTS_LIMIT = Limit(

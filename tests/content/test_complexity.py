@@ -67,6 +67,21 @@ def test_the_quadratic_html_of_a_gift_question_no_longer_stalls() -> None:
 LIMIT = 512 * 1024
 
 
+def _cpu_seconds(data: bytes, fmt: str) -> float:
+    """The CPU time of reading `data` (read or refused), the better of two runs: this is what
+    the file costs; the wall clock, or one run, would count a neighbour's work on a shared
+    machine."""
+    times = []
+    for _ in range(2):
+        started = time.process_time()
+        try:
+            read_quiz(data, FORMATS[fmt], ReadOptions(skip_unsupported=True))
+        except ConversionError as error:
+            assert error.problems
+        times.append(time.process_time() - started)
+    return min(times)
+
+
 @pytest.mark.parametrize(
     "hostile",
     [h for h in HOSTILE if h.target in FORMATS],
@@ -75,28 +90,16 @@ LIMIT = 512 * 1024
 def test_a_hostile_file_at_its_size_limit_is_read_or_refused_in_under_two_seconds(
     hostile: Hostile,
 ) -> None:
-    fmt = FORMATS[hostile.target]
     data = hostile.build(LIMIT)
     assert isinstance(data, bytes)
-    data = data[: fmt.max_bytes]
-    # CPU time, not the wall clock: the machine may be shared, and this is what the file costs
-    started = time.process_time()
-    try:
-        read_quiz(data, fmt, ReadOptions(skip_unsupported=True))
-    except ConversionError as error:
-        assert error.problems
-    assert time.process_time() - started < 2
+    assert _cpu_seconds(data[: FORMATS[hostile.target].max_bytes], hostile.target) < 2
 
 
 def test_an_xlsx_with_every_part_just_under_its_limit_is_read_or_refused_in_under_two_seconds() -> (
     None
 ):
     """Styles, shared text and the sheet each at the most xlsx_parts.py lets openpyxl read."""
-    data = every_part_at_its_limit()
-    started = time.process_time()
-    with contextlib.suppress(ConversionError):
-        read_quiz(data, FORMATS["xlsx"], ReadOptions(skip_unsupported=True))
-    assert time.process_time() - started < 2
+    assert _cpu_seconds(every_part_at_its_limit(), "xlsx") < 2
 
 
 def test_the_yaml_reader_stays_linear_with_the_garbage_collector_on() -> None:
