@@ -396,6 +396,45 @@ MIGRATIONS: tuple[Migration, ...] = (
         "CREATE INDEX group_picks_by_user ON group_picks(user_id)",
         "ALTER TABLE group_questions ADD COLUMN photo INTEGER NOT NULL DEFAULT 0",
     ),
+    # 13: Moodle's weights (content/grading.py). An answer's credit is -1 to 1: a single
+    # question's option with a negative weight marks the answer down. SQLite cannot change a
+    # CHECK, so `answers` is rebuilt with the same rows; `review_log` names its rows, so it
+    # is rebuilt too, naming the new table, before the old one is dropped. A group answer
+    # keeps its credit as a private one does (NULL: `correct` says it all).
+    (
+        f"""CREATE TABLE answers_v3 (
+{_ANSWER_COLUMNS}
+            credit REAL CHECK (credit BETWEEN -1 AND 1),
+            reply TEXT,
+            UNIQUE (attempt_id, quiz_id, question_id)
+        )""",
+        """INSERT INTO answers_v3 (id, attempt_id, user_id, quiz_id, question_id, chosen,
+                correct, answered_at, credit, reply)
+            SELECT id, attempt_id, user_id, quiz_id, question_id, chosen, correct, answered_at,
+                credit, reply
+            FROM answers""",
+        f"""CREATE TABLE review_log_v3 (
+{_REVIEW_COLUMNS}
+            answer_id INTEGER REFERENCES answers_v3(id),
+            session_id INTEGER,
+            position INTEGER,
+            CHECK ((answer_id IS NULL) = (session_id IS NOT NULL)),
+            CHECK ((session_id IS NULL) = (position IS NULL))
+        )""",
+        """INSERT INTO review_log_v3 (id, user_id, quiz_id, question_id, rating, reviewed_at,
+                answer_id, session_id, position)
+            SELECT id, user_id, quiz_id, question_id, rating, reviewed_at, answer_id,
+                session_id, position
+            FROM review_log""",
+        "DROP TABLE review_log",
+        "DROP TABLE answers",
+        "ALTER TABLE answers_v3 RENAME TO answers",
+        "ALTER TABLE review_log_v3 RENAME TO review_log",
+        """CREATE INDEX answers_by_user_question
+            ON answers(user_id, quiz_id, question_id, answered_at)""",
+        "CREATE INDEX answers_by_user_time ON answers(user_id, answered_at)",
+        "ALTER TABLE group_answers ADD COLUMN credit REAL CHECK (credit BETWEEN -1 AND 1)",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
