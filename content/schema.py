@@ -312,12 +312,15 @@ def _tolerance(value: Any) -> Decimal:
     return number
 
 
+Tolerance = Annotated[Any, AfterValidator(_tolerance)]
+
+
 class OtherNumberSchema(_Strict):
     """One of Moodle's further answers to a numeric question: a number worth `weight` percent
     (0 up to below 100) and what to tell a learner who gives it."""
 
     value: Any
-    tolerance: Any = Decimal(0)
+    tolerance: Tolerance = Decimal(0)
     weight: Any = Decimal(0)
     feedback: Text | None = None
 
@@ -327,11 +330,6 @@ class OtherNumberSchema(_Strict):
     @classmethod
     def _value_number(cls, value: Any) -> Decimal:
         return _number(value, "the number")
-
-    @field_validator("tolerance")
-    @classmethod
-    def _tolerance_number(cls, value: Any) -> Decimal:
-        return _tolerance(value)
 
     @field_validator("weight")
     @classmethod
@@ -348,7 +346,7 @@ class OtherNumberSchema(_Strict):
 class NumericSchema(_QuestionSchema):
     type: Literal["numeric"]
     answer: Any
-    tolerance: Any = Decimal(0)
+    tolerance: Tolerance = Decimal(0)
     unit: UnitText | None = None
     numbers: list[OtherNumberSchema] | None = Field(default=None, max_length=MAX_OTHER_NUMBERS)
 
@@ -356,11 +354,6 @@ class NumericSchema(_QuestionSchema):
     @classmethod
     def _answer_number(cls, value: Any) -> Decimal:
         return _number(value, "the answer")
-
-    @field_validator("tolerance")
-    @classmethod
-    def _tolerance_number(cls, value: Any) -> Decimal:
-        return _tolerance(value)
 
 
 class TypedSchema(_QuestionSchema):

@@ -40,6 +40,20 @@ _REVIEW_COLUMNS = """\
             rating INTEGER NOT NULL,
             reviewed_at REAL NOT NULL,"""
 
+
+def _review_log(table: str, answers: str) -> str:
+    """`review_log` as 10 made it, naming a private answer of `answers` or a group answer;
+    13 makes it again, naming the rebuilt answers."""
+    return f"""CREATE TABLE {table} (
+{_REVIEW_COLUMNS}
+            answer_id INTEGER REFERENCES {answers}(id),
+            session_id INTEGER,
+            position INTEGER,
+            CHECK ((answer_id IS NULL) = (session_id IS NOT NULL)),
+            CHECK ((session_id IS NULL) = (position IS NULL))
+        )"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     # 1: learners, attempts and their answers
     (
@@ -346,14 +360,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     # review log names the answer it came from, a private answer (answer_id) or a group answer
     # (session_id, position), exactly one of them
     (
-        f"""CREATE TABLE review_log_v2 (
-{_REVIEW_COLUMNS}
-            answer_id INTEGER REFERENCES answers(id),
-            session_id INTEGER,
-            position INTEGER,
-            CHECK ((answer_id IS NULL) = (session_id IS NOT NULL)),
-            CHECK ((session_id IS NULL) = (position IS NULL))
-        )""",
+        _review_log("review_log_v2", "answers"),
         """INSERT INTO review_log_v2 (id, user_id, quiz_id, question_id, rating, reviewed_at,
                 answer_id)
             SELECT id, user_id, quiz_id, question_id, rating, reviewed_at, answer_id
@@ -413,14 +420,7 @@ MIGRATIONS: tuple[Migration, ...] = (
             SELECT id, attempt_id, user_id, quiz_id, question_id, chosen, correct, answered_at,
                 credit, reply
             FROM answers""",
-        f"""CREATE TABLE review_log_v3 (
-{_REVIEW_COLUMNS}
-            answer_id INTEGER REFERENCES answers_v3(id),
-            session_id INTEGER,
-            position INTEGER,
-            CHECK ((answer_id IS NULL) = (session_id IS NOT NULL)),
-            CHECK ((session_id IS NULL) = (position IS NULL))
-        )""",
+        _review_log("review_log_v3", "answers_v3"),
         """INSERT INTO review_log_v3 (id, user_id, quiz_id, question_id, rating, reviewed_at,
                 answer_id, session_id, position)
             SELECT id, user_id, quiz_id, question_id, rating, reviewed_at, answer_id,

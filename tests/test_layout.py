@@ -12,7 +12,9 @@
 - at most 6 modules directly in `bot/`;
 - no import circle;
 - no module reaches into another module's private names (`x._name` where `_name` is defined
-  elsewhere).
+  elsewhere);
+- grading lives in `content/grading.py` alone: no other module defines `grade*`, `credit*`,
+  `*_score` or `right_choices`, or takes a grader from `content.answers`.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ Moodle reads them, validated with their places, and written back so they survive
 
 from __future__ import annotations
 
+import dataclasses
+import time
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -15,11 +17,19 @@ from hypothesis import strategies as st
 
 from content import grading
 from content.export import bank_data
+from content.formats.base import weights_kept
 from content.formats.convert import Loaded
 from content.loader import EVERYTHING, parse_bank
-from content.model import LocalizedText, MultipleAnswer, NumericAnswer, OtherNumber, SingleAnswer
+from content.model import (
+    LocalizedText,
+    MultipleAnswer,
+    NumericAnswer,
+    OtherNumber,
+    Question,
+    SingleAnswer,
+)
 from tests.content.test_formats_anki import notes, open_package
-from tests.support.formats import read, trip, write
+from tests.support.formats import read, read_or_refuse, trip, write
 
 GRANTS_TOMB = b"""\
 ::grant:: What two people are entombed in Grant's tomb? {
@@ -248,18 +258,53 @@ def weighted_banks(draw: st.DrawFn) -> dict[str, Any]:
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(bank=weighted_banks())
 def test_weights_survive_a_round_trip(fmt: str, bank: dict[str, Any]) -> None:
+    """YAML and the tables keep `weights` as written. GIFT and Moodle XML write a fraction for
+    every option of every question, so weights that say no more than the question's plain
+    rule come back as no weights: the same grades."""
     result = parse_bank(yaml.safe_dump(bank), "weights.yaml", "en", accepts=EVERYTHING)
     assert result.quiz is not None, result.errors
     back, _ = trip(Loaded(result.quiz, {}), fmt)
     for before, after in zip(result.quiz.questions, back.quiz.questions, strict=True):
-        kept = before.key
-        if isinstance(kept, SingleAnswer | MultipleAnswer) and not _says_more(before):
-            kept = type(kept)(kept.option if isinstance(kept, SingleAnswer) else kept.options)  # type: ignore[arg-type]
-        assert after.key == kept
+        key = before.key
+        assert isinstance(key, SingleAnswer | MultipleAnswer)
+        if fmt in ("gift", "xml") and not _says_more(before):
+            key = dataclasses.replace(key, weights=None)
+        assert after.key == key
 
 
-def _says_more(question: Any) -> bool:
-    from content.formats.base import weights_kept
-
+def _says_more(question: Question) -> bool:
+    assert question.weights is not None
     right = sorted(grading.right_choices(question))
     return weights_kept(question.weights, right, isinstance(question.key, SingleAnswer))
+
+
+# --- hostile inputs cost in proportion to their size ---------------------------------------------
+
+
+def _seconds(data: bytes, fmt: str) -> float:
+    """The least of three reads (each read or refused) of `data`."""
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        read_or_refuse(data.decode(), fmt)
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+@pytest.mark.parametrize(
+    ("fmt", "head", "piece", "tail"),
+    [
+        ("gift", "::n:: How many? {#=8:0 ", "=%0%5:0#Not five ", "}"),
+        ("gift", "::n:: How many? {#", "=%50%1:0#Near ", "=8:0}"),  # all before the right one
+        ("gift", "::w:: Which? {", "~%50%an option ", "}"),
+    ],
+    ids=["numbers", "numbers-first", "weights"],
+)
+def test_twice_the_answers_cost_about_twice_the_time(
+    fmt: str, head: str, piece: str, tail: str
+) -> None:
+    def made(count: int) -> bytes:
+        return (head + piece * count + tail).encode()
+
+    once, twice = _seconds(made(4000), fmt), _seconds(made(8000), fmt)
+    assert twice < 3 * once, (once, twice)
