@@ -213,11 +213,11 @@ def tap_toast(
     if session.posted:
         return answer_toast(question, grade, locale)
     if grade.fully_right:
-        return locale.t("group_toast_right", points=points)
+        return locale.t("group_toast_right", n=points)
     if grade.partly_right:
-        return locale.t("group_toast_partly", score=fraction_text(grade.credit), points=points)
+        return locale.t("group_toast_partly", score=fraction_text(grade.credit), n=points)
     if grade.credit < 0:
-        return locale.t("group_toast_marked_down", score=fraction_text(grade.credit), points=points)
+        return locale.t("group_toast_marked_down", score=fraction_text(grade.credit), n=points)
     if is_multiple(question):
         return locale.t("group_toast_wrong_options")
     return locale.t("group_toast_wrong")
@@ -316,7 +316,7 @@ def board_lines(rows: Sequence[ScoreRow], locale: Locale, limit: int = BOARD_SIZ
                 "board_line",
                 place=place_mark(place),
                 name=locale.t("deleted_learner") if row.forgotten else person(row.name, locale),
-                points=row.points,
+                n=row.points,
                 correct=row.correct,
                 answered=row.answered,
                 seconds=f"{row.total_time:.1f}",

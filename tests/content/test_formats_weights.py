@@ -282,9 +282,10 @@ def _says_more(question: Question) -> bool:
 
 
 def _seconds(data: bytes, fmt: str) -> float:
-    """The least of three reads (each read or refused) of `data`."""
+    """The least of five reads (each read or refused) of `data`: the least is the one other
+    work on the machine disturbed least."""
     best = float("inf")
-    for _ in range(3):
+    for _ in range(5):
         started = time.perf_counter()
         read_or_refuse(data.decode(), fmt)
         best = min(best, time.perf_counter() - started)
@@ -306,5 +307,6 @@ def test_twice_the_answers_cost_about_twice_the_time(
     def made(count: int) -> bytes:
         return (head + piece * count + tail).encode()
 
-    once, twice = _seconds(made(4000), fmt), _seconds(made(8000), fmt)
+    _seconds(made(100), fmt)  # warmed up: what is imported or compiled on first use
+    once, twice = _seconds(made(8000), fmt), _seconds(made(16000), fmt)
     assert twice < 3 * once, (once, twice)
