@@ -64,20 +64,34 @@ def question_data(question: Question) -> dict[str, Any]:
             data["answer"] = sorted(options)
         case model.TrueFalseAnswer(value):
             data["answer"] = value
-        case model.NumericAnswer(value, tolerance, unit):
+        case model.NumericAnswer(value, tolerance, unit, others):
             data["answer"] = _number(value)
             if tolerance:
                 data["tolerance"] = _number(tolerance)
             if unit is not None:
                 data["unit"] = _text(unit)
+            if others:
+                data["numbers"] = [_other_number(other) for other in others]
         case model.TypedAnswer(accepted, strict_diacritics):
             data["answer"] = [_text(text) for text in accepted]
             if strict_diacritics:
                 data["strict_diacritics"] = True
+    if question.weights is not None:
+        data["weights"] = [_number(weight) for weight in question.weights]
     if question.explanation is not None:
         data["explanation"] = _text(question.explanation)
     if question.explanation_image is not None:
         data["explanation_image"] = question.explanation_image.location
+    return data
+
+
+def _other_number(other: model.OtherNumber) -> dict[str, Any]:
+    data: dict[str, Any] = {"value": _number(other.value)}
+    if other.tolerance:
+        data["tolerance"] = _number(other.tolerance)
+    data["weight"] = _number(other.weight)
+    if other.feedback is not None:
+        data["feedback"] = _text(other.feedback)
     return data
 
 

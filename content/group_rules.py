@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Protocol, TypeVar
 
 MAX_POINTS = 1000
@@ -35,6 +36,13 @@ def points(correct: bool, elapsed: float, duration: float) -> int:
         return MAX_POINTS
     share = min(max(elapsed, 0.0), duration) / duration
     return round(MAX_POINTS * (1 - MIN_SHARE * share))
+
+
+def answer_points(credit: Fraction, elapsed: float, duration: float) -> int:
+    """A timed quiz's points for an answer: those of a right answer at that speed, times its
+    credit (content/grading.py). Partly right earns its part; a credit below 0 (a weight that
+    marks a choice down) takes away its part of them, so a quick guess costs the most."""
+    return round(points(True, elapsed, duration) * credit)
 
 
 class Ranked(Protocol):

@@ -69,16 +69,23 @@ class QuestionType(StrEnum):
     TYPED = "typed"  # the learner replies with text
 
 
+# Moodle's fractions: one percentage per option, -100 to 100, in the options' order. Without
+# them a question scores by its type's plain rule (content/grading.py).
+Weights = tuple[Decimal, ...]
+
+
 @dataclass(frozen=True)
 class SingleAnswer:
-    option: int  # 0-based index of the right option
+    option: int  # 0-based index of the right option (with weights: the one at 100)
+    weights: Weights | None = None
 
     type: ClassVar[QuestionType] = QuestionType.SINGLE
 
 
 @dataclass(frozen=True)
 class MultipleAnswer:
-    options: frozenset[int]  # 0-based indexes of the right options, at least one
+    options: frozenset[int]  # 0-based indexes of the right options (with weights: the positive)
+    weights: Weights | None = None
 
     type: ClassVar[QuestionType] = QuestionType.MULTIPLE
 
@@ -91,10 +98,23 @@ class TrueFalseAnswer:
 
 
 @dataclass(frozen=True)
+class OtherNumber:
+    """One of Moodle's further answers to a numeric question: a number worth `weight` percent
+    (0 to below 100), with what to tell a learner who gives it."""
+
+    value: Decimal
+    tolerance: Decimal = Decimal(0)
+    weight: Decimal = Decimal(0)
+    feedback: LocalizedText | None = None
+
+
+@dataclass(frozen=True)
 class NumericAnswer:
     value: Decimal  # exact: 1.1 is 1.1, so a tolerance of 0.1 takes 1.0 and 1.2
     tolerance: Decimal = Decimal(0)  # absolute
     unit: LocalizedText | None = None
+    # tried after the right number, in this order: the first that takes a reply grades it
+    others: tuple[OtherNumber, ...] = ()
 
     type: ClassVar[QuestionType] = QuestionType.NUMERIC
 
@@ -183,18 +203,9 @@ class Question:
         return self.key.option
 
     @property
-    def right_options(self) -> frozenset[int]:
-        """The right options of a single or multiple question."""
-        match self.key:
-            case SingleAnswer(option):
-                return frozenset({option})
-            case MultipleAnswer(options):
-                return options
-        raise TypeError(f"question {self.id} is {self.type}: it has no options")
-
-    def is_correct(self, option: int) -> bool:
-        """Whether that option is a right one (single and multiple questions)."""
-        return option in self.right_options
+    def weights(self) -> Weights | None:
+        """Moodle's fractions of a single or multiple question that has them."""
+        return self.key.weights if isinstance(self.key, SingleAnswer | MultipleAnswer) else None
 
     @property
     def images(self) -> tuple[Image, ...]:

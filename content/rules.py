@@ -65,7 +65,7 @@ def attempt_order(quiz: Quiz) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Summary:
-    score: float  # partial credit counts: a multiple question 2/3 right adds 2/3
+    score: float  # partial credit counts: 2/3 right adds 2/3; a weight below 0 takes away
     total: int
     missed: tuple[str, ...]  # not fully right
 
@@ -77,9 +77,10 @@ class Summary:
 def summarize(question_ids: Sequence[str], credit_by_question: Mapping[str, float]) -> Summary:
     """Score of an attempt and the questions to review (not fully right), in quiz order.
 
-    Each answer counts for its credit, 0 to 1 (`True` counts 1): partial credit adds its
-    share to the score, and the question is still worth another look."""
-    credits = [min(1.0, max(0.0, float(credit_by_question.get(q, 0)))) for q in question_ids]
+    Each answer counts for its credit, -1 to 1 (content/grading.py; `True` counts 1): partial
+    credit adds its share to the score, and the question is still worth another look; an
+    option whose weight marks it down takes its share away, as Moodle sums the marks."""
+    credits = [min(1.0, max(-1.0, float(credit_by_question.get(q, 0)))) for q in question_ids]
     missed = tuple(q for q, credit in zip(question_ids, credits, strict=True) if credit < 1)
     return Summary(score=_exact(sum(credits)), total=len(question_ids), missed=missed)
 

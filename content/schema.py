@@ -31,6 +31,7 @@ from pydantic import (
 
 from content import model
 from content.answers import MAX_EXPONENT, normalize
+from content.grading import share
 from content.images import ImageChecker, ImageError, NoImages
 from content.model import (
     AnswerKey,
@@ -63,6 +64,8 @@ MAX_UNIT_LENGTH = 30
 MAX_ACCEPTED_LENGTH = MAX_OPTION_LENGTH
 MAX_ACCEPTED_ANSWERS = 20
 MAX_NUMBER_EXPONENT = MAX_EXPONENT  # a number's size in a bank, as in a reply
+MAX_OTHER_NUMBERS = 20
+MAX_FEEDBACK_LENGTH = MAX_EXPLANATION_LENGTH
 
 SLUG = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}(?:-[a-z0-9]{2,8})?$")
@@ -201,10 +204,34 @@ def _only(kind: type, value: Any, problem: str) -> Any:
 Options = Annotated[list[OptionText], Field(min_length=MIN_OPTIONS, max_length=MAX_OPTIONS)]
 
 
+def _weights(value: Any) -> list[Decimal]:
+    """Moodle's fractions: a list of percentages, -100 to 100."""
+    if not isinstance(value, list):
+        raise ValueError("weights is a list of percentages, one per option, e.g. [50, 50, -100]")
+    found = []
+    for index, weight in enumerate(value):
+        number = _number(weight, f"weight {index} (of option {index})")
+        if not -100 <= number <= 100:
+            raise ValueError(f"weight {index} is {weight}: a weight is -100 to 100 (percent)")
+        found.append(number)
+    return found
+
+
+Weights = Annotated[Any, AfterValidator(_weights)]
+
+
+def _weights_fit(weights: list[Decimal] | None, options: list[Any]) -> None:
+    if weights is not None and len(weights) != len(options):
+        raise ValueError(
+            f"weights has {len(weights)} percentages for {len(options)} options: one per option"
+        )
+
+
 class SingleSchema(_QuestionSchema):
     type: Literal["single"] = "single"
     options: Options
     answer: int
+    weights: Weights | None = None
 
     @field_validator("answer", mode="before")
     @classmethod
@@ -227,6 +254,15 @@ class SingleSchema(_QuestionSchema):
             raise ValueError(
                 f"answer {self.answer} is not an option index (0 to {len(self.options) - 1})"
             )
+        _weights_fit(self.weights, self.options)
+        if self.weights is not None:
+            full = [index for index, weight in enumerate(self.weights) if weight == 100]
+            if full != [self.answer]:
+                named = ", ".join(str(index) for index in full) or "none"
+                raise ValueError(
+                    "with weights, a single question's answer is the one option at 100 "
+                    f"(answer {self.answer}; options at 100: {named})"
+                )
         return self
 
 
@@ -234,6 +270,7 @@ class MultipleSchema(_QuestionSchema):
     type: Literal["multiple"]
     options: Options
     answer: list[int] = Field(min_length=1)
+    weights: Weights | None = None
 
     @field_validator("answer", mode="before")
     @classmethod
@@ -251,6 +288,18 @@ class MultipleSchema(_QuestionSchema):
             raise ValueError(f"answer {shown}: not an option index (0 to {last})")
         if len(set(self.answer)) != len(self.answer):
             raise ValueError("answer lists an option twice")
+        _weights_fit(self.weights, self.options)
+        if self.weights is not None:
+            positive = [index for index, weight in enumerate(self.weights) if weight > 0]
+            if sorted(self.answer) != positive:
+                raise ValueError(
+                    "with weights, answer lists exactly the options with a positive weight "
+                    f"({positive})"
+                )
+            if sum(share(self.weights[index]) for index in positive) < 1:
+                raise ValueError(
+                    "the positive weights add up to less than 100: no selection is fully right"
+                )
         return self
 
 
@@ -264,24 +313,55 @@ class TrueFalseSchema(_QuestionSchema):
         return _only(bool, value, "a true_false question's answer is true or false")
 
 
+def _tolerance(value: Any) -> Decimal:
+    number = _number(value, "the tolerance")
+    if number < 0:
+        raise ValueError("the tolerance is how far a reply may be from the answer: 0 or more")
+    return number
+
+
+Tolerance = Annotated[Any, AfterValidator(_tolerance)]
+
+
+class OtherNumberSchema(_Strict):
+    """One of Moodle's further answers to a numeric question: a number worth `weight` percent
+    (0 up to below 100) and what to tell a learner who gives it."""
+
+    value: Any
+    tolerance: Tolerance = Decimal(0)
+    weight: Any = Decimal(0)
+    feedback: Text | None = None
+
+    _feedback = field_validator("feedback")(_localized_validator(MAX_FEEDBACK_LENGTH))
+
+    @field_validator("value")
+    @classmethod
+    def _value_number(cls, value: Any) -> Decimal:
+        return _number(value, "the number")
+
+    @field_validator("weight")
+    @classmethod
+    def _weight_percent(cls, value: Any) -> Decimal:
+        number = _number(value, "the weight")
+        if not 0 <= number < 100:
+            raise ValueError(
+                f"the weight of another number is 0 up to below 100 (percent), not {value}; "
+                "the right number is the answer"
+            )
+        return number
+
+
 class NumericSchema(_QuestionSchema):
     type: Literal["numeric"]
     answer: Any
-    tolerance: Any = Decimal(0)
+    tolerance: Tolerance = Decimal(0)
     unit: UnitText | None = None
+    numbers: list[OtherNumberSchema] | None = Field(default=None, max_length=MAX_OTHER_NUMBERS)
 
     @field_validator("answer")
     @classmethod
     def _answer_number(cls, value: Any) -> Decimal:
         return _number(value, "the answer")
-
-    @field_validator("tolerance")
-    @classmethod
-    def _tolerance_number(cls, value: Any) -> Decimal:
-        number = _number(value, "the tolerance")
-        if number < 0:
-            raise ValueError("the tolerance is how far a reply may be from the answer: 0 or more")
-        return number
 
 
 class TypedSchema(_QuestionSchema):
@@ -377,17 +457,33 @@ def _required(value: dict[str, str], default_language: str) -> LocalizedText:
     return text
 
 
+def _tuple(weights: list[Decimal] | None) -> tuple[Decimal, ...] | None:
+    return None if weights is None else tuple(weights)
+
+
 def _key(question: _QuestionSchema, default_language: str) -> AnswerKey:
     match question:
         case SingleSchema():
-            return model.SingleAnswer(question.answer)
+            return model.SingleAnswer(question.answer, _tuple(question.weights))
         case MultipleSchema():
-            return model.MultipleAnswer(frozenset(question.answer))
+            return model.MultipleAnswer(frozenset(question.answer), _tuple(question.weights))
         case TrueFalseSchema():
             return model.TrueFalseAnswer(question.answer)
         case NumericSchema():
+            others = tuple(
+                model.OtherNumber(
+                    other.value,
+                    other.tolerance,
+                    other.weight,
+                    _localized(other.feedback, default_language),
+                )
+                for other in question.numbers or ()
+            )
             return model.NumericAnswer(
-                question.answer, question.tolerance, _localized(question.unit, default_language)
+                question.answer,
+                question.tolerance,
+                _localized(question.unit, default_language),
+                others,
             )
         case TypedSchema():
             return model.TypedAnswer(

@@ -40,7 +40,7 @@ class PendingAnswer:
     card: CardReview | None  # the review of the learner's card this answer is
     # (score, total) to store if this answer finishes the attempt; None: every answer counts
     result: tuple[float, int] | None = None
-    credit: float | None = None  # 0 to 1 (partial credit); None: `correct` says it all
+    credit: float | None = None  # -1 to 1 (content/grading.py); None: `correct` says it all
     reply: str | None = None  # what the learner typed (numeric and typed questions)
 
     @property

@@ -489,9 +489,11 @@ class GroupStore:
         elapsed: float,
         points: int,
         now: float,
+        credit: float | None = None,
     ) -> GroupAnswerOutcome:
         """Store a person's first answer to the current, open question, in the next batch of
-        answers (storage/group_batch.py); returns after its COMMIT.
+        answers (storage/group_batch.py); returns after its COMMIT. `credit` (-1 to 1) is
+        kept where the question scores in parts; else `correct` says it all.
 
         Refused (CLOSED) unless the session runs, `position` is its current question, that
         question is not revealed and its deadline has not passed at `now`.
@@ -508,6 +510,7 @@ class GroupStore:
                 elapsed=elapsed,
                 points=points,
                 answered_at=now,
+                credit=credit,
             )
         )
 

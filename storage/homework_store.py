@@ -50,7 +50,7 @@ class Taker:
     opened_at: float
     started_at: float
     finished_at: float | None
-    score: int | None
+    score: float | None  # partial credit counts
     total: int
 
     def done_by(self, deadline: float) -> bool:

@@ -65,7 +65,7 @@ class Answer:
     # True and 1 for False (true_false: the choice as shown), -1 for a typed reply
     correct: bool  # fully right
     answered_at: float
-    credit: float | None = None  # partial credit (0 to 1) where there is some; else None
+    credit: float | None = None  # -1 to 1, where the question scores in parts; else None
 
     @property
     def score(self) -> float:
@@ -344,8 +344,8 @@ class LearnerStore:
         in the same commit, and the review logged (storage/card_reviews.py).
         `result` is the (score, total) the attempt finishes with, when the caller counts only
         some of its items (questions retired meanwhile); by default every answer counts.
-        `credit` is the answer's partial credit (0 to 1; by default `correct`'s), `reply` what
-        the learner typed, for a question answered with a typed reply.
+        `credit` is the answer's credit (-1 to 1, content/grading.py; by default `correct`'s),
+        `reply` what the learner typed, for a question answered with a typed reply.
         """
         if question_id not in attempt.question_ids:
             raise ValueError(f"question {question_id!r} is not part of attempt {attempt.id}")

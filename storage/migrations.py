@@ -40,6 +40,20 @@ _REVIEW_COLUMNS = """\
             rating INTEGER NOT NULL,
             reviewed_at REAL NOT NULL,"""
 
+
+def _review_log(table: str, answers: str) -> str:
+    """`review_log` as 10 made it, naming a private answer of `answers` or a group answer;
+    13 makes it again, naming the rebuilt answers."""
+    return f"""CREATE TABLE {table} (
+{_REVIEW_COLUMNS}
+            answer_id INTEGER REFERENCES {answers}(id),
+            session_id INTEGER,
+            position INTEGER,
+            CHECK ((answer_id IS NULL) = (session_id IS NOT NULL)),
+            CHECK ((session_id IS NULL) = (position IS NULL))
+        )"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     # 1: learners, attempts and their answers
     (
@@ -346,14 +360,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     # review log names the answer it came from, a private answer (answer_id) or a group answer
     # (session_id, position), exactly one of them
     (
-        f"""CREATE TABLE review_log_v2 (
-{_REVIEW_COLUMNS}
-            answer_id INTEGER REFERENCES answers(id),
-            session_id INTEGER,
-            position INTEGER,
-            CHECK ((answer_id IS NULL) = (session_id IS NOT NULL)),
-            CHECK ((session_id IS NULL) = (position IS NULL))
-        )""",
+        _review_log("review_log_v2", "answers"),
         """INSERT INTO review_log_v2 (id, user_id, quiz_id, question_id, rating, reviewed_at,
                 answer_id)
             SELECT id, user_id, quiz_id, question_id, rating, reviewed_at, answer_id
@@ -395,6 +402,38 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
         "CREATE INDEX group_picks_by_user ON group_picks(user_id)",
         "ALTER TABLE group_questions ADD COLUMN photo INTEGER NOT NULL DEFAULT 0",
+    ),
+    # 13: Moodle's weights (content/grading.py). An answer's credit is -1 to 1: a single
+    # question's option with a negative weight marks the answer down. SQLite cannot change a
+    # CHECK, so `answers` is rebuilt with the same rows; `review_log` names its rows, so it
+    # is rebuilt too, naming the new table, before the old one is dropped. A group answer
+    # keeps its credit as a private one does (NULL: `correct` says it all).
+    (
+        f"""CREATE TABLE answers_v3 (
+{_ANSWER_COLUMNS}
+            credit REAL CHECK (credit BETWEEN -1 AND 1),
+            reply TEXT,
+            UNIQUE (attempt_id, quiz_id, question_id)
+        )""",
+        """INSERT INTO answers_v3 (id, attempt_id, user_id, quiz_id, question_id, chosen,
+                correct, answered_at, credit, reply)
+            SELECT id, attempt_id, user_id, quiz_id, question_id, chosen, correct, answered_at,
+                credit, reply
+            FROM answers""",
+        _review_log("review_log_v3", "answers_v3"),
+        """INSERT INTO review_log_v3 (id, user_id, quiz_id, question_id, rating, reviewed_at,
+                answer_id, session_id, position)
+            SELECT id, user_id, quiz_id, question_id, rating, reviewed_at, answer_id,
+                session_id, position
+            FROM review_log""",
+        "DROP TABLE review_log",
+        "DROP TABLE answers",
+        "ALTER TABLE answers_v3 RENAME TO answers",
+        "ALTER TABLE review_log_v3 RENAME TO review_log",
+        """CREATE INDEX answers_by_user_question
+            ON answers(user_id, quiz_id, question_id, answered_at)""",
+        "CREATE INDEX answers_by_user_time ON answers(user_id, answered_at)",
+        "ALTER TABLE group_answers ADD COLUMN credit REAL CHECK (credit BETWEEN -1 AND 1)",
     ),
 )
 

@@ -717,5 +717,5 @@ async def stats(services: Services, locale: Locale) -> list[str]:
         await store.retired(),
         locale,
         await store.wrong_replies(),
-        await store.credit_stats(),
+        await store.questions_with_credit(),
     )

@@ -288,6 +288,7 @@ def per_type_lines(
     credit = {c.question_id: c for c in credits if c.quiz_id == quiz.id}
     answers: dict[QuestionType, int] = {}
     score: dict[QuestionType, float] = {}
+    in_parts: set[QuestionType] = set()  # a kind whose answers count their credit
     for stat in questions:
         question = quiz.question(stat.question_id)
         if question is None:
@@ -296,9 +297,11 @@ def per_type_lines(
         answers[kind] = answers.get(kind, 0) + stat.answers
         partial = credit.get(stat.question_id)
         score[kind] = score.get(kind, 0.0) + (partial.credit if partial else stat.correct)
+        if partial is not None:
+            in_parts.add(kind)
     parts = [
         locale.t(
-            "stats_type_part_average" if kind is QuestionType.MULTIPLE else "stats_type_part",
+            "stats_type_part_average" if kind in in_parts else "stats_type_part",
             type=locale.t(f"question_type_{kind.value}"),
             n=answers[kind],
             percent=round(100 * score[kind] / answers[kind]),

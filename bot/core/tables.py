@@ -18,11 +18,13 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
 from bot.core.i18n import Locale
-from bot.core.render import choice_count, letter, letters
+from bot.core.render import choice_count, letters
 from content.formats.table import FORMULA_STARTS, NUMBER
-from content.model import Question, QuestionType, clip
+from content.grading import NumberReply, TextReply, choices_of, stored_response
+from content.model import Question, clip
 
 Cell = str | int | float | None
+MAX_REPLY_IN_CELL = 60  # characters of a typed reply shown in a report
 
 
 def neutralize(text: str) -> str:
@@ -78,15 +80,28 @@ def to_xlsx(table: Table, sheet_title: str = "report") -> bytes:
     return buffer.getvalue()
 
 
-def answer_cell(question: Question | None, chosen: int, correct: bool) -> str:
-    """A chosen option as its letter (the bank's order; True is A, False B), a multiple
-    question's options as theirs ("A, C": `chosen` has a bit per option), and ✓ or ✗."""
-    count = choice_count(question) if question is not None else 0
-    if question is not None and question.type is QuestionType.MULTIPLE and chosen > 0:
-        shown = letters([i for i in range(count) if chosen >> i & 1]) or str(chosen)
-    else:
-        shown = letter(chosen) if 0 <= chosen < count else str(chosen)
-    return f"{shown} {'✓' if correct else '✗'}"
+def answer_cell(
+    question: Question | None, chosen: int, credit: float, reply: str | None = None
+) -> str:
+    """A stored answer as a report shows it: the chosen options as their letters (the bank's
+    order; True is A, False B), or the reply; then ✓ (fully right), ✗ (no credit) or what it
+    counts for (`50%`, `-100%`)."""
+    mark = "✓" if credit == 1 else "✗" if credit == 0 else f"{round(100 * credit)}%"
+    if question is None:
+        return f"{reply if reply is not None else chosen} {mark}"
+    response = stored_response(question, chosen, reply)
+    if isinstance(response, NumberReply | TextReply):
+        return f"{clip(response.text, MAX_REPLY_IN_CELL)} {mark}"
+    picked = choices_of(response)
+    if any(not 0 <= choice < choice_count(question) for choice in picked):
+        return f"{chosen} {mark}"  # the question has fewer options now
+    return f"{letters(picked)} {mark}"
+
+
+def number_cell(value: float) -> int | float:
+    """A score as a cell: 7, or 7.5 with partial credit (no floating-point dust)."""
+    rounded = round(value, 2)
+    return int(rounded) if rounded == int(rounded) else rounded
 
 
 def question_header(

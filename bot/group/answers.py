@@ -29,7 +29,9 @@ from bot.core.context import QuizContext, Services
 from bot.core.i18n import Locale
 from bot.core.render import choice_count
 from bot.group import flow, render
-from content.group_rules import upcoming_sends
+from content import grading
+from content.grading import Choice, Grade, Response, Selection
+from content.group_rules import answer_points, upcoming_sends
 from content.model import Question
 from storage.group_store import AnswerStatus, AskedQuestion, GroupAnswerOutcome, GroupSession
 
@@ -48,29 +50,31 @@ async def _record(
     asked: AskedQuestion,
     question: Question,
     who: User,
-    chosen: int,
+    response: Response,
     now: float,
-) -> GroupAnswerOutcome:
-    """Store a member's answer with its time and points (a tap, a multiple question's
-    selection or a poll vote alike, given `now`: when it arrived, not when its turn came); a
-    posted question is worth no points. `correct` is fully right; a timed quiz's points are
-    scaled by the answer's credit (`render.answer_points`)."""
+) -> tuple[GroupAnswerOutcome, Grade]:
+    """Grade a member's answer once and store it with its time and points (a tap, a
+    multiple question's selection or a poll vote alike, given `now`: when it arrived, not
+    when its turn came); a posted question is worth no points. `correct` is fully right; a
+    timed quiz's points are those of a right answer at that speed times the credit
+    (`content.group_rules.answer_points`: a weight below 0 takes points away)."""
     elapsed = max(now - asked.asked_at, 0.0)
-    score = (
-        0 if session.posted else render.answer_points(question, chosen, elapsed, session.seconds)
-    )
-    return await services.storage.groups.record_answer(
+    grade = grading.grade(question, response)
+    score = 0 if session.posted else answer_points(grade.credit, elapsed, session.seconds)
+    outcome = await services.storage.groups.record_answer(
         session_id=session.id,
         position=asked.position,
         question_id=question.id,
         user_id=who.id,
         name=who.full_name,
-        chosen=chosen,
-        correct=render.credit(question, chosen) == 1,
+        chosen=grading.chosen_column(response),
+        correct=grade.fully_right,
         elapsed=elapsed,
         points=score,
         now=now,
+        credit=float(grade.credit) if grading.scored_in_parts(question) else None,
     )
+    return outcome, grade
 
 
 MemberTap = GroupAnswer | PostAnswer | GroupPick | PostPick | GroupSubmit | PostSubmit
@@ -130,7 +134,7 @@ async def take_tap(
     if isinstance(found, str):
         _toast(services, jobs, query, found)
         return
-    await _answer(services, jobs, query, found, tap.option, locale, arrived_at)
+    await _answer(services, jobs, query, found, Choice(tap.option), locale, arrived_at)
 
 
 async def _answer(
@@ -138,15 +142,36 @@ async def _answer(
     jobs: Jobs,
     query: CallbackQuery,
     found: tuple[GroupSession, AskedQuestion, Question],
-    chosen: int,
+    response: Response,
     locale: Locale,
     arrived_at: float,
 ) -> None:
     session, asked, question = found
-    outcome = await _record(services, session, asked, question, query.from_user, chosen, arrived_at)
-    _toast(services, jobs, query, render.tap_toast(session, question, chosen, outcome, locale))
+    outcome, grade = await _record(
+        services, session, asked, question, query.from_user, response, arrived_at
+    )
+    _toast(services, jobs, query, _told(session, question, outcome, grade, locale))
     if outcome.status is AnswerStatus.RECORDED:
         schedule_count(jobs, session, asked.position)
+
+
+def _told(
+    session: GroupSession,
+    question: Question,
+    outcome: GroupAnswerOutcome,
+    grade: Grade | None,
+    locale: Locale,
+) -> str:
+    """The toast of an answer: how it was graded, or that an earlier one stands (its stored
+    `chosen` read back here, at the boundary), or that it came too late."""
+    if outcome.status is AnswerStatus.ALREADY:
+        standing = (
+            None if outcome.chosen is None else grading.stored_response(question, outcome.chosen)
+        )
+        return render.standing_toast(session, question, standing, locale)
+    if outcome.status is AnswerStatus.CLOSED or grade is None:
+        return render.refused_toast(session, locale)
+    return render.tap_toast(session, question, grade, outcome.points, locale)
 
 
 async def take_pick(
@@ -173,7 +198,9 @@ async def take_pick(
         now=arrived_at,
     )
     if outcome.status is AnswerStatus.RECORDED:
-        _toast(services, jobs, query, render.pick_toast(outcome.options, locale))
+        selection = grading.stored_response(question, outcome.options)
+        assert isinstance(selection, Selection)
+        _toast(services, jobs, query, render.pick_toast(selection, locale))
     elif outcome.status is AnswerStatus.ALREADY:
         _toast(services, jobs, query, locale.t("already_answered"))
     else:
@@ -205,14 +232,15 @@ async def take_submit(
     if not options:  # none picked, or none kept: /forgetme deletes a selection, not an answer
         standing = await groups.standing_answer(session.id, asked.position, member)
         if standing is not None and standing.chosen is not None:
-            toast = render.tap_toast(session, question, standing.chosen, standing, locale)
+            toast = _told(session, question, standing, None, locale)
         elif _takes_answers(session, asked, arrived_at):
             toast = locale.t("pick_first")
         else:  # as the answer would have been refused
             toast = locale.t("post_closed" if session.posted else "group_toast_closed")
         _toast(services, jobs, query, toast)
         return
-    await _answer(services, jobs, query, found, options, locale, arrived_at)
+    selection = grading.stored_response(question, options)
+    await _answer(services, jobs, query, found, selection, locale, arrived_at)
 
 
 def _takes_answers(session: GroupSession, asked: AskedQuestion, at: float) -> bool:
@@ -270,8 +298,12 @@ async def take_vote(services: Services, answer: PollAnswer, arrived_at: float) -
         len(options) > 1 and not render.is_multiple(question)
     ):
         return
-    chosen = sum(1 << i for i in options) if render.is_multiple(question) else min(options)
-    outcome = await _record(services, session, asked, question, answer.user, chosen, arrived_at)
+    response = (
+        Selection(frozenset(options)) if render.is_multiple(question) else Choice(min(options))
+    )
+    outcome, _ = await _record(
+        services, session, asked, question, answer.user, response, arrived_at
+    )
     log.debug("poll answer %s: %s", answer.poll_id, outcome.status.value)
 
 
@@ -301,11 +333,9 @@ async def refresh_count(
     session = await groups.get_session(session_id)
     if session is None or not session.running or session.position != position:
         return
-    if session.mode != flow.BUTTONS:
-        return  # a poll shows its own count
     asked = await groups.asked(session_id, position)
-    if asked is None or asked.revealed_at is not None:
-        return
+    if asked is None or asked.revealed_at is not None or asked.poll_id is not None:
+        return  # revealed, or a poll, which shows its own count
     now = services.clock()
     upcoming = upcoming_sends(asked.deadline, session.seconds, now)
     wait = services.pace.count_edit_wait(session.chat_id, now, upcoming)

@@ -27,6 +27,7 @@ from bot.core.context import QuizContext, Services, send
 from bot.core.i18n import Locale
 from bot.core.render import Rendered, picture_line
 from bot.group import render
+from content import grading
 from content.group_rules import rank
 from content.loader import IN_GROUPS
 from content.model import Question, Quiz
@@ -257,7 +258,7 @@ async def ask(
         else:
             gone = False
             quiz, question = found
-            if session.mode == POLL:
+            if session.mode == POLL and render.as_poll(question):
                 message_id, poll_id = await _send_poll(
                     bot, services, session, quiz, question, position
                 )
@@ -398,7 +399,7 @@ async def _show_reveal(
         return
     quiz, question = found
     groups = services.storage.groups
-    if session.mode == POLL:
+    if asked.poll_id is not None:
         await bot.stop_poll(session.chat_id, asked.message_id)
         services.pace.record(session.chat_id, services.clock())
         spec = render.poll_spec(quiz, question, asked.position, session.total, locale)
@@ -406,13 +407,16 @@ async def _show_reveal(
             await send(bot, services, session.chat_id, spec.followup, None, session.thread_id)
         await _send_explanation_picture(bot, services, session, asked, question)
         return
-    counts = await groups.answer_counts(session.id, asked.position)
+    counts = {
+        grading.stored_response(question, chosen): n
+        for chosen, n in (await groups.answer_counts(session.id, asked.position)).items()
+    }
+    tally = await groups.tally(session.id, asked.position)
     if session.posted:
-        tally = await groups.tally(session.id, asked.position)
         rendered = render.post_reveal(quiz, question, tally, counts, locale)
     else:
         rendered = render.reveal_message(
-            quiz, question, asked.position, session.total, counts, locale
+            quiz, question, asked.position, session.total, counts, tally.correct, locale
         )
     await show_on_question(bot, services, session, asked, question, rendered, locale)
     await _send_explanation_picture(bot, services, session, asked, question)
@@ -498,7 +502,7 @@ async def stop(bot: Bot, services: Services, jobs: Jobs, session: GroupSession) 
         asked = await services.storage.groups.asked(session.id, position)
         try:
             if asked is not None and asked.revealed_at is None and asked.message_id:
-                if session.mode == POLL:
+                if asked.poll_id is not None:
                     await bot.stop_poll(session.chat_id, asked.message_id)
                 else:
                     await bot.edit_message_reply_markup(session.chat_id, asked.message_id)

@@ -11,9 +11,10 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.core.i18n import Locale
 from bot.core.render import Rendered, person, place_mark
-from bot.core.tables import Cell, Table, answer_cell, question_header
+from bot.core.tables import Cell, Table, answer_cell, number_cell, question_header
 from content.deadlines import local_time
 from content.model import Quiz
+from content.rules import score_text
 from content.schema import MAX_TITLE_LENGTH
 from storage.homework_store import Assignment, Taker
 from storage.report_store import LatestAttempt
@@ -96,7 +97,7 @@ def results(
                 "homework_line",
                 place=place_mark(place),
                 name=person(row.taker.name, locale),
-                score=row.taker.score or 0,
+                score=score_text(row.taker.score or 0),
                 total=row.taker.total,
                 seconds=round(row.seconds),
             )
@@ -139,7 +140,7 @@ def handed_in(quiz: Quiz | None, assignment: Assignment, taker: Taker, locale: L
     return locale.t(
         "homework_handed_in",
         title=_title(quiz, assignment, locale),
-        score=taker.score or 0,
+        score=score_text(taker.score or 0),
         total=taker.total,
     )
 
@@ -178,13 +179,17 @@ def table(
             taker.name,
             taker.user_id,
             "yes" if finished else "no",
-            taker.score if finished else None,
+            number_cell(taker.score or 0) if finished else None,
             taker.total,
             seconds.get(taker.user_id),
         ]
         answers = by_attempt[taker.attempt_id].answers if taker.attempt_id in by_attempt else {}
         for question in questions:
             given = answers.get(question.id)
-            cells.append(None if given is None else answer_cell(question, *given))
+            cells.append(
+                None
+                if given is None
+                else answer_cell(question, given.chosen, given.credit, given.reply)
+            )
         rows.append(tuple(cells))
     return Table(header, tuple(rows))

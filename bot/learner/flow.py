@@ -21,33 +21,18 @@ from bot.core.context import Services
 from bot.core.i18n import Locale
 from bot.core.render import (
     Rendered,
+    answer_toast,
     choice_count,
     letters,
     picture_line,
-    right_choices,
     takes_reply,
 )
 from bot.learner import render
-from content.answers import (
-    DigitGrouping,
-    Grade,
-    NotANumber,
-    grade_multiple,
-    grade_number,
-    grade_typed,
-    normalize,
-    read_number,
-)
+from content import grading
+from content.answers import DigitGrouping
 from content.catalog import Catalog
-from content.model import (
-    MultipleAnswer,
-    NumericAnswer,
-    Question,
-    QuestionType,
-    Quiz,
-    TypedAnswer,
-    clip,
-)
+from content.grading import Choice, Grade, NumberReply, Selection, TextReply
+from content.model import Question, QuestionType, Quiz, clip
 from content.progress import Mastery, mastery
 from content.rules import (
     Progress,
@@ -376,14 +361,9 @@ async def _check_tap(
 
 
 async def _record(
-    services: Services,
-    asked: _Asked,
-    chosen: int,
-    grade: Grade,
-    asked_at: float | None,
-    reply: str | None = None,
+    services: Services, asked: _Asked, grade: Grade, asked_at: float | None
 ) -> AnswerOutcome:
-    """Store the answer, with the review of its card (computed in the answer's own
+    """Store the answer as graded, with the review of its card (computed in the answer's own
     transaction from the card stored then: FSRS rates Good only when fully right), and
     finish the attempt with its last answer; committed before the caller acknowledges."""
     attempt, item = asked.attempt, asked.item
@@ -392,20 +372,21 @@ async def _record(
     result = None
     if asked.following is None:  # the last answer: the score of what the attempt asked
         answered = {key: answer.score for key, answer in asked.answers.items()}
-        summary = summarize(asked.progress.items, {**answered, item.key: float(grade.score)})
+        summary = summarize(asked.progress.items, {**answered, item.key: float(grade.credit)})
         result = (summary.score, summary.total)
-    partial = item.question.type is QuestionType.MULTIPLE
+    response = grade.response
+    reply = response.text if isinstance(response, NumberReply | TextReply) else None
     return await services.storage.learners.record_answer(
         attempt,
         item.key,
-        chosen,
+        grading.chosen_column(response),
         grade.fully_right,
         now,
         finishes=asked.following is None,
         card=CardReview(grade.fully_right, seconds),
         result=result,
-        credit=float(grade.score) if partial else None,
-        reply=reply,
+        credit=float(grade.credit) if grading.scored_in_parts(item.question) else None,
+        reply=None if reply is None else clip(reply, MAX_STORED_REPLY),
     )
 
 
@@ -425,9 +406,9 @@ def _placed(
     )
 
 
-def _reveal(asked: _Asked, given: render.Given, locale: Locale) -> Rendered:
+def _reveal(asked: _Asked, grade: Grade, locale: Locale) -> Rendered:
     placed = _placed(asked.attempt, asked.item, asked.order, asked.progress)
-    return render.reveal_message(placed, given, locale)
+    return render.reveal_message(placed, grade, locale)
 
 
 async def _move_on(
@@ -486,15 +467,14 @@ async def take_answer(
     if asked is None:
         return
     question = asked.item.question
-    chosen = asked.order[tap.place]  # the choice of the bank shown at the place tapped
-    grade = Grade.of(chosen in right_choices(question))
-    outcome = await _record(services, asked, chosen, grade, _asked_at(query))
+    chosen = Choice(asked.order[tap.place])  # the choice of the bank shown at the place tapped
+    grade = grading.grade(question, chosen)
+    outcome = await _record(services, asked, grade, _asked_at(query))
     if not outcome.recorded:
         await query.answer(locale.t("already_answered"))
         return
-    given = render.Tapped(tap.place)
-    toast = render.answer_toast(question, given, locale, asked.order)
-    shown_in = await _acknowledge(bot, query, asked, toast, _reveal(asked, given, locale))
+    toast = answer_toast(question, grade, locale, asked.order)
+    shown_in = await _acknowledge(bot, query, asked, toast, _reveal(asked, grade, locale))
     await _move_on(bot, services, _chat_of(query), asked, outcome, locale, shown_in)
 
 
@@ -532,20 +512,18 @@ async def submit_picks(
     asked = await _check_tap(services, query, tap.attempt_id, tap.position, locale, MULTIPLE)
     if asked is None:
         return
-    key = asked.item.question.key
-    assert isinstance(key, MultipleAnswer)
+    question = asked.item.question
     picks = await services.storage.learners.picks(asked.attempt.id, asked.item.key)
     if not picks:
         await query.answer(locale.t("pick_first"))
         return
-    chosen = sum(1 << option for option in picks)
-    outcome = await _record(services, asked, chosen, grade_multiple(picks, key), _asked_at(query))
+    grade = grading.grade(question, Selection(picks))
+    outcome = await _record(services, asked, grade, _asked_at(query))
     if not outcome.recorded:
         await query.answer(locale.t("already_answered"))
         return
-    given = render.Picked(frozenset(asked.order.index(o) for o in picks))
-    toast = render.answer_toast(asked.item.question, given, locale, asked.order)
-    shown_in = await _acknowledge(bot, query, asked, toast, _reveal(asked, given, locale))
+    toast = answer_toast(question, grade, locale, asked.order)
+    shown_in = await _acknowledge(bot, query, asked, toast, _reveal(asked, grade, locale))
     await _move_on(bot, services, _chat_of(query), asked, outcome, locale, shown_in)
 
 
@@ -574,19 +552,16 @@ async def take_reply(
         else:
             await message.reply_text(locale.t("plain_text"))
         return
-    text = message.text or ""
-    judged = judge_reply(checked.item.question, text)
-    if isinstance(judged, str):
-        await message.reply_text(
-            _not_an_answer(judged, checked.item.question, text, locale), do_quote=True
-        )
+    reading = grading.read_reply(checked.item.question, message.text or "")
+    if not isinstance(reading, NumberReply | TextReply):
+        await message.reply_text(_not_an_answer(reading, locale), do_quote=True)
         return
-    reply = clip(text, MAX_STORED_REPLY)
-    outcome = await _record(services, checked, -1, judged, awaited.asked_at, reply)
+    grade = grading.grade(checked.item.question, reading)
+    outcome = await _record(services, checked, grade, awaited.asked_at)
     if not outcome.recorded:
         await message.reply_text(locale.t("already_answered"))
         return
-    reveal = _reveal(checked, render.Replied(text, judged.fully_right), locale)
+    reveal = _reveal(checked, grade, locale)
     shown_in = None
     try:
         sent = await message.reply_text(reveal.text, reply_markup=reveal.markup, do_quote=True)
@@ -598,32 +573,12 @@ async def take_reply(
 
 
 MAX_STORED_REPLY = 500  # characters of a typed reply kept with its answer
-NOT_A_NUMBER, GROUPED, EMPTY = "not_a_number", "grouped", "empty"
 
 
-def judge_reply(question: Question, text: str) -> Grade | str:
-    """A typed reply judged against its question, or why it is not an answer."""
-    match question.key:
-        case NumericAnswer() as key:
-            judged = grade_number(text, key)
-            if isinstance(judged, DigitGrouping):
-                return GROUPED
-            if isinstance(judged, NotANumber):
-                return NOT_A_NUMBER
-            return judged
-        case TypedAnswer(strict_diacritics=strict) as key:
-            if not normalize(text, strict):
-                return EMPTY
-            return grade_typed(text, key)
-    raise TypeError(f"question {question.id} is {question.type}: it takes no typed reply")
-
-
-def _not_an_answer(why: str, question: Question, text: str, locale: Locale) -> str:
-    if why == GROUPED:
-        key = question.key
-        assert isinstance(key, NumericAnswer)
-        reading = read_number(text, key.unit)
-        assert isinstance(reading, DigitGrouping)
+def _not_an_answer(reading: grading.Unreadable, locale: Locale) -> str:
+    """Why a reply is no answer: a number written with digit grouping (and how to write it),
+    no number at all, or nothing left to compare."""
+    if isinstance(reading, DigitGrouping):
         if reading.as_decimal is not None:
             return locale.t(
                 "digit_grouping_ambiguous",
@@ -631,7 +586,7 @@ def _not_an_answer(why: str, question: Question, text: str, locale: Locale) -> s
                 as_decimal=reading.as_decimal,
             )
         return locale.t("digit_grouping", ungrouped=reading.ungrouped)
-    return locale.t("empty_reply" if why == EMPTY else "not_a_number")
+    return locale.t("empty_reply" if isinstance(reading, grading.EmptyReply) else "not_a_number")
 
 
 ONE_TAP = frozenset({QuestionType.SINGLE, QuestionType.TRUE_FALSE})

@@ -6,7 +6,6 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -21,18 +20,18 @@ from bot.core.render import (
     choice_labels,
     choices,
     explanation,
+    fraction_text,
     letter,
-    letters,
     option_button,
     picture_line,
-    right_choices,
+    right_letters,
     right_reply,
     screen_order,
     shorten,
     split_blocks,
+    weight_note,
 )
-from bot.core.render import answer_toast as core_answer_toast
-from content.answers import Mark, grade_multiple, option_marks
+from content.grading import Grade, Mark, NumberReply, TextReply, choices_of, right_choices
 from content.model import (
     MultipleAnswer,
     NumericAnswer,
@@ -46,6 +45,7 @@ from content.progress import Mastery, bar
 from content.rules import Summary, score_text
 from content.schema import (
     MAX_DESCRIPTION_LENGTH,
+    MAX_EXPLANATION_LENGTH,
     MAX_GUIDE_TITLE_LENGTH,
     MAX_OPTION_LENGTH,
     MAX_QUESTION_LENGTH,
@@ -153,122 +153,86 @@ def _keyboard(
     return None
 
 
-@dataclass(frozen=True)
-class Tapped:
-    """A single or true/false question answered by the choice at this place on screen."""
-
-    place: int
-
-
-@dataclass(frozen=True)
-class Picked:
-    """A multiple question answered with the options at these places on screen."""
-
-    places: frozenset[int]
+# How each choice is marked on a reveal: a single or true/false question shows its right
+# choice whether it was chosen or not; a multiple question tells a right option it missed.
+_ONE_MARKS = {
+    Mark.RIGHT: "✅",
+    Mark.MISSED: "✅",
+    Mark.PARTIAL: "🟡",
+    Mark.WRONG: "❌",
+    Mark.NONE: "▫️",
+}
+_SEVERAL_MARKS = {**_ONE_MARKS, Mark.MISSED: "☑️"}
 
 
-@dataclass(frozen=True)
-class Replied:
-    """A numeric or typed question answered with this text, judged right or not."""
-
-    text: str
-    right: bool
-
-
-Given = Tapped | Picked | Replied
-
-
-def answer_toast(
-    question: Question, given: Tapped | Picked, locale: Locale, order: Sequence[int] | None
-) -> str:
-    """The toast of a tap that answered: right, partly right or wrong, and what was right."""
-    if isinstance(given, Tapped):
-        return core_answer_toast(question, given.place, locale, order)
-    places = list(screen_order(question, order))
-    key = question.key
-    assert isinstance(key, MultipleAnswer)
-    grade = grade_multiple({places[p] for p in given.places}, key)
-    right = frozenset(places.index(choice) for choice in key.options)
-    if grade.fully_right:
-        return locale.t("correct_toast")
-    if grade.score:
-        return locale.t("partial_toast", score=fraction_text(grade.score))
-    return locale.t("wrong_options_toast", letters=letters(right))
-
-
-def reveal_message(placed: Placed, given: Given, locale: Locale) -> Rendered:
-    """The answered question: each choice marked (right, missed, wrong) with the learner's
-    own marked, or their reply and what was accepted; the verdict and the explanation."""
+def reveal_message(placed: Placed, grade: Grade, locale: Locale) -> Rendered:
+    """The answered question: each choice marked (right, missed, wrong; with its worth when
+    the question has weights) with the learner's own marked, or their reply and what was
+    accepted; the verdict, the feedback for that answer, the explanation. `grade` is the
+    answer's, computed once where it was taken."""
     question = placed.question
     places = list(screen_order(question, placed.order))
     shown = choices(question, locale)
-    right = frozenset(places.index(choice) for choice in right_choices(question))
     parts = [_header(placed, locale), locale.rich(question.text, MAX_QUESTION_LENGTH)]
-    mine_mark = f" ← <i>{locale.t('your_answer')}</i>"
-    match given:
-        case Tapped(tapped):
-            lines = []
-            for i, choice in enumerate(places):
-                mark = "✅" if i in right else ("❌" if i == tapped else "▫️")
-                lines.append(
-                    f"{mark} <b>{letter(i)}.</b> {shown[choice]}{mine_mark if i == tapped else ''}"
-                )
-            parts.append("\n".join(lines))
-            (right_place,) = right
-            if tapped == right_place:
-                parts.append(locale.t("reveal_correct"))
-            elif question.type is QuestionType.TRUE_FALSE:
-                parts.append(locale.t("reveal_wrong_value", answer=shown[places[right_place]]))
-            else:
-                parts.append(locale.t("reveal_wrong", letter=letter(right_place)))
-        case Picked(picked):
-            key = question.key
-            assert isinstance(key, MultipleAnswer)
-            marks = option_marks({places[p] for p in picked}, key, len(question.options))
-            lines = []
-            for i, choice in enumerate(places):
-                mark = marks[choice]
-                symbol = {Mark.RIGHT: "✅", Mark.MISSED: "☑️", Mark.WRONG: "❌", Mark.NONE: "▫️"}[
-                    mark
-                ]
-                note = mine_mark if i in picked else ""
-                if mark is Mark.MISSED:
-                    note = f" ← <i>{locale.t('mark_missed')}</i>"
-                lines.append(f"{symbol} <b>{letter(i)}.</b> {shown[choice]}{note}")
-            parts.append("\n".join(lines))
-            grade = grade_multiple({places[p] for p in picked}, key)
-            if grade.fully_right:
-                parts.append(locale.t("reveal_correct"))
-            elif grade.score:
-                parts.append(
-                    locale.t(
-                        "reveal_partial", score=fraction_text(grade.score), letters=letters(right)
-                    )
-                )
-            else:
-                parts.append(locale.t("reveal_wrong_options", letters=letters(right)))
-        case Replied(text, was_right):
-            parts.append(
-                locale.t(
-                    "your_reply", reply=f"<b>{html.escape(shorten(text, MAX_REPLY_SHOWN))}</b>"
-                )
-            )
-            if was_right:
-                parts.append(locale.t("reveal_correct"))
-            elif question.type is QuestionType.NUMERIC:
-                parts.append(locale.t("reveal_wrong_number", answer=right_reply(question, locale)))
-            else:
-                parts.append(locale.t("reveal_wrong_typed", accepted=right_reply(question, locale)))
-        case _:
-            raise TypeError(f"not an answer: {given!r}")
+    if grade.marks:
+        parts.append(_marked_choices(question, grade, places, shown, locale))
+    response = grade.response
+    if isinstance(response, NumberReply | TextReply):
+        reply = f"<b>{html.escape(shorten(response.text, MAX_REPLY_SHOWN))}</b>"
+        parts.append(locale.t("your_reply", reply=reply))
+    parts.append(_verdict(question, grade, places, shown, locale))
+    if grade.feedback is not None:
+        parts.append(f"<i>{locale.rich(grade.feedback, MAX_EXPLANATION_LENGTH)}</i>")
     if (why := explanation(question, locale)) is not None:
         parts.append(why)
     return Rendered("\n\n".join(parts))
 
 
-def fraction_text(score: Fraction) -> str:
-    """A question's partial credit: 2/3."""
-    return f"{score.numerator}/{score.denominator}"
+def _marked_choices(
+    question: Question, grade: Grade, places: Sequence[int], shown: Sequence[str], locale: Locale
+) -> str:
+    several = question.type is QuestionType.MULTIPLE
+    symbols = _SEVERAL_MARKS if several else _ONE_MARKS
+    mine = f" ← <i>{locale.t('your_answer')}</i>"
+    missed = f" ← <i>{locale.t('mark_missed')}</i>"
+    chosen = choices_of(grade.response)
+    lines = []
+    for place, choice in enumerate(places):
+        mark = grade.marks[choice]
+        note = missed if several and mark is Mark.MISSED else mine if choice in chosen else ""
+        worth = weight_note(question, choice)
+        lines.append(f"{symbols[mark]} <b>{letter(place)}.</b> {shown[choice]}{worth}{note}")
+    return "\n".join(lines)
+
+
+def _verdict(
+    question: Question, grade: Grade, places: Sequence[int], shown: Sequence[str], locale: Locale
+) -> str:
+    if grade.fully_right:
+        return locale.t("reveal_correct")
+    score = fraction_text(grade.credit)
+    match question.type:
+        case QuestionType.MULTIPLE:
+            right = right_letters(question, places)
+            if grade.partly_right:
+                return locale.t("reveal_partial", score=score, letters=right)
+            return locale.t("reveal_wrong_options", letters=right)
+        case QuestionType.TRUE_FALSE:
+            (right_choice,) = right_choices(question)
+            return locale.t("reveal_wrong_value", answer=shown[right_choice])
+        case QuestionType.SINGLE:
+            right = right_letters(question, places)
+            if grade.partly_right:
+                return locale.t("reveal_partial_one", score=score, letter=right)
+            if grade.credit < 0:
+                return locale.t("reveal_marked_down", score=score, letter=right)
+            return locale.t("reveal_wrong", letter=right)
+        case QuestionType.NUMERIC:
+            answer = right_reply(question, locale)
+            if grade.partly_right:
+                return locale.t("reveal_partial_number", score=score, answer=answer)
+            return locale.t("reveal_wrong_number", answer=answer)
+    return locale.t("reveal_wrong_typed", accepted=right_reply(question, locale))
 
 
 def _score_line(summary: Summary, locale: Locale) -> str:

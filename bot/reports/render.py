@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from bot.core.i18n import Locale
-from bot.core.tables import Cell, Table, answer_cell, question_header
+from bot.core.tables import Cell, Table, answer_cell, number_cell, question_header
 from content.model import Quiz, clip
 from content.schema import MAX_TITLE_LENGTH
 from storage.group_store import ScoreRow
@@ -57,7 +57,7 @@ def session_table(
         for position, qid in asked:
             given = mine.get(position)
             cells.append(
-                None if given is None else answer_cell(questions[qid], given.chosen, given.correct)
+                None if given is None else answer_cell(questions[qid], given.chosen, given.credit)
             )
         rows.append(tuple(cells))
     return Table(header, tuple(rows))
@@ -134,14 +134,18 @@ def quiz_table(quiz: Quiz, attempts: Sequence[LatestAttempt], locale: Locale) ->
         cells: list[Cell] = [
             attempt.name,
             attempt.user_id,
-            attempt.score,
+            number_cell(attempt.score),
             attempt.total,
             utc(attempt.started_at),
             utc(attempt.finished_at),
         ]
         for question in quiz.questions:
             given = attempt.answers.get(question.id)
-            cells.append(None if given is None else answer_cell(question, *given))
+            cells.append(
+                None
+                if given is None
+                else answer_cell(question, given.chosen, given.credit, given.reply)
+            )
         rows.append(tuple(cells))
     return Table(header, tuple(rows))
 

@@ -1,7 +1,8 @@
 """Anki (.apkg, written with genanki): a deck per quiz, a note per question.
 
-The front holds the question (its picture, its options A, B, C…); the back the answer and
-the explanation (and its picture). Note GUIDs come from the quiz and question ids, so that
+The front holds the question (its picture, its options A, B, C…); the back the answer (for a
+question with weights, every option with its weight, `A. Grant (50%)`) and the explanation
+(and its picture). Note GUIDs come from the quiz and question ids, so that
 importing a new export of the same quiz updates its cards instead of adding new ones; the
 deck's id comes from the quiz id the same way. Images travel as the package's media, named
 after the quiz (Anki keeps every deck's media in one folder). Tags: the quiz id and
@@ -88,6 +89,11 @@ class _Note:
         def option(index: int) -> str:
             return f"{LETTERS[index]}. {text_to_html(self.text(question.options[index]))}"
 
+        if question.weights is not None:  # every option with its share of the marks
+            return "<br>".join(
+                f"{option(index)} ({number_text(weight)}%)"
+                for index, weight in enumerate(question.weights)
+            )
         match question.key:
             case model.SingleAnswer(index):
                 return option(index)

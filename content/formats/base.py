@@ -16,9 +16,11 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from typing import Any
 
 from content.answers import MAX_EXPONENT
+from content.grading import share
 from content.model import LocalizedText, NumericAnswer, Question, Quiz, TypedAnswer
 from content.schema import LANGUAGE_CODE, MAX_QUESTION_ID_LENGTH, MAX_QUIZ_ID_LENGTH, SLUG
 
@@ -350,6 +352,89 @@ def put_number(
     return True
 
 
+@dataclass(frozen=True)
+class NumberAnswer:
+    """One answer of a numeric question as Moodle writes it: its fraction (percent), number,
+    tolerance and feedback (plain text, or a map of language to text)."""
+
+    weight: Decimal
+    value: Decimal
+    tolerance: Decimal
+    feedback: str | dict[str, str] | None
+
+
+def put_numbers(
+    question: dict[str, Any], answers: Sequence[NumberAnswer], problems: Problems, place: str
+) -> NumberAnswer | None:
+    """Make the draft question numeric from Moodle's answers, which Moodle tries in order
+    (the first that takes a reply grades it): the one worth 100% is the answer, the others
+    become `numbers` after it. That keeps Moodle's grading when no answer before the right
+    one takes a reply the right one takes; otherwise, or with a negative fraction, or more
+    than one right number, the question is refused by name. The right answer, or None."""
+    right = [answer for answer in answers if answer.weight == 100]
+    if len(right) != 1:
+        if right:
+            problems.unsupported_part(place, "several right numbers in one question")
+        else:
+            problems.error(place, "no number worth 100%")
+        return None
+    answer = right[0]
+    if negative := [other for other in answers if other.weight < 0]:
+        problems.unsupported_part(
+            place, f"a negative fraction ({number_text(negative[0].weight)}%) for a number"
+        )
+        return None
+    low, high = answer.value - answer.tolerance, answer.value + answer.tolerance
+    for other in answers[: answers.index(answer)]:
+        if other.value - other.tolerance <= high and low <= other.value + other.tolerance:
+            problems.unsupported_part(
+                place,
+                f"a number worth {number_text(other.weight)}% before the right one takes some "
+                "of its replies (Moodle gives them that fraction)",
+            )
+            return None
+    if not put_number(question, answer.value, answer.tolerance, problems, place):
+        return None
+    others = []
+    for other in answers:
+        if other is answer:
+            continue
+        value, margin = yaml_number(other.value), yaml_number(other.tolerance)
+        weight = yaml_number(other.weight)
+        if value is None or margin is None or weight is None:
+            problems.error(place, "a number with more than 15 significant digits")
+            return None
+        entry: dict[str, Any] = {"value": value}
+        if other.tolerance:
+            entry["tolerance"] = margin
+        entry["weight"] = weight
+        if other.feedback:
+            entry["feedback"] = other.feedback
+        others.append(entry)
+    if others:
+        question["numbers"] = others
+    return answer
+
+
+def weights_kept(weights: Sequence[Decimal], right: Sequence[int], single: bool) -> bool:
+    """Whether Moodle's fractions say more than the question's plain rule: a single question
+    other than 100 for the right option and 0 for the rest; a multiple question other than
+    +1/k for each of its k right options and -1/k for each wrong one (what Moodle's own
+    export of a plain question holds)."""
+    if single:
+        return any(weight != (100 if index in right else 0) for index, weight in enumerate(weights))
+    part = Fraction(1, len(right)) if right else Fraction(0)
+    return any(
+        share(weight) != (part if index in right else -part) for index, weight in enumerate(weights)
+    )
+
+
+def weight_numbers(weights: Sequence[Decimal]) -> list[int | float] | None:
+    """Weights as YAML numbers, or None when one has no YAML spelling."""
+    found = [yaml_number(weight) for weight in weights]
+    return None if any(number is None for number in found) else found  # type: ignore[return-value]
+
+
 def full_credit(weight: Decimal, what: str, problems: Problems, place: str) -> bool:
     """Whether an answer is worth 100%; partial credit for `what` cannot be represented."""
     if weight == 100:
@@ -406,8 +491,9 @@ def texts_of(question: Question) -> list[LocalizedText]:
     match question.key:
         case TypedAnswer(accepted):
             found.extend(accepted)
-        case NumericAnswer(unit=unit) if unit is not None:
-            found.append(unit)
+        case NumericAnswer(unit=unit, others=others):
+            found.extend(unit for unit in [unit] if unit is not None)
+            found.extend(other.feedback for other in others if other.feedback is not None)
     found.extend(value for value in (question.explanation, question.image_alt) if value)
     return found
 

@@ -18,7 +18,14 @@ from content.formats.base import (
     decode_text,
     quiz_fields_left_out,
 )
-from content.formats.table import FORMULA_STARTS, NUMBER, header_for, question_row, read_table
+from content.formats.table import (
+    FORMULA_STARTS,
+    NUMBER,
+    header_for,
+    numbers_left_out,
+    question_row,
+    read_table,
+)
 from content.model import Quiz
 
 
@@ -85,6 +92,7 @@ def write_csv(quiz: Quiz, images: Mapping[str, bytes], options: WriteOptions) ->
         warnings.append(
             f"CSV cannot hold {', '.join(dropped)}: left out (an .xlsx has a quiz sheet for them)"
         )
+    warnings.extend(numbers_left_out(quiz))
     named = {image.location for q in quiz.questions for image in q.images if not image.is_url}
     return Written(
         ("\ufeff" + buffer.getvalue()).encode(),

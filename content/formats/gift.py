@@ -10,11 +10,15 @@ say how a text is written (HTML and Moodle's auto-format become plain text; the 
 format is the default of its answers). In HTML, a question's first `<img>` is its picture and
 the general feedback's first the explanation's (`@@PLUGINFILE@@/<path>` or a path, relative to
 the file, or an https address; the validator checks the file came with it); sound and video
-refuse the question by name (docs/formats.md). What Moodle would read as matching, essay or
-description questions, partial credit, several right answers to a one-answer question, or a
-short answer with a wildcard cannot be represented here, and is refused (or skipped).
+refuse the question by name (docs/formats.md). Weights (`~%50%`, `~%-100%`) are kept as the
+question's `weights` where they say more than its plain rule (content/grading.py); a numeric
+question's other numbers (`=%0%5#feedback`, `=%50%9:2`) become its `numbers`. What Moodle
+would read as matching, essay or description questions, several right answers to a
+one-answer question, partial credit for a short answer, or a short answer with a wildcard
+cannot be represented here, and is refused (or skipped).
 
-Writing: `::id:: [markdown]text{…}` with `####` for the explanation, one language.
+Writing: `::id:: [markdown]text{…}` with `####` for the explanation, one language; weights
+and other numbers as above.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from content.formats.base import (
     ZERO_SHORT_ANSWER,
     ConversionError,
     Draft,
+    NumberAnswer,
     ReadOptions,
     Warnings,
     WriteOptions,
@@ -38,12 +43,14 @@ from content.formats.base import (
     full_credit,
     number_text,
     one_line,
-    put_number,
+    put_numbers,
     question_id_from,
     quiz_fields_left_out,
     read_decimal,
     text_in,
     typed_answer,
+    weight_numbers,
+    weights_kept,
 )
 from content.formats.html_text import Converted, Picture, file_path, html_to_text
 from content.formats.html_text import named as named_list
@@ -409,24 +416,34 @@ class _Reader:
                     "for a question with several right options write ~%50% weights",
                 )
                 return None
-            partial = [options[i] for i in right if i not in equals]
-            if partial:
+            if others := [options[i] for i in right if i not in equals and weights[i] == 100]:
                 self.problems.unsupported_part(
-                    place, f"partial credit for {partial[0][:40]!r} in a one-answer question"
+                    place,
+                    f"{others[0][:40]!r} worth 100% beside the = answer of a one-answer question",
                 )
                 return None
             question["answer"] = equals[0]
+            kept = weights_kept(weights, equals, single=True)
         else:
             if not right:
                 self.problems.error(
                     place, "no right answer: mark it with = (or with a positive weight ~%50%)"
                 )
                 return None
-            if len({weights[i] for i in right}) > 1:
-                self.warnings.add("unequal weights of right answers become equal parts", place)
             question["type"] = "multiple"
             question["answer"] = right
+            kept = weights_kept(weights, right, single=False)
+        if kept and not self._put_weights(question, weights, place):
+            return None
         return self._right_feedback(feedbacks, set(question_right(question)), place)
+
+    def _put_weights(self, question: dict[str, Any], weights: list[Decimal], place: str) -> bool:
+        numbers = weight_numbers(weights)
+        if numbers is None:
+            self.problems.error(place, "a weight with more than 15 significant digits")
+            return False
+        question["weights"] = numbers
+        return True
 
     def _right_feedback(self, feedbacks: list[str], right: set[int], place: str) -> str | None:
         wrong = [text for index, text in enumerate(feedbacks) if text and index not in right]
@@ -495,7 +512,7 @@ class _Reader:
         self, question: dict[str, Any], answers: str, text_format: str, place: str
     ) -> str | None:
         if (wrong := answers.find("~")) >= 0:
-            self.warnings.add("feedback for wrong numbers is not kept", place)
+            self.warnings.add("feedback for any other number is not kept", place)
             answers = answers[:wrong]
         pieces = answers.split("=")
         if not pieces[0].strip():
@@ -503,26 +520,26 @@ class _Reader:
         if not pieces:
             self.problems.error(place, "a numeric question with no number")
             return None
-        found: list[tuple[Decimal, Decimal, str]] = []
+        found: list[NumberAnswer] = []
         for piece in pieces:
             piece = piece.strip()
+            weight = Decimal(100)
             if match := _WEIGHT.match(piece):
                 weight = Decimal(match.group(1))
                 piece = piece[match.end() :]
-                if not full_credit(weight, "a number", self.problems, place):
+                if abs(weight) > 100:
+                    self.problems.error(place, f"a weight of {weight}%: weights are -100% to 100%")
                     return None
             raw, _, feedback = piece.partition("#")
             number = self._range(_restore(raw).strip(), place)
             if number is None:
                 return None
-            found.append((*number, self._text(feedback, text_format)))
-        if len(found) > 1:
-            self.problems.unsupported_part(place, "several right numbers in one question")
+            text = self._text(feedback, text_format)
+            found.append(NumberAnswer(weight, *number, text or None))
+        right = put_numbers(question, found, self.problems, place)
+        if right is None:
             return None
-        value, tolerance, feedback = found[0]
-        if not put_number(question, value, tolerance, self.problems, place):
-            return None
-        return feedback or None
+        return right.feedback if isinstance(right.feedback, str) else None
 
     def _range(self, text: str, place: str) -> tuple[Decimal, Decimal] | None:
         if ".." in text:
@@ -576,6 +593,18 @@ def _piece(text: str) -> str:
     return ("[markdown]" if text.startswith("[") else "") + escape(text)
 
 
+def _wrong(text: str, weight: Decimal) -> str:
+    """How an option other than the right one of a single question starts: `~`, or with its
+    weight (`~%0%` too when the text itself starts with `%`)."""
+    if weight or text.startswith("%"):
+        return f"~%{number_text(weight)}%"
+    return "~"
+
+
+def _number_range(value: Decimal, tolerance: Decimal) -> str:
+    return number_text(value) + (f":{number_text(tolerance)}" if tolerance else "")
+
+
 def _choice_weight(count: int) -> str:
     return f"{100 / count:.5f}".rstrip("0").rstrip(".")
 
@@ -583,22 +612,36 @@ def _choice_weight(count: int) -> str:
 def _answers(question: Question, language: str, dropped: list[str]) -> list[str]:
     options = [text_in(option, language) or "" for option in question.options]
     match question.key:
-        case model.SingleAnswer(right):
+        case model.SingleAnswer(right, weights):
             return [
-                ("=" if index == right else "~%0%" if text.startswith("%") else "~") + _piece(text)
+                ("=" if index == right else _wrong(text, weights[index] if weights else Decimal(0)))
+                + _piece(text)
                 for index, text in enumerate(options)
             ]
-        case model.MultipleAnswer(right):
+        case model.MultipleAnswer(right, None):
             weight = _choice_weight(len(right))
             return [
                 (f"~%{weight}%" if index in right else f"~%-{weight}%") + _piece(text)
                 for index, text in enumerate(options)
             ]
+        case model.MultipleAnswer(_, weights) if weights is not None:
+            return [
+                f"~%{number_text(weight)}%" + _piece(text)
+                for weight, text in zip(weights, options, strict=True)
+            ]
         case model.TrueFalseAnswer(value):
             return ["TRUE" if value else "FALSE"]
-        case model.NumericAnswer(value, tolerance):
-            suffix = f":{number_text(tolerance)}" if tolerance else ""
-            return [f"#{number_text(value)}{suffix}"]
+        case model.NumericAnswer(value, tolerance, _, others):
+            if not others:
+                return [f"#{_number_range(value, tolerance)}"]
+            written = [f"#={_number_range(value, tolerance)}"]
+            for other in others:
+                feedback = text_in(other.feedback, language)
+                written.append(
+                    f"=%{number_text(other.weight)}%{_number_range(other.value, other.tolerance)}"
+                    + (f"#{_piece(feedback)}" if feedback else "")
+                )
+            return written
         case model.TypedAnswer(accepted):
             written = []
             for answer in accepted:

@@ -4,10 +4,12 @@ written back so that Moodle imports it and we read back the same bank.
 What maps to what (both ways):
 - `category`: its name is the quiz's title, its `<info>` the description (and the guide, as a
   last `<p class="quiz-tutor-guide"><a href=…>` paragraph), its `<idnumber>` the quiz id.
-- `multichoice` with `<single>true` is `single`; with `<single>false`, the answers with a
-  positive fraction are the right options of a `multiple` question. `truefalse`,
-  `numerical` (one right number, its tolerance, its unit), `shortanswer` (the answers worth
-  100%) are `true_false`, `numeric`, `typed`.
+- `multichoice` with `<single>true` is `single` (the answer worth 100%); with
+  `<single>false`, the answers with a positive fraction are the right options of a
+  `multiple` question. The `fraction`s are the question's `weights` where they say more
+  than its plain rule (content/grading.py). `truefalse`, `numerical` (the right number, its
+  tolerance, its unit; the other answers, at 0% to below 100% with their feedback, its
+  `numbers`), `shortanswer` (the answers worth 100%) are `true_false`, `numeric`, `typed`.
 - `<idnumber>` (else `<name>`) is the question's id; `<generalfeedback>` its explanation (else
   the right answer's feedback); an image in the question text (`@@PLUGINFILE@@` and its
   base64 `<file>`, or an https URL) its image with the `alt` text; one in the general feedback
@@ -18,10 +20,12 @@ What maps to what (both ways):
   are one `<answer>`/`<unit>` per language with `xml:lang`.
 
 Refused (or skipped with --skip-unsupported): every other question type (calculated,
-cloze, matching, essay, description, drag and drop, ...), partial credit, several right
-answers to a one-answer question, wildcards in short answers, an answer that is only a
-picture, sound and video, a picture without its <file>. A text's pictures after the first, and
-pictures beside an answer's text, are named in a warning. Moodle's grading settings (default mark, penalty, numbering, hidden) are not
+cloze, matching, essay, description, drag and drop, ...), partial credit for a short
+answer, several right answers to a one-answer question (or numbers to a numeric one), a
+number worth a negative fraction or placed before the right one and overlapping it, wildcards
+in short answers, an answer that is only a picture, sound and video, a picture without its
+<file>. A text's pictures after the first, and pictures beside an answer's text, are named in
+a warning. Moodle's grading settings (default mark, penalty, numbering, hidden) are not
 content and are not kept; combined feedback, hints, other tags, extra units are dropped with
 a warning.
 """
@@ -49,6 +53,7 @@ from content.formats.base import (
     ZERO_SHORT_ANSWER,
     ConversionError,
     Draft,
+    NumberAnswer,
     ReadOptions,
     Warnings,
     WriteOptions,
@@ -58,13 +63,15 @@ from content.formats.base import (
     no_quiz_id,
     number_text,
     one_line,
-    put_number,
+    put_numbers,
     question_id_from,
     quiz_slug,
     read_decimal,
     typed_answer,
+    weight_numbers,
+    weights_kept,
 )
-from content.formats.gift import category_name
+from content.formats.gift import category_name, question_right
 from content.formats.html_text import (
     PLUGINFILE,
     Picture,
@@ -74,6 +81,7 @@ from content.formats.html_text import (
     split_languages,
     text_to_html,
 )
+from content.grading import right_choices
 from content.images import ImageError, image_location
 from content.model import Image, LocalizedText, Question, Quiz
 from content.schema import MAX_QUESTIONS
@@ -671,22 +679,25 @@ class _Reader:
                     place, "several answers worth 100% in a one-answer question"
                 )
                 return None
-            if len(right) > len(full):
-                self.problems.unsupported_part(place, "partial credit in a one-answer question")
-                return None
             if not full:
                 self.problems.error(place, "no answer worth 100%")
                 return None
             question["answer"] = full[0]
+            kept = weights_kept(fractions, full, single=True)
         else:
             if not right:
                 self.problems.error(place, "no right answer (none has a positive fraction)")
                 return None
-            if len({fractions[index] for index in right}) > 1:
-                self.warnings.add("unequal fractions of right answers become equal parts", place)
             question["type"] = "multiple"
             question["answer"] = right
-        return self._right_feedback(answers, set(right), place)
+            kept = weights_kept(fractions, right, single=False)
+        if kept:
+            numbers = weight_numbers(fractions)
+            if numbers is None:
+                self.problems.error(place, "a fraction with more than 15 significant digits")
+                return None
+            question["weights"] = numbers
+        return self._right_feedback(answers, set(question_right(question)), place)
 
     def _true_false(
         self, element: ET.Element, question: dict[str, Any], place: str
@@ -711,32 +722,26 @@ class _Reader:
         self, element: ET.Element, question: dict[str, Any], place: str
     ) -> dict[str, str] | None:
         answers = self._answers(element, place)
-        found: list[tuple[Decimal, Decimal, int]] = []
-        for index, (fraction, answer) in enumerate(answers):
+        found: list[NumberAnswer] = []
+        for fraction, answer in answers:
             text = (answer.findtext("text") or "").strip()
             if text == "*" and fraction == 0:
                 if self._feedback(answer, place):
                     self.warnings.add("feedback for any other number is not kept", place)
                 continue
-            if not full_credit(fraction, "a number", self.problems, place):
-                return None
             value = read_decimal(text)
             tolerance = read_decimal(answer.findtext("tolerance") or "0")
             if value is None or tolerance is None or tolerance < 0:
                 self.problems.error(place, f"{text[:30]!r} with its tolerance is not a number")
                 return None
-            found.append((value, tolerance, index))
-        if len(found) != 1:
-            if found:
-                self.problems.unsupported_part(place, "several right numbers in one question")
-            else:
-                self.problems.error(place, "no answer worth 100%")
-            return None
-        value, tolerance, index = found[0]
-        if not put_number(question, value, tolerance, self.problems, place):
+            found.append(
+                NumberAnswer(fraction, value, tolerance, self._feedback(answer, place) or None)
+            )
+        right = put_numbers(question, found, self.problems, place)
+        if right is None:
             return None
         question["unit"] = self._unit(element, place)
-        return self._right_feedback(answers, {index}, place)
+        return right.feedback if isinstance(right.feedback, dict) else None
 
     def _unit(self, element: ET.Element, place: str) -> dict[str, str] | None:
         unit: dict[str, str] = {}
@@ -956,7 +961,7 @@ class _Writer:
     def _key(self, element: ET.Element, question: Question) -> None:
         match question.key:
             case model.SingleAnswer() | model.MultipleAnswer():
-                right = question.right_options
+                right = right_choices(question)
                 single = isinstance(question.key, model.SingleAnswer)
                 ET.SubElement(element, "single").text = "true" if single else "false"
                 ET.SubElement(element, "shuffleanswers").text = (
@@ -965,7 +970,9 @@ class _Writer:
                 ET.SubElement(element, "answernumbering").text = "abc"
                 share = _fraction(100 / len(right))
                 for index, option in enumerate(question.options):
-                    if single:
+                    if question.weights is not None:
+                        fraction = number_text(question.weights[index])
+                    elif single:
                         fraction = "100" if index in right else "0"
                     else:
                         fraction = share if index in right else f"-{share}"
@@ -977,10 +984,19 @@ class _Writer:
                 self._answer(element, "0" if value else "100", "false").set(
                     "format", "moodle_auto_format"
                 )
-            case model.NumericAnswer(value, tolerance, unit):
+            case model.NumericAnswer(value, tolerance, unit, others):
                 answer = self._answer(element, "100", number_text(value))
                 answer.set("format", "moodle_auto_format")
                 ET.SubElement(answer, "tolerance").text = number_text(tolerance)
+                for other in others:
+                    answer = self._answer(
+                        element, number_text(other.weight), number_text(other.value)
+                    )
+                    answer.set("format", "moodle_auto_format")
+                    feedback = answer.find("feedback/text")
+                    assert feedback is not None
+                    feedback.text = self._html(other.feedback)
+                    ET.SubElement(answer, "tolerance").text = number_text(other.tolerance)
                 if unit is not None:
                     units = ET.SubElement(element, "units")
                     for code, name in unit.translations.items():

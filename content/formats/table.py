@@ -2,11 +2,14 @@
 
 Columns (a header row names them; order free, case ignored): `id`, `type`, `question`,
 `option1`…`option10`, `answer`, `tolerance`, `explanation`, `image`, `image_alt`, `unit`,
-`explanation_image`, `strict_diacritics`; a localized column in another language is
+`explanation_image`, `weights`, `strict_diacritics`; a localized column in another language is
 `question:yo`, `option1:yo`, `answer:yo`, `unit:yo`, `explanation:yo`, `image_alt:yo`.
 `answer` is a letter (`A`) for single, letters (`A,C`) for multiple, `true`/`false`, a
 number, or the accepted answers joined by `|` for typed (`\\|` is a bar in an answer; in
-`answer:yo` the n-th answer is the Yoruba form of the n-th answer of `answer`).
+`answer:yo` the n-th answer is the Yoruba form of the n-th answer of `answer`). `weights`
+holds a single or multiple question's Moodle fractions, one percentage per option joined by
+`|` (`50|50|-100|-100`). A numeric question's other numbers have no column (GIFT, Moodle
+XML and YAML hold them).
 An empty `type` is `single`; empty rows are skipped.
 """
 
@@ -45,6 +48,7 @@ COLUMNS = (
     "image_alt",
     "unit",
     "explanation_image",
+    "weights",
     "strict_diacritics",
 )
 LOCALIZED = frozenset({"question", *OPTION_COLUMNS, "answer", "unit", "explanation", "image_alt"})
@@ -219,8 +223,15 @@ class Rows:
                 place, "answers in other languages (answer:xx) are for typed questions"
             )
             return None
+        if ("weights", None) in values and kind not in ("single", "multiple"):
+            self.problems.error(place, "weights are for single and multiple questions")
+            return None
         if kind in ("single", "multiple"):
             question["answer"] = self._letters(answer, kind, len(options), place)
+            if ("weights", None) in values:
+                question["weights"] = self._weights(values[("weights", None)], place)
+                if question["weights"] is None:
+                    return None
         elif kind == "true_false":
             truth = answer.lower()
             if truth not in ("true", "false"):
@@ -288,6 +299,16 @@ class Rows:
             self.problems.error(place, f"answer {answer[:30]!r} names an option twice")
             return None
         return sorted(indexes)
+
+    def _weights(self, text: str, place: str) -> list[int | float] | None:
+        """`50|50|-100`: one percentage per option."""
+        found = []
+        for part in text.split("|"):
+            weight = self._number(part.strip().removesuffix("%"), "weight", place)
+            if weight is None:
+                return None
+            found.append(weight)
+        return found
 
     def _number(self, text: str, name: str, place: str) -> int | float | None:
         number = read_decimal(text)
@@ -403,6 +424,8 @@ def question_row(question: Question, header: Sequence[str], language: str) -> li
     }
     for index, option in enumerate(question.options):
         localized_fields[OPTION_COLUMNS[index]] = option
+    if question.weights is not None:
+        cells["weights"] = "|".join(number_text(weight) for weight in question.weights)
     match question.key:
         case model.SingleAnswer(right):
             cells["answer"] = LETTERS[right]
@@ -432,6 +455,20 @@ def question_row(question: Question, header: Sequence[str], language: str) -> li
     if question.explanation_image is not None:
         cells["explanation_image"] = question.explanation_image.location
     return [cells.get(name) for name in header]
+
+
+def numbers_left_out(quiz: Quiz) -> list[str]:
+    """The warning for a table, when numeric questions have other numbers (it has no column for
+    them)."""
+    count = sum(
+        1
+        for question in quiz.questions
+        if isinstance(question.key, model.NumericAnswer) and question.key.others
+    )
+    if not count:
+        return []
+    questions = "question" if count == 1 else "questions"
+    return [f"the other numbers (and their feedback) of {count} numeric {questions}: left out"]
 
 
 def _number_cell(value: Decimal) -> int | float | str:

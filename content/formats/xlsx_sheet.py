@@ -38,6 +38,7 @@ from content.formats.table import (
     TYPES,
     cell_text,
     header_for,
+    numbers_left_out,
     question_row,
     read_table,
 )
@@ -295,7 +296,9 @@ def write_xlsx(quiz: Quiz, images: Mapping[str, bytes], options: WriteOptions) -
     rows = [question_row(question, header, options.language) for question in quiz.questions]
     data = _workbook(header, rows, _quiz_rows(quiz, options.language))
     named = {image.location for q in quiz.questions for image in q.images if not image.is_url}
-    return Written(data, {name: images[name] for name in sorted(named)})
+    return Written(
+        data, {name: images[name] for name in sorted(named)}, tuple(numbers_left_out(quiz))
+    )
 
 
 TEMPLATE_ROWS: tuple[dict[str, Any], ...] = (
@@ -317,6 +320,7 @@ TEMPLATE_ROWS: tuple[dict[str, Any], ...] = (
         "option2": "Pipeline parallelism",
         "option3": "Plain data parallelism",
         "answer": "A,B",
+        "weights": "50|50|-100",
     },
     {
         "id": "q3",

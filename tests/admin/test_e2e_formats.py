@@ -4,6 +4,7 @@ entities, truncated XML) are refused with their reason and change nothing."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -176,6 +177,36 @@ async def test_a_true_false_gift_question_is_imported_as_one(
     ((stored,),) = rows(db_path, "SELECT yaml FROM content_banks")
     quiz = parse_bank(str(stored).encode(), "stored", "en").quiz
     assert quiz is not None and quiz.questions[-1].type == "true_false"
+
+
+async def test_moodles_weights_come_through_import_and_the_bot_scores_them(
+    api: FakeBotApi, bot: QuizApplication, db_path: Path
+) -> None:
+    gift = (
+        "::tomb:: What two people are entombed in Grant's tomb? "
+        "{~%-100%No one ~%50%Grant ~%50%Grant's wife ~%-100%Grant's father}\n\n"
+        "::best:: Which is best? {=right ~%50%half right ~wrong}\n\n"
+        "::legs:: How many legs has a spider? {#=%100%8:0#Correct =%0%6:0#An insect ~#Wrong}\n"
+    )
+    report = await upload(api, ADMIN, gift, "imported", name="tomb.gift")
+    assert "3 questions" in report.text
+    ((stored,),) = rows(db_path, "SELECT yaml FROM content_banks")
+    quiz = parse_bank(str(stored).encode(), "stored", "en").quiz
+    assert quiz is not None
+    assert [q.weights for q in quiz.questions[:2]] == [
+        tuple(Decimal(w) for w in (-100, 50, 50, -100)),
+        (Decimal(100), Decimal(50), Decimal(0)),
+    ]
+    learner = Learner(api, FakeUser(972, "Cy", "en"))
+    first = await learner.send("/quiz tomb", "Question 1 of 3")
+    for data in first.button_data()[:4]:  # every option ticked: Moodle gives 0
+        await learner.tap(api.messages[(first.chat.id, first.message_id)], data)
+    submit = api.messages[(first.chat.id, first.message_id)].button_data()[-1]
+    assert (await learner.tap(first, submit))["text"].startswith("❌ Not quite.")
+    second = await api.wait_for_bot_message(learner.chat_id, "Question 2 of 3")
+    toast, _ = await learner.choose(second, "half right", "Question 3 of 3")
+    assert toast["text"] == "🟡 Partly right: 1/2."
+    assert failed_calls(api) == []
 
 
 PAIRS = "\n::pairs:: Match them. { =cat -> food =dog -> bone }\n"

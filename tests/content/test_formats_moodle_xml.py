@@ -202,9 +202,17 @@ def _question(body: str, kind: str = "multichoice") -> bytes:
             "line 1, question 'q': several answers worth 100% in a one-answer question",
         ),
         (
-            '<answer fraction="100"><text>a</text></answer><answer fraction="50"><text>b</text></answer>',
-            "multichoice",
-            "line 1, question 'q': partial credit in a one-answer question",
+            '<answer fraction="100"><text>9</text></answer>'
+            '<answer fraction="-50"><text>5</text></answer>',
+            "numerical",
+            "line 1, question 'q': a negative fraction (-50%) for a number",
+        ),
+        (
+            '<answer fraction="50"><text>9</text><tolerance>1</tolerance></answer>'
+            '<answer fraction="100"><text>9</text></answer>',
+            "numerical",
+            "line 1, question 'q': a number worth 50% before the right one takes some of its "
+            "replies (Moodle gives them that fraction)",
         ),
         (
             '<answer fraction="100"><text>a</text></answer><answer fraction="50"><text>b</text></answer>',

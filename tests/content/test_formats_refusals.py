@@ -32,7 +32,7 @@ from tests.support.formats import HERE, refused
             (
                 "line 4 ::match::: a matching question (=item -> match)",
                 "line 6 ::essay::: an essay question (an empty answer section {})",
-                "line 8 ::partial::: partial credit for 'half right' in a one-answer question",
+                "line 8 ::partial::: partial credit (50%) for a short answer",
                 "line 10: a description (text with no answer section {…})",
             ),
         ),
