@@ -78,14 +78,16 @@ async def _post_next(
             continue
         locale = flow.session_locale(services, session)
         message = render.post_message(quiz, question, session.post_id, 0, locale)
-        try:
-            message_id, photo = await flow.send_question(
-                bot, services, session, question, message, locale
-            )
-        except TelegramError as error:
-            await groups.drop_unsent(session.id)
-            return _not_posted(error, shown)
-        await groups.post_sent(session.id, question.id, message_id, services.clock(), photo)
+        # a tap as soon as it is posted waits for it to be recorded (bot/group/answers.py)
+        async with flow.session_lock(services, session.id):
+            try:
+                message_id, photo = await flow.send_question(
+                    bot, services, session, question, message, locale
+                )
+            except TelegramError as error:
+                await groups.drop_unsent(session.id)
+                return _not_posted(error, shown)
+            await groups.post_sent(session.id, question.id, message_id, services.clock(), photo)
         return Reply(
             "push_done", {"k": position + 1, "n": len(quiz), "quiz_id": quiz.id, "chat": shown}
         )
