@@ -6,16 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from telegram import Update
-from telegram.ext import BaseHandler, CommandHandler, filters
+from telegram.ext import BaseHandler, CommandHandler
 
 from bot.core import arguments
 from bot.core.access import chat_admin_only
 from bot.core.arguments import Refusal
 from bot.core.context import QuizContext
+from bot.core.handlers import GROUP_COMMAND
 from bot.core.i18n import Locale, language_name, ui_languages
-
-# a group's message, an anonymous admin's included (sent as the group itself)
-GROUP_COMMAND = filters.UpdateType.MESSAGE & filters.ChatType.GROUPS
 
 
 @chat_admin_only

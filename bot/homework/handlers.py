@@ -7,22 +7,19 @@ import logging
 from typing import Any
 
 from telegram import Update
-from telegram.error import TelegramError
-from telegram.ext import BaseHandler, CommandHandler, filters
+from telegram.ext import BaseHandler, CommandHandler
 
-from bot.core import arguments, faults
-from bot.core.access import chat_admin_only, is_chat_admin, is_member
+from bot.core import arguments
+from bot.core.access import chat_admin_only, is_chat_admin, is_member, sender_passes
 from bot.core.arguments import Refusal
 from bot.core.context import QuizContext
 from bot.core.deeplinks import AssignmentReport, Homework
-from bot.core.handlers import PRIVATE_MESSAGE, StartLinkHandler
+from bot.core.handlers import GROUP_COMMAND, PRIVATE_MESSAGE, StartLinkHandler
 from bot.homework import flow, render
 
 log = logging.getLogger(__name__)
 
 COMMANDS = ("assign", "assignments", "unassign")
-# a group's message, an anonymous admin's included (sent as the group itself)
-GROUP_COMMAND = filters.UpdateType.MESSAGE & filters.ChatType.GROUPS
 
 
 async def _timezone(context: QuizContext) -> str:
@@ -90,21 +87,6 @@ async def private_assign(update: Update, context: QuizContext) -> None:
     await context.say(context.locale.t("homework_groups_only"))
 
 
-async def _checked(context: QuizContext, chat_id: int, check: Any, refusal: str) -> bool:
-    """Whether the sender passes `check` (a getChatMember question) in that chat, now; else
-    they are told why not."""
-    try:
-        allowed = bool(await check(context, chat_id, context.learner.user_id))
-    except TelegramError as error:
-        if not faults.classify(error).permanent:
-            await context.say(context.locale.t("member_check_failed"))
-            return False
-        allowed = False
-    if not allowed:
-        await context.say(context.locale.t(refusal))
-    return allowed
-
-
 async def on_homework(update: Update, context: QuizContext, link: Homework) -> None:
     """A member pressed "Start in private chat" under a homework."""
     services, locale = context.services, context.locale
@@ -118,7 +100,7 @@ async def on_homework(update: Update, context: QuizContext, link: Homework) -> N
     if not assignment.open or assignment.deadline <= services.clock():
         await context.say(locale.t("homework_closed"))
         return
-    if not await _checked(context, assignment.chat_id, is_member, "homework_not_member"):
+    if not await sender_passes(context, assignment.chat_id, is_member, "homework_not_member"):
         return
     await flow.open_homework(
         context.bot, services, context.chat_id, context.learner.user_id, assignment, locale
@@ -132,7 +114,7 @@ async def on_report_link(update: Update, context: QuizContext, link: AssignmentR
     if assignment is None:
         await context.say(context.locale.t("link_invalid"))
         return
-    if not await _checked(context, assignment.chat_id, is_chat_admin, "report_admins_only"):
+    if not await sender_passes(context, assignment.chat_id, is_chat_admin, "report_admins_only"):
         return
     await flow.send_report(context.bot, services, context.chat_id, assignment, context.locale)
 
