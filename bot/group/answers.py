@@ -344,7 +344,7 @@ async def refresh_count(
             return  # revealed meanwhile: a redraw now would bring the buttons back
         count = sum((await groups.answer_counts(session_id, position)).values())
         key = (session_id, position)
-        if services.pace.shown_counts.get(key) == count:
+        if services.shown_counts.shows(key, count):
             return
         locale = flow.session_locale(services, session)
         rendered = render.open_question(session, quiz, question, position, count, locale)
@@ -356,4 +356,4 @@ async def refresh_count(
         except BadRequest as error:
             log.debug("live count not redrawn: %s", error)
             return
-        services.pace.shown_counts[key] = count
+        services.shown_counts.drawn(key, count)

@@ -10,7 +10,6 @@ jobs at start.
 
 from __future__ import annotations
 
-import asyncio
 import datetime
 import html
 import logging
@@ -45,7 +44,7 @@ async def push_next(
         return _not_posted(error, shown)
     # one push at a time per chat (a /push and a scheduled one, or two admins): else both
     # could reveal nothing and post, leaving two questions open
-    async with services.push_locks.setdefault(found.id, asyncio.Lock()):
+    async with services.locks.pushes.hold(found.id):
         for session in await services.storage.groups.open_posts(found.id):
             await flow.reveal(bot, services, jobs, session.id, 0)
         return await _post_next(bot, services, quiz, found.id, found.type, shown, admin_id)

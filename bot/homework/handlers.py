@@ -3,6 +3,7 @@ link to its report."""
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import Any
 
@@ -12,7 +13,7 @@ from telegram.ext import BaseHandler, CommandHandler
 from bot.core import arguments
 from bot.core.access import chat_admin_only, is_chat_admin, is_member, sender_passes
 from bot.core.arguments import Refusal
-from bot.core.context import QuizContext
+from bot.core.context import AttemptOpener, QuizContext
 from bot.core.deeplinks import AssignmentReport, Homework
 from bot.core.handlers import GROUP_COMMAND, PRIVATE_MESSAGE, StartLinkHandler
 from bot.homework import flow, render
@@ -87,7 +88,9 @@ async def private_assign(update: Update, context: QuizContext) -> None:
     await context.say(context.locale.t("homework_groups_only"))
 
 
-async def on_homework(update: Update, context: QuizContext, link: Homework) -> None:
+async def on_homework(
+    update: Update, context: QuizContext, link: Homework, *, open_attempt: AttemptOpener
+) -> None:
     """A member pressed "Start in private chat" under a homework."""
     services, locale = context.services, context.locale
     assignment = await services.storage.homework.get(link.assignment_id)
@@ -103,8 +106,9 @@ async def on_homework(update: Update, context: QuizContext, link: Homework) -> N
     if not await sender_passes(context, assignment.chat_id, is_member, "homework_not_member"):
         return
     await flow.open_homework(
-        context.bot, services, context.chat_id, context.learner.user_id, assignment, locale
-    )
+        context.bot, services, context.chat_id, context.learner.user_id, assignment, locale,
+        open_attempt,
+    )  # fmt: skip
 
 
 async def on_report_link(update: Update, context: QuizContext, link: AssignmentReport) -> None:
@@ -119,12 +123,13 @@ async def on_report_link(update: Update, context: QuizContext, link: AssignmentR
     await flow.send_report(context.bot, services, context.chat_id, assignment, context.locale)
 
 
-def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
+def handlers(open_attempt: AttemptOpener) -> list[BaseHandler[Update, QuizContext, Any]]:
+    """The feature's handlers; `open_attempt` (the learner's) asks the homework's attempt."""
     return [
         CommandHandler("assign", assign, filters=GROUP_COMMAND),
         CommandHandler("assignments", assignments, filters=GROUP_COMMAND),
         CommandHandler("unassign", unassign, filters=GROUP_COMMAND),
         CommandHandler(COMMANDS, private_assign, filters=PRIVATE_MESSAGE),
-        StartLinkHandler(Homework, on_homework),
+        StartLinkHandler(Homework, functools.partial(on_homework, open_attempt=open_attempt)),
         StartLinkHandler(AssignmentReport, on_report_link),
     ]

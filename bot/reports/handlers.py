@@ -4,6 +4,7 @@ to (anonymous, or never started the bot), and `/report <quiz id>` for the bot's 
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import Any
 
@@ -20,7 +21,7 @@ from bot.core.access import (
     sender_passes,
 )
 from bot.core.arguments import Refusal
-from bot.core.context import QuizContext
+from bot.core.context import AttemptOpener, QuizContext
 from bot.core.deeplinks import MissedReview, ReportFile
 from bot.core.handlers import CHAT_COMMAND, PRIVATE_MESSAGE, StartLinkHandler
 from bot.reports import flow
@@ -32,7 +33,9 @@ COMMANDS = ("report",)  # in groups
 ADMIN_COMMANDS = ("report",)  # the bot's admins, in private
 
 
-async def on_missed(update: Update, context: QuizContext, link: MissedReview) -> None:
+async def on_missed(
+    update: Update, context: QuizContext, link: MissedReview, *, open_attempt: AttemptOpener
+) -> None:
     """A member pressed "Review what you missed" under a group quiz's results."""
     services, locale, learner = context.services, context.locale, context.learner
     session = await _linked_session(context, link.session_id)
@@ -44,7 +47,9 @@ async def on_missed(update: Update, context: QuizContext, link: MissedReview) ->
     if not await sender_passes(context, session.chat_id, is_member, "missed_not_member"):
         return
     found = await flow.missed(services, session, learner.user_id)
-    await flow.open_missed(context.bot, services, context.chat_id, learner.user_id, found, locale)
+    await flow.open_missed(
+        context.bot, services, context.chat_id, learner.user_id, found, locale, open_attempt
+    )
 
 
 @chat_admin_only
@@ -119,10 +124,11 @@ async def quiz_report(update: Update, context: QuizContext) -> None:
     await flow.send_report(context.bot, context.chat_id, built)
 
 
-def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
+def handlers(open_attempt: AttemptOpener) -> list[BaseHandler[Update, QuizContext, Any]]:
+    """The feature's handlers; `open_attempt` (the learner's) asks the review it starts."""
     return [
         CommandHandler("report", report, filters=CHAT_COMMAND),
         CommandHandler("report", quiz_report, filters=PRIVATE_MESSAGE),
-        StartLinkHandler(MissedReview, on_missed),
+        StartLinkHandler(MissedReview, functools.partial(on_missed, open_attempt=open_attempt)),
         StartLinkHandler(ReportFile, on_report_link),
     ]

@@ -38,8 +38,7 @@ async def until(condition: Any, timeout: float = 10.0) -> None:
 
 def blocked_on(services: Services, session_id: int) -> bool:
     """Some task waits for this session's lock."""
-    lock = services.group_locks.get(session_id)
-    return lock is not None and bool(getattr(lock, "_waiters", None))
+    return services.locks.sessions.waiting(session_id) > 0
 
 
 class Jobs:
@@ -88,6 +87,13 @@ class Client:
             self.entered.set()
             await self.hold_edits_with_buttons.wait()
         self.log.append(("edit", chat_id, message_id, reply_markup is not None))
+
+    async def edit_message_reply_markup(self, chat_id: int, message_id: int) -> None:
+        self.log.append(("edit", chat_id, message_id, False))
+
+    @property
+    def username(self) -> str:
+        return "quiz_tutor_bot"
 
 
 @dataclass
@@ -194,6 +200,23 @@ async def test_a_vote_on_a_poll_still_being_recorded_waits_for_it_in_any_topic(
     await vote
     counts = await groups.answer_counts(session.id, 0)
     assert sum(counts.values()) == 1  # the vote counted
+
+
+async def test_what_a_session_keeps_in_memory_goes_with_its_questions(world: World) -> None:
+    """The count each question shows is kept while it is open, and the session's lock while
+    someone uses it: a bot running for months keeps none of a quiz that ended."""
+    services, client, jobs = world.services, world.client, world.jobs
+    session = await world.start()
+    shown = services.shown_counts
+    assert shown.shows((session.id, 0), 0) and len(shown) == 1  # posted: no answers yet
+    await group_flow.reveal(client, services, jobs, session.id, 0)  # type: ignore[arg-type]
+    assert not shown.shows((session.id, 0), 0)
+    assert shown.shows((session.id, 1), 0) and len(shown) == 1
+    running = await services.storage.groups.get_session(session.id)
+    assert running is not None
+    assert await group_flow.stop(client, services, jobs, running)  # type: ignore[arg-type]
+    assert len(shown) == 0
+    assert len(services.locks.sessions) == 0
 
 
 class Toasts:
