@@ -20,6 +20,29 @@ class Doomed(Exception):
     """Raised inside a transaction to roll it back."""
 
 
+async def _doomed_write(database: Database) -> tuple[asyncio.Task[None], asyncio.Event]:
+    """A transaction that has written a row and is still open: it rolls back once the event
+    returned is set (the task then raises `Doomed`)."""
+    written, release = asyncio.Event(), asyncio.Event()
+
+    async def doomed() -> None:
+        async with database.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO users (user_id, first_name, created_at, updated_at) "
+                "VALUES (?, 'Ghost', ?, ?)",
+                USER,
+                T0,
+                T0,
+            )
+            written.set()
+            await release.wait()
+            raise Doomed
+
+    writer = asyncio.create_task(doomed())
+    await written.wait()
+    return writer, release
+
+
 async def test_a_read_during_a_write_transaction_never_sees_rows_later_rolled_back(
     db_path: Path,
 ) -> None:
@@ -27,23 +50,7 @@ async def test_a_read_during_a_write_transaction_never_sees_rows_later_rolled_ba
     batch's transaction is open, which that transaction then rolls back, finds nothing."""
     database = await Database.open(db_path)
     try:
-        written, release = asyncio.Event(), asyncio.Event()
-
-        async def doomed() -> None:
-            async with database.transaction() as tx:
-                await tx.execute(
-                    "INSERT INTO users (user_id, first_name, telegram_language, language, "
-                    "active, created_at, updated_at) VALUES (?, 'Ghost', 'en', NULL, 1, ?, ?)",
-                    USER,
-                    T0,
-                    T0,
-                )
-                written.set()
-                await release.wait()
-                raise Doomed
-
-        writer = asyncio.create_task(doomed())
-        await written.wait()
+        writer, release = await _doomed_write(database)
         read = asyncio.create_task(database.fetchone(FIND, USER))
         # the read may answer at once (it does not wait for a writer) or after the rollback;
         # either way it must not have seen the row
@@ -166,21 +173,8 @@ async def test_a_database_in_memory_reads_under_the_write_lock() -> None:
     transaction, and so never see what it rolls back either."""
     database = await Database.open(":memory:")
     try:
-        written, release = asyncio.Event(), asyncio.Event()
-
-        async def doomed() -> None:
-            async with database.transaction() as tx:
-                await tx.execute(
-                    "INSERT INTO users (user_id, first_name, created_at, updated_at) "
-                    "VALUES (1, 'Ghost', 0, 0)"
-                )
-                written.set()
-                await release.wait()
-                raise Doomed
-
-        writer = asyncio.create_task(doomed())
-        await written.wait()
-        read = asyncio.create_task(database.fetchone(FIND, 1))
+        writer, release = await _doomed_write(database)
+        read = asyncio.create_task(database.fetchone(FIND, USER))
         done, _ = await asyncio.wait({read}, timeout=0.5)
         assert not done  # waiting for the writer
         release.set()
