@@ -7,12 +7,13 @@ privacy.py...) receives it the same way and uses only what is public here.
 - **Writes** run in `transaction()`: a `BEGIN IMMEDIATE` under an asyncio lock, one writer at a
   time, and the block returns only after COMMIT, so a caller that acknowledges after the call
   never acknowledges a write that a crash could lose. Any error rolls the whole block back.
-- **Reads** (`fetchone`, `fetchall`) run on read connections of their own (`READERS`,
-  read-only, each on its own thread), one statement each: in WAL mode a statement outside a
-  transaction reads one snapshot, the last commit when it began. So a read sees every write
-  committed before it and nothing of a transaction still open (which may yet roll back), and
-  it never waits for a writer. A database in memory has no second connection: its reads take
-  the write lock instead.
+- **Reads** (`fetchone`, `fetchall`) are one statement each, outside any transaction: in WAL
+  mode such a statement reads one snapshot, the last commit when it began. While no write is
+  in progress a read runs on the write connection (its thread runs it before any transaction
+  asked after it); while one is, on a read connection of its own (`READERS`, read-only, each
+  on its own thread). So a read sees every write committed before it and nothing of a
+  transaction still open (which may yet roll back), and it never waits for a writer. A
+  database in memory has no second connection: its reads wait for the write lock instead.
 - **Migrations** (storage/migrations.py) run in order, each in one transaction with the
   `PRAGMA user_version` it sets: a migration that fails leaves the previous version intact.
 - **The file** is checked before it is opened and locked while it is open
@@ -67,7 +68,7 @@ PRAGMAS = (
     "PRAGMA busy_timeout=5000",
 )
 READER_PRAGMAS = ("PRAGMA busy_timeout=5000",)  # a reader waits only while the log is recovered
-READERS = 2  # read connections: reads of two chats at once, each on its own thread
+READERS = 2  # read connections, for the reads made while a write is in progress
 
 
 class OpenOptions(TypedDict, total=False):
@@ -307,8 +308,9 @@ class Database:
             return cursor.rowcount == 1
 
     async def fetchall(self, sql: str, *params: Any) -> list[Any]:
-        """Every row of a read: one statement on a read connection, so one snapshot, the last
-        commit when it began."""
+        """Every row of a read: one statement outside any transaction, so one snapshot, the
+        last commit when it began. On the write connection while no write is in progress (its
+        thread runs the read before any `BEGIN` asked after it), else on a read connection."""
         self._refuse_if_lost()
         if self._closed:
             raise StorageError("the database is closed")
@@ -316,6 +318,10 @@ class Database:
             if not self._readers:
                 async with self._write_lock:
                     return list(await self._connection.execute_fetchall(sql, params))
+            if not self._write_lock.locked():
+                # queued on the write connection's thread now, before this coroutine yields:
+                # a transaction begun after this is queued behind it
+                return list(await self._connection.execute_fetchall(sql, params))
             reader = await self._idle_readers.get()
             try:
                 return list(await reader.execute_fetchall(sql, params))

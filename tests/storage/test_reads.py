@@ -64,6 +64,27 @@ async def test_a_read_during_a_write_transaction_never_sees_rows_later_rolled_ba
         await database.close()
 
 
+async def test_a_read_asked_before_a_transaction_runs_before_it_on_the_write_connection(
+    db_path: Path,
+) -> None:
+    """While no write is in progress a read runs on the write connection: it is queued on
+    that connection's thread at once, so a transaction asked after it begins after it has
+    run, and it cannot see that transaction's rows."""
+    database = await Database.open(db_path)
+    statements: list[str] = []
+    await database.connection.set_trace_callback(statements.append)  # the write connection
+    try:
+        read = asyncio.create_task(database.fetchone(FIND, USER))  # runs before the writer
+        writer, release = await _doomed_write(database)
+        release.set()
+        with pytest.raises(Doomed):
+            await writer
+        assert await read is None
+        assert [sql.split()[0] for sql in statements] == ["SELECT", "BEGIN", "INSERT", "ROLLBACK"]
+    finally:
+        await database.close()
+
+
 async def _insert(database: Database, user_id: int, name: str) -> None:
     async with database.transaction() as tx:
         await tx.execute(
