@@ -29,7 +29,7 @@ ADA = FakeUser(7101, "Ada", "en")
 
 
 def test_learner_and_draft_kinds_are_private_group_kinds_are_groups() -> None:
-    private = {"a", "pk", "sb", "q", "p", "l", "rv", "ls", "fgy", "fgn", "adc", "adx", "adt"}
+    private = {"a", "pk", "sb", "q", "p", "l", "rv", "ls", "fgy", "fgn", "adc", "adx", "adt", "aig"}
     groups = {"ga", "gp", "gs", "gr"}
     declared = {kind.prefix: kind.chats for kind in callbacks.kinds()}
     assert {prefix for prefix, chats in declared.items() if chats == callbacks.PRIVATE} == private
@@ -37,7 +37,9 @@ def test_learner_and_draft_kinds_are_private_group_kinds_are_groups() -> None:
     # a posted question may live in any chat; the post names its chat and message
     posts = {"adp", "pp", "ps"}
     assert all(declared[prefix] == callbacks.ANY_CHAT for prefix in posts)
-    assert set(declared) == private | groups | posts
+    # /help's topics: wherever people send commands, never in a channel
+    assert declared["hp"] == {"private", "group", "supergroup"}
+    assert set(declared) == private | groups | posts | {"hp"}
 
 
 @st.composite
