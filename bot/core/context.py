@@ -8,14 +8,14 @@ who sent the update as stored and the language to answer them in (`identify`, ha
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Protocol, TypeVar
 
+from cachetools import LRUCache
 from telegram import Bot, Chat, InlineKeyboardMarkup, Update
 from telegram import User as TelegramUser
 from telegram.constants import ChatType
@@ -26,15 +26,18 @@ from bot.core.arguments import Refusal
 from bot.core.callbacks import Tap
 from bot.core.deeplinks import Link, LinkSigner, key_from_token
 from bot.core.i18n import Locale
-from bot.core.update_processor import arrival_time
+from bot.core.locks import Locks
+from bot.core.pace import SendPace, ShownCounts
+from bot.core.update_processor import arrival_time, poll_chats
 from content.catalog import Catalog
-from content.group_rules import SendPace
 from content.rules import resolve_language
 from storage import Attempt, Storage, User
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+MEMBER_STATUSES = 10_000  # (chat, member) statuses remembered, the least recently used dropped
 
 
 class ToastSender(Protocol):
@@ -46,30 +49,28 @@ class ToastSender(Protocol):
         answers it itself)."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Services:
+    """What every handler and job reaches, made once at start (`bot/app.py`) and never added
+    to: the resources, and what the process remembers between updates, each bounded. What a
+    feature lends another is not here: `bot/app.py` hands it to the feature that needs it."""
+
     settings: Settings
     storage: Storage
     catalog: Catalog
     clock: Callable[[], float] = field(default=time.time)
-    # Updates of different chats run concurrently: changes to a bank (read the quiz, plan,
-    # store, put into the catalog) take this lock so two admins cannot overwrite each other.
-    bank_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    import_lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one upload parsed at once
-    pace: SendPace = field(default_factory=SendPace)  # sends per group, to pace live counts
-    # (chat, user) -> (when looked up, chat member status): ephemeral, see bot/core/access.py
-    member_status: dict[tuple[int, int], tuple[float, str]] = field(default_factory=dict)
-    group_locks: dict[int, asyncio.Lock] = field(default_factory=dict)  # a session's, one each
-    push_locks: dict[int, asyncio.Lock] = field(default_factory=dict)  # one push per chat
-    # quiz polls posted by this process -> their chat, so the update processor orders a vote
-    # as its voter's answer in that chat (shared with it; see update_processor.order_key)
-    poll_chats: dict[str, int] = field(default_factory=dict)
-    # asks a private attempt another feature started (a review of what a member missed in a
-    # group, a homework): the learner feature's, set at its start (features never import
-    # each other)
-    open_attempt: AttemptOpener | None = None
     # a group tap's toast goes through this when it runs (QUIZ_TOAST_PROCESS), else in-process
     toaster: ToastSender | None = None
+    locks: Locks = field(default_factory=Locks)
+    pace: SendPace = field(default_factory=SendPace)  # sends per group, to pace live counts
+    shown_counts: ShownCounts = field(default_factory=ShownCounts)  # each open question's
+    # (chat, user) -> (when looked up, chat member status): see bot/core/access.py
+    member_status: MutableMapping[tuple[int, int], tuple[float, str]] = field(
+        default_factory=lambda: LRUCache(maxsize=MEMBER_STATUSES)
+    )
+    # quiz polls posted by this process -> their chat, so the update processor orders a vote
+    # as its voter's answer in that chat (shared with it; see update_processor.order_key)
+    poll_chats: MutableMapping[str, int] = field(default_factory=poll_chats)
 
     @cached_property
     def links(self) -> LinkSigner:
@@ -122,6 +123,8 @@ class Services:
 
 
 AttemptOpener = Callable[[Bot, Services, int, Attempt, Locale], Awaitable[None]]
+"""Asks a private attempt another feature started (a review of what a member missed in a
+group, a homework): the learner feature's `open_attempt`, which `bot/app.py` hands to them."""
 
 SERVICES_KEY = "services"
 

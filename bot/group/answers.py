@@ -33,7 +33,13 @@ from content import grading
 from content.grading import Choice, Grade, Response, Selection
 from content.group_rules import answer_points, upcoming_sends
 from content.model import Question
-from storage.group_store import AnswerStatus, AskedQuestion, GroupAnswerOutcome, GroupSession
+from storage.group_store import (
+    AnswerStatus,
+    AskedQuestion,
+    GroupAnswerOutcome,
+    GroupSession,
+    TapTarget,
+)
 
 log = logging.getLogger(__name__)
 
@@ -86,19 +92,19 @@ async def _open_target(
     """The running session, asked question and question a member's tap names, checked
     against stored state (its chat, its message, the question still in the quiz); else the
     toast that refuses it."""
-    groups = services.storage.groups
-    if isinstance(tap, PostAnswer | PostPick | PostSubmit):
-        target = await groups.tap_target(post_id=tap.post_id)
-        session = target.session
-    else:
-        target = await groups.tap_target(session_id=tap.session_id, position=tap.position)
-        session = target.session
-        if session is not None and session.posted:
-            session = None  # a post's buttons are Post*: this one is forged
     message = query.message
-    if session is None or message is None or session.chat_id != message.chat.id:
+    if message is None:
         return locale.t("stale_button")
-    asked = target.asked
+    target = await _tap_target(services, tap)
+    running = target.session
+    if running is not None and running.running and _not_its_message(target, message.message_id):
+        # tapped as soon as it was posted, before it was recorded: the post holds the
+        # session's lock until it is
+        async with flow.session_lock(services, running.id):
+            target = await _tap_target(services, tap)
+    session, asked = target.session, target.asked
+    if session is None or session.chat_id != message.chat.id:
+        return locale.t("stale_button")
     if asked is None or asked.message_id != message.message_id:
         return locale.t("stale_button")
     if not session.running:
@@ -112,6 +118,22 @@ async def _open_target(
     if picks != render.is_multiple(question) or option >= choice_count(question):
         return locale.t("stale_button")  # forged: not a button of this question
     return session, asked, question
+
+
+async def _tap_target(services: Services, tap: MemberTap) -> TapTarget:
+    """The session and the asked question a tap names, as stored (read once per question)."""
+    groups = services.storage.groups
+    if isinstance(tap, PostAnswer | PostPick | PostSubmit):
+        return await groups.tap_target(post_id=tap.post_id)
+    target = await groups.tap_target(session_id=tap.session_id, position=tap.position)
+    if target.session is not None and target.session.posted:
+        return TapTarget(None, None)  # a post's buttons are Post*: this one is forged
+    return target
+
+
+def _not_its_message(target: TapTarget, message_id: int) -> bool:
+    """The tap's message is not the question's as stored (not recorded yet, or another)."""
+    return target.asked is None or target.asked.message_id != message_id
 
 
 async def take_tap(
@@ -352,7 +374,7 @@ async def refresh_count(
             return  # revealed meanwhile: a redraw now would bring the buttons back
         count = sum((await groups.answer_counts(session_id, position)).values())
         key = (session_id, position)
-        if services.pace.shown_counts.get(key) == count:
+        if services.shown_counts.shows(key, count):
             return
         locale = flow.session_locale(services, session)
         rendered = render.open_question(session, quiz, question, position, count, locale)
@@ -364,4 +386,4 @@ async def refresh_count(
         except BadRequest as error:
             log.debug("live count not redrawn: %s", error)
             return
-        services.pace.shown_counts[key] = count
+        services.shown_counts.drawn(key, count)

@@ -12,9 +12,9 @@ state; callback data and poll ids only name what was tapped or voted.
 
 from __future__ import annotations
 
-import asyncio
 import html
 import logging
+from contextlib import AbstractAsyncContextManager
 from typing import Any, cast
 
 from telegram import Bot, InlineKeyboardMarkup, InputPollOption
@@ -55,10 +55,10 @@ def session_locale(services: Services, session: GroupSession) -> Locale:
     return Locale(session.language or default, default)
 
 
-def session_lock(services: Services, session_id: int) -> asyncio.Lock:
+def session_lock(services: Services, session_id: int) -> AbstractAsyncContextManager[None]:
     """One session's posting, redrawing, revealing and stopping happen one at a time: a redraw
     can never land after the reveal, nor a question be posted twice."""
-    return services.group_locks.setdefault(session_id, asyncio.Lock())
+    return services.locks.sessions.hold(session_id)
 
 
 def resolve(
@@ -275,7 +275,7 @@ async def ask(
                 session.id, position, question.id, message_id, poll_id, now,
                 now + session.seconds, photo,
             )  # fmt: skip
-            services.pace.shown_counts[(session.id, position)] = 0
+            services.shown_counts.posted((session.id, position))
             arm_timer(jobs, session.id, position, session.seconds)
     if gone:
         await reveal(bot, services, jobs, session.id, position)
@@ -369,7 +369,7 @@ async def reveal(bot: Bot, services: Services, jobs: Jobs, session_id: int, posi
         if not step.revealed:
             return False
         cancel(jobs, _reveal_job(session_id), count_job(session_id))
-        services.pace.shown_counts.pop((session_id, position), None)
+        _closed(services, session_id, position, asked)
         try:
             if asked is not None and asked.message_id:
                 await _show_reveal(bot, services, session, asked)
@@ -384,6 +384,15 @@ async def reveal(bot: Bot, services: Services, jobs: Jobs, session_id: int, posi
     else:
         await _ask_or_retry(bot, services, jobs, session, step.next_position)
     return True
+
+
+def _closed(
+    services: Services, session_id: int, position: int, asked: AskedQuestion | None
+) -> None:
+    """Forget what a question that closed no longer needs: its shown count, its poll's chat."""
+    services.shown_counts.closed((session_id, position))
+    if asked is not None and asked.poll_id is not None:
+        services.poll_chats.pop(asked.poll_id, None)
 
 
 async def _show_reveal(
@@ -500,6 +509,7 @@ async def stop(bot: Bot, services: Services, jobs: Jobs, session: GroupSession) 
         current = await services.storage.groups.get_session(session.id)
         position = current.position if current is not None else session.position
         asked = await services.storage.groups.asked(session.id, position)
+        _closed(services, session.id, position, asked)
         try:
             if asked is not None and asked.revealed_at is None and asked.message_id:
                 if asked.poll_id is not None:
@@ -525,7 +535,7 @@ async def resume(bot: Bot, services: Services, jobs: Jobs) -> None:
             if asked is None:
                 await _ask_or_retry(bot, services, jobs, session, session.position)
             elif asked.revealed_at is None:
-                services.pace.shown_counts[(session.id, session.position)] = -1
+                services.shown_counts.unknown((session.id, session.position))
                 arm_timer(jobs, session.id, session.position, asked.deadline - services.clock())
             log.info("group session %s in chat %s resumed", session.id, session.chat_id)
         except TelegramError:

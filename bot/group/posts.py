@@ -10,7 +10,6 @@ jobs at start.
 
 from __future__ import annotations
 
-import asyncio
 import datetime
 import html
 import logging
@@ -45,7 +44,7 @@ async def push_next(
         return _not_posted(error, shown)
     # one push at a time per chat (a /push and a scheduled one, or two admins): else both
     # could reveal nothing and post, leaving two questions open
-    async with services.push_locks.setdefault(found.id, asyncio.Lock()):
+    async with services.locks.pushes.hold(found.id):
         for session in await services.storage.groups.open_posts(found.id):
             await flow.reveal(bot, services, jobs, session.id, 0)
         return await _post_next(bot, services, quiz, found.id, found.type, shown, admin_id)
@@ -78,14 +77,16 @@ async def _post_next(
             continue
         locale = flow.session_locale(services, session)
         message = render.post_message(quiz, question, session.post_id, 0, locale)
-        try:
-            message_id, photo = await flow.send_question(
-                bot, services, session, question, message, locale
-            )
-        except TelegramError as error:
-            await groups.drop_unsent(session.id)
-            return _not_posted(error, shown)
-        await groups.post_sent(session.id, question.id, message_id, services.clock(), photo)
+        # a tap as soon as it is posted waits for it to be recorded (bot/group/answers.py)
+        async with flow.session_lock(services, session.id):
+            try:
+                message_id, photo = await flow.send_question(
+                    bot, services, session, question, message, locale
+                )
+            except TelegramError as error:
+                await groups.drop_unsent(session.id)
+                return _not_posted(error, shown)
+            await groups.post_sent(session.id, question.id, message_id, services.clock(), photo)
         return Reply(
             "push_done", {"k": position + 1, "n": len(quiz), "quiz_id": quiz.id, "chat": shown}
         )

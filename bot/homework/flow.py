@@ -17,7 +17,7 @@ from telegram.error import TelegramError
 from telegram.ext import JobQueue
 
 from bot.core import deeplinks, faults
-from bot.core.context import QuizContext, Services
+from bot.core.context import AttemptOpener, QuizContext, Services
 from bot.core.i18n import Locale
 from bot.core.render import Rendered
 from bot.core.tables import to_csv
@@ -324,10 +324,16 @@ async def remind(bot: Bot, services: Services, assignment_id: int) -> int:
 
 
 async def open_homework(
-    bot: Bot, services: Services, chat_id: int, user_id: int, assignment: Assignment, locale: Locale
+    bot: Bot,
+    services: Services,
+    chat_id: int,
+    user_id: int,
+    assignment: Assignment,
+    locale: Locale,
+    open_attempt: AttemptOpener,
 ) -> None:
-    """Start (or continue) the member's attempt tagged to the homework; a member who handed
-    it in is told their score."""
+    """Start (or continue) the member's attempt tagged to the homework, asked by
+    `open_attempt` (the learner's); a member who handed it in is told their score."""
     quiz = services.catalog.get(assignment.quiz_id)
     if quiz is None:
         await bot.send_message(chat_id, locale.t("quiz_gone"))
@@ -352,5 +358,5 @@ async def open_homework(
         )
         attempt = await learners.get_attempt(attempt_id)
         await bot.send_message(chat_id, render.intro(quiz, assignment, locale))
-    assert attempt is not None and services.open_attempt is not None
-    await services.open_attempt(bot, services, chat_id, attempt, locale)
+    assert attempt is not None
+    await open_attempt(bot, services, chat_id, attempt, locale)

@@ -3,18 +3,18 @@ link to its report."""
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import Any
 
 from telegram import Update
-from telegram.error import TelegramError
 from telegram.ext import BaseHandler, CommandHandler
 
-from bot.core import arguments, commands, faults
-from bot.core.access import is_chat_admin, is_member
+from bot.core import arguments, commands
+from bot.core.access import is_chat_admin, is_member, sender_passes
 from bot.core.arguments import Refusal
 from bot.core.commands import QUIZ, Command, Role, Task, Where
-from bot.core.context import QuizContext
+from bot.core.context import AttemptOpener, QuizContext
 from bot.core.deeplinks import AssignmentReport, Homework
 from bot.core.handlers import PRIVATE_MESSAGE, StartLinkHandler
 from bot.homework import flow, render
@@ -85,22 +85,9 @@ async def private_assign(update: Update, context: QuizContext) -> None:
     await context.say(context.locale.t("homework_groups_only"))
 
 
-async def _checked(context: QuizContext, chat_id: int, check: Any, refusal: str) -> bool:
-    """Whether the sender passes `check` (a getChatMember question) in that chat, now; else
-    they are told why not."""
-    try:
-        allowed = bool(await check(context, chat_id, context.learner.user_id))
-    except TelegramError as error:
-        if not faults.classify(error).permanent:
-            await context.say(context.locale.t("member_check_failed"))
-            return False
-        allowed = False
-    if not allowed:
-        await context.say(context.locale.t(refusal))
-    return allowed
-
-
-async def on_homework(update: Update, context: QuizContext, link: Homework) -> None:
+async def on_homework(
+    update: Update, context: QuizContext, link: Homework, *, open_attempt: AttemptOpener
+) -> None:
     """A member pressed "Start in private chat" under a homework."""
     services, locale = context.services, context.locale
     assignment = await services.storage.homework.get(link.assignment_id)
@@ -113,11 +100,12 @@ async def on_homework(update: Update, context: QuizContext, link: Homework) -> N
     if not assignment.open or assignment.deadline <= services.clock():
         await context.say(locale.t("homework_closed"))
         return
-    if not await _checked(context, assignment.chat_id, is_member, "homework_not_member"):
+    if not await sender_passes(context, assignment.chat_id, is_member, "homework_not_member"):
         return
     await flow.open_homework(
-        context.bot, services, context.chat_id, context.learner.user_id, assignment, locale
-    )
+        context.bot, services, context.chat_id, context.learner.user_id, assignment, locale,
+        open_attempt,
+    )  # fmt: skip
 
 
 async def on_report_link(update: Update, context: QuizContext, link: AssignmentReport) -> None:
@@ -127,7 +115,7 @@ async def on_report_link(update: Update, context: QuizContext, link: AssignmentR
     if assignment is None:
         await context.say(context.locale.t("link_invalid"))
         return
-    if not await _checked(context, assignment.chat_id, is_chat_admin, "report_admins_only"):
+    if not await sender_passes(context, assignment.chat_id, is_chat_admin, "report_admins_only"):
         return
     await flow.send_report(context.bot, services, context.chat_id, assignment, context.locale)
 
@@ -140,11 +128,12 @@ COMMANDS = (
 )  # fmt: skip
 
 
-def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
+def handlers(open_attempt: AttemptOpener) -> list[BaseHandler[Update, QuizContext, Any]]:
+    """The feature's handlers; `open_attempt` (the learner's) asks the homework's attempt."""
     elsewhere = commands.not_declared(COMMANDS, Where.PRIVATE)
     return [
         *commands.handlers(COMMANDS),
         CommandHandler(elsewhere, private_assign, filters=PRIVATE_MESSAGE),
-        StartLinkHandler(Homework, on_homework),
+        StartLinkHandler(Homework, functools.partial(on_homework, open_attempt=open_attempt)),
         StartLinkHandler(AssignmentReport, on_report_link),
     ]

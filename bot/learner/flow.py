@@ -191,8 +191,8 @@ async def open_review(
 async def open_attempt(
     bot: Bot, services: Services, chat_id: int, attempt: Attempt, locale: Locale
 ) -> None:
-    """Ask an attempt another feature started (`Services.open_attempt`): its next question, or
-    its summary if nothing is left."""
+    """Ask an attempt another feature started (an `AttemptOpener`, handed to it by
+    `bot/app.py`): its next question, or its summary if nothing is left."""
     await _continue(bot, services, chat_id, attempt, locale, resuming=True)
 
 

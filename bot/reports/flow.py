@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from telegram import Bot
 
 from bot.core import charts
-from bot.core.context import Services
+from bot.core.context import AttemptOpener, Services
 from bot.core.i18n import Locale
 from bot.core.tables import to_csv, to_xlsx
 from bot.reports import render
@@ -51,9 +51,16 @@ async def missed(services: Services, session: GroupSession, user_id: int) -> Mis
 
 
 async def open_missed(
-    bot: Bot, services: Services, chat_id: int, user_id: int, found: Missed, locale: Locale
+    bot: Bot,
+    services: Services,
+    chat_id: int,
+    user_id: int,
+    found: Missed,
+    locale: Locale,
+    open_attempt: AttemptOpener,
 ) -> None:
-    """Congratulate a member who missed nothing; else start (or resume) their review."""
+    """Congratulate a member who missed nothing; else start (or resume) their review, asked
+    by `open_attempt` (the learner's)."""
     quiz = services.catalog.get(found.session.quiz_id)
     if quiz is None or not found.items:
         if quiz is None:
@@ -67,8 +74,7 @@ async def open_missed(
     )
     if not (await learners.answers(attempt.id)):
         await bot.send_message(chat_id, render.missed_intro(quiz, len(found.items), locale))
-    assert services.open_attempt is not None  # the learner feature lends it at start
-    await services.open_attempt(bot, services, chat_id, attempt, locale)
+    await open_attempt(bot, services, chat_id, attempt, locale)
 
 
 # reports

@@ -4,8 +4,8 @@ to (anonymous, or never started the bot), and `/report <quiz id>` for the bot's 
 
 from __future__ import annotations
 
+import functools
 import logging
-from collections.abc import Awaitable
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
@@ -13,10 +13,10 @@ from telegram.error import TelegramError
 from telegram.ext import BaseHandler
 
 from bot.core import arguments, commands, deeplinks, faults
-from bot.core.access import is_chat_admin, is_member
+from bot.core.access import is_chat_admin, is_member, sender_passes
 from bot.core.arguments import Refusal
 from bot.core.commands import QUIZ, Command, Role, Task, Where
-from bot.core.context import QuizContext
+from bot.core.context import AttemptOpener, QuizContext
 from bot.core.deeplinks import MissedReview, ReportFile
 from bot.core.handlers import StartLinkHandler
 from bot.reports import flow
@@ -25,7 +25,9 @@ from storage.group_store import GroupSession
 log = logging.getLogger(__name__)
 
 
-async def on_missed(update: Update, context: QuizContext, link: MissedReview) -> None:
+async def on_missed(
+    update: Update, context: QuizContext, link: MissedReview, *, open_attempt: AttemptOpener
+) -> None:
     """A member pressed "Review what you missed" under a group quiz's results."""
     services, locale, learner = context.services, context.locale, context.learner
     session = await _linked_session(context, link.session_id)
@@ -34,15 +36,12 @@ async def on_missed(update: Update, context: QuizContext, link: MissedReview) ->
     if session.running:
         await context.say(locale.t("missed_running"))
         return
-    member = await _telegram_says(context, is_member(context, session.chat_id, learner.user_id))
-    if member is None:
-        return
-    if not member:
-        log.info("a missed-questions link of session %s refused: not a member", session.id)
-        await context.say(locale.t("missed_not_member"))
+    if not await sender_passes(context, session.chat_id, is_member, "missed_not_member"):
         return
     found = await flow.missed(services, session, learner.user_id)
-    await flow.open_missed(context.bot, services, context.chat_id, learner.user_id, found, locale)
+    await flow.open_missed(
+        context.bot, services, context.chat_id, learner.user_id, found, locale, open_attempt
+    )
 
 
 async def report(update: Update, context: QuizContext) -> None:
@@ -79,18 +78,6 @@ async def _linked_session(context: QuizContext, session_id: int) -> GroupSession
     return session
 
 
-async def _telegram_says(context: QuizContext, check: Awaitable[bool]) -> bool | None:
-    """What Telegram answers about someone in a chat; no when it does not know them there (or
-    that chat any more); None, once said, when it could not answer now."""
-    try:
-        return await check
-    except TelegramError as error:
-        if not faults.classify(error).permanent:
-            await context.say(context.locale.t("member_check_failed"))
-            return None
-        return False
-
-
 async def _offer_link(context: QuizContext, session: GroupSession, key: str) -> None:
     """A deep link in the group that a chat admin presses to get the report in private."""
     services = context.services
@@ -102,15 +89,11 @@ async def _offer_link(context: QuizContext, session: GroupSession, key: str) -> 
 
 async def on_report_link(update: Update, context: QuizContext, link: ReportFile) -> None:
     """An admin pressed the group's link to receive a report: still a chat admin, now?"""
-    services, locale, learner = context.services, context.locale, context.learner
+    services, locale = context.services, context.locale
     session = await _linked_session(context, link.session_id)
     if session is None:
         return
-    admin = await _telegram_says(context, is_chat_admin(context, session.chat_id, learner.user_id))
-    if admin is None:
-        return
-    if not admin:
-        await context.say(locale.t("report_admins_only"))
+    if not await sender_passes(context, session.chat_id, is_chat_admin, "report_admins_only"):
         return
     built = await flow.session_report(services, session, locale)
     await flow.send_report(context.bot, context.chat_id, built)
@@ -140,9 +123,10 @@ COMMANDS = (
 )  # fmt: skip
 
 
-def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
+def handlers(open_attempt: AttemptOpener) -> list[BaseHandler[Update, QuizContext, Any]]:
+    """The feature's handlers; `open_attempt` (the learner's) asks the review it starts."""
     return [
         *commands.handlers(COMMANDS),
-        StartLinkHandler(MissedReview, on_missed),
+        StartLinkHandler(MissedReview, functools.partial(on_missed, open_attempt=open_attempt)),
         StartLinkHandler(ReportFile, on_report_link),
     ]

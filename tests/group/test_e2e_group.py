@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from bot.app import QuizApplication
 from bot.config import Settings
+from bot.core.context import SERVICES_KEY
 from bot.sandbox import FakeBotApi, FakeUser, poll_answer
 from tests.support.harness import running_bot
 from tests.support.room import (
@@ -206,7 +207,8 @@ async def test_many_answers_stay_inside_20_a_minute_and_a_429_is_waited_out(
 async def test_poll_mode_maps_votes_to_people_and_continues_long_explanations(
     api: FakeBotApi, settings: Settings, room: Room
 ) -> None:
-    async with running_bot(settings):
+    async with running_bot(settings) as application:
+        services = application.bot_data[SERVICES_KEY]
         first = await room.poll_quiz(ADA, "tiny")
         assert first.poll is not None
         poll = first.poll
@@ -227,12 +229,16 @@ async def test_poll_mode_maps_votes_to_people_and_continues_long_explanations(
         assert LONG_WHY.strip() in more.text
         second = await room.poll(2)
         assert second.poll is not None and second.poll["question"] == "[2/3] Capital of France?"
+        # a closed poll's chat is forgotten (a vote on it is refused anyway): the map holds
+        # the open polls only
+        assert list(services.poll_chats) == [second.poll["id"]]
         api.vote(DI, second, 0)
         await api.wait_for(lambda: len(group_answers(settings.db_path)) == 3)
         seen = len(room.messages())
         api.send_text(ADA, "/stopquiz", room.chat)
         final = await api.wait_for_bot_message(GROUP_ID, "final results", after=seen)
         assert second.poll["is_closed"]
+        assert len(services.poll_chats) == len(services.locks.sessions) == 0
         names = [plain(line.split(":")[0]) for line in final.text.splitlines()[2:]]
         assert names[:2] in (["🥇 Bo", "🥈 Di"], ["🥇 Di", "🥈 Bo"])
     assert [(p, u, c) for p, u, c, _ in group_answers(settings.db_path)] == [
