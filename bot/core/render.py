@@ -30,6 +30,7 @@ from content.model import (
     SingleAnswer,
     TrueFalseAnswer,
     TypedAnswer,
+    clip,
 )
 from content.schema import MAX_EXPLANATION_LENGTH, MAX_OPTION_LENGTH
 
@@ -166,9 +167,12 @@ def option_lines(question: Question, locale: Locale, reveal: bool) -> str:
 
 
 def explanation(question: Question, locale: Locale) -> str | None:
+    """The explanation under a reveal; a long one shows its first sentence and folds the rest
+    (`telegram_html.folded`), so that an answered question fits a phone's screen."""
     if question.explanation is None:
         return None
-    return locale.t("explanation", text=locale.rich(question.explanation, MAX_EXPLANATION_LENGTH))
+    text = clip(locale.plain(question.explanation), MAX_EXPLANATION_LENGTH)
+    return locale.t("explanation", text=telegram_html.folded(text))
 
 
 def answer_toast(
