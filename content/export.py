@@ -17,7 +17,7 @@ import yaml
 
 from content import model
 from content.bundle import write_bundle
-from content.model import LocalizedText, Question, QuestionType, Quiz
+from content.model import Guide, LocalizedText, Question, QuestionType, Quiz
 
 HEADER = "# Quiz Tutor bank, exported; /import accepts this document back unchanged.\n"
 
@@ -78,7 +78,13 @@ def question_data(question: Question) -> dict[str, Any]:
         data["explanation"] = _text(question.explanation)
     if question.explanation_image is not None:
         data["explanation_image"] = question.explanation_image.location
+    if question.guide is not None:
+        data["guide"] = _guide(question.guide)
     return data
+
+
+def _guide(guide: Guide) -> dict[str, Any]:
+    return {"title": _text(guide.title), "url": guide.url}
 
 
 def bank_data(quiz: Quiz) -> dict[str, Any]:
@@ -88,7 +94,7 @@ def bank_data(quiz: Quiz) -> dict[str, Any]:
         data["description"] = _text(quiz.description)
     data["level"] = quiz.level.value
     if quiz.guide is not None:
-        data["guide"] = {"title": _text(quiz.guide.title), "url": quiz.guide.url}
+        data["guide"] = _guide(quiz.guide)
     if not quiz.shuffle_options:
         data["shuffle_options"] = False
     data["questions"] = [question_data(question) for question in quiz.questions]

@@ -328,14 +328,16 @@ def text_in(value: LocalizedText | None, language: str) -> str | None:
 
 
 def texts_of(question: Question) -> list[LocalizedText]:
-    """Every localized text of a question: text, options, answers, unit, explanation, alt."""
+    """Every localized text of a question: text, options, answers, unit, explanation, alt,
+    its guide's title."""
     found = [question.text, *question.options]
     match question.key:
         case TypedAnswer(accepted):
             found.extend(accepted)
         case NumericAnswer(unit=unit) if unit is not None:
             found.append(unit)
-    found.extend(value for value in (question.explanation, question.image_alt) if value)
+    guide = question.guide.title if question.guide else None
+    found.extend(value for value in (question.explanation, question.image_alt, guide) if value)
     return found
 
 
