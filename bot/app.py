@@ -42,6 +42,7 @@ PRIVATE_COMMANDS = (
     "progress",
     "preview",
     "remind",
+    "goal",
     "timezone",
     "language",
     "help",

@@ -43,6 +43,7 @@ class Reviewed:
 
     due: float
     tell_leech: bool
+    lapses: int
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,7 @@ async def apply_reviews(tx: BatchTx, reviews: Sequence[ReviewOf]) -> list[Review
         )  # fmt: skip
         latest[review.card_key] = after
         changed[review.card_key] = (after, reviewed.due)
-        results.append(Reviewed(reviewed.due, tell))
+        results.append(Reviewed(reviewed.due, tell, lapses))
         logged.append(
             (review.user_id, review.quiz_id, review.question_id, int(reviewed.rating), at,
              review.answer_id, review.session_id, review.position)

@@ -204,6 +204,23 @@ def remind(args: Words, timezone: str, current: str | None) -> time | Literal["o
     return Refusal(at, usage) if isinstance(at, Reply) else at
 
 
+MAX_GOAL = 1000  # answers a day
+
+
+def goal(args: Words, current: int | None) -> int | Literal["off"] | Refusal:
+    """`/goal <answers a day>` (1 to 1000) or `/goal off` (also `stop`, `no`)."""
+    usage = Reply("goal_usage", {"current": current if current else Reply("goal_none")})
+    words = _words(args, usage, 1, 1)
+    if isinstance(words, Refusal):
+        return words
+    if words[0].lower() in OFF_WORDS:
+        return OFF
+    number = ascii_number(words[0])
+    if number is None or not 1 <= number <= MAX_GOAL:
+        return Refusal(Reply("args_goal", {"value": echo(words[0])}), usage)
+    return number
+
+
 # groups and channels
 
 

@@ -31,6 +31,7 @@ COMMANDS = (
     "review",
     "timezone",
     "remind",
+    "goal",
     "forgetme",
 )
 FORGET_CONFIRM_SECONDS = 10 * 60  # a /forgetme confirmation left lying around expires
@@ -124,8 +125,17 @@ async def progress(update: Update, context: QuizContext) -> None:
 
 async def review(update: Update, context: QuizContext) -> None:
     """A session of the questions due now, across quizzes, most overdue first."""
+    await _review(context, flow.DUE)
+
+
+async def _review(context: QuizContext, cards: str) -> None:
     await flow.open_review(
-        context.bot, context.services, context.chat_id, context.learner.user_id, context.locale
+        context.bot,
+        context.services,
+        context.chat_id,
+        context.learner.user_id,
+        context.locale,
+        cards,
     )
 
 
@@ -154,6 +164,17 @@ async def remind(update: Update, context: QuizContext) -> None:
         await context.say(locale.t("remind_off"))
     else:
         await context.say(locale.t("remind_set", time=wanted, timezone=tz))
+
+
+async def goal(update: Update, context: QuizContext) -> None:
+    """`/goal <answers a day>` for a daily goal the reminder counts towards; `/goal off`."""
+    services, learner, locale = context.services, context.learner, context.locale
+    wanted = await context.parsed(arguments.goal(context.args, learner.daily_goal))
+    if wanted is None:
+        return
+    chosen = wanted if isinstance(wanted, int) else None  # else: off
+    await services.storage.learners.set_goal(learner.user_id, chosen, services.clock())
+    await context.say(locale.t("goal_set", n=chosen) if chosen else locale.t("goal_off"))
 
 
 def _language_choices(context: QuizContext) -> list[str]:
@@ -230,6 +251,27 @@ async def on_review(query: CallbackQuery, context: QuizContext, tap: callbacks.S
     await review(context.current_update, context)
 
 
+async def on_review_ahead(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.ReviewAhead
+) -> None:
+    await query.answer()
+    await _review(context, flow.AHEAD)
+
+
+async def on_review_forgotten(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.ReviewForgotten
+) -> None:
+    await query.answer()
+    await _review(context, flow.FORGOTTEN)
+
+
+async def on_practise(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.PractiseMissed
+) -> None:
+    """ "Practise the N you missed" pressed: a round of those questions, now."""
+    await flow.practise(context.bot, context.services, query, tap, context.locale)
+
+
 async def forgetme(update: Update, context: QuizContext) -> None:
     """`/forgetme`: what deleting their data means, with buttons to confirm or cancel."""
     message = render.forget_request(int(context.services.clock()), context.locale)
@@ -268,6 +310,7 @@ def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
         CommandHandler("review", review, filters=private),
         CommandHandler("timezone", timezone, filters=private),
         CommandHandler("remind", remind, filters=private),
+        CommandHandler("goal", goal, filters=private),
         CommandHandler("forgetme", forgetme, filters=private),
         MessageHandler(filters.TEXT & ~filters.COMMAND & private, on_text),
         TapHandler(callbacks.AnswerTap, on_answer),
@@ -278,6 +321,9 @@ def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
         TapHandler(callbacks.PreviewQuiz, on_preview),
         TapHandler(callbacks.OpenQuiz, on_open),
         TapHandler(callbacks.StartReview, on_review),
+        TapHandler(callbacks.ReviewAhead, on_review_ahead),
+        TapHandler(callbacks.ReviewForgotten, on_review_forgotten),
+        TapHandler(callbacks.PractiseMissed, on_practise),
         TapHandler(callbacks.ConfirmForget, on_forget),
         TapHandler(callbacks.CancelForget, on_forget),
     ]

@@ -181,8 +181,8 @@ async def test_command_menus_are_set_per_scope_and_language(
     english = {c["command"]: c["description"] for c in api.commands[f"{private}|"]}
     yoruba = {c["command"]: c["description"] for c in api.commands[f"{private}|yo"]}
     assert set(english) == {
-        "start", "quizzes", "quiz", "review", "progress", "preview", "remind", "timezone",
-        "language", "help", "forgetme",
+        "start", "quizzes", "quiz", "review", "progress", "preview", "remind", "goal",
+        "timezone", "language", "help", "forgetme",
     }  # fmt: skip
     assert set(yoruba) == set(english)
     assert yoruba["quiz"] != english["quiz"]
