@@ -150,10 +150,11 @@ def due_days(forecast: Sequence[Due]) -> list[Due]:
 
 
 def _day_axis(axes: Any, dates: Sequence[date], from_end: bool) -> None:
-    """A tick every 7 days, counted from the last day (past days) or from the first (days
-    ahead), and room for at least a week."""
+    """A tick every day for a week or less, else every 7 days counted from the last day (past
+    days) or from the first (days ahead); room for at least a week."""
     count = len(dates)
-    ticks = [i for i in range(count) if ((count - 1 - i) if from_end else i) % 7 == 0]
+    step = 1 if count <= MIN_SLOTS else 7
+    ticks = [i for i in range(count) if ((count - 1 - i) if from_end else i) % step == 0]
     axes.set_xticks(ticks, [dates[i].strftime("%d.%m") for i in ticks])
     axes.set_xlim(-0.6, max(count, MIN_SLOTS) - 0.4)
     axes.yaxis.set_major_locator(MaxNLocator(integer=True))

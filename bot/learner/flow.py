@@ -299,13 +299,15 @@ async def practise(
         return
     await query.answer()
     chat_id = _chat_of(query)
+    running = await learners.running_attempt(source.user_id, practice_of(source.id))
+    if running is not None:  # pressed again while the round runs: where it stands
+        await _continue(bot, services, chat_id, running, locale, resuming=True)
+        return
     attempt = await learners.start_attempt(
         source.user_id, practice_of(source.id), missed, services.clock(), kind=PRACTICE
     )
-    answered = await learners.answers(attempt.id)
-    if not answered:
-        await bot.send_message(chat_id, render.practice_intro(attempt.total, locale))
-    await _continue(bot, services, chat_id, attempt, locale, resuming=bool(answered))
+    await bot.send_message(chat_id, render.practice_intro(attempt.total, locale))
+    await _continue(bot, services, chat_id, attempt, locale, resuming=False)
 
 
 async def _missed_items(services: Services, attempt: Attempt) -> tuple[str, ...]:

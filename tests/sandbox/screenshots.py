@@ -1,6 +1,9 @@
 """The README's pictures of the sandbox, taken in headless Chromium:
 `python -m tests.sandbox.screenshots docs/sandbox` writes question.png, reveal.png and
-leaderboard.png there (a phone-sized window; a fresh database in a temporary folder)."""
+leaderboard.png there (a phone-sized window; a fresh database in a temporary folder);
+`python -m tests.sandbox.screenshots --tutor docs/images` writes reveal-folded.png (a reveal
+with its long explanation collapsed and when the question comes back) and progress.png (the
+/progress chart with the reviews due ahead), at a phone's width."""
 
 from __future__ import annotations
 
@@ -104,5 +107,68 @@ def take(folder: Path) -> None:
             driver.save_screenshot(str(folder / "leaderboard.png"))
 
 
+def _answer(driver: Any, number: int, right: dict[str, str], wrong: bool) -> dict[str, Any]:
+    """Answer question `number` of the seed quiz (right, or the next option); its reveal."""
+    question = browser.question(driver, number)
+    asked = next(text for text in right if text in question["text"])
+    good = next(i for i, label in enumerate(question["buttons"]) if label_is(label, right[asked]))
+    _click(driver, question["id"], (good + 1) % len(question["buttons"]) if wrong else good)
+    return browser.until(
+        f"the reveal of question {number}",
+        lambda: browser.find(driver, lambda m: m["id"] == question["id"] and "↻" in m["text"]),
+        driver,
+    )
+
+
+def take_tutor(folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    right = right_answers()
+    with tempfile.TemporaryDirectory() as temporary:
+        work = Path(temporary)
+        profile = work / "profile"
+        with sandbox_process(work) as sandbox, browser.chromium(profile, 420, 900) as driver:
+            driver.get(sandbox.url + "?as=emma")
+            browser.until(
+                "ready", lambda: driver.find_elements("css selector", "body[data-ready]"), driver
+            )
+            _say(driver, f"/quiz {QUIZ_ID}")
+            revealed = _answer(driver, 1, right, wrong=True)
+            driver.execute_script(
+                "for (const t of document.querySelectorAll('.toast')) t.remove();"
+                "document.getElementById(arguments[0]).scrollIntoView({block: 'end'})",
+                revealed["id"],
+            )
+            driver.save_screenshot(str(folder / "reveal-folded.png"))
+            for number in range(2, 9):
+                _answer(driver, number, right, wrong=number in (4, 6))
+            browser.until(
+                "the score", lambda: browser.find(driver, lambda m: "Score:" in m["text"]), driver
+            )
+            _say(driver, "/progress")
+            chart = browser.until(
+                "the chart",
+                lambda: browser.find(driver, lambda m: "Reviews due in the next" in m["text"]),
+                driver,
+            )
+            browser.until(
+                "the chart's picture",
+                lambda: driver.execute_script(
+                    "const i = document.querySelector(`#${arguments[0]} .photo img`);"
+                    "return i !== null && i.complete && i.naturalWidth > 0",
+                    chart["id"],
+                ),
+                driver,
+            )
+            driver.execute_script(
+                "for (const t of document.querySelectorAll('.toast')) t.remove();"
+                "document.getElementById(arguments[0]).scrollIntoView({block: 'start'})",
+                chart["id"],
+            )
+            driver.save_screenshot(str(folder / "progress.png"))
+
+
 if __name__ == "__main__":
-    take(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/sandbox"))
+    if sys.argv[1:2] == ["--tutor"]:
+        take_tutor(Path(sys.argv[2] if len(sys.argv) > 2 else "docs/images"))
+    else:
+        take(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/sandbox"))
