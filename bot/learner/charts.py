@@ -50,9 +50,7 @@ async def progress_chart(
 
     def alt(right: int, wrong: int, active: int, shown: object) -> str:
         listed = "; ".join(f"{html.escape(title)} {percent}%" for title, percent in rows)
-        answers = locale.t(
-            "chart_progress_alt", right=right, wrong=wrong, days=active, mastery=listed
-        )
+        answers = locale.t("chart_progress_alt", right=right, wrong=wrong, n=active, mastery=listed)
         return f"{answers} {_forecast_alt(ahead, locale)}"
 
     labels = charts.ProgressLabels(

@@ -52,7 +52,7 @@ async def test_practice_of_a_homework_opens_once_it_has_closed(
     seen_bo, seen_cy = len(bo.messages()), len(cy.messages())
     async with running_bot(settings, clock):
         offer = await api.wait_for_bot_message(BO.id, "has closed", after=seen_bo)
-        assert "You missed 2 question(s)" in offer.text
+        assert "You missed 2 questions" in offer.text
         [practise] = offer.buttons
         assert practise["text"] == "🎯 Practise the 2 you missed"
         await api.wait_for_bot_message(GROUP_ID, "results")

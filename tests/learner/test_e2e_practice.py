@@ -67,7 +67,7 @@ async def test_a_quiz_with_misses_is_practised_in_rounds_until_none_is_missed(
         seen = len(learner.messages())
         await learner.tap(summary, practise["callback_data"])
         intro = await api.wait_for_bot_message(learner.chat_id, "🎯 Practice", after=seen)
-        assert "the 2 question(s) you missed" in intro.text
+        assert "the 2 questions you missed" in intro.text
         first = await api.wait_for_bot_message(learner.chat_id, "Practice 1 of 2", after=seen)
         assert question_id(first) == "c1"
         _, second = await learner.choose(first, WRONG["c1"], "Practice 2 of 2")

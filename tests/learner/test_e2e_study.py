@@ -81,7 +81,10 @@ async def test_progress_shows_cards_retention_goal_and_the_reviews_ahead(
         seen = len(learner.messages())
         progress = await learner.send("/progress", "Your progress")
         assert "Cards: 0 new · 0 learning · 3 young · 0 mature" in progress.text
-        assert "True retention, last 30 days: 100% of 1 review(s)" in progress.text
+        assert (
+            "True retention, last 30 days: 100% of 1 review of a question seen before"
+            in progress.text
+        )
         assert "Today: 4 of your goal of 4" in progress.text
         chart = await api.wait_for(
             lambda: next((m for m in learner.messages()[seen:] if m.photo), None)
