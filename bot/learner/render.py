@@ -743,15 +743,14 @@ def practice_summary(
         reviews += " " + locale.t("review_next", wait=wait_text(max(0.0, next_due - now), locale))
     parts.append(reviews)
     if sections:
-        parts.append(
-            locale.t("practice_to_read")
-            + "\n"
-            + "\n".join(
-                f'• <a href="{html.escape(guide.url)}">'
-                f"{locale.text(guide.title, MAX_GUIDE_TITLE_LENGTH)}</a>"
-                for guide in sections
-            )
-        )
+        listed = [
+            f'• <a href="{html.escape(guide.url)}">'
+            f"{locale.text(guide.title, MAX_GUIDE_TITLE_LENGTH)}</a>"
+            for guide in sections[:MAX_MISSED_SHOWN]
+        ]
+        if len(sections) > MAX_MISSED_SHOWN:
+            listed.append(locale.t("and_more", n=len(sections) - MAX_MISSED_SHOWN))
+        parts.append(locale.t("practice_to_read") + "\n" + "\n".join(listed))
     rows = _practice_rows(practice, "button_practise_again", locale)
     rows.append(
         [
