@@ -31,7 +31,7 @@ ADA = FakeUser(7101, "Ada", "en")
 def test_learner_and_draft_kinds_are_private_group_kinds_are_groups() -> None:
     private = {
         "a", "pk", "sb", "q", "p", "l", "rv", "ra", "rf", "pm", "ls", "fgy", "fgn", "adc", "adx",
-        "adt",
+        "adt", "aig",
     }  # fmt: skip
     groups = {"ga", "gp", "gs", "gr"}
     declared = {kind.prefix: kind.chats for kind in callbacks.kinds()}
