@@ -17,7 +17,7 @@ import yaml
 
 from content import model
 from content.bundle import write_bundle
-from content.model import LocalizedText, Question, QuestionType, Quiz
+from content.model import Guide, LocalizedText, Question, QuestionType, Quiz
 
 HEADER = "# Quiz Tutor bank, exported; /import accepts this document back unchanged.\n"
 
@@ -82,6 +82,8 @@ def question_data(question: Question) -> dict[str, Any]:
         data["explanation"] = _text(question.explanation)
     if question.explanation_image is not None:
         data["explanation_image"] = question.explanation_image.location
+    if question.guide is not None:
+        data["guide"] = _guide(question.guide)
     return data
 
 
@@ -93,6 +95,8 @@ def _other_number(other: model.OtherNumber) -> dict[str, Any]:
     if other.feedback is not None:
         data["feedback"] = _text(other.feedback)
     return data
+def _guide(guide: Guide) -> dict[str, Any]:
+    return {"title": _text(guide.title), "url": guide.url}
 
 
 def bank_data(quiz: Quiz) -> dict[str, Any]:
@@ -102,7 +106,7 @@ def bank_data(quiz: Quiz) -> dict[str, Any]:
         data["description"] = _text(quiz.description)
     data["level"] = quiz.level.value
     if quiz.guide is not None:
-        data["guide"] = {"title": _text(quiz.guide.title), "url": quiz.guide.url}
+        data["guide"] = _guide(quiz.guide)
     if not quiz.shuffle_options:
         data["shuffle_options"] = False
     data["questions"] = [question_data(question) for question in quiz.questions]

@@ -204,3 +204,36 @@ def to_source(parsed: Iterable[Segment]) -> str:
             case CodeBlock(code, language):
                 out.append(f"```{language or ''}\n{code}{chr(10) if code else ''}```")
     return "".join(out)
+
+
+_SENTENCE_END = re.compile(r"[.!?][\"'’”)\]]*\s+")
+_ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "cf", "dr", "mr", "mrs", "ms", "no", "fig"})
+
+
+def _ends_sentence(text: str, end: re.Match[str], after_code: bool) -> bool:
+    following = text[end.end() : end.end() + 1]
+    if not following or following.islower():
+        return False
+    before = text[: end.start()]
+    if not before:
+        return after_code  # `code`. Then: the code was the sentence's last word
+    word = before.rsplit(None, 1)[-1].lstrip("(\"'‘“").lower() if before.strip() else ""
+    return len(word) > 1 and word not in _ABBREVIATIONS
+
+
+def first_sentence(parsed: Iterable[Segment]) -> tuple[tuple[Segment, ...], tuple[Segment, ...]]:
+    """The segments split after the first sentence: its end is a `.`, `!` or `?` in plain text
+    (closing quotes and brackets kept with it) before a space and a word that does not start
+    in lower case, not after an abbreviation (e.g., etc.) or an initial. With no such end,
+    everything is the first part."""
+    segments_in = tuple(parsed)
+    for index, segment in enumerate(segments_in):
+        if not isinstance(segment, Plain):
+            continue
+        for end in _SENTENCE_END.finditer(segment.text):
+            if _ends_sentence(segment.text, end, after_code=index > 0):
+                head = segment.text[: end.end()].rstrip()
+                tail = segment.text[end.end() :]
+                before = (*segments_in[:index], Plain(head))
+                return before, (Plain(tail), *segments_in[index + 1 :])
+    return segments_in, ()

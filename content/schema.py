@@ -167,6 +167,7 @@ class _QuestionSchema(_Strict):
     image: ImageField | None = None
     image_alt: Text | None = None
     explanation_image: ImageField | None = None
+    guide: GuideSchema | None = None  # where its topic is taught (the quiz's guide by default)
 
     _text = field_validator("text")(_localized_validator(MAX_QUESTION_LENGTH))
     _explanation = field_validator("explanation")(_localized_validator(MAX_EXPLANATION_LENGTH))
@@ -504,7 +505,12 @@ def to_question(question: _QuestionSchema, default_language: str) -> Question:
         image=question.image,
         image_alt=_localized(question.image_alt, default_language),
         explanation_image=question.explanation_image,
+        guide=_guide(question.guide, default_language),
     )
+
+
+def _guide(guide: GuideSchema | None, default_language: str) -> Guide | None:
+    return Guide(_required(guide.title, default_language), guide.url) if guide else None
 
 
 def to_quiz(bank: BankSchema, default_language: str) -> Quiz:
@@ -513,11 +519,7 @@ def to_quiz(bank: BankSchema, default_language: str) -> Quiz:
         title=_required(bank.title, default_language),
         description=_localized(bank.description, default_language),
         level=bank.level,
-        guide=(
-            Guide(_required(bank.guide.title, default_language), bank.guide.url)
-            if bank.guide
-            else None
-        ),
+        guide=_guide(bank.guide, default_language),
         shuffle_options=bank.shuffle_options,
         questions=tuple(to_question(q, default_language) for q in bank.questions),
     )

@@ -157,6 +157,15 @@ class HomeworkStore:
             )
         return int(row["attempt_id"])
 
+    async def of_attempt(self, attempt_id: int) -> Assignment | None:
+        """The homework an attempt is tagged to, if any."""
+        return await self._database.fetchone_as(
+            _assignment,
+            """SELECT s.* FROM homework_attempts h JOIN assignments s ON s.id = h.assignment_id
+               WHERE h.attempt_id=? ORDER BY s.id DESC LIMIT 1""",
+            attempt_id,
+        )
+
     async def takers(self, assignment_id: int) -> list[Taker]:
         rows = await self._database.fetchall(
             """SELECT h.user_id, u.first_name AS name, h.attempt_id, h.opened_at, a.started_at,

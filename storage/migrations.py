@@ -435,6 +435,17 @@ MIGRATIONS: tuple[Migration, ...] = (
         "CREATE INDEX answers_by_user_time ON answers(user_id, answered_at)",
         "ALTER TABLE group_answers ADD COLUMN credit REAL CHECK (credit BETWEEN -1 AND 1)",
     ),
+    # 14: the tutor a learner feels. A card's lapses (an Again while it was in the
+    # Review state: fsrs's Card keeps no count), its last lapse, and when its learner was told
+    # it had become a leech (told once); a learner's daily goal (answers a day; NULL: off); the
+    # review log read per learner and time (true retention, today's count).
+    (
+        "ALTER TABLE cards ADD COLUMN lapses INTEGER NOT NULL DEFAULT 0 CHECK (lapses >= 0)",
+        "ALTER TABLE cards ADD COLUMN lapsed_at REAL",
+        "ALTER TABLE cards ADD COLUMN leech_told_at REAL",
+        "ALTER TABLE users ADD COLUMN daily_goal INTEGER CHECK (daily_goal > 0)",
+        "CREATE INDEX review_log_by_user_time ON review_log(user_id, reviewed_at)",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -195,13 +195,34 @@ def remind(args: Words, timezone: str, current: str | None) -> time | Literal["o
     """`/remind HH:MM` or `/remind off` (also `stop`, `no`)."""
     shown = html.escape(current) if current else Reply("remind_none")
     usage = Reply("remind_usage", {"timezone": html.escape(timezone), "current": shown})
+    word = _word_or_off(args, usage)
+    if isinstance(word, Refusal) or word == OFF:
+        return word
+    at = clock_time(word)
+    return Refusal(at, usage) if isinstance(at, Reply) else at
+
+
+MAX_GOAL = 1000  # answers a day
+
+
+def goal(args: Words, current: int | None) -> int | Literal["off"] | Refusal:
+    """`/goal <answers a day>` (1 to 1000) or `/goal off` (also `stop`, `no`)."""
+    usage = Reply("goal_usage", {"current": current if current else Reply("goal_none")})
+    word = _word_or_off(args, usage)
+    if isinstance(word, Refusal) or word == OFF:
+        return word
+    number = ascii_number(word)
+    if number is None or not 1 <= number <= MAX_GOAL:
+        return Refusal(Reply("args_goal", {"value": echo(word)}), usage)
+    return number
+
+
+def _word_or_off(args: Words, usage: Reply) -> str | Refusal:
+    """The one word a setting takes, or `OFF` for off, stop or no."""
     words = _words(args, usage, 1, 1)
     if isinstance(words, Refusal):
         return words
-    if words[0].lower() in OFF_WORDS:
-        return OFF
-    at = clock_time(words[0])
-    return Refusal(at, usage) if isinstance(at, Reply) else at
+    return OFF if words[0].lower() in OFF_WORDS else words[0]
 
 
 # groups and channels

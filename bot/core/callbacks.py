@@ -142,6 +142,21 @@ class StartReview(Tap, prefix="rv", chats=PRIVATE):
     """Start or continue a review session of the questions due now."""
 
 
+class ReviewAhead(Tap, prefix="ra", chats=PRIVATE):
+    """With nothing due: start a review session of the cards due within a few days."""
+
+
+class ReviewForgotten(Tap, prefix="rf", chats=PRIVATE):
+    """Start a review session of the cards the learner forgot (lapsed) lately."""
+
+
+class PractiseMissed(Tap, prefix="pm", chats=PRIVATE):
+    """Practise now what attempt `attempt_id` (a quiz, a review, a practice round, a
+    homework once closed) got wrong: a round of exactly those questions."""
+
+    attempt_id: Int
+
+
 class ListQuizzes(Tap, prefix="ls", chats=PRIVATE):
     pass
 

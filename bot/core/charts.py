@@ -117,40 +117,110 @@ class Day:
 
 
 @dataclass(frozen=True)
+class Due:
+    """Reviews due on one day ahead."""
+
+    day: date
+    count: int
+
+
+@dataclass(frozen=True)
 class ProgressLabels:
     answers_title: str
     right: str
     wrong: str
     mastery_title: str
     alt: Callable[[int, int, int, Sequence[tuple[str, int]]], str]  # right, wrong, days, mastery
+    forecast_title: str = ""
+
+
+MIN_SLOTS = 7  # a panel of days is at least a week wide: one day is a bar, not a wall
+
+
+def active_days(days: Sequence[Day]) -> list[Day]:
+    """The days from the first with an answer on: the empty range before it is left out."""
+    first = next((i for i, d in enumerate(days) if d.right or d.wrong), len(days))
+    return list(days[first:])
+
+
+def due_days(forecast: Sequence[Due]) -> list[Due]:
+    """The days up to the last with a review due: the empty range after it is left out."""
+    last = max((i for i, d in enumerate(forecast) if d.count), default=-1)
+    return list(forecast[: last + 1])
+
+
+def _day_axis(axes: Any, dates: Sequence[date], from_end: bool) -> None:
+    """A tick every day for a week or less, else every 7 days counted from the last day (past
+    days) or from the first (days ahead); room for at least a week."""
+    count = len(dates)
+    step = 1 if count <= MIN_SLOTS else 7
+    ticks = [i for i in range(count) if ((count - 1 - i) if from_end else i) % step == 0]
+    axes.set_xticks(ticks, [dates[i].strftime("%d.%m") for i in ticks])
+    axes.set_xlim(-0.6, max(count, MIN_SLOTS) - 0.4)
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+
+
+def progress_figure(
+    days: Sequence[Day],
+    mastery: Sequence[tuple[str, int]],
+    labels: ProgressLabels,
+    forecast: Sequence[Due] = (),
+) -> Figure:
+    """The panels that have something to show, in one column: the reviews due ahead (Anki's
+    "Future due"), answers per day (right and wrong stacked), mastery per quiz. Empty ranges
+    of days are left out, and a panel with nothing in it."""
+    shown = list(mastery[:MAX_ROWS])
+    answered = active_days(days)
+    ahead = due_days(forecast)
+    panels: list[tuple[str, float]] = []
+    if ahead:
+        panels.append(("forecast", 3.2))
+    if answered:
+        panels.append(("answers", 3.4))
+    if shown:
+        panels.append(("mastery", ROW_INCHES * len(shown) + 0.6))
+    heights = [height for _, height in panels] or [1.0]
+    figure = _figure(sum(heights) + 0.6)
+    axes_list = figure.subplots(len(heights), 1, height_ratios=heights, squeeze=False)[:, 0]
+    for axes, (panel, _) in zip(axes_list, panels, strict=False):
+        if panel == "forecast":
+            xs = list(range(len(ahead)))
+            counts = [d.count for d in ahead]
+            axes.bar(xs, counts, color=BAR_COLOUR)
+            _day_axis(axes, [d.day for d in ahead], from_end=False)
+            axes.set_ylim(0, max(counts) * 1.25)
+            _style(axes, labels.forecast_title)
+        elif panel == "answers":
+            xs = list(range(len(answered)))
+            right = [d.right for d in answered]
+            wrong = [d.wrong for d in answered]
+            axes.bar(xs, right, color=RIGHT_COLOUR, label=_plain(labels.right))
+            axes.bar(xs, wrong, bottom=right, color=WRONG_COLOUR, label=_plain(labels.wrong))
+            _day_axis(axes, [d.day for d in answered], from_end=True)
+            axes.set_ylim(0, max(r + w for r, w in zip(right, wrong, strict=True)) * 1.3)
+            axes.legend(
+                loc="upper left", ncol=2, frameon=False,
+                prop={"family": FONT, "size": BASE_SIZE - 2},
+            )  # fmt: skip
+            _style(axes, labels.answers_title)
+        else:
+            _percent_bars(axes, shown)
+            _style(axes, labels.mastery_title)
+    return figure
 
 
 def progress(
-    days: Sequence[Day], mastery: Sequence[tuple[str, int]], labels: ProgressLabels
+    days: Sequence[Day],
+    mastery: Sequence[tuple[str, int]],
+    labels: ProgressLabels,
+    forecast: Sequence[Due] = (),
 ) -> Chart:
-    """Answers per day (right and wrong stacked), then mastery per quiz (percent)."""
-    shown = list(mastery[:MAX_ROWS])
+    """`progress_figure` as a PNG, with its alt text."""
     with _drawing:
-        rows = max(len(shown), 1)
-        figure = _figure(4.6 + ROW_INCHES * rows)
-        top, bottom = figure.subplots(2, 1, height_ratios=[3.4, ROW_INCHES * rows + 0.6])
-        xs = list(range(len(days)))
-        right = [d.right for d in days]
-        wrong = [d.wrong for d in days]
-        top.bar(xs, right, color=RIGHT_COLOUR, label=_plain(labels.right))
-        top.bar(xs, wrong, bottom=right, color=WRONG_COLOUR, label=_plain(labels.wrong))
-        ticks = [i for i in xs if (len(xs) - 1 - i) % 7 == 0]
-        top.set_xticks(ticks, [days[i].day.strftime("%d.%m") for i in ticks])
-        top.yaxis.set_major_locator(MaxNLocator(integer=True))
-        top.set_ylim(0, max([r + w for r, w in zip(right, wrong, strict=True)] + [1]) * 1.3)
-        top.legend(
-            loc="upper left", ncol=2, frameon=False, prop={"family": FONT, "size": BASE_SIZE - 2}
-        )
-        _style(top, labels.answers_title)
-        _percent_bars(bottom, [(title, percent) for title, percent in shown])
-        _style(bottom, labels.mastery_title)
-        png = _png(figure)
-    alt = labels.alt(sum(right), sum(wrong), sum(1 for d in days if d.right or d.wrong), mastery)
+        png = _png(progress_figure(days, mastery, labels, forecast))
+    right = sum(d.right for d in days)
+    wrong = sum(d.wrong for d in days)
+    alt = labels.alt(right, wrong, sum(1 for d in days if d.right or d.wrong), mastery)
     return Chart(png, _caption(alt))
 
 

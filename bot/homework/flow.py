@@ -24,7 +24,7 @@ from bot.core.tables import to_csv
 from bot.homework import render
 from content.model import Quiz
 from content.rules import attempt_order
-from storage.homework_store import CANCELLED, FINISHED, Assignment
+from storage.homework_store import CANCELLED, FINISHED, Assignment, Taker
 
 log = logging.getLogger(__name__)
 
@@ -193,7 +193,41 @@ async def close(bot: Bot, services: Services, jobs: Jobs, assignment_id: int) ->
     except TelegramError as error:
         log.warning("homework %s: results not posted: %s", assignment.id, faults.describe(error))
     await _send_report_to_teacher(bot, services, assignment)
+    await _offer_practice(bot, services, assignment, quiz, takers)
     return True
+
+
+async def _offer_practice(
+    bot: Bot, services: Services, assignment: Assignment, quiz: Quiz | None, takers: list[Taker]
+) -> None:
+    """Closed: each member who handed it in with mistakes may practise them now, in private
+    (not before: the practice would show the answers while others still work). A member who
+    finishes later is offered it at the end of their attempt."""
+    for taker in takers:
+        stored = await services.storage.learners.get_user(taker.user_id)
+        if stored is None or not stored.active:
+            continue
+        offer = await _practice(services, assignment, quiz, taker, services.locale_of(stored))
+        if offer is None:
+            continue
+        try:
+            await bot.send_message(taker.user_id, offer.text, reply_markup=offer.markup)
+        except TelegramError as error:
+            log.info(
+                "homework %s: practice not offered to %s: %s",
+                assignment.id, taker.user_id, faults.describe(error),
+            )  # fmt: skip
+
+
+async def _practice(
+    services: Services, assignment: Assignment, quiz: Quiz | None, taker: Taker, locale: Locale
+) -> Rendered | None:
+    """The offer to practise what a handed-in attempt missed; None with nothing missed."""
+    if taker.finished_at is None:
+        return None
+    answers = await services.storage.learners.answers(taker.attempt_id)
+    missed = sum(1 for answer in answers.values() if not answer.correct)
+    return render.practice_offer(quiz, assignment, taker, missed, locale) if missed else None
 
 
 async def cancel(bot: Bot, services: Services, jobs: Jobs, assignment: Assignment) -> bool:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.core import callbacks
 from bot.core.i18n import Locale
 from bot.core.render import Rendered, person, place_mark
 from bot.core.tables import Cell, Table, answer_cell, number_cell, question_header
@@ -142,6 +143,18 @@ def handed_in(quiz: Quiz | None, assignment: Assignment, taker: Taker, locale: L
         title=_title(quiz, assignment, locale),
         score=score_text(taker.score or 0),
         total=taker.total,
+    )
+
+
+def practice_offer(
+    quiz: Quiz | None, assignment: Assignment, taker: Taker, missed: int, locale: Locale
+) -> Rendered:
+    """Once the homework has closed: what the member missed, and a round of it now."""
+    tap = callbacks.PractiseMissed(taker.attempt_id)
+    button = InlineKeyboardButton(locale.t("button_practise", n=missed), callback_data=tap.encode())
+    return Rendered(
+        locale.t("practice_homework_closed", title=_title(quiz, assignment, locale), n=missed),
+        InlineKeyboardMarkup([[button]]),
     )
 
 

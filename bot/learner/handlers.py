@@ -114,8 +114,17 @@ async def progress(update: Update, context: QuizContext) -> None:
 
 async def review(update: Update, context: QuizContext) -> None:
     """A session of the questions due now, across quizzes, most overdue first."""
+    await _review(context, flow.DUE)
+
+
+async def _review(context: QuizContext, cards: str) -> None:
     await flow.open_review(
-        context.bot, context.services, context.chat_id, context.learner.user_id, context.locale
+        context.bot,
+        context.services,
+        context.chat_id,
+        context.learner.user_id,
+        context.locale,
+        cards,
     )
 
 
@@ -144,6 +153,17 @@ async def remind(update: Update, context: QuizContext) -> None:
         await context.say(locale.t("remind_off"))
     else:
         await context.say(locale.t("remind_set", time=wanted, timezone=tz))
+
+
+async def goal(update: Update, context: QuizContext) -> None:
+    """`/goal <answers a day>` for a daily goal the reminder counts towards; `/goal off`."""
+    services, learner, locale = context.services, context.learner, context.locale
+    wanted = await context.parsed(arguments.goal(context.args, learner.daily_goal))
+    if wanted is None:
+        return
+    chosen = wanted if isinstance(wanted, int) else None  # else: off
+    await services.storage.learners.set_goal(learner.user_id, chosen, services.clock())
+    await context.say(locale.t("goal_set", n=chosen) if chosen else locale.t("goal_off"))
 
 
 def _language_choices(context: QuizContext) -> list[str]:
@@ -220,6 +240,27 @@ async def on_review(query: CallbackQuery, context: QuizContext, tap: callbacks.S
     await review(context.current_update, context)
 
 
+async def on_review_ahead(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.ReviewAhead
+) -> None:
+    await query.answer()
+    await _review(context, flow.AHEAD)
+
+
+async def on_review_forgotten(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.ReviewForgotten
+) -> None:
+    await query.answer()
+    await _review(context, flow.FORGOTTEN)
+
+
+async def on_practise(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.PractiseMissed
+) -> None:
+    """ "Practise the N you missed" pressed: a round of those questions, now."""
+    await flow.practise(context.bot, context.services, query, tap, context.locale)
+
+
 async def forgetme(update: Update, context: QuizContext) -> None:
     """`/forgetme`: what deleting their data means, with buttons to confirm or cancel."""
     message = render.forget_request(int(context.services.clock()), context.locale)
@@ -255,6 +296,7 @@ COMMANDS = (
     Command("progress", progress, LEARNER, PRIVATE, Task.STUDY),
     Command("preview", preview, LEARNER, PRIVATE, Task.STUDY, "<quiz id>", QUIZ),
     Command("remind", remind, LEARNER, PRIVATE, Task.SETTINGS, "<HH:MM> or off", "19:00"),
+    Command("goal", goal, LEARNER, PRIVATE, Task.SETTINGS, "<answers a day> or off", "20"),
     Command("timezone", timezone, LEARNER, PRIVATE, Task.SETTINGS, "<Area/City>", "Africa/Lagos"),
     Command("language", language, LEARNER, PRIVATE, Task.SETTINGS),
     Command("forgetme", forgetme, LEARNER, PRIVATE, Task.SETTINGS),
@@ -273,6 +315,9 @@ def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
         TapHandler(callbacks.PreviewQuiz, on_preview),
         TapHandler(callbacks.OpenQuiz, on_open),
         TapHandler(callbacks.StartReview, on_review),
+        TapHandler(callbacks.ReviewAhead, on_review_ahead),
+        TapHandler(callbacks.ReviewForgotten, on_review_forgotten),
+        TapHandler(callbacks.PractiseMissed, on_practise),
         TapHandler(callbacks.ConfirmForget, on_forget),
         TapHandler(callbacks.CancelForget, on_forget),
     ]

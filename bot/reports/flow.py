@@ -1,8 +1,9 @@
 """What a group quiz leaves behind.
 
 - A member's review of what they missed: the questions of that session they got wrong or did
-  not answer, asked now in private as a review session (their FSRS cards updated like any
-  review), whatever their due times.
+  not answer, asked now in private as a round of practice (their FSRS cards updated like any
+  review, in short-term steps), whatever their due times; its end offers another round of
+  what is still missed.
 - Reports: a group session's answers member by member, or every learner's latest attempt at
   a quiz, as a file and a short summary, sent into a private chat."""
 
@@ -20,7 +21,8 @@ from bot.reports import render
 from content.group_rules import rank
 from content.model import Quiz
 from content.schema import MAX_TITLE_LENGTH
-from storage import REVIEW, review_item
+from content.spacing import LEECH_LAPSES
+from storage import PRACTICE, review_item
 from storage.group_store import GroupSession
 
 MISSED_QUIZ_PREFIX = ":missed:"  # never a quiz id: one running review per member and session
@@ -70,7 +72,7 @@ async def open_missed(
         return
     learners = services.storage.learners
     attempt = await learners.start_attempt(
-        user_id, missed_attempt_id(found.session.id), found.items, services.clock(), kind=REVIEW
+        user_id, missed_attempt_id(found.session.id), found.items, services.clock(), kind=PRACTICE
     )
     if not (await learners.answers(attempt.id)):
         await bot.send_message(chat_id, render.missed_intro(quiz, len(found.items), locale))
@@ -100,6 +102,10 @@ async def session_report(services: Services, session: GroupSession, locale: Loca
     table = render.session_table(quiz, asked, scores, answers, locale)
     worst = render.hardest(quiz, asked, answers, locale)
     summary = render.session_summary(title, scores, asked, worst, locale)
+    members = {row.user_id for row in scores}
+    summary = _with_leeches(
+        summary, quiz, await _leeches(services, session.quiz_id, members), locale
+    )
     name = render.file_name(session.quiz_id, f"group-{session.id}", "csv")
     chart = None
     if scores:
@@ -129,9 +135,25 @@ async def quiz_report(services: Services, quiz: Quiz, form: str, locale: Locale)
     table = render.quiz_table(quiz, attempts, locale)
     title = locale.text(quiz.title, MAX_TITLE_LENGTH)
     summary = locale.t("report_quiz_caption", title=title, n=len(attempts))
+    summary = _with_leeches(summary, quiz, await _leeches(services, quiz.id), locale)
     stamp = int(services.clock())
     data = to_xlsx(table, quiz.id) if form == "xlsx" else to_csv(table)
     return Report(summary, data, render.file_name(quiz.id, str(stamp), form))
+
+
+async def _leeches(
+    services: Services, quiz_id: str, among: set[int] | None = None
+) -> list[tuple[int, str, str, int]]:
+    """The quiz's leeches, per learner and question; only `among` these learners if given."""
+    rows = await services.storage.learners.leeches(quiz_id, LEECH_LAPSES)
+    return [row for row in rows if among is None or row[0] in among]
+
+
+def _with_leeches(
+    summary: str, quiz: Quiz | None, rows: list[tuple[int, str, str, int]], locale: Locale
+) -> str:
+    listed = render.leeches(quiz, rows, LEECH_LAPSES, locale)
+    return summary if listed is None else f"{summary}\n\n{listed}"
 
 
 async def send_report(bot: Bot, chat_id: int, report: Report) -> None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from bot.core.i18n import Locale
+from bot.core.render import person
 from bot.core.tables import Cell, Table, answer_cell, number_cell, question_header
 from content.model import Quiz, clip
 from content.schema import MAX_TITLE_LENGTH
@@ -119,6 +120,36 @@ def session_summary(
                 answered=worst.answered,
             )
         )
+    return "\n".join(lines)
+
+
+MAX_LEECHES_SHOWN = 20  # lines of leeches in a report's summary; the rest counted
+
+
+def leeches(
+    quiz: Quiz | None, rows: Sequence[tuple[int, str, str, int]], lapses: int, locale: Locale
+) -> str | None:
+    """The leeches among a quiz's learners, per learner and question (from
+    `LearnerStore.leeches`): the questions a learner forgets again and again once learned,
+    which a teacher may want to explain another way. None when there is none."""
+    if not rows:
+        return None
+    lines = [locale.t("report_leeches", n=lapses)]
+    for _, name, question_id, count in rows[:MAX_LEECHES_SHOWN]:
+        question = quiz.question(question_id) if quiz is not None else None
+        position = quiz.position(question_id) if quiz is not None else None
+        text = locale.plain(question.text) if question is not None else question_id
+        lines.append(
+            locale.t(
+                "report_leech_line",
+                name=person(name, locale),
+                number=position + 1 if position is not None else "?",
+                question=html.escape(clip(" ".join(text.split()), 80)),
+                lapses=count,
+            )
+        )
+    if len(rows) > MAX_LEECHES_SHOWN:
+        lines.append(locale.t("and_more", n=len(rows) - MAX_LEECHES_SHOWN))
     return "\n".join(lines)
 
 

@@ -120,6 +120,11 @@ class _Note:
                 f'<div class="explanation">{text_to_html(self.text(question.explanation))}</div>'
             )
         parts.append(self.picture(question.explanation_image))
+        if (guide := question.guide) is not None:
+            parts.append(
+                f'<div class="guide"><a href="{html.escape(guide.url)}">'
+                f"{html.escape(self.text(guide.title))}</a></div>"
+            )
         return "".join(parts)
 
 

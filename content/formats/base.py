@@ -486,7 +486,8 @@ def text_in(value: LocalizedText | None, language: str) -> str | None:
 
 
 def texts_of(question: Question) -> list[LocalizedText]:
-    """Every localized text of a question: text, options, answers, unit, explanation, alt."""
+    """Every localized text of a question: text, options, answers, unit, explanation, alt,
+    its guide's title."""
     found = [question.text, *question.options]
     match question.key:
         case TypedAnswer(accepted):
@@ -494,7 +495,8 @@ def texts_of(question: Question) -> list[LocalizedText]:
         case NumericAnswer(unit=unit, others=others):
             found.extend(unit for unit in [unit] if unit is not None)
             found.extend(other.feedback for other in others if other.feedback is not None)
-    found.extend(value for value in (question.explanation, question.image_alt) if value)
+    guide = question.guide.title if question.guide else None
+    found.extend(value for value in (question.explanation, question.image_alt, guide) if value)
     return found
 
 

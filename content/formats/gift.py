@@ -670,8 +670,12 @@ def _dropped(quiz: Quiz) -> list[str]:
             for question in quiz.questions
             if isinstance(question.key, model.TypedAnswer) and question.key.strict_diacritics
         ),
+        "question guides": sum(1 for question in quiz.questions if question.guide is not None),
     }
-    singular = {"images": "image", "units": "unit", "strict_diacritics": "strict_diacritics"}
+    singular = {
+        "images": "image", "units": "unit", "strict_diacritics": "strict_diacritics",
+        "question guides": "question guide",
+    }  # fmt: skip
     found.extend(
         f"{count} {name if count > 1 else singular[name]}"
         for name, count in counts.items()

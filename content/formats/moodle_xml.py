@@ -11,7 +11,7 @@ What maps to what (both ways):
   tolerance, its unit; the other answers, at 0% to below 100% with their feedback, its
   `numbers`), `shortanswer` (the answers worth 100%) are `true_false`, `numeric`, `typed`.
 - `<idnumber>` (else `<name>`) is the question's id; `<generalfeedback>` its explanation (else
-  the right answer's feedback); an image in the question text (`@@PLUGINFILE@@` and its
+  the right answer's feedback), and its guide as a last `quiz-tutor-guide` paragraph there; an image in the question text (`@@PLUGINFILE@@` and its
   base64 `<file>`, or an https URL) its image with the `alt` text; one in the general feedback
   its explanation image. Tags `level:<level>` and `strict-diacritics` carry those fields;
   `<shuffleanswers>` carries shuffle_options.
@@ -83,7 +83,7 @@ from content.formats.html_text import (
 )
 from content.grading import right_choices
 from content.images import ImageError, image_location
-from content.model import Image, LocalizedText, Question, Quiz
+from content.model import Guide, Image, LocalizedText, Question, Quiz
 from content.schema import MAX_QUESTIONS
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
@@ -490,27 +490,31 @@ class _Reader:
     def _info(
         self, info: ET.Element, place: str
     ) -> tuple[dict[str, str] | None, dict[str, Any] | None]:
-        raw = info.findtext("text") or ""
-        guide = None
-        marker = raw.lower().rfind(f'<p class="{GUIDE_CLASS}">')
-        if marker >= 0:
-            tail = raw[marker:]
-            link = re.search(r'<a href="([^"<>]*)">', tail)
-            end = tail.lower().rfind("</a>")
-            if link and end > link.end():
-                inner = tail[link.end() : end]
-                titles = split_languages(inner) or {None: inner}
-                title = {}
-                for code, part in titles.items():
-                    language = self._language(code, place)
-                    if language:
-                        title[language] = html_to_text(part).text
-                guide = {"title": title, "url": html.unescape(link.group(1))}
-                raw = raw[:marker]
+        raw, guide = self._guide(info.findtext("text") or "", place)
         element = ET.Element("info", {"format": info.get("format", "html")})
         ET.SubElement(element, "text").text = raw
         description = self._rich(element, place).texts or None
         return description, guide
+
+    def _guide(self, raw: str, place: str) -> tuple[str, dict[str, Any] | None]:
+        """An HTML text without its last `<p class="quiz-tutor-guide">` paragraph, and the
+        guide that paragraph links to (a category's, or a question's in its feedback)."""
+        marker = raw.lower().rfind(f'<p class="{GUIDE_CLASS}">')
+        if marker < 0:
+            return raw, None
+        tail = raw[marker:]
+        link = re.search(r'<a href="([^"<>]*)">', tail)
+        end = tail.lower().rfind("</a>")
+        if not link or end <= link.end():
+            return raw, None
+        inner = tail[link.end() : end]
+        titles = split_languages(inner) or {None: inner}
+        title = {}
+        for code, part in titles.items():
+            language = self._language(code, place)
+            if language:
+                title[language] = html_to_text(part).text
+        return raw[:marker], {"title": title, "url": html.unescape(link.group(1))}
 
     def _element(self, element: ET.Element, place: str) -> None:
         kind = element.get("type", "")
@@ -567,6 +571,9 @@ class _Reader:
         image, alt = self._image(text_element, text, place, "question text")
         question["image"], question["image_alt"] = image, alt
         feedback_element = element.find("generalfeedback")
+        feedback_text = feedback_element.find("text") if feedback_element is not None else None
+        if feedback_text is not None:
+            feedback_text.text, question["guide"] = self._guide(feedback_text.text or "", place)
         general = self._rich(feedback_element, place)
         explanation_image, _ = self._image(feedback_element, general, place, "general feedback")
         question["explanation_image"] = explanation_image
@@ -903,12 +910,15 @@ class _Writer:
         # Moodle splits a path at single slashes: a name cannot start with one
         path = "$course$/top/" + (" " + name if name.startswith("/") else name)
         ET.SubElement(ET.SubElement(category, "category"), "text").text = path
-        info = self._html(self.quiz.description)
-        if self.quiz.guide is not None:
-            url = html.escape(self.quiz.guide.url)
-            info += f'<p class="{GUIDE_CLASS}"><a href="{url}">{self._html(self.quiz.guide.title)}</a></p>'
+        info = self._html(self.quiz.description) + self._guide_paragraph(self.quiz.guide)
         self._text(category, "info", info)
         ET.SubElement(category, "idnumber").text = self.quiz.id
+
+    def _guide_paragraph(self, guide: Guide | None) -> str:
+        if guide is None:
+            return ""
+        url = html.escape(guide.url)
+        return f'<p class="{GUIDE_CLASS}"><a href="{url}">{self._html(guide.title)}</a></p>'
 
     def _question(self, root: ET.Element, question: Question) -> None:
         kinds = {
@@ -930,7 +940,8 @@ class _Writer:
         self._text(
             element,
             "generalfeedback",
-            self._html(question.explanation, explanation_image),
+            self._html(question.explanation, explanation_image)
+            + self._guide_paragraph(question.guide),
             explanation_image,
         )
         if question.explanation is None and question.explanation_image is not None:

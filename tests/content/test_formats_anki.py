@@ -57,6 +57,10 @@ def test_the_fields_hold_question_options_answer_and_explanation() -> None:
     )
     assert back.startswith("<div><b>A. A model too large to fit in one GPU")
     assert '<div class="explanation">Model and pipeline parallelism exist because' in back
+    assert back.endswith(
+        '<div class="guide"><a href="https://huggingface.co/docs/transformers/'
+        'perf_train_gpu_many#model-parallelism">Model parallelism</a></div>'
+    )  # the section of the guide that teaches it
 
 
 def test_the_drill_carries_its_images_as_media() -> None:

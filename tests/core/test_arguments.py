@@ -53,6 +53,7 @@ PARSERS: dict[str, Callable[[Sequence[str]], object]] = {
     "preview": lambda words: arguments.preview(words, CATALOG),
     "timezone": lambda words: arguments.timezone(words, "Africa/Lagos"),
     "remind": lambda words: arguments.remind(words, "UTC+01:00", None),
+    "goal": lambda words: arguments.goal(words, 20),
     "groupquiz": lambda words: arguments.groupquiz(words, CATALOG, SETTINGS),
     "export": lambda words: arguments.export(words, CATALOG),
     "report": lambda words: arguments.report(words, CATALOG),
@@ -283,3 +284,22 @@ def test_parse_clock_time_takes_ascii_digits_only(text: str) -> None:
 )
 def test_time_zone_names_are_looked_up_never_opened(text: str, expected: str | None) -> None:
     assert parse_timezone(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("words", "expected"),
+    [(["20"], 20), (["1"], 1), (["1000"], 1000), (["OFF"], "off"), (["stop"], "off")],
+)
+def test_goal(words: list[str], expected: object) -> None:
+    assert arguments.goal(words, None) == expected
+
+
+@given(st.text(st.one_of(ANY_CHARACTER, st.sampled_from(TRICKY)), max_size=12))
+@settings(max_examples=300, deadline=None)
+def test_a_goal_is_taken_only_as_ascii_digits_from_1_to_1000(word: str) -> None:
+    parsed = arguments.goal([word], None)
+    if isinstance(parsed, int):
+        assert word.isascii() and word.isdigit() and 1 <= int(word) <= 1000
+    elif parsed != "off":
+        assert isinstance(parsed, Refusal)
+        sendable(parsed)

@@ -29,7 +29,10 @@ ADA = FakeUser(7101, "Ada", "en")
 
 
 def test_learner_and_draft_kinds_are_private_group_kinds_are_groups() -> None:
-    private = {"a", "pk", "sb", "q", "p", "l", "rv", "ls", "fgy", "fgn", "adc", "adx", "adt", "aig"}
+    private = {
+        "a", "pk", "sb", "q", "p", "l", "rv", "ra", "rf", "pm", "ls", "fgy", "fgn", "adc", "adx",
+        "adt", "aig",
+    }  # fmt: skip
     groups = {"ga", "gp", "gs", "gr"}
     declared = {kind.prefix: kind.chats for kind in callbacks.kinds()}
     assert {prefix for prefix, chats in declared.items() if chats == callbacks.PRIVATE} == private

@@ -3,6 +3,7 @@ event loop."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import warnings
 from datetime import date, timedelta
@@ -78,3 +79,43 @@ async def test_charts_are_drawn_in_a_worker_thread() -> None:
 
     await charts.render(draw)
     assert seen and seen[0] != threading.get_ident()
+
+
+def _text_sizes_in_pixels(figure: object) -> list[float]:
+    from matplotlib.text import Text
+
+    texts = [t for t in figure.findobj(Text) if t.get_text().strip() and t.get_visible()]  # type: ignore[attr-defined]
+    return [t.get_fontsize() * charts.DPI / 72 for t in texts]
+
+
+def test_the_progress_chart_reads_on_a_phone_with_the_reviews_ahead() -> None:
+    """At most 1,280 pixels wide, every text at least 2.5 % of the width, the three panels."""
+    ahead = [charts.Due(date(2026, 12, 4) + timedelta(days=i), (7 - i) % 3) for i in range(30)]
+    labels = dataclasses.replace(_labels(), forecast_title="Reviews due, next 30 days")
+    figure = charts.progress_figure(_days(), [(YORUBA, 40)], labels, ahead)
+    width = figure.get_figwidth() * charts.DPI
+    assert width <= 1280
+    sizes = _text_sizes_in_pixels(figure)
+    assert len(sizes) > 10 and min(sizes) >= 0.025 * width, (min(sizes), width)
+    titles = [axes.get_title(loc="left") for axes in figure.axes]
+    assert titles == ["Reviews due, next 30 days", "Answers per day", "Ìmọ̀ $x$"]
+    png = charts.progress(_days(), [(YORUBA, 40)], labels, ahead).png
+    assert _size(png)[0] <= 1280
+
+
+def test_empty_ranges_and_empty_panels_are_left_out() -> None:
+    """Day one: one day of answers, not 29 empty ones before it; the reviews ahead end at the
+    last day with one due; nothing ahead, no panel."""
+    start = date(2026, 11, 4)
+    days = [charts.Day(start + timedelta(days=i), 0, 0) for i in range(29)]
+    days.append(charts.Day(start + timedelta(days=29), 3, 1))
+    ahead = [charts.Due(start + timedelta(days=29 + i), 1 if i in (0, 3) else 0) for i in range(30)]
+    assert [d.day for d in charts.active_days(days)] == [start + timedelta(days=29)]
+    assert len(charts.due_days(ahead)) == 4
+    labels = dataclasses.replace(_labels(), forecast_title="Ahead")
+    figure = charts.progress_figure(days, [], labels, ahead)
+    forecast, answers = figure.axes
+    assert len(forecast.patches) == 4 and len(answers.patches) == 2  # right and wrong, one day
+    assert [axes.get_title(loc="left") for axes in figure.axes] == ["Ahead", "Answers per day"]
+    nothing_ahead = charts.progress_figure(days, [], labels, ())
+    assert [axes.get_title(loc="left") for axes in nothing_ahead.axes] == ["Answers per day"]

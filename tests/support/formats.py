@@ -116,6 +116,7 @@ def projected(
     units: bool = True,
     strict: bool = True,
     bank_fields: bool = True,
+    guides: bool = True,
     title: LocalizedText | None = None,
 ) -> Quiz:
     """The quiz as a format that carries only part of it gives it back."""
@@ -141,6 +142,11 @@ def projected(
             image=q.image if images else None,
             image_alt=text(q.image_alt) if images else None,
             explanation_image=q.explanation_image if images else None,
+            guide=(
+                dataclasses.replace(q.guide, title=text(q.guide.title) or q.guide.title)
+                if guides and q.guide
+                else None
+            ),
         )
 
     return Quiz(

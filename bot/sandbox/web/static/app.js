@@ -44,6 +44,15 @@ function drawNodes(nodes, parent) {
       const show = () => { made.classList.add("shown"); made.removeAttribute("aria-label"); };
       made.addEventListener("click", show);
       made.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); show(); } });
+    } else if (node.tag === "blockquote" && node.expandable) {
+      // as the Telegram app shows an expandable block quote: its first lines, a tap opens it
+      made = el("blockquote", { class: "expandable", tabindex: "0", role: "button", "aria-expanded": "false" });
+      const toggle = () => {
+        const open = made.classList.toggle("open");
+        made.setAttribute("aria-expanded", String(open));
+      };
+      made.addEventListener("click", toggle);
+      made.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(); } });
     } else if (Object.hasOwn(TAGS, node.tag)) {
       made = el(TAGS[node.tag]);
     } else {
