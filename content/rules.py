@@ -58,9 +58,13 @@ def attempt_progress(
     return Progress(counted, frozenset(item for item in answered if item in counted))
 
 
-def attempt_order(quiz: Quiz) -> tuple[str, ...]:
-    """The questions an attempt asks, in order."""
-    return tuple(question.id for question in quiz.questions)
+def attempt_order(quiz: Quiz, shuffle_by: str | None = None) -> tuple[str, ...]:
+    """The questions an attempt asks, in order: the quiz's, or with `shuffle_by` an order of
+    their own that this text always gives (a homework shuffled per learner)."""
+    order = [question.id for question in quiz.questions]
+    if shuffle_by is not None:
+        random.Random(shuffle_by).shuffle(order)
+    return tuple(order)
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,6 @@ _DELETES = (
     ("review_log", "DELETE FROM review_log WHERE user_id=?"),
     ("cards", "DELETE FROM cards WHERE user_id=?"),
     ("answers", "DELETE FROM answers WHERE user_id=?"),
-    ("homework_attempts", "DELETE FROM homework_attempts WHERE user_id=?"),
     ("attempts", "DELETE FROM attempts WHERE user_id=?"),
     ("users", "DELETE FROM users WHERE user_id=?"),
 )

@@ -354,29 +354,44 @@ def report(args: Words, catalog: Catalog) -> tuple[Quiz, str] | Refusal:
 # homework
 
 
+COUNTS_WORDS = ("first", "best")  # which attempt counts (storage.homework_store.COUNTS)
+SHUFFLE_WORDS = frozenset({"shuffle", "shuffled"})
+
+
 @dataclass(frozen=True)
 class AssignArgs:
     quiz: Quiz
     deadline: float  # Unix time
+    counts: str = "first"
+    shuffled: bool = False
 
 
 def assign(
     args: Words, catalog: Catalog, timezone: str, now: float, min_seconds: int
 ) -> AssignArgs | Refusal:
-    """`/assign <quiz id> <deadline>`: a duration (`90m`, `2h`, `3d`) or `YYYY-MM-DD HH:MM`
-    in the group's time zone."""
+    """`/assign <quiz id> <deadline> [first|best] [shuffle]`: the deadline a duration (`90m`,
+    `2h`, `3d`) or `YYYY-MM-DD HH:MM` in the group's time zone; then, in any order, which
+    attempt counts (the first unless `best`) and whether each member's questions are
+    shuffled."""
     usage = Reply("usage_assign", {"example": example_quiz(catalog), "timezone": timezone})
-    given = _quiz_first(args, catalog, usage, 1, 3)
+    given = _quiz_first(args, catalog, usage, 1, 5)
     if isinstance(given, Refusal):
         return given
     quiz, rest = given
+    options = [word for word in rest if word.lower() in (*COUNTS_WORDS, *SHUFFLE_WORDS)]
+    rest = [word for word in rest if word not in options]
+    counts = [word.lower() for word in options if word.lower() in COUNTS_WORDS]
+    shuffles = [word for word in options if word.lower() in SHUFFLE_WORDS]
+    if len(counts) > 1 or len(shuffles) > 1 or len(rest) > 2:
+        extra = (counts[1:] or shuffles[1:] or rest[2:])[0]
+        return Refusal(Reply("args_extra", {"value": echo(extra)}), usage)
     if not rest:
         return Refusal(Reply("deadline_missing"), usage)
     deadline = parse_deadline(rest, now, timezone, min_seconds)
     if isinstance(deadline, DeadlineProblem):
         value = echo(" ".join(rest))
         return Refusal(Reply(f"deadline_{deadline.reason}", {"value": value}), usage)
-    return AssignArgs(quiz, deadline)
+    return AssignArgs(quiz, deadline, counts[0] if counts else "first", bool(shuffles))
 
 
 def unassign(args: Words) -> int | Refusal:

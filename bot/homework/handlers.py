@@ -53,6 +53,7 @@ async def assign(update: Update, context: QuizContext) -> None:
         chat_id=context.chat_id, thread_id=context.thread_id, quiz=wanted.quiz,
         deadline=wanted.deadline, language=context.locale.language, timezone=timezone,
         created_by=None if anonymous or user is None else user.id,
+        counts=wanted.counts, shuffled=wanted.shuffled,
     )  # fmt: skip
 
 

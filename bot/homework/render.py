@@ -15,7 +15,7 @@ from bot.core.tables import Cell, Table, answer_cell, question_header
 from content.deadlines import local_time
 from content.model import Quiz
 from content.schema import MAX_TITLE_LENGTH
-from storage.homework_store import Assignment, Taker
+from storage.homework_store import BEST, Assignment, Taker
 from storage.report_store import LatestAttempt
 
 BOARD_SIZE = 20
@@ -31,15 +31,24 @@ def _deadline(assignment: Assignment) -> str:
     return f"{local_time(assignment.deadline, assignment.timezone)} ({assignment.timezone})"
 
 
+def _counts(assignment: Assignment, locale: Locale) -> str:
+    """Which attempt counts, and whether each member's questions come in their own order."""
+    said = locale.t(
+        "homework_counts_best" if assignment.counts == BEST else "homework_counts_first"
+    )
+    return f"{said} {locale.t('homework_shuffled')}" if assignment.shuffled else said
+
+
 def post(quiz: Quiz, assignment: Assignment, done: int, link: str, locale: Locale) -> Rendered:
-    """The assignment in the group: what, until when, how many are done, and the button that
-    opens it in private."""
+    """The assignment in the group: what, until when, which attempt counts, how many are
+    done, and the button that opens it in private."""
     text = locale.t(
         "homework_post",
         number=assignment.id,
         title=_title(quiz, assignment, locale),
         n=len(quiz),
         deadline=_deadline(assignment),
+        counts=_counts(assignment, locale),
         done=done,
     )
     button = InlineKeyboardButton(locale.t("button_homework_start"), url=link)
@@ -126,13 +135,18 @@ def assignments_list(entries: Sequence[tuple[Assignment, Quiz | None, int]], loc
     return "\n".join(lines)
 
 
-def intro(quiz: Quiz, assignment: Assignment, locale: Locale) -> str:
-    """In private, before the first question."""
-    return locale.t(
+def intro(quiz: Quiz, assignment: Assignment, before: Taker | None, locale: Locale) -> str:
+    """In private, before an attempt's first question; `before`: the member's standing from
+    their earlier attempts (where the best counts)."""
+    text = locale.t(
         "homework_intro",
         title=_title(quiz, assignment, locale),
         deadline=_deadline(assignment),
+        counts=_counts(assignment, locale),
     )
+    if before is not None and before.done_by(assignment.deadline):
+        text += "\n" + locale.t("homework_best_so_far", score=before.score, total=before.total)
+    return text
 
 
 def handed_in(quiz: Quiz | None, assignment: Assignment, taker: Taker, locale: Locale) -> str:
@@ -144,13 +158,13 @@ def handed_in(quiz: Quiz | None, assignment: Assignment, taker: Taker, locale: L
     )
 
 
-def reminder(quiz: Quiz | None, assignment: Assignment, locale: Locale) -> str:
-    return locale.t(
-        "homework_reminder",
-        title=_title(quiz, assignment, locale),
-        deadline=_deadline(assignment),
-        quiz_id=html.escape(assignment.quiz_id),
+def reminder(quiz: Quiz | None, assignment: Assignment, link: str, locale: Locale) -> Rendered:
+    """The one nudge in private, with the homework's own link (its attempt, not the quiz's)."""
+    text = locale.t(
+        "homework_reminder", title=_title(quiz, assignment, locale), deadline=_deadline(assignment)
     )
+    button = InlineKeyboardButton(locale.t("button_homework_continue"), url=link)
+    return Rendered(text, InlineKeyboardMarkup([[button]]))
 
 
 def table(

@@ -42,7 +42,10 @@ WORD = st.one_of(
         lambda unit, n: unit * n, st.text(st.sampled_from(TRICKY), min_size=1), st.just(4100)
     ),
     st.sampled_from(
-        ["tiny", "q1", "30", "08:30", "off", "poll", "@news_room", "-1001", "UTC+1", "gift", "skip"]
+        [
+            *("tiny", "q1", "30", "08:30", "off", "poll", "@news_room", "-1001", "UTC+1"),
+            *("gift", "skip", "2d", "best", "shuffle"),
+        ]
     ),
 )
 WORDS = st.lists(WORD, max_size=4)
@@ -62,6 +65,7 @@ PARSERS: dict[str, Callable[[Sequence[str]], object]] = {
     "delquestion": lambda words: arguments.delquestion(words, CATALOG),
     "push": lambda words: arguments.push(words, CATALOG),
     "schedule": arguments.schedule,
+    "assign": lambda words: arguments.assign(words, CATALOG, "Africa/Lagos", 1.8e9, 60),
 }
 
 
@@ -283,3 +287,36 @@ def test_parse_clock_time_takes_ascii_digits_only(text: str) -> None:
 )
 def test_time_zone_names_are_looked_up_never_opened(text: str, expected: str | None) -> None:
     assert parse_timezone(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("words", "counts", "shuffled"),
+    [
+        ("tiny 2d", "first", False),
+        ("tiny 2d best", "best", False),
+        ("tiny BEST 2d", "best", False),
+        ("tiny shuffle 2d first", "first", True),
+        ("tiny 2030-01-02 10:00 best shuffle", "best", True),
+    ],
+)
+def test_assign_takes_which_attempt_counts_and_shuffle_anywhere_after_the_quiz(
+    words: str, counts: str, shuffled: bool
+) -> None:
+    parsed = arguments.assign(words.split(), CATALOG, "UTC", 1.88e9, 60)
+    assert isinstance(parsed, arguments.AssignArgs)
+    assert (parsed.quiz.id, parsed.counts, parsed.shuffled) == ("tiny", counts, shuffled)
+
+
+@pytest.mark.parametrize(
+    ("words", "said"),
+    [
+        ("tiny 2d best first", "first\u2069</code> is one word too many"),
+        ("tiny 2d shuffle shuffled", "shuffled\u2069</code> is one word too many"),
+        ("tiny 2d 3d 4d", "4d\u2069</code> is one word too many"),
+        ("tiny best", "Which deadline?"),
+    ],
+)
+def test_assign_refuses_two_counts_two_shuffles_and_no_deadline(words: str, said: str) -> None:
+    parsed = arguments.assign(words.split(), CATALOG, "UTC", 1.88e9, 60)
+    assert isinstance(parsed, Refusal)
+    assert said in parsed.text(Locale("en", "en"))
