@@ -64,6 +64,10 @@ async def test_homework_from_assign_to_results_across_restarts(
         await room.say(ADA, "/assign tiny 2020-01-01 10:00", "is not in the future")
         assert _assignments(settings) == []
         await room.say(ADA, "/timezone Africa/Lagos", "time zone is now Africa/Lagos")
+        # the calendar's first minute, east of UTC: before year 1 in UTC, refused as past
+        await room.say(ADA, "/assign tiny 0001-01-01 00:00", "is not in the future")
+        await room.say(ADA, "/assign tiny 9999-12-31 23:59", "too far away")
+        assert _assignments(settings) == []
 
         post = await room.say(ADA, "/assign tiny 2h", "Homework #1")
         assert "(Africa/Lagos)" in post.text and "✅ 0 done" in post.text
@@ -261,3 +265,28 @@ async def test_where_the_best_counts_members_try_again_in_an_order_of_their_own(
         await storage.close()
     assert (takers[BO.id].score, takers[BO.id].tries) == (3, 2)
     assert (takers[CY.id].finished_at, takers[CY.id].tries) == (None, 1)
+
+
+async def test_a_teacher_who_forgot_themselves_gets_no_report_the_group_gets_its_link(
+    api: FakeBotApi, settings: Settings
+) -> None:
+    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
+    ada = Learner(api, ADA)
+    clock = Clock()
+    async with running_bot(settings, clock):
+        await ada.send("/start", "I am")
+        await room.say(ADA, "/assign tiny 2h", "Homework #1")
+        ask = await ada.send("/forgetme", "This deletes everything")
+        await ada.tap(ask, next(b["callback_data"] for b in ask.buttons if "Delete" in b["text"]))
+        await api.wait_for(lambda: _created_by(settings) == [None] or None)
+    clock.offset += 3 * 3600
+    seen_group, seen_ada = len(room.messages()), len(ada.messages())
+    async with running_bot(settings, clock):
+        await api.wait_for_bot_message(GROUP_ID, "results", after=seen_group)
+        await api.wait_for_bot_message(GROUP_ID, "homework's report", after=seen_group)
+    assert not any(m.document for m in ada.messages()[seen_ada:])
+
+
+def _created_by(settings: Settings) -> list[int | None]:
+    with sqlite3.connect(settings.db_path) as db:
+        return [row[0] for row in db.execute("SELECT created_by FROM assignments")]
