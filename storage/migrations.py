@@ -424,6 +424,18 @@ MIGRATIONS: tuple[Migration, ...] = (
         """ALTER TABLE assignments ADD COLUMN shuffled INTEGER NOT NULL DEFAULT 0
             CHECK (shuffled IN (0, 1))""",
     ),
+    # 14: a command waiting for a chat picked with Telegram's chat picker (`/push week-3`
+    # with no chat): who asked, what for, and its details (JSON), until the pick arrives
+    (
+        """CREATE TABLE chat_requests (
+            id INTEGER PRIMARY KEY,
+            user_id INTEGER NOT NULL,
+            action TEXT NOT NULL,
+            details TEXT NOT NULL,
+            created_at REAL NOT NULL
+        )""",
+        "CREATE INDEX chat_requests_by_user ON chat_requests(user_id)",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

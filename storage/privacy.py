@@ -40,6 +40,7 @@ _DELETES = (
     ("cards", "DELETE FROM cards WHERE user_id=?"),
     ("answers", "DELETE FROM answers WHERE user_id=?"),
     ("attempts", "DELETE FROM attempts WHERE user_id=?"),
+    ("chat_requests", "DELETE FROM chat_requests WHERE user_id=?"),
     ("users", "DELETE FROM users WHERE user_id=?"),
 )
 # Kept for others' totals, with the person replaced by a placeholder: answers to group quizzes

@@ -294,9 +294,27 @@ def delquestion(args: Words, catalog: Catalog) -> tuple[Quiz, str] | Refusal:
     return _quiz_and(args, catalog, "usage_delquestion", known_question)
 
 
-def push(args: Words, catalog: Catalog) -> tuple[Quiz, int | str] | Refusal:
-    """`/push <quiz id> <@channel or chat id>`"""
-    return _quiz_and(args, catalog, "usage_push", lambda word, _: chat(word))
+MAX_TITLE_WORDS = 12  # words after a quiz id taken as a chat's title (to be picked instead)
+
+
+@dataclass(frozen=True)
+class PushArgs:
+    quiz: Quiz
+    chat: int | str | None  # None: to be picked with Telegram's chat picker
+    named: str | None = None  # words that name no chat (a title), echoed: the picker says so
+
+
+def push(args: Words, catalog: Catalog) -> PushArgs | Refusal:
+    """`/push <quiz id> [<@channel or chat id>]`: without a chat, or with words that are no
+    @name or id (`/push week-3 Study group`), the chat is picked with the chat picker."""
+    given = _quiz_first(args, catalog, Reply("usage_push"), 1, 1 + MAX_TITLE_WORDS)
+    if isinstance(given, Refusal):
+        return given
+    quiz, rest = given
+    target = parse_chat(rest[0]) if len(rest) == 1 else None
+    if target is not None:
+        return PushArgs(quiz, target)
+    return PushArgs(quiz, None, echo(" ".join(rest)) if rest else None)
 
 
 def _quiz_and(
@@ -315,25 +333,26 @@ def _quiz_and(
 @dataclass(frozen=True)
 class ScheduleArgs:
     quiz_id: str  # not necessarily a quiz any more: `off` ends the schedule of a removed one
-    chat: int | str
+    chat: int | str | None  # None: to be picked with the chat picker
     minute_of_day: int | None  # UTC; None: `off`
 
 
 def schedule(args: Words) -> ScheduleArgs | Refusal:
-    """`/schedule <quiz id> <@channel or chat id> <HH:MM | off>`"""
+    """`/schedule <quiz id> [<@channel or chat id>] <HH:MM | off>`: without the chat, it is
+    picked with the chat picker."""
     usage = Reply("usage_schedule")
-    words = _words(args, usage, 3, 3)
+    words = _words(args, usage, 2, 3)
     if isinstance(words, Refusal):
         return words
     slug = quiz_id(words[0])
     if isinstance(slug, Reply):
         return Refusal(slug, usage)
-    target = chat(words[1])
+    target = chat(words[1]) if len(words) == 3 else None
     if isinstance(target, Reply):
         return Refusal(target, usage)
-    if words[2].lower() == OFF:
+    if words[-1].lower() == OFF:
         return ScheduleArgs(slug, target, None)
-    at = clock_time(words[2])
+    at = clock_time(words[-1])
     if isinstance(at, Reply):
         return Refusal(at, usage)
     return ScheduleArgs(slug, target, at.hour * 60 + at.minute)

@@ -8,20 +8,29 @@ any feature's handler sees an update:
   happens, a good one is put on the context for its `StartLinkHandler`;
 - group -1, `Identify`: who sent the update and the language to answer them in, filled into
   the context once (`QuizContext.identify`).
+
+Besides the buttons (`TapHandler`) and the deep links (`StartLinkHandler`), a feature
+registers the chats picked for it with Telegram's chat picker (`ChatPickHandler`).
 """
 
 from __future__ import annotations
 
+import html
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from telegram import CallbackQuery, Message, Update
+from telegram import CallbackQuery, ChatShared, Message, ReplyKeyboardRemove, Update
+from telegram.error import TelegramError
 from telegram.ext import Application, ApplicationHandlerStop, BaseHandler, TypeHandler, filters
 
+from bot.core import faults
+from bot.core.access import administers
 from bot.core.callbacks import Tap, decode
 from bot.core.context import QuizContext
 from bot.core.deeplinks import Link, Refused, looks_signed
+from bot.core.pickers import Picked, PickFor, RequestId
 
 log = logging.getLogger(__name__)
 
@@ -180,6 +189,68 @@ class StartLinkHandler(BaseHandler[Update, QuizContext, RT]):
         link = context.link
         assert isinstance(link, self.kind)  # LinkGuard checked it, in group -2
         return await self.on_link(update, context, link)
+
+
+def _chat_shared(update: object) -> tuple[ChatShared, RequestId] | None:
+    """A chat a person picked in private with one of the bot's picker buttons, and which."""
+    if not isinstance(update, Update) or update.message is None:
+        return None
+    message = update.message
+    shared = message.chat_shared
+    if shared is None or message.chat.type != "private" or message.from_user is None:
+        return None
+    request = RequestId.decode(shared.request_id)
+    return None if request is None else (shared, request)
+
+
+class ChatPickHandler(BaseHandler[Update, QuizContext, None]):
+    """The chats picked for one action (bot/core/pickers.py): the stored request found (the
+    person's own, not too old), the person checked with getChatMember to administer the chat,
+    then `callback(update, context, picked)`; its answer is sent with the picker taken away.
+    A request is carried out once: a second pick from the same keyboard is told so."""
+
+    def __init__(
+        self,
+        action: PickFor,
+        callback: Callable[[Update, QuizContext, Picked], Awaitable[str]],
+    ) -> None:
+        super().__init__(self._call)
+        self.action = action
+        self.on_pick = callback
+
+    def check_update(self, update: object) -> bool:
+        found = _chat_shared(update)
+        return found is not None and found[1].action is self.action
+
+    async def _call(self, update: Update, context: QuizContext) -> None:
+        found = _chat_shared(update)
+        assert found is not None  # check_update saw it
+        shared, request_id = found
+        services, locale, user_id = context.services, context.locale, context.learner.user_id
+        stored = await services.storage.chats.request(request_id.number, services.clock())
+        if stored is None or stored.user_id != user_id or stored.action != self.action.name.lower():
+            await _after_pick(context, locale.t("pick_expired"))
+            return
+        title = shared.title or str(shared.chat_id)
+        try:
+            allowed = await administers(context, shared.chat_id, user_id)
+        except TelegramError as error:
+            if not faults.classify(error).permanent:
+                await context.say(locale.t("member_check_failed"))
+                return
+            allowed = False
+        if not allowed:  # the picker stays: another chat may be picked
+            await context.say(locale.t("pick_not_admin", title=html.escape(title)))
+            return
+        if not await services.storage.chats.close_request(stored.id):
+            await _after_pick(context, locale.t("pick_expired"))
+            return
+        picked = Picked(shared.chat_id, title, request_id.channel, json.loads(stored.details))
+        await _after_pick(context, await self.on_pick(update, context, picked))
+
+
+async def _after_pick(context: QuizContext, text: str) -> None:
+    await context.bot.send_message(context.chat_id, text, reply_markup=ReplyKeyboardRemove())
 
 
 async def _identify(update: Update, context: QuizContext) -> None:

@@ -9,16 +9,18 @@ post there, so such a command is treated as an admin's (`bot.core.access`).
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from telegram import CallbackQuery, Update
 from telegram.constants import ChatType
 from telegram.ext import BaseHandler, CommandHandler, PollAnswerHandler
 
-from bot.core import arguments, callbacks
+from bot.core import arguments, callbacks, pickers
 from bot.core.access import admin_only, chat_admin_only, controls_chat
 from bot.core.context import QuizContext
-from bot.core.handlers import CHAT_COMMAND, PRIVATE_MESSAGE, TapHandler
+from bot.core.handlers import CHAT_COMMAND, PRIVATE_MESSAGE, ChatPickHandler, TapHandler
+from bot.core.pickers import Picked, PickFor
 from bot.group import answers, flow, posts, render
 from content.group_rules import rank
 
@@ -165,23 +167,56 @@ async def private_groupquiz(update: Update, context: QuizContext) -> None:
 
 @admin_only
 async def push(update: Update, context: QuizContext) -> None:
-    """`/push <quiz id> <@channel or chat id>`: the next unposted question, answerable there."""
+    """`/push <quiz id> [<@channel or chat id>]`: the next unposted question, answerable
+    there; without a chat, the chat picker."""
+    locale = context.locale
     wanted = await context.parsed(arguments.push(context.args, context.services.catalog))
     if wanted is None:
         return
-    quiz, target = wanted
+    if wanted.chat is None:
+        text = locale.t("push_pick", title=locale.text(wanted.quiz.title, 200))
+        if wanted.named is not None:
+            text = f"{locale.t('pick_not_by_name', value=wanted.named)}\n{text}"
+        await pickers.ask(context, PickFor.PUSH, {"quiz": wanted.quiz.id}, text, channels=True)
+        return
     outcome = await posts.push_next(
-        context.bot, context.services, context.jobs, quiz, target, context.learner.user_id
-    )
-    await context.say(outcome.text(context.locale))
+        context.bot, context.services, context.jobs, wanted.quiz, wanted.chat,
+        context.learner.user_id,
+    )  # fmt: skip
+    await context.say(outcome.text(locale))
+
+
+async def on_push_pick(update: Update, context: QuizContext, picked: Picked) -> str:
+    """The chat picked for a `/push`."""
+    services = context.services
+    quiz = services.catalog.get(picked.details["quiz"])
+    if quiz is None:
+        return context.locale.t("unknown_quiz", quiz_id=html.escape(picked.details["quiz"]))
+    outcome = await posts.push_next(
+        context.bot, services, context.jobs, quiz, picked.chat_id, context.learner.user_id,
+        shown=html.escape(picked.title),
+    )  # fmt: skip
+    return outcome.text(context.locale)
 
 
 @admin_only
 async def schedule(update: Update, context: QuizContext) -> None:
-    """`/schedule <quiz id> <chat> <HH:MM>`: `/push` every day at that time (UTC);
-    `off` instead of the time ends it."""
+    """`/schedule <quiz id> [<chat>] <HH:MM>`: `/push` every day at that time (UTC); `off`
+    instead of the time ends it; without a chat, the chat picker."""
+    locale = context.locale
     wanted = await context.parsed(arguments.schedule(context.args))
     if wanted is None:
+        return
+    if wanted.chat is None:
+        minute = wanted.minute_of_day
+        if minute is None:
+            text = locale.t("schedule_pick_off", quiz_id=html.escape(wanted.quiz_id))
+        else:
+            text = locale.t(
+                "schedule_pick", quiz_id=html.escape(wanted.quiz_id), time=_clock(minute)
+            )
+        details = {"quiz": wanted.quiz_id, "minute": minute}
+        await pickers.ask(context, PickFor.SCHEDULE, details, text, channels=True)
         return
     outcome = await posts.set_schedule(
         context.services,
@@ -191,7 +226,20 @@ async def schedule(update: Update, context: QuizContext) -> None:
         wanted.minute_of_day,
         context.learner.user_id,
     )
-    await context.say(outcome.text(context.locale))
+    await context.say(outcome.text(locale))
+
+
+async def on_schedule_pick(update: Update, context: QuizContext, picked: Picked) -> str:
+    """The chat picked for a `/schedule`."""
+    outcome = await posts.set_schedule(
+        context.services, context.jobs, picked.details["quiz"], picked.chat_id,
+        picked.details["minute"], context.learner.user_id, shown=html.escape(picked.title),
+    )  # fmt: skip
+    return outcome.text(context.locale)
+
+
+def _clock(minute_of_day: int) -> str:
+    return f"{minute_of_day // 60:02d}:{minute_of_day % 60:02d}"
 
 
 def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
@@ -204,6 +252,8 @@ def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
         CommandHandler(COMMANDS, private_groupquiz, filters=private),
         CommandHandler("push", push, filters=private),
         CommandHandler("schedule", schedule, filters=private),
+        ChatPickHandler(PickFor.PUSH, on_push_pick),
+        ChatPickHandler(PickFor.SCHEDULE, on_schedule_pick),
         TapHandler(callbacks.GroupAnswer, on_answer),
         TapHandler(callbacks.PostAnswer, on_answer),
         TapHandler(callbacks.GroupPick, on_pick),

@@ -1,5 +1,6 @@
-"""Homework in a group: `/assign`, `/assignments`, `/unassign` (chat admins); a member's press of the homework's deep link; a chat admin's press of the
-link to its report."""
+"""Homework in a group: `/assign`, `/assignments`, `/unassign` (chat admins), or `/assign` in
+private for a group picked with the chat picker; a member's press of the homework's deep
+link; a chat admin's press of the link to its report."""
 
 from __future__ import annotations
 
@@ -10,12 +11,13 @@ from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import BaseHandler, CommandHandler, filters
 
-from bot.core import arguments, faults
+from bot.core import arguments, faults, pickers
 from bot.core.access import chat_admin_only, is_chat_admin, is_member
 from bot.core.arguments import Refusal
 from bot.core.context import QuizContext
 from bot.core.deeplinks import AssignmentReport, Homework
-from bot.core.handlers import PRIVATE_MESSAGE, StartLinkHandler
+from bot.core.handlers import PRIVATE_MESSAGE, ChatPickHandler, StartLinkHandler
+from bot.core.pickers import Picked, PickFor
 from bot.homework import flow, render
 
 log = logging.getLogger(__name__)
@@ -88,6 +90,44 @@ async def unassign(update: Update, context: QuizContext) -> None:
 
 
 async def private_assign(update: Update, context: QuizContext) -> None:
+    """`/assign <quiz id> <deadline> [first|best] [shuffle]` in private: checked now (in the
+    bot's time zone), then the group is picked with the chat picker."""
+    services, locale = context.services, context.locale
+    timezone = services.settings.default_timezone
+    settings = services.settings
+    parsed = arguments.assign(
+        context.args, services.catalog, timezone, services.clock(), settings.homework_min_seconds
+    )
+    wanted = await context.parsed(parsed)
+    if wanted is None:
+        return
+    text = locale.t("homework_pick", title=locale.text(wanted.quiz.title, 200))
+    details = {"args": list(context.args or ())}
+    await pickers.ask(context, PickFor.ASSIGN, details, text, channels=False)
+
+
+async def on_assign_pick(update: Update, context: QuizContext, picked: Picked) -> str:
+    """The group picked for a homework set in private: the deadline read again in that
+    group's time zone, then set there as `/assign` in the group would."""
+    services, locale = context.services, context.locale
+    stored = await services.storage.chats.settings(picked.chat_id)
+    timezone = stored.timezone or services.settings.default_timezone
+    wanted = arguments.assign(
+        picked.details["args"], services.catalog, timezone, services.clock(),
+        services.settings.homework_min_seconds,
+    )  # fmt: skip
+    if isinstance(wanted, Refusal):
+        return wanted.text(locale)
+    assignment = await flow.assign(
+        context.bot, services, context.jobs,
+        chat_id=picked.chat_id, thread_id=None, quiz=wanted.quiz, deadline=wanted.deadline,
+        language=stored.language or services.settings.default_language, timezone=timezone,
+        created_by=context.learner.user_id, counts=wanted.counts, shuffled=wanted.shuffled,
+    )  # fmt: skip
+    return render.assigned_there(wanted.quiz, assignment, picked.title, locale)
+
+
+async def private_homework(update: Update, context: QuizContext) -> None:
     await context.say(context.locale.t("homework_groups_only"))
 
 
@@ -143,7 +183,9 @@ def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
         CommandHandler("assign", assign, filters=GROUP_COMMAND),
         CommandHandler("assignments", assignments, filters=GROUP_COMMAND),
         CommandHandler("unassign", unassign, filters=GROUP_COMMAND),
-        CommandHandler(COMMANDS, private_assign, filters=PRIVATE_MESSAGE),
+        CommandHandler("assign", private_assign, filters=PRIVATE_MESSAGE),
+        CommandHandler(("assignments", "unassign"), private_homework, filters=PRIVATE_MESSAGE),
+        ChatPickHandler(PickFor.ASSIGN, on_assign_pick),
         StartLinkHandler(Homework, on_homework),
         StartLinkHandler(AssignmentReport, on_report_link),
     ]

@@ -55,6 +55,17 @@ def post(quiz: Quiz, assignment: Assignment, done: int, link: str, locale: Local
     return Rendered(text, InlineKeyboardMarkup([[button]]))
 
 
+def assigned_there(quiz: Quiz, assignment: Assignment, chat_title: str, locale: Locale) -> str:
+    """In private, to the admin who set a homework for a picked group."""
+    return locale.t(
+        "homework_assigned_there",
+        number=assignment.id,
+        title=_title(quiz, assignment, locale),
+        chat=html.escape(chat_title),
+        deadline=_deadline(assignment),
+    )
+
+
 def closed_post(
     quiz: Quiz | None, assignment: Assignment, done: int, cancelled: bool, locale: Locale
 ) -> Rendered:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from bot.config import Settings
 from bot.core import arguments
-from bot.core.arguments import GroupQuiz, Refusal, ScheduleArgs
+from bot.core.arguments import GroupQuiz, PushArgs, Refusal, ScheduleArgs
 from bot.core.i18n import Locale, ui_languages
 from bot.core.render import MAX_MESSAGE_LENGTH, Reply
 from bot.sandbox.html_check import telegram_length, visible_text
@@ -188,7 +188,10 @@ def test_remind_usage_shows_off_in_the_learners_language() -> None:
         (["tiny", "@a b", "07:30"], "args_chat"),
         (["tiny", "-\uff11\uff12\uff13\uff14", "07:30"], "args_chat"),
         (["Tiny Quiz", "@news_room", "07:30"], "unknown_quiz"),
-        (["tiny", "@news_room"], None),
+        (["tiny", "@news_room"], "args_clock_time"),  # two words: the chat is to be picked
+        (["tiny", "07:30"], ScheduleArgs("tiny", None, 450)),
+        (["tiny", "OFF"], ScheduleArgs("tiny", None, None)),
+        (["tiny"], None),
     ],
 )
 def test_schedule(words: list[str], expected: object) -> None:
@@ -205,7 +208,11 @@ def test_chats_questions_and_deep_links() -> None:
     assert arguments.parse_chat("@news_room") == "@news_room"
     assert arguments.parse_chat("-1001234") == -1001234
     assert arguments.parse_chat("news") is None and arguments.parse_chat("123\n") is None
-    assert arguments.push(["tiny", "@news_room"], CATALOG) == (quiz, "@news_room")
+    assert arguments.push(["tiny", "@news_room"], CATALOG) == PushArgs(quiz, "@news_room")
+    assert arguments.push(["tiny"], CATALOG) == PushArgs(quiz, None)
+    assert arguments.push(["tiny", "Study", "group"], CATALOG) == PushArgs(
+        quiz, None, "\u2068Study group\u2069"
+    )
     assert arguments.delquestion(["tiny", "q2"], CATALOG) == (quiz, "q2")
     missing = arguments.delquestion(["tiny", "q\u00b2"], CATALOG)
     assert isinstance(missing, Refusal) and missing.problem == Reply(

@@ -179,7 +179,7 @@ ADMIN_COMMANDS = [
     ("/addquestion", "", "I have no quiz called"),
     (f"/delquestion {SEED}", "", "has no question"),
     ("/delquestion", "mpp-1", "I have no quiz called"),
-    (f"/push {SEED}", "", "is not a chat"),
+    (f"/push {SEED}", "", "cannot find a chat by its name"),
     (f"/schedule {SEED} @news_channel", "", "is not a time"),
     (f"/schedule {SEED}", "off", "is not a chat"),
     ("/schedule", "@news_channel off", "I have no quiz called"),

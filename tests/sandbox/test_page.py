@@ -289,3 +289,55 @@ async def test_the_state_lists_the_people_and_their_chats(
     assert roles["ade"] == ("yo", "learner, Yoruba") and roles["funmi"][1] == "bot admin"
     assert state["group"] == {"id": cast.group.id, "title": "Study group"}
     assert cast.bot_admin_ids == {1004}
+
+
+async def test_a_person_picks_a_chat_for_push_through_the_page(
+    sandbox_bot: QuizApplication, client: TestClient[Any, Any], events: Events, cast: Cast
+) -> None:
+    funmi = cast.people["funmi"].user.id  # the bot admin, an admin of the group and channel
+    await post(
+        client, "/api/send", {"person": "funmi", "chat_id": funmi, "text": f"/push {QUIZ_ID}"}
+    )
+    asked = (await events.until(bot_says(funmi, "Where should the next question")))["message"]
+    keyboard = asked["reply_keyboard"]
+    assert [[b["text"] for b in row] for row in keyboard] == [
+        ["👥 Pick a group"], ["📣 Pick a channel"],
+    ]  # fmt: skip
+    groups, channels = (row[0] for row in keyboard)
+    assert (groups["channel"], channels["channel"]) == (False, True)
+    offered = await client.get(
+        "/api/pickable", params={"person": "funmi", "request_id": str(channels["request_id"])}
+    )
+    assert (await offered.json())["chats"] == [
+        {"id": cast.channel.id, "title": "Study news", "type": "channel"}
+    ]
+    # a chat the button does not offer is refused; so is another person's button
+    wrong = {"person": "funmi", "request_id": channels["request_id"], "chat_id": cast.group.id}
+    refused = await client.post("/api/pick", json=wrong, headers=origin(client))
+    assert refused.status == 400 and "cannot be picked" in (await refused.json())["error"]
+    other = {**wrong, "person": "emma", "chat_id": cast.channel.id}
+    refused = await client.post("/api/pick", json=other, headers=origin(client))
+    assert refused.status == 400 and "gone" in (await refused.json())["error"]
+
+    await post(client, "/api/pick", {**wrong, "chat_id": cast.channel.id})
+    await events.until(bot_says(cast.channel.id, "question 1 of 8"))
+    done = (await events.until(bot_says(funmi, "posted to Study news")))["message"]
+    assert done.get("remove_keyboard") is True
+
+
+async def test_the_bots_own_deep_link_opens_inside_the_page(
+    sandbox_bot: QuizApplication, client: TestClient[Any, Any], events: Events, cast: Cast
+) -> None:
+    emma = cast.people["emma"].user.id
+    link = f"https://t.me/{cast_bot(client)}?start=quiz-{QUIZ_ID}"
+    await post(client, "/api/open", {"person": "emma", "url": link})
+    await events.until(bot_says(emma, "Question 1 of 8"))
+    elsewhere = await client.post(
+        "/api/open", json={"person": "emma", "url": "https://t.me/other_bot?start=x"},
+        headers=origin(client),
+    )  # fmt: skip
+    assert elsewhere.status == 400
+
+
+def cast_bot(client: TestClient[Any, Any]) -> str:
+    return "quiz_tutor_bot"

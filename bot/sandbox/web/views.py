@@ -53,6 +53,13 @@ def message_view(message: Message, cast: Cast, votes: dict[str, dict[str, int]])
     }
     if message.reply_to is not None:
         view["reply_to"] = message.reply_to.message_id
+    if message.chat_shared is not None:
+        view["chat_shared"] = message.chat_shared
+    markup = message.reply_markup or {}
+    if message.from_bot and "keyboard" in markup:
+        view["reply_keyboard"] = _reply_keyboard(markup)
+    elif message.from_bot and markup.get("remove_keyboard"):
+        view["remove_keyboard"] = True
     if message.document:
         view["document"] = {
             "file_id": message.document["file_id"],
@@ -88,6 +95,23 @@ def _buttons(message: Message) -> list[list[dict[str, str]]]:
             ]
         )
     return drawn
+
+
+def _reply_keyboard(markup: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    """A reply keyboard as the page draws it under the message field: a button's text, and
+    for a chat-picking button its request id and whether it asks for a channel."""
+    rows = []
+    for row in markup.get("keyboard", []):
+        drawn = []
+        for button in row:
+            shown = {"text": button} if isinstance(button, str) else {"text": button["text"]}
+            request = button.get("request_chat") if isinstance(button, dict) else None
+            if request is not None:
+                shown["request_id"] = request["request_id"]
+                shown["channel"] = request["chat_is_channel"]
+            drawn.append(shown)
+        rows.append(drawn)
+    return rows
 
 
 def _poll(poll: dict[str, Any], votes: dict[str, int]) -> dict[str, Any]:
