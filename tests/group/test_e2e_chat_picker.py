@@ -160,3 +160,20 @@ async def test_a_group_admin_sets_homework_from_private_for_a_picked_group(
     assert _rows(settings, "SELECT chat_id, created_by, counts FROM assignments") == [
         (GROUP_ID, BO.id, "best")
     ]
+
+
+async def test_forgetme_drops_the_requests_waiting_for_a_pick(
+    api: FakeBotApi, settings: Settings
+) -> None:
+    room = Room(api, api.group(GROUP_ID, "Study group", admins={ADA.id}))
+    ada = Learner(api, ADA)
+    async with running_bot(settings):
+        await ada.send("/push tiny", "Where should")
+        assert _rows(settings, "SELECT user_id FROM chat_requests") == [(ADA.id,)]
+        ask = await ada.send("/forgetme", "This deletes everything")
+        await ada.tap(ask, next(b["callback_data"] for b in ask.buttons if "Delete" in b["text"]))
+        await api.wait_for(lambda: not _rows(settings, "SELECT * FROM chat_requests") or None)
+        seen = len(ada.messages())
+        api.share_chat(ADA, room.chat, GROUPS)  # the keyboard she still has
+        await api.wait_for_bot_message(ADA.id, "no longer open", after=seen)
+    assert api.bot_messages(GROUP_ID) == []
