@@ -3,7 +3,7 @@ finished attempt at a quiz with its answers. Reads only."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from storage.database import Database
@@ -19,6 +19,12 @@ class SessionAnswer:
     chosen: int
     correct: bool
 
+    @property
+    def credit(self) -> float:
+        """Its credit, as stored: a group answer keeps whether it was fully right (its
+        partial credit went into its points)."""
+        return float(self.correct)
+
 
 @dataclass(frozen=True)
 class LatestAttempt:
@@ -32,6 +38,7 @@ class LatestAttempt:
     started_at: float
     finished_at: float
     answers: dict[str, tuple[int, bool]]  # question id -> (chosen, correct)
+    credit: dict[str, float] = field(default_factory=dict)  # question id -> stored credit 0-1
 
 
 class ReportStore:
@@ -107,7 +114,8 @@ class ReportStore:
         found = []
         for row in rows:
             answers = await self._database.fetchall(
-                "SELECT question_id, chosen, correct FROM answers WHERE attempt_id=?",
+                """SELECT question_id, chosen, correct, COALESCE(credit, correct) AS credit
+                   FROM answers WHERE attempt_id=?""",
                 row["id"],
             )
             found.append(
@@ -120,6 +128,7 @@ class ReportStore:
                     started_at=float(row["started_at"]),
                     finished_at=float(row["finished_at"]),
                     answers={a["question_id"]: (a["chosen"], bool(a["correct"])) for a in answers},
+                    credit={a["question_id"]: float(a["credit"]) for a in answers},
                 )
             )
         return found

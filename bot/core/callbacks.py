@@ -226,6 +226,56 @@ class GroupReveal(Tap, prefix="gr", chats=GROUPS):
     position: Int
 
 
+# --- menus: what a command needs and was not given (bot/core/menus.py) ---
+
+
+class QuizMenuPage(Tap, prefix="qm", chats=ANY_CHAT):
+    """Turn a menu of quizzes (for the command `menu`, `bot.core.menus.MenuFor`) to `page`."""
+
+    menu: Int
+    page: Int
+
+
+class QuizMenuChoice(Tap, prefix="qc", chats=ANY_CHAT):
+    """A quiz chosen in a menu of quizzes for the command `menu`."""
+
+    menu: Int
+    quiz_id: Slug
+
+
+class GroupQuizStart(Tap, prefix="gqs", chats=GROUPS):
+    """A chat admin starts `quiz_id` for the chat from the menu: `seconds` a question, as quiz
+    polls when `poll` is 1 (else buttons)."""
+
+    quiz_id: Slug
+    seconds: Int
+    poll: Int
+
+
+class AssignSetup(Tap, prefix="as", chats=ANY_CHAT):
+    """Homework of `quiz_id` from the menu: `best` and `shuffle` (0 or 1) as toggled so far;
+    `hours` 0 while they are being toggled, else the deadline, hours from now, chosen."""
+
+    quiz_id: Slug
+    hours: Int
+    best: Int
+    shuffle: Int
+
+
+class ReportChoice(Tap, prefix="rq", chats=PRIVATE):
+    """The report of `quiz_id` as the file form `form` (an index of the report forms)."""
+
+    quiz_id: Slug
+    form: Int
+
+
+class ExportChoice(Tap, prefix="xq", chats=PRIVATE):
+    """`quiz_id` exported as format `form` (an index of the output formats)."""
+
+    quiz_id: Slug
+    form: Int
+
+
 def kinds() -> tuple[type[Tap], ...]:
     """Every declared kind of button."""
     return tuple(_KINDS.values())

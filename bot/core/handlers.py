@@ -10,7 +10,8 @@ any feature's handler sees an update:
   the context once (`QuizContext.identify`).
 
 Besides the buttons (`TapHandler`) and the deep links (`StartLinkHandler`), a feature
-registers the chats picked for it with Telegram's chat picker (`ChatPickHandler`).
+registers the chats picked for it with Telegram's chat picker (`ChatPickHandler`) and the
+quizzes chosen in its menu of quizzes (`QuizMenuHandler`).
 """
 
 from __future__ import annotations
@@ -26,11 +27,13 @@ from telegram.error import TelegramError
 from telegram.ext import Application, ApplicationHandlerStop, BaseHandler, TypeHandler, filters
 
 from bot.core import faults
-from bot.core.access import administers
-from bot.core.callbacks import Tap, decode
+from bot.core.access import administers, controls_chat
+from bot.core.callbacks import QuizMenuChoice, QuizMenuPage, Tap, decode
 from bot.core.context import QuizContext
 from bot.core.deeplinks import Link, Refused, looks_signed
+from bot.core.menus import MenuFor, menu_of, quiz_menu
 from bot.core.pickers import Picked, PickFor, RequestId
+from content.model import Quiz
 
 log = logging.getLogger(__name__)
 
@@ -189,6 +192,64 @@ class StartLinkHandler(BaseHandler[Update, QuizContext, RT]):
         link = context.link
         assert isinstance(link, self.kind)  # LinkGuard checked it, in group -2
         return await self.on_link(update, context, link)
+
+
+class QuizMenuHandler(BaseHandler[Update, QuizContext, None]):
+    """A menu of quizzes for one command (bot/core/menus.py): its pages are turned here, and
+    the quiz chosen goes to `callback(query, context, quiz)`. In a group or a channel, only
+    who controls the chat's quizzes may use it (the menu is everyone's message there)."""
+
+    def __init__(
+        self,
+        menu: MenuFor,
+        callback: Callable[[CallbackQuery, QuizContext, Quiz], Awaitable[None]],
+    ) -> None:
+        super().__init__(self._call)
+        self.menu = menu
+        self.on_choice = callback
+
+    def check_update(self, update: object) -> Tap | None:
+        tap = _tap_of(update)
+        if isinstance(tap, QuizMenuPage | QuizMenuChoice) and menu_of(tap.menu) is self.menu:
+            return tap
+        return None
+
+    def collect_additional_context(
+        self,
+        context: QuizContext,
+        update: Update,
+        application: Application[Any, QuizContext, Any, Any, Any, Any],
+        check_result: object,
+    ) -> None:
+        context.tap = check_result if isinstance(check_result, Tap) else None
+
+    async def _call(self, update: Update, context: QuizContext) -> None:
+        query, tap = update.callback_query, context.tap
+        assert query is not None and isinstance(tap, QuizMenuPage | QuizMenuChoice)
+        message = query.message
+        if message is None or (message.chat.type != "private" and not await controls_chat(context)):
+            await query.answer(context.locale.t("group_admins_only"))
+            return
+        services = context.services
+        if isinstance(tap, QuizMenuPage):
+            shown = quiz_menu(services.catalog, self.menu, tap.page, context.locale)
+            await query.answer()
+            await edit_in_place(query, shown.text, shown.markup)
+            return
+        quiz = services.catalog.get(tap.quiz_id)
+        if quiz is None:
+            await query.answer(context.locale.t("quiz_gone"))
+            return
+        await self.on_choice(query, context, quiz)
+
+
+async def edit_in_place(query: CallbackQuery, text: str, markup: Any = None) -> None:
+    """Edit the tapped message; one already so (a double tap) is no error."""
+    try:
+        await query.edit_message_text(text, reply_markup=markup)
+    except TelegramError as error:
+        if "not modified" not in str(error).lower():
+            raise
 
 
 def _chat_shared(update: object) -> tuple[ChatShared, RequestId] | None:

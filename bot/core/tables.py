@@ -18,8 +18,8 @@ from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
-from bot.core.i18n import Locale
 from bot.core.render import choice_count, letter, letters
+from content.grid import Grid, GridRow
 from content.model import Question, QuestionType, clip
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -92,13 +92,25 @@ def answer_cell(question: Question | None, chosen: int, correct: bool) -> str:
     return f"{shown} {'✓' if correct else '✗'}"
 
 
-def question_header(
-    number: int, question: Question | None, question_id: str, locale: Locale
-) -> str:
-    """A question's column: its number and the start of its text (its id once removed)."""
-    if question is None:
-        return f"{number}. {question_id}"
-    return f"{number}. {clip(locale.plain(question.text), 60)}"
+def grid_header(grid: Grid) -> tuple[str, ...]:
+    """The grid's columns in a file: the credit in all, then a question's mark each, headed
+    by its number and the start of its text."""
+    return ("credit", *(f"{q.number}. {clip(q.text, 60)}" for q in grid.questions))
+
+
+def grid_cells(row: GridRow) -> tuple[Cell, ...]:
+    """A learner's total and marks in a file: numbers (the credit, 0 to 1), empty where the
+    question was not answered."""
+    return (_number(row.total), *(None if m is None else _number(m) for m in row.marks))
+
+
+def answers_header(grid: Grid) -> tuple[str, ...]:
+    """The columns of the answers given, after the grid's: one per question."""
+    return tuple(f"answer {q.number}" for q in grid.questions)
+
+
+def _number(value: float) -> int | float:
+    return int(value) if value == int(value) else round(value, 2)
 
 
 def rows_of(data: bytes) -> list[list[str]]:

@@ -412,3 +412,29 @@ def poll_spec(
             )
     correct = tuple(sorted(right_choices(question)))
     return PollSpec(text, options, correct, is_multiple(question), explanation, followup)
+
+
+def start_menu(quiz: Quiz, seconds: Sequence[int], polls: bool, locale: Locale) -> Rendered:
+    """`/groupquiz`'s menu once a quiz is chosen: a button per common time a question, and a
+    row of the same as quiz polls (not in a channel, where polls cannot say who voted)."""
+    rows = [
+        [
+            InlineKeyboardButton(
+                locale.t("menu_seconds_button", seconds=s),
+                callback_data=callbacks.GroupQuizStart(quiz.id, s, 0).encode(),
+            )
+            for s in seconds
+        ]
+    ]
+    if polls:
+        rows.append(
+            [
+                InlineKeyboardButton(
+                    locale.t("menu_poll_button", seconds=s),
+                    callback_data=callbacks.GroupQuizStart(quiz.id, s, 1).encode(),
+                )
+                for s in seconds
+            ]
+        )
+    text = locale.t("menu_how_long", title=locale.text(quiz.title, 200), n=len(quiz))
+    return Rendered(text, InlineKeyboardMarkup(rows))

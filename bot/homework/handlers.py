@@ -7,22 +7,34 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from telegram import Update
+from telegram import CallbackQuery, Update
+from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import BaseHandler, CommandHandler, filters
 
-from bot.core import arguments, faults, pickers
-from bot.core.access import chat_admin_only, is_chat_admin, is_member
+from bot.core import arguments, callbacks, faults, menus, pickers
+from bot.core.access import chat_admin_only, controls_chat, is_chat_admin, is_member
 from bot.core.arguments import Refusal
 from bot.core.context import QuizContext
 from bot.core.deeplinks import AssignmentReport, Homework
-from bot.core.handlers import PRIVATE_MESSAGE, ChatPickHandler, StartLinkHandler
+from bot.core.handlers import (
+    PRIVATE_MESSAGE,
+    ChatPickHandler,
+    QuizMenuHandler,
+    StartLinkHandler,
+    TapHandler,
+    edit_in_place,
+)
+from bot.core.menus import MenuFor
 from bot.core.pickers import Picked, PickFor
 from bot.homework import flow, render
+from content.model import Quiz
+from storage.homework_store import Assignment
 
 log = logging.getLogger(__name__)
 
 COMMANDS = ("assign", "assignments", "unassign")
+ASSIGN_HOURS = (24, 72, 168)  # the menu's deadlines: a day, three days, a week
 # a group's message, an anonymous admin's included (sent as the group itself)
 GROUP_COMMAND = filters.UpdateType.MESSAGE & filters.ChatType.GROUPS
 
@@ -34,8 +46,12 @@ async def _timezone(context: QuizContext) -> str:
 
 @chat_admin_only
 async def assign(update: Update, context: QuizContext) -> None:
-    """`/assign <quiz id> <deadline>`: homework for the group, taken in private."""
+    """`/assign <quiz id> <deadline>`: homework for the group, taken in private; with no quiz,
+    the quizzes as buttons."""
     services = context.services
+    if not context.args:
+        await menus.show(context, MenuFor.ASSIGN)
+        return
     timezone = await _timezone(context)
     wanted = arguments.assign(
         context.args,
@@ -50,13 +66,63 @@ async def assign(update: Update, context: QuizContext) -> None:
     message = update.message
     user = update.effective_user
     anonymous = message is not None and message.sender_chat is not None
-    await flow.assign(
+    await _assign_here(context, wanted, timezone, None if anonymous or user is None else user.id)
+
+
+async def _assign_here(
+    context: QuizContext, wanted: arguments.AssignArgs, timezone: str, created_by: int | None
+) -> Assignment:
+    """Set the homework in the update's chat (its topic), in the group's language."""
+    services = context.services
+    language = (await services.storage.chats.settings(context.chat_id)).language
+    return await flow.assign(
         context.bot, services, context.jobs,
         chat_id=context.chat_id, thread_id=context.thread_id, quiz=wanted.quiz,
-        deadline=wanted.deadline, language=context.locale.language, timezone=timezone,
-        created_by=None if anonymous or user is None else user.id,
-        counts=wanted.counts, shuffled=wanted.shuffled,
+        deadline=wanted.deadline, language=language or context.locale.language,
+        timezone=timezone, created_by=created_by, counts=wanted.counts, shuffled=wanted.shuffled,
     )  # fmt: skip
+
+
+async def on_assign_chosen(query: CallbackQuery, context: QuizContext, quiz: Quiz) -> None:
+    """A quiz chosen in `/assign`'s menu: until when, and how it counts?"""
+    shown = render.setup_menu(quiz, ASSIGN_HOURS, best=False, shuffle=False, locale=context.locale)
+    await query.answer()
+    await edit_in_place(query, shown.text, shown.markup)
+
+
+async def on_assign_setup(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.AssignSetup
+) -> None:
+    """`/assign`'s menu once a quiz is chosen: an option toggled (the menu redrawn), or a
+    deadline chosen: in a group, the homework is set there; in private, the group is picked
+    next with the chat picker."""
+    services, locale = context.services, context.locale
+    quiz = services.catalog.get(tap.quiz_id)
+    private = query.message is not None and query.message.chat.type == ChatType.PRIVATE
+    wrong = {tap.best, tap.shuffle} - {0, 1} or tap.hours not in (0, *ASSIGN_HOURS)
+    if quiz is None or query.message is None or wrong:
+        await query.answer(locale.t("stale_button"))
+        return
+    if not private and not await controls_chat(context):
+        await query.answer(locale.t("group_admins_only"))
+        return
+    await query.answer()
+    if tap.hours == 0:
+        shown = render.setup_menu(quiz, ASSIGN_HOURS, bool(tap.best), bool(tap.shuffle), locale)
+        await edit_in_place(query, shown.text, shown.markup)
+        return
+    words = [quiz.id, f"{tap.hours}h", *(["best"] * tap.best), *(["shuffle"] * tap.shuffle)]
+    timezone = services.settings.default_timezone if private else await _timezone(context)
+    wanted = arguments.assign(
+        words, services.catalog, timezone, services.clock(), services.settings.homework_min_seconds
+    )
+    assert not isinstance(wanted, Refusal)  # the menu's own words
+    await edit_in_place(query, locale.t("menu_chosen", title=locale.text(quiz.title, 200)))
+    if private:
+        text = locale.t("homework_pick", title=locale.text(quiz.title, 200))
+        await pickers.ask(context, PickFor.ASSIGN, {"args": words}, text, channels=False)
+        return
+    await _assign_here(context, wanted, timezone, query.from_user.id)
 
 
 async def assignments(update: Update, context: QuizContext) -> None:
@@ -91,8 +157,12 @@ async def unassign(update: Update, context: QuizContext) -> None:
 
 async def private_assign(update: Update, context: QuizContext) -> None:
     """`/assign <quiz id> <deadline> [first|best] [shuffle]` in private: checked now (in the
-    bot's time zone), then the group is picked with the chat picker."""
+    bot's time zone), then the group is picked with the chat picker; with no quiz, the
+    quizzes as buttons."""
     services, locale = context.services, context.locale
+    if not context.args:
+        await menus.show(context, MenuFor.ASSIGN)
+        return
     timezone = services.settings.default_timezone
     settings = services.settings
     parsed = arguments.assign(
@@ -186,6 +256,8 @@ def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
         CommandHandler("assign", private_assign, filters=PRIVATE_MESSAGE),
         CommandHandler(("assignments", "unassign"), private_homework, filters=PRIVATE_MESSAGE),
         ChatPickHandler(PickFor.ASSIGN, on_assign_pick),
+        QuizMenuHandler(MenuFor.ASSIGN, on_assign_chosen),
+        TapHandler(callbacks.AssignSetup, on_assign_setup),
         StartLinkHandler(Homework, on_homework),
         StartLinkHandler(AssignmentReport, on_report_link),
     ]

@@ -9,9 +9,11 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.core import callbacks
 from bot.core.i18n import Locale
 from bot.core.render import Rendered, person, place_mark
-from bot.core.tables import Cell, Table, answer_cell, question_header
+from bot.core.tables import Cell, Table, answer_cell, answers_header, grid_cells, grid_header
+from content import grid
 from content.deadlines import local_time
 from content.model import Quiz
 from content.schema import MAX_TITLE_LENGTH
@@ -21,9 +23,9 @@ from storage.report_store import LatestAttempt
 BOARD_SIZE = 20
 
 
-def _title(quiz: Quiz | None, assignment: Assignment, locale: Locale) -> str:
+def _title(quiz: Quiz | None, assignment: Assignment | None, locale: Locale) -> str:
     if quiz is None:
-        return html.escape(assignment.quiz_id)
+        return html.escape(assignment.quiz_id if assignment is not None else "")
     return locale.text(quiz.title, MAX_TITLE_LENGTH)
 
 
@@ -185,19 +187,31 @@ def table(
     attempts: Sequence[LatestAttempt],
     locale: Locale,
 ) -> Table:
-    """Every member who opened the homework: done in time or not, score, time, and one column
-    per question of the quiz."""
+    """Every member who opened the homework, those done first (ranked): done in time or not,
+    score, time; the grid of their attempt that counts (credit, a mark per question of the
+    quiz), then the answers given."""
     questions = quiz.questions if quiz is not None else ()
-    header = (
-        "name", "user id", "done", "score", "total", "time (s)",
-        *(question_header(n, q, q.id, locale) for n, q in enumerate(questions, 1)),
-    )  # fmt: skip
     by_attempt = {attempt.attempt_id: attempt for attempt in attempts}
     done, _ = ranking(takers, assignment.deadline)
     order = [row.taker for row in done] + [t for t in takers if not t.done_by(assignment.deadline)]
     seconds = {row.taker.user_id: round(row.seconds, 1) for row in done}
+    marks = grid.build(
+        [(q.id, locale.plain(q.text)) for q in questions],
+        [
+            grid.Learner(
+                t.name,
+                t.user_id,
+                by_attempt[t.attempt_id].credit if t.attempt_id in by_attempt else {},
+            )
+            for t in order
+        ],
+    )
+    header = (
+        "name", "user id", "done", "score", "total", "time (s)",
+        *grid_header(marks), *answers_header(marks),
+    )  # fmt: skip
     rows = []
-    for taker in order:
+    for taker, marked in zip(order, marks.learners, strict=True):
         finished = taker.done_by(assignment.deadline)
         cells: list[Cell] = [
             taker.name,
@@ -206,6 +220,7 @@ def table(
             taker.score if finished else None,
             taker.total,
             seconds.get(taker.user_id),
+            *grid_cells(marked),
         ]
         answers = by_attempt[taker.attempt_id].answers if taker.attempt_id in by_attempt else {}
         for question in questions:
@@ -213,3 +228,30 @@ def table(
             cells.append(None if given is None else answer_cell(question, *given))
         rows.append(tuple(cells))
     return Table(header, tuple(rows))
+
+
+def setup_menu(
+    quiz: Quiz, hours: Sequence[int], best: bool, shuffle: bool, locale: Locale
+) -> Rendered:
+    """`/assign`'s menu once a quiz is chosen: the two options as toggles (☑️ when on), then a
+    button per common deadline that sets the homework with them."""
+
+    def setup(at: int, best: bool = best, shuffle: bool = shuffle) -> str:
+        return callbacks.AssignSetup(quiz.id, at, int(best), int(shuffle)).encode()
+
+    toggles = [
+        InlineKeyboardButton(
+            locale.t("menu_best_button", mark="☑️" if best else "⬜"),
+            callback_data=setup(0, best=not best),
+        ),
+        InlineKeyboardButton(
+            locale.t("menu_shuffle_button", mark="☑️" if shuffle else "⬜"),
+            callback_data=setup(0, shuffle=not shuffle),
+        ),
+    ]
+    deadlines = [
+        InlineKeyboardButton(locale.t(f"menu_deadline_{at}h"), callback_data=setup(at))
+        for at in hours
+    ]
+    text = locale.t("menu_until_when", title=_title(quiz, None, locale), n=len(quiz))
+    return Rendered(text, InlineKeyboardMarkup([toggles, deadlines]))

@@ -11,13 +11,15 @@ from typing import Any
 from telegram import CallbackQuery, Update
 from telegram.ext import BaseHandler, CommandHandler, MessageHandler, filters
 
-from bot.core import arguments, callbacks
+from bot.core import arguments, callbacks, menus
 from bot.core.arguments import Refusal
 from bot.core.context import QuizContext
-from bot.core.handlers import PRIVATE_MESSAGE, TapHandler
+from bot.core.handlers import PRIVATE_MESSAGE, QuizMenuHandler, TapHandler, edit_in_place
 from bot.core.i18n import Locale, language_name, ui_languages
+from bot.core.menus import MenuFor
 from bot.core.render import Rendered, person
 from bot.learner import charts, flow, render
+from content.model import Quiz
 
 log = logging.getLogger(__name__)
 
@@ -91,10 +93,21 @@ async def quizzes(update: Update, context: QuizContext) -> None:
 
 
 async def quiz(update: Update, context: QuizContext) -> None:
-    """`/quiz <id>`: start or resume that quiz."""
+    """`/quiz <id>`: start or resume that quiz; with no id, the quizzes as buttons."""
+    if not context.args:
+        await menus.show(context, MenuFor.QUIZ)
+        return
     wanted = await context.parsed(arguments.quiz(context.args, context.services.catalog))
     if wanted is not None:
         await _open(context, wanted.id)
+
+
+async def on_quiz_chosen(query: CallbackQuery, context: QuizContext, chosen: Quiz) -> None:
+    """A quiz chosen in `/quiz`'s menu: the menu says which, and the quiz opens."""
+    await query.answer()
+    title = context.locale.text(chosen.title, 200)
+    await edit_in_place(query, context.locale.t("menu_chosen", title=title))
+    await _open(context, chosen.id)
 
 
 async def preview(update: Update, context: QuizContext) -> None:
@@ -277,6 +290,7 @@ def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
         TapHandler(callbacks.ListQuizzes, on_list),
         TapHandler(callbacks.PreviewQuiz, on_preview),
         TapHandler(callbacks.OpenQuiz, on_open),
+        QuizMenuHandler(MenuFor.QUIZ, on_quiz_chosen),
         TapHandler(callbacks.StartReview, on_review),
         TapHandler(callbacks.ConfirmForget, on_forget),
         TapHandler(callbacks.CancelForget, on_forget),

@@ -8,17 +8,27 @@ import logging
 from collections.abc import Awaitable
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
 from telegram.ext import BaseHandler, CommandHandler
 
-from bot.core import arguments, deeplinks, faults
+from bot.core import arguments, deeplinks, faults, menus
 from bot.core.access import admin_only, chat_admin_only, is_chat_admin, is_member
-from bot.core.arguments import Refusal
+from bot.core.arguments import REPORT_FORMATS, Refusal
+from bot.core.callbacks import ReportChoice
 from bot.core.context import QuizContext
 from bot.core.deeplinks import MissedReview, ReportFile
-from bot.core.handlers import CHAT_COMMAND, PRIVATE_MESSAGE, StartLinkHandler
+from bot.core.handlers import (
+    CHAT_COMMAND,
+    PRIVATE_MESSAGE,
+    QuizMenuHandler,
+    StartLinkHandler,
+    TapHandler,
+    edit_in_place,
+)
+from bot.core.menus import MenuFor
 from bot.reports import flow
+from content.model import Quiz
 from storage.group_store import GroupSession
 
 log = logging.getLogger(__name__)
@@ -121,18 +131,50 @@ async def on_report_link(update: Update, context: QuizContext, link: ReportFile)
 
 @admin_only
 async def quiz_report(update: Update, context: QuizContext) -> None:
-    """`/report <quiz id> [csv|xlsx]` in private: every learner's latest attempt."""
+    """`/report <quiz id> [csv|xlsx]` in private: every learner's latest attempt; with no
+    quiz, the quizzes as buttons, then the file's form."""
     services, locale = context.services, context.locale
+    if not context.args:
+        await menus.show(context, MenuFor.REPORT)
+        return
     wanted = arguments.report(context.args, services.catalog)
     if isinstance(wanted, Refusal):
         await context.say(wanted.text(locale))
         return
     quiz, form = wanted
+    await _send_quiz_report(context, quiz, form)
+
+
+async def _send_quiz_report(context: QuizContext, quiz: Quiz, form: str) -> None:
+    services, locale = context.services, context.locale
     built = await flow.quiz_report(services, quiz, form, locale)
     if built is None:
         await context.say(locale.t("report_no_attempts", title=locale.text(quiz.title, 200)))
         return
     await flow.send_report(context.bot, context.chat_id, built)
+
+
+@admin_only
+async def on_report_chosen(query: CallbackQuery, context: QuizContext, quiz: Quiz) -> None:
+    """A quiz chosen in `/report`'s menu: as which file?"""
+    locale = context.locale
+    text = locale.t("menu_which_format", title=locale.text(quiz.title, 200))
+    forms = [(name.upper(), ReportChoice(quiz.id, at)) for at, name in enumerate(REPORT_FORMATS)]
+    shown = menus.choices(text, forms)
+    await query.answer()
+    await edit_in_place(query, shown.text, shown.markup)
+
+
+@admin_only
+async def on_report_form(query: CallbackQuery, context: QuizContext, tap: ReportChoice) -> None:
+    quiz = context.services.catalog.get(tap.quiz_id)
+    if quiz is None or not 0 <= tap.form < len(REPORT_FORMATS):
+        await query.answer(context.locale.t("stale_button"))
+        return
+    await query.answer()
+    title = context.locale.text(quiz.title, 200)
+    await edit_in_place(query, context.locale.t("menu_chosen", title=title))
+    await _send_quiz_report(context, quiz, REPORT_FORMATS[tap.form])
 
 
 def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
@@ -141,4 +183,6 @@ def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
         CommandHandler("report", quiz_report, filters=PRIVATE_MESSAGE),
         StartLinkHandler(MissedReview, on_missed),
         StartLinkHandler(ReportFile, on_report_link),
+        QuizMenuHandler(MenuFor.REPORT, on_report_chosen),
+        TapHandler(ReportChoice, on_report_form),
     ]

@@ -30,14 +30,17 @@ ADA = FakeUser(7101, "Ada", "en")
 
 def test_learner_and_draft_kinds_are_private_group_kinds_are_groups() -> None:
     private = {"a", "pk", "sb", "q", "p", "l", "rv", "ls", "fgy", "fgn", "adc", "adx", "adt"}
-    groups = {"ga", "gp", "gs", "gr"}
+    private |= {"rq", "xq"}  # the report's and the export's format, chosen from a menu
+    groups = {"ga", "gp", "gs", "gr", "gqs"}
     declared = {kind.prefix: kind.chats for kind in callbacks.kinds()}
     assert {prefix for prefix, chats in declared.items() if chats == callbacks.PRIVATE} == private
     assert {prefix for prefix, chats in declared.items() if chats == callbacks.GROUPS} == groups
-    # a posted question may live in any chat; the post names its chat and message
-    posts = {"adp", "pp", "ps"}
-    assert all(declared[prefix] == callbacks.ANY_CHAT for prefix in posts)
-    assert set(declared) == private | groups | posts
+    # a posted question may live in any chat; the post names its chat and message; the menus
+    # of quizzes and the homework's menu are answered in a group and in private alike (in a
+    # group, by those who control its quizzes)
+    anywhere = {"adp", "pp", "ps", "qm", "qc", "as"}
+    assert all(declared[prefix] == callbacks.ANY_CHAT for prefix in anywhere)
+    assert set(declared) == private | groups | anywhere
 
 
 @st.composite

@@ -128,7 +128,8 @@ async def test_homework_from_assign_to_results_across_restarts(
             ["Bo", str(BO.id), "yes", "2", "3"],
             ["Di", str(DI.id), "no", "", "3"],
         ]
-        assert rows[2][6:] == ["B ✓", "B ✗", "B ✓"]
+        assert rows[2][6:] == ["2", "1", "0", "1", "B ✓", "B ✗", "B ✓"]  # the grid, the answers
+        assert rows[3][6:] == ["0", "", "", "", "", "", ""]  # Di opened it, and no more
         seen = len(bo.messages())
         api.open_link(BO, start_button["url"])  # a link kept from before
         await api.wait_for_bot_message(BO.id, "This homework is closed", after=seen)
