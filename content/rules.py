@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import random
 import re
 from collections.abc import Collection, Mapping, Sequence
@@ -144,12 +145,24 @@ def reminder_is_due(local_now: datetime, remind_at: time, last_reminded: date | 
 _CLOCK = re.compile(r"([0-9]{1,2}):([0-9]{2})")
 
 
+_TWELVE = re.compile(r"([0-9]{1,2})(?:[:.]([0-9]{2}))?\s*([ap])\.?m\.?", re.IGNORECASE)
+
+
 def parse_clock_time(text: str) -> time | None:
-    """`HH:MM` (24-hour, ASCII digits) as a time, or None."""
-    match = _CLOCK.fullmatch(text.strip())
-    if match is None or int(match.group(1)) > 23 or int(match.group(2)) > 59:
+    """`HH:MM` on the 24-hour clock (`19:00`), or the 12-hour clock's `7pm`, `7:30 pm`,
+    `12am` (midnight), `12pm` (noon) (ASCII digits) as a time, or None."""
+    text = text.strip()
+    match = _CLOCK.fullmatch(text)
+    if match is not None:
+        hour, minute = int(match.group(1)), int(match.group(2))
+        return time(hour, minute) if hour <= 23 and minute <= 59 else None
+    match = _TWELVE.fullmatch(text)
+    if match is None:
         return None
-    return time(int(match.group(1)), int(match.group(2)))
+    hour, minute = int(match.group(1)), int(match.group(2) or 0)
+    if not 1 <= hour <= 12 or minute > 59:
+        return None
+    return time(hour % 12 + (12 if match.group(3).lower() == "p" else 0), minute)
 
 
 _OFFSET = re.compile(r"(?:UTC|GMT)?\s*([+-])([0-9]{1,2})(?::?([0-9]{2}))?", re.IGNORECASE)
@@ -182,6 +195,25 @@ def parse_timezone(text: str) -> str | None:
     if len(text) > MAX_ZONE_NAME:
         return None
     return _zone_names().get(text.lower())
+
+
+def suggest_timezones(text: str, limit: int = 4) -> list[str]:
+    """Zones a person may have meant by a name that is none (`Lagos`, `new york`,
+    `Lagoss`): those whose place is that name, else whose name holds it, else whose place is
+    spelled nearly so; at most `limit`, best first."""
+    wanted = "_".join(text.strip().lower().split())[:MAX_ZONE_NAME]
+    if len(wanted) < 3 or not wanted.isascii():
+        return []
+    names = _zone_names()
+    place = {key: key.rsplit("/", 1)[-1] for key in names}
+    found = sorted(key for key, city in place.items() if city == wanted)
+    if not found:
+        found = sorted(key for key in names if wanted in key)
+    if not found:
+        cities = sorted(set(place.values()))
+        near = difflib.get_close_matches(wanted, cities, n=limit, cutoff=0.75)
+        found = [key for city in near for key in sorted(k for k, c in place.items() if c == city)]
+    return [names[key] for key in found[:limit]]
 
 
 def zone(name: str | None) -> tzinfo:

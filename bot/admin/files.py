@@ -71,6 +71,7 @@ class CheckedUpload:
     stored: str | None  # the bank as canonical YAML, as it will be stored, when valid
     warnings: tuple[str, ...] = ()  # what the conversion could not keep
     skipped: tuple[str, ...] = ()  # what --skip-unsupported left out
+    assumed: tuple[str, ...] = ()  # the quiz's fields the file did not give (id, title, level)
 
     @property
     def quiz(self) -> Quiz | None:
@@ -129,6 +130,7 @@ def _read(
         dump_bank(loaded.quiz),
         loaded.warnings,
         loaded.skipped,
+        loaded.assumed,
     )
 
 

@@ -194,12 +194,15 @@ async def import_document(
         return
     for text in render.conversion_notes(name, checked.skipped, checked.warnings, locale):
         await bot.send_message(chat_id, text)
-    await bot.send_message(
-        chat_id,
-        await apply_import(
-            services, checked.quiz, admin_id, name, locale, checked.stored, checked.result.images
-        ),
+    report = await apply_import(
+        services, checked.quiz, admin_id, name, locale, checked.stored, checked.result.images
     )
+    if checked.assumed:
+        report += "\n" + render.assumed(checked.quiz, checked.assumed, locale)
+    await bot.send_message(chat_id, report)
+    if services.catalog.get(checked.quiz.id) is not None:
+        next_steps = render.next_steps(checked.quiz, locale)
+        await bot.send_message(chat_id, next_steps.text, reply_markup=next_steps.markup)
 
 
 async def _download(

@@ -192,15 +192,15 @@ def timezone(args: Words, current: str) -> str | Refusal:
 
 
 def remind(args: Words, timezone: str, current: str | None) -> time | Literal["off"] | Refusal:
-    """`/remind HH:MM` or `/remind off` (also `stop`, `no`)."""
+    """`/remind HH:MM`, `/remind 7pm` (or `7 pm`), or `/remind off` (also `stop`, `no`)."""
     shown = html.escape(current) if current else Reply("remind_none")
     usage = Reply("remind_usage", {"timezone": html.escape(timezone), "current": shown})
-    words = _words(args, usage, 1, 1)
+    words = _words(args, usage, 1, 2)
     if isinstance(words, Refusal):
         return words
-    if words[0].lower() in OFF_WORDS:
+    if len(words) == 1 and words[0].lower() in OFF_WORDS:
         return OFF
-    at = clock_time(words[0])
+    at = clock_time(" ".join(words))
     return Refusal(at, usage) if isinstance(at, Reply) else at
 
 

@@ -38,12 +38,16 @@ class FieldFormat:
 Int = Annotated[int, FieldFormat(re.compile(r"0|[1-9][0-9]{0,17}"), int)]
 Slug = Annotated[str, FieldFormat(re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*"), str)]
 Language = Annotated[str, FieldFormat(re.compile(r"[a-z]{2,3}(?:-[a-z0-9]{2,8})?"), str)]
+# an IANA time zone's name as tzdata spells it (`America/Argentina/Buenos_Aires`)
+Zone = Annotated[
+    str, FieldFormat(re.compile(r"[A-Z][A-Za-z0-9_+-]*(?:/[A-Za-z0-9_+-]+){1,2}"), str)
+]
 
 
 @dataclass_transform(frozen_default=True)
 class Tap:
     """A kind of button, declared as `class Kind(Tap, prefix="x", chats=PRIVATE)` with fields
-    that are `Int`, `Slug` or `Language`; each kind is made a frozen dataclass."""
+    that are `Int`, `Slug`, `Language` or `Zone`; each kind is made a frozen dataclass."""
 
     prefix: ClassVar[str]
     chats: ClassVar[frozenset[str]]
@@ -134,6 +138,12 @@ class ListQuizzes(Tap, prefix="ls", chats=PRIVATE):
     pass
 
 
+class SetTimezone(Tap, prefix="tz", chats=PRIVATE):
+    """A learner picks a time zone suggested for a name that was none (`/timezone Lagos`)."""
+
+    zone: Zone
+
+
 class ConfirmForget(Tap, prefix="fgy", chats=PRIVATE):
     """A learner confirms deleting their data (`/forgetme`), asked at `asked_at` (Unix time):
     a confirmation left lying around expires."""
@@ -217,6 +227,12 @@ class GroupSubmit(Tap, prefix="gs", chats=GROUPS, per_member=True):
 
     session_id: Int
     position: Int
+
+
+class SetChatTimezone(Tap, prefix="gtz", chats=GROUPS):
+    """A group's admin picks a time zone suggested for the group (`/timezone Lagos`)."""
+
+    zone: Zone
 
 
 class GroupReveal(Tap, prefix="gr", chats=GROUPS):

@@ -10,11 +10,12 @@ only those who control the chat's quizzes may turn its pages or choose."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import IntEnum
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.core.arguments import echo
 from bot.core.callbacks import QuizMenuChoice, QuizMenuPage, Tap
 from bot.core.context import QuizContext
 from bot.core.i18n import Locale
@@ -22,6 +23,7 @@ from bot.core.render import Rendered
 from content.catalog import Catalog
 from content.loader import IN_GROUPS
 from content.model import Quiz, clip
+from content.rules import suggest_timezones
 
 PAGE_SIZE = 8  # quizzes a page: a phone's screenful of buttons
 
@@ -91,6 +93,18 @@ def choices(text: str, buttons: Sequence[tuple[str, Tap]], per_row: int = 3) -> 
     made = [InlineKeyboardButton(label, callback_data=tap.encode()) for label, tap in buttons]
     rows = [made[at : at + per_row] for at in range(0, len(made), per_row)]
     return Rendered(text, InlineKeyboardMarkup(rows))
+
+
+def zone_suggestions(
+    words: Sequence[str], make: Callable[[str], Tap], locale: Locale
+) -> Rendered | None:
+    """For a time zone's name that is none (`/timezone Lagos`): "did you mean?" and the zones
+    it may mean as buttons; None when nothing comes close."""
+    zones = suggest_timezones(" ".join(words))
+    if not zones:
+        return None
+    text = locale.t("timezone_did_you_mean", timezone=echo(" ".join(words)))
+    return choices(text, [(zone, make(zone)) for zone in zones], per_row=1)
 
 
 async def show(context: QuizContext, menu: MenuFor) -> None:

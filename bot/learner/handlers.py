@@ -20,6 +20,7 @@ from bot.core.menus import MenuFor
 from bot.core.render import Rendered, person
 from bot.learner import charts, flow, render
 from content.model import Quiz
+from content.rules import parse_timezone
 
 log = logging.getLogger(__name__)
 
@@ -143,15 +144,35 @@ async def review(update: Update, context: QuizContext) -> None:
 
 
 async def timezone(update: Update, context: QuizContext) -> None:
-    """`/timezone Area/City` or `/timezone +01:00`: the zone reminders and streaks use."""
-    services, learner = context.services, context.learner
-    wanted = await context.parsed(
-        arguments.timezone(context.args, learner.timezone or services.settings.default_timezone)
-    )
-    if wanted is None:
+    """`/timezone Area/City` or `/timezone +01:00`: the zone reminders and streaks use; a
+    place that is no zone's name (`/timezone Lagos`) gets the zones it may mean as buttons."""
+    services, learner, locale = context.services, context.learner, context.locale
+    current = learner.timezone or services.settings.default_timezone
+    wanted = arguments.timezone(context.args, current)
+    if isinstance(wanted, Refusal):
+        suggested = menus.zone_suggestions(context.args or (), callbacks.SetTimezone, locale)
+        if suggested is None or wanted.problem is None:
+            await context.say(wanted.text(locale))
+        else:
+            await context.say(suggested.text, suggested.markup)
         return
     await services.storage.learners.set_timezone(learner.user_id, wanted, services.clock())
-    await context.say(context.locale.t("timezone_set", timezone=wanted))
+    await context.say(locale.t("timezone_set", timezone=wanted))
+
+
+async def on_timezone(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.SetTimezone
+) -> None:
+    """A suggested zone tapped: it is the learner's now."""
+    services, locale = context.services, context.locale
+    if parse_timezone(tap.zone) != tap.zone:
+        await query.answer(locale.t("stale_button"))
+        return
+    await services.storage.learners.set_timezone(
+        context.learner.user_id, tap.zone, services.clock()
+    )
+    await query.answer()
+    await edit_in_place(query, locale.t("timezone_set", timezone=tap.zone))
 
 
 async def remind(update: Update, context: QuizContext) -> None:
@@ -291,6 +312,7 @@ def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
         TapHandler(callbacks.PreviewQuiz, on_preview),
         TapHandler(callbacks.OpenQuiz, on_open),
         QuizMenuHandler(MenuFor.QUIZ, on_quiz_chosen),
+        TapHandler(callbacks.SetTimezone, on_timezone),
         TapHandler(callbacks.StartReview, on_review),
         TapHandler(callbacks.ConfirmForget, on_forget),
         TapHandler(callbacks.CancelForget, on_forget),

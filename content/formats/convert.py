@@ -42,6 +42,7 @@ class Loaded:
     images: Mapping[str, bytes] = field(default_factory=dict, repr=False)
     warnings: tuple[str, ...] = ()
     skipped: tuple[str, ...] = ()
+    assumed: tuple[str, ...] = ()  # the quiz's fields the file did not give: id, title, level
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,7 @@ def _validated(draft: Draft, options: ReadOptions, images: ImageSource, accepts:
         bank["id"] = options.quiz_id
     if options.title:
         bank["title"] = options.title
+    assumed = tuple(key for key in ("id", "title", "level") if key not in bank)
     bank.setdefault("title", title_from(options.name))
     bank.setdefault("id", quiz_id_from(title_from(options.name)))
     bank.setdefault("level", "medium")
@@ -107,6 +109,7 @@ def _validated(draft: Draft, options: ReadOptions, images: ImageSource, accepts:
         result.images,
         tuple(draft.warnings) + result.warnings,
         tuple(draft.skipped),
+        assumed,
     )
 
 

@@ -159,7 +159,15 @@ def test_groupquiz_values() -> None:
         (["\u0660\u0668:\u0663\u0660"], "args_clock_time"),
         (["\uff10\uff18:\uff10\uff10"], "args_clock_time"),
         (["24:00"], "args_clock_time"),
-        (["08:30", "daily"], "args_extra"),
+        (["08:30", "daily"], "args_clock_time"),  # two words: a time such as "7 pm"
+        (["08:30", "daily", "x"], "args_extra"),
+        (["7pm"], time(19, 0)),
+        (["7:30", "PM"], time(19, 30)),
+        (["12am"], time(0, 0)),
+        (["12pm"], time(12, 0)),
+        (["19:00"], time(19, 0)),
+        (["13pm"], "args_clock_time"),
+        (["off", "now"], "args_clock_time"),
         ([], None),
     ],
 )

@@ -30,8 +30,8 @@ ADA = FakeUser(7101, "Ada", "en")
 
 def test_learner_and_draft_kinds_are_private_group_kinds_are_groups() -> None:
     private = {"a", "pk", "sb", "q", "p", "l", "rv", "ls", "fgy", "fgn", "adc", "adx", "adt"}
-    private |= {"rq", "xq"}  # the report's and the export's format, chosen from a menu
-    groups = {"ga", "gp", "gs", "gr", "gqs"}
+    private |= {"rq", "xq", "tz"}  # a report's and an export's format; a suggested zone
+    groups = {"ga", "gp", "gs", "gr", "gqs", "gtz"}
     declared = {kind.prefix: kind.chats for kind in callbacks.kinds()}
     assert {prefix for prefix, chats in declared.items() if chats == callbacks.PRIVATE} == private
     assert {prefix for prefix, chats in declared.items() if chats == callbacks.GROUPS} == groups
@@ -194,7 +194,8 @@ async def test_buttons_out_of_their_place_do_nothing(
             toast = await api.wait_for_answer(api.tap(bo, elsewhere, data, forge=True))
             assert toast["text"] == expected, data
         for kind in callbacks.kinds():
-            texts = [next(v for v in ("1", "en") if f.pattern.fullmatch(v)) for f in kind.formats]
+            samples = ("1", "en", "Africa/Lagos")
+            texts = [next(v for v in samples if f.pattern.fullmatch(v)) for f in kind.formats]
             data = ":".join([callbacks.VERSION, kind.prefix, *texts])
             tap = callbacks.decode(data)
             assert tap is not None, data
