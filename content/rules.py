@@ -5,7 +5,8 @@ from __future__ import annotations
 import difflib
 import random
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections import Counter
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from datetime import timezone as dt_timezone
@@ -108,6 +109,24 @@ def resolve_language(chosen: str | None, telegram_code: str | None, default: str
     if telegram_code:
         return telegram_code.split("-")[0].lower()
     return default
+
+
+def usual_language(
+    learners: Iterable[tuple[str | None, str | None]], available: Collection[str], default: str
+) -> str:
+    """A group's language when its admins set none: the one most of its learners read (each
+    their own choice, else Telegram's), among those the bot speaks; on a tie, or with no
+    learner, the default."""
+    counts = Counter(
+        language
+        for chosen, telegram in learners
+        if (language := resolve_language(chosen, telegram, default)) in available
+    )
+    if not counts:
+        return default
+    most = max(counts.values())
+    tied = sorted(language for language, n in counts.items() if n == most)
+    return default if default in tied or len(tied) > 1 else tied[0]
 
 
 def option_order(

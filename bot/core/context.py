@@ -25,11 +25,11 @@ from bot.config import Settings
 from bot.core.arguments import Refusal
 from bot.core.callbacks import Tap
 from bot.core.deeplinks import Link, LinkSigner, key_from_token
-from bot.core.i18n import Locale
+from bot.core.i18n import Locale, ui_languages
 from bot.core.update_processor import arrival_time
 from content.catalog import Catalog
 from content.group_rules import SendPace
-from content.rules import resolve_language
+from content.rules import resolve_language, usual_language
 from storage import Attempt, Storage, User
 
 log = logging.getLogger(__name__)
@@ -70,6 +70,8 @@ class Services:
     open_attempt: AttemptOpener | None = None
     # a group tap's toast goes through this when it runs (QUIZ_TOAST_PROCESS), else in-process
     toaster: ToastSender | None = None
+    # chat -> (when worked out, the language most of its learners read): see `chat_locale`
+    usual_languages: dict[int, tuple[float, str]] = field(default_factory=dict)
 
     @cached_property
     def links(self) -> LinkSigner:
@@ -112,6 +114,25 @@ class Services:
             return learner, self.locale_of(learner)
         return await self.look_up(who)
 
+    async def chat_locale(self, chat_id: int) -> Locale:
+        """The language a group's messages speak, whoever sent the command: the one its admins
+        set (`/language` there), else the one most of its learners read (worked out again
+        every `USUAL_LANGUAGE_TTL` seconds), else the bot's default."""
+        default = self.settings.default_language
+        chosen = (await self.storage.chats.settings(chat_id)).language
+        if chosen:
+            return Locale(chosen, default)
+        now = self.clock()
+        cached = self.usual_languages.get(chat_id)
+        if cached is None or now - cached[0] >= USUAL_LANGUAGE_TTL:
+            learners = await self.storage.groups.member_languages(chat_id)
+            available = ui_languages() | self.catalog.languages
+            cached = (now, usual_language(learners, available, default))
+            if len(self.usual_languages) >= USUAL_LANGUAGES_KEPT:
+                self.usual_languages.clear()
+            self.usual_languages[chat_id] = cached
+        return Locale(cached[1], default)
+
     async def look_up(self, who: TelegramUser) -> tuple[User | None, Locale]:
         """A person as stored, if they are, and their language; records nothing."""
         stored = await self.storage.learners.get_user(who.id)
@@ -124,6 +145,8 @@ class Services:
 AttemptOpener = Callable[[Bot, Services, int, Attempt, Locale], Awaitable[None]]
 
 SERVICES_KEY = "services"
+USUAL_LANGUAGE_TTL = 600.0  # seconds a group's usual language is trusted
+USUAL_LANGUAGES_KEPT = 10_000  # groups whose usual language is remembered
 
 
 class QuizContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
@@ -163,11 +186,9 @@ class QuizContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], 
             self._learner, self._locale = await self.services.sender_of(update)
             chat = update.effective_chat
             if chat is not None and chat.type != ChatType.PRIVATE and update.callback_query is None:
-                # what the bot posts into a group speaks the group's language (set with
-                # /language there); a member's toast stays in their own
-                language = (await self.services.storage.chats.settings(chat.id)).language
-                if language:
-                    self._locale = Locale(language, self.services.settings.default_language)
+                # what the bot posts into a group speaks the group's language, whoever sent
+                # the command (`Services.chat_locale`); a member's toast stays in their own
+                self._locale = await self.services.chat_locale(chat.id)
         except Exception as error:
             await self.application.process_error(update, error)
             raise ApplicationHandlerStop from error

@@ -66,7 +66,7 @@ async def _start(context: QuizContext, quiz: Quiz, seconds: int, poll: bool) -> 
         return locale.t("group_poll_not_in_channel")
     if not flow.playable_in_groups(quiz):
         return locale.t("group_nothing_playable", quiz_id=quiz.id)
-    language = (await services.storage.chats.settings(chat.id)).language or locale.language
+    language = (await services.chat_locale(chat.id)).language
     started = await flow.start(
         context.bot,
         services,

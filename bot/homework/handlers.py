@@ -74,11 +74,11 @@ async def _assign_here(
 ) -> Assignment:
     """Set the homework in the update's chat (its topic), in the group's language."""
     services = context.services
-    language = (await services.storage.chats.settings(context.chat_id)).language
+    language = (await services.chat_locale(context.chat_id)).language
     return await flow.assign(
         context.bot, services, context.jobs,
         chat_id=context.chat_id, thread_id=context.thread_id, quiz=wanted.quiz,
-        deadline=wanted.deadline, language=language or context.locale.language,
+        deadline=wanted.deadline, language=language,
         timezone=timezone, created_by=created_by, counts=wanted.counts, shuffled=wanted.shuffled,
     )  # fmt: skip
 
@@ -191,7 +191,7 @@ async def on_assign_pick(update: Update, context: QuizContext, picked: Picked) -
     assignment = await flow.assign(
         context.bot, services, context.jobs,
         chat_id=picked.chat_id, thread_id=None, quiz=wanted.quiz, deadline=wanted.deadline,
-        language=stored.language or services.settings.default_language, timezone=timezone,
+        language=(await services.chat_locale(picked.chat_id)).language, timezone=timezone,
         created_by=context.learner.user_id, counts=wanted.counts, shuffled=wanted.shuffled,
     )  # fmt: skip
     return render.assigned_there(wanted.quiz, assignment, picked.title, locale)
