@@ -164,15 +164,9 @@ def question_message(
         lambda i: callbacks.GroupPick(session_id, position, i),
         callbacks.GroupSubmit(session_id, position),
     )
-    rows.append([reveal_button(session_id, position, locale)])
+    # the chat's keyboard is for answering only: an admin reveals with /skip (a Reveal button
+    # shown to everyone refused most of those who pressed it)
     return Rendered("\n\n".join(parts), InlineKeyboardMarkup(rows))
-
-
-def reveal_button(session_id: int, position: int, locale: Locale) -> InlineKeyboardButton:
-    return InlineKeyboardButton(
-        locale.t("button_reveal"),
-        callback_data=callbacks.GroupReveal(session_id, position).encode(),
-    )
 
 
 def reveal_message(
@@ -268,14 +262,16 @@ def closed_toast(session: GroupSession, locale: Locale) -> str:
 
 def open_question(
     session: GroupSession, quiz: Quiz, question: Question, position: int, answered: int,
-    locale: Locale,
+    locale: Locale, seconds_left: int | None = None,
 ) -> Rendered:  # fmt: skip
-    """A session's question while it takes answers, with its live count."""
+    """A session's question while it takes answers, with its live count (and, on a timer,
+    the seconds left: all of them when None)."""
     if session.posted:
         assert session.post_id is not None
         return post_message(quiz, question, session.post_id, answered, locale)
+    left = session.seconds if seconds_left is None else seconds_left
     return question_message(
-        quiz, question, position, session.total, session.id, session.seconds, answered, locale
+        quiz, question, position, session.total, session.id, left, answered, locale
     )
 
 

@@ -291,6 +291,7 @@ class FakeBotApi:
         self.delayed: list[str] = []  # methods of the calls held by `delay`, as each hold began
         self._group_sends: dict[int, deque[float]] = defaultdict(deque)
         self._poll_voters: dict[str, set[int]] = {}
+        self._poll_closes: dict[str, tuple[float, Message]] = {}  # poll id -> when it closes
         self._poll_ids = itertools.count(5000)
         self.keyboards: dict[int, dict[str, Any]] = {}  # chat id -> the reply keyboard shown
         # hooks for load generators that cannot afford a predicate per call
@@ -697,6 +698,7 @@ class FakeBotApi:
         poll = message.poll
         if poll is None:
             raise AssertionError(f"message {message.message_id} has no poll")
+        self.close_due_polls()
         if poll["is_closed"]:
             raise AssertionError("the poll is closed")
         options = [option] if isinstance(option, int) else sorted(option)
@@ -922,6 +924,7 @@ class FakeBotApi:
             )
         method = request.match_info["method"]
         params = await _read_params(request)
+        self.close_due_polls()
         try:
             await self._inject_delay(method)
             self._inject_fault(method)
@@ -1340,6 +1343,7 @@ class FakeBotApi:
             raise ApiError(400, "Bad Request: non-anonymous polls can't be sent to channel chats")
         multiple = str(params.get("allows_multiple_answers", "false")).lower() == "true"
         correct = _correct_option_ids(params, len(texts), multiple) if kind == "quiz" else None
+        period = _open_period(params)
         markup = self._markup(params)
         thread = self._thread(chat, params)
         self._check_group_rate(chat)
@@ -1361,12 +1365,29 @@ class FakeBotApi:
             poll["correct_option_ids"] = correct
         if explanation:
             poll["explanation"] = str(explanation)
+        if period is not None:
+            poll["open_period"] = period
+            poll["close_date"] = int(time.time()) + period
         message = self._new_message(
             chat, from_bot=True, reply_markup=markup, poll=poll, thread_id=thread
         )
+        if period is not None:
+            self._poll_closes[poll["id"]] = (self.clock() + period, message)
         return message.to_dict(self.bot_user)
 
+    def close_due_polls(self) -> None:
+        """Close the polls whose own timer (`open_period`) has run out, as Telegram does."""
+        now = self.clock()
+        for poll_id, (closes, message) in list(self._poll_closes.items()):
+            if now >= closes:
+                del self._poll_closes[poll_id]
+                if message.poll is not None and not message.poll["is_closed"]:
+                    message.poll["is_closed"] = True
+                    message.edits += 1
+                    self._notify()
+
     async def _api_stopPoll(self, params: dict[str, Any]) -> Any:
+        self.close_due_polls()
         message = self._message(params)
         if message.poll is None:
             raise ApiError(400, "Bad Request: message with poll to stop not found")
@@ -1563,6 +1584,22 @@ def _check_rights(rights: Any, field: str) -> None:
 def _granted(rights: dict[str, Any]) -> set[str]:
     """The rights an administrator-rights object asks for (those set to true)."""
     return {name for name, value in rights.items() if value is True and name != "is_anonymous"}
+
+
+def _open_period(params: dict[str, Any]) -> int | None:
+    """A poll's own timer as Telegram takes it: 5 to 600 seconds, never with `close_date`."""
+    raw = params.get("open_period")
+    if raw is None:
+        return None
+    if params.get("close_date") is not None:
+        raise ApiError(400, "Bad Request: can't use open_period and close_date together")
+    try:
+        period = int(raw)
+    except (TypeError, ValueError):
+        raise ApiError(400, "Bad Request: wrong open period specified") from None
+    if not 5 <= period <= 600:
+        raise ApiError(400, "Bad Request: wrong open period specified")
+    return period
 
 
 def _other_action(button: dict[str, Any]) -> bool:
