@@ -48,6 +48,7 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
 }
 HEARTBEAT_SECONDS = 15.0
+MAX_EVENTS_BEHIND = 1000  # a page that stops reading is dropped (it reconnects to the state)
 
 
 class Refused(Exception):
@@ -55,11 +56,12 @@ class Refused(Exception):
 
 
 class SandboxPage:
-    def __init__(self, api: FakeBotApi, cast: Cast) -> None:
+    def __init__(self, api: FakeBotApi, cast: Cast, max_behind: int = MAX_EVENTS_BEHIND) -> None:
         self.api = api
         self.cast = cast
+        self.max_behind = max_behind  # events a stream may owe its reader before it is dropped
         self.content_errors: dict[str, list[str]] = {}
-        self.votes: dict[str, dict[str, int]] = {}  # poll id -> person key -> option
+        self.votes: dict[str, dict[str, list[int]]] = {}  # poll id -> person key -> options
         self._taps: dict[str, str] = {}  # callback query id -> the person who tapped
         self._shown: dict[tuple[int, int], tuple[Any, ...]] = {}  # message -> fingerprint
         self._answers_seen: set[str] = set()
@@ -176,9 +178,24 @@ class SandboxPage:
             "content_errors": self.content_errors,
         }
 
+    @property
+    def listeners(self) -> int:
+        """The event streams open now."""
+        return len(self._streams)
+
     def _broadcast(self, event: dict[str, Any]) -> None:
-        for stream in self._streams:
-            stream.put_nowait(event)
+        """Queue the event for every page; a stream whose reader fell `max_behind` events
+        behind (a page that stopped reading) is ended instead of holding every later event:
+        its queue is emptied and told to end, and a page that wakes up reconnects."""
+        for stream in list(self._streams):
+            try:
+                stream.put_nowait(event)
+            except asyncio.QueueFull:
+                self._streams.discard(stream)
+                while not stream.empty():
+                    stream.get_nowait()
+                stream.put_nowait(None)
+                log.info("an event stream %d events behind was dropped", self.max_behind)
 
     # the guard
 
@@ -221,7 +238,7 @@ class SandboxPage:
         for name, value in SECURITY_HEADERS.items():
             response.headers[name] = value
         await response.prepare(request)
-        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(self.max_behind)
         self._streams.add(queue)
         try:
             await _write_event(response, self.snapshot())
@@ -296,16 +313,25 @@ class SandboxPage:
         body = await _json(request)
         person, chat_id = self._speaker(body)
         message = self._message(chat_id, body.get("message_id"))
-        option = body.get("option")
         poll = message.poll
-        if poll is None or not isinstance(option, int) or not 0 <= option < len(poll["options"]):
+        chosen = body.get("options", [body.get("option")])
+        if (
+            poll is None
+            or not isinstance(chosen, list)
+            or not chosen
+            or len(set(map(str, chosen))) != len(chosen)
+            or not all(type(o) is int and 0 <= o < len(poll["options"]) for o in chosen)
+        ):
             raise Refused("That message has no such poll option.")
+        if len(chosen) > 1 and not poll["allows_multiple_answers"]:
+            raise Refused("This poll takes one option.")
+        self.api.close_due_polls()
         if poll["is_closed"]:
             raise Refused("The poll is closed.")
         if person.key in self.votes.get(poll["id"], {}):
             raise Refused("You have voted in this poll already.")
-        self.api.vote(person.user, message, option)
-        self.votes.setdefault(poll["id"], {})[person.key] = option
+        self.api.vote(person.user, message, sorted(chosen))
+        self.votes.setdefault(poll["id"], {})[person.key] = sorted(chosen)
         self.refresh()
         return web.json_response({"ok": True})
 

@@ -32,7 +32,9 @@ def fingerprint(message: Message) -> tuple[Any, ...]:
     return (message.edits, poll.get("total_voter_count"), poll.get("is_closed"))
 
 
-def message_view(message: Message, cast: Cast, votes: dict[str, dict[str, int]]) -> dict[str, Any]:
+def message_view(
+    message: Message, cast: Cast, votes: dict[str, dict[str, list[int]]]
+) -> dict[str, Any]:
     sender = None if message.from_bot else cast.by_id(int((message.sender or {}).get("id", 0)))
     if message.from_bot:
         # the HTML as sent equals the text shown only when it has no tag and no entity:
@@ -114,7 +116,7 @@ def _reply_keyboard(markup: dict[str, Any]) -> list[list[dict[str, Any]]]:
     return rows
 
 
-def _poll(poll: dict[str, Any], votes: dict[str, int]) -> dict[str, Any]:
+def _poll(poll: dict[str, Any], votes: dict[str, list[int]]) -> dict[str, Any]:
     """A poll as the page shows it; which option is right is for the page to reveal to those
     who voted (and to all once it is closed), as Telegram does."""
     return {
@@ -124,7 +126,8 @@ def _poll(poll: dict[str, Any], votes: dict[str, int]) -> dict[str, Any]:
         "closed": poll["is_closed"],
         "type": poll["type"],
         "anonymous": poll["is_anonymous"],
-        "correct": (poll.get("correct_option_ids") or [None])[0],
+        "correct": list(poll.get("correct_option_ids") or []),
+        "multiple": bool(poll.get("allows_multiple_answers")),
         "explanation": poll.get("explanation"),
         "votes": votes,
     }

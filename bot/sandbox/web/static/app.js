@@ -128,23 +128,35 @@ function drawPoll(m) {
   const mine = poll.votes ? poll.votes[state.person] : undefined;
   const revealed = poll.closed || mine !== undefined;
   const box = el("fieldset", { class: "poll" });
-  const kind = (poll.anonymous ? "Anonymous " : "") + (poll.type === "quiz" ? "quiz" : "poll") + (poll.closed ? " · closed" : "");
+  const kind = (poll.anonymous ? "Anonymous " : "") + (poll.type === "quiz" ? "quiz" : "poll") + (poll.multiple ? " · several answers" : "") + (poll.closed ? " · closed" : "");
   box.append(el("legend", {}, el("span", { class: "kind", text: kind }), el("span", { text: poll.question })));
+  const picked = new Set();
   poll.options.forEach((option, index) => {
     if (revealed) {
       const percent = poll.total ? Math.round((100 * option.voters) / poll.total) : 0;
+      const chose = (mine || []).includes(index);
       let mark = "";
       let cls = "result";
-      if (poll.type === "quiz" && index === poll.correct) { mark = "✅ "; cls += " correct"; }
-      else if (index === mine) { mark = "❌ "; cls += " chosen-wrong"; }
-      const chosen = index === mine ? " (your vote)" : "";
+      if (poll.type === "quiz" && poll.correct.includes(index)) { mark = "✅ "; cls += " correct"; }
+      else if (chose) { mark = "❌ "; cls += " chosen-wrong"; }
+      const chosen = chose ? " (your vote)" : "";
       box.append(el("div", { class: cls }, el("span", { text: mark + option.text + chosen }), el("span", { text: `${percent}% · ${option.voters}` })));
+    } else if (poll.multiple) {
+      const id = `poll-${m.chat_id}-${m.message_id}-${index}`;
+      const tick = el("input", { type: "checkbox", id });
+      tick.addEventListener("change", () => { if (tick.checked) picked.add(index); else picked.delete(index); });
+      box.append(el("label", { class: "pick", for: id }, tick, el("span", { text: option.text })));
     } else {
       const b = el("button", { type: "button", text: option.text });
-      b.addEventListener("click", () => vote(m, index));
+      b.addEventListener("click", () => vote(m, [index]));
       box.append(b);
     }
   });
+  if (!revealed && poll.multiple) {
+    const send = el("button", { type: "button", class: "vote", text: "Vote" });
+    send.addEventListener("click", () => { if (picked.size) vote(m, [...picked].sort()); });
+    box.append(send);
+  }
   box.append(el("div", { class: "meta", text: `${poll.total} vote${poll.total === 1 ? "" : "s"}` }));
   if (revealed && poll.explanation) box.append(el("div", { class: "explanation", text: "💡 " + poll.explanation }));
   return box;
@@ -312,7 +324,7 @@ async function tap(m, data, button) {
   finally { button.disabled = false; }
 }
 
-function vote(m, option) { return post("/api/vote", { person: state.person, chat_id: m.chat_id, message_id: m.message_id, option }); }
+function vote(m, options) { return post("/api/vote", { person: state.person, chat_id: m.chat_id, message_id: m.message_id, options }); }
 
 async function send(event) {
   event.preventDefault();
