@@ -240,7 +240,7 @@ GRID_RIGHT = "#0072B2"  # blue
 GRID_WRONG = "#D55E00"  # vermillion
 GRID_PARTLY = "#F0E442"  # yellow
 GRID_NONE = "#E8E8E8"  # light grey
-GRID_WIDTH = 960  # pixels
+GRID_WIDTH = 960  # pixels, at most
 GRID_CELL = 54
 GRID_NAME = 240
 GRID_TOTAL = 120
@@ -277,15 +277,17 @@ def learner_grid(shown: Condensed, labels: GridLabels) -> Chart:
     of credit at the bottom; what was left out said under it."""
     grid = shown.grid
     columns, rows = len(grid.questions), len(grid.learners)
+    # as wide as its columns need (a phone shows a narrow picture larger), at least 600 px
+    width = max(600, GRID_NAME + columns * GRID_CELL + GRID_TOTAL + 2 * GRID_MARGIN)
     top = GRID_MARGIN + 2 * GRID_CELL  # the title, then the question numbers
     body = (rows + 1) * GRID_CELL  # the learners, then the shares
     footer = GRID_CELL if labels.left_out else 0
     height = top + body + footer + GRID_MARGIN
     size = GRID_FONT
     with _drawing:
-        figure = Figure(figsize=(GRID_WIDTH / DPI, height / DPI))
+        figure = Figure(figsize=(width / DPI, height / DPI))
         axes = figure.add_axes((0, 0, 1, 1))
-        axes.set_xlim(0, GRID_WIDTH)
+        axes.set_xlim(0, width)
         axes.set_ylim(height, 0)
         axes.axis("off")
 
@@ -293,7 +295,7 @@ def learner_grid(shown: Condensed, labels: GridLabels) -> Chart:
             axes.text(x, y, text, fontsize=style.pop("size", size), fontfamily=FONT,
                       parse_math=False, va="center", **style)  # fmt: skip
 
-        chars = int(GRID_WIDTH / (size * DPI / 72 * 0.62))  # what fits the width at that size
+        chars = int(width / (size * DPI / 72 * 0.62))  # what fits the width at that size
         write(GRID_MARGIN, GRID_MARGIN + GRID_CELL / 2, _label(labels.title, chars),
               size=size + 2, weight="bold")  # fmt: skip
         x0 = GRID_MARGIN + GRID_NAME

@@ -1,6 +1,8 @@
-"""The README's pictures of the sandbox, taken in headless Chromium:
-`python -m tests.sandbox.screenshots docs/sandbox` writes question.png, reveal.png and
-leaderboard.png there (a phone-sized window; a fresh database in a temporary folder)."""
+"""The pictures of the sandbox, taken in headless Chromium, a phone-sized window, a fresh
+database in a temporary folder: `python -m tests.sandbox.screenshots docs/sandbox` writes the
+README's question.png, reveal.png and leaderboard.png there; `python -m tests.sandbox.screenshots
+docs/images teacher` writes the teachers' guide's chat-picker.png, report-grid.png and
+stats-chart.png (a teacher's first hour, tests/support/first_hour.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support import browser
+from tests.support.first_hour import first_hour
 from tests.support.sandbox import label_is, right_answers, sandbox_process
 
 QUIZ_ID = "model-pipeline-parallelism"
@@ -85,7 +88,7 @@ def take(folder: Path) -> None:
                         driver,
                     )
                 _as(driver, "chidi")
-                _click(driver, asked["id"], -1)  # 👁 Reveal (admins)
+                _say(driver, "/skip")  # the admin reveals it
                 browser.until(
                     f"the reveal of group question {number}",
                     lambda i=asked["id"]: browser.find(
@@ -104,5 +107,27 @@ def take(folder: Path) -> None:
             driver.save_screenshot(str(folder / "leaderboard.png"))
 
 
+def take_teacher(folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as temporary:
+        work = Path(temporary)
+        with sandbox_process(work) as sandbox, browser.chromium(work / "profile") as driver:
+
+            def shoot(name: str, element: Any) -> None:
+                if element is None:
+                    driver.save_screenshot(str(folder / name))
+                else:  # a tall window, so that the whole message is drawn
+                    width = driver.get_window_size()["width"]
+                    driver.set_window_size(width, 2400)
+                    driver.execute_script("arguments[0].scrollIntoView()", element)
+                    element.screenshot(str(folder / name))
+
+            first_hour(driver, sandbox.url, work, shoot)
+
+
 if __name__ == "__main__":
-    take(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/sandbox"))
+    where = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/sandbox")
+    if sys.argv[2:] == ["teacher"]:
+        take_teacher(where)
+    else:
+        take(where)
