@@ -20,13 +20,13 @@ from telegram.warnings import PTBUserWarning
 from bot.admin import charts, collecting, flow, render
 from bot.admin.collecting import Collection
 from bot.admin.flow import Draft
-from bot.core import arguments, callbacks, menus
+from bot.core import arguments, callbacks, quiz_menus
 from bot.core.access import admin_only, is_bot_admin
 from bot.core.arguments import Refusal
 from bot.core.context import QuizContext
 from bot.core.handlers import PRIVATE_MESSAGE, QuizMenuHandler, TapHandler, edit_in_place
 from bot.core.i18n import language_name
-from bot.core.menus import MenuFor
+from bot.core.quiz_menus import MenuFor
 from bot.core.render import Reply, split_blocks
 from content.editing import EditError
 from content.formats.registry import OUTPUT_FORMATS
@@ -75,7 +75,7 @@ async def export(update: Update, context: QuizContext) -> None:
     given; a `.zip` where its images travel beside it) that /import accepts back; with no
     quiz, the quizzes as buttons, then the formats."""
     if not context.args:
-        await menus.show(context, MenuFor.EXPORT)
+        await quiz_menus.show(context, MenuFor.EXPORT)
         return
     wanted = arguments.export(context.args, context.services.catalog)
     if isinstance(wanted, Refusal):
@@ -93,7 +93,7 @@ async def on_export_chosen(query: CallbackQuery, context: QuizContext, quiz: Qui
     locale = context.locale
     text = locale.t("menu_which_format", title=locale.text(quiz.title, 200))
     forms = [(name, callbacks.ExportChoice(quiz.id, at)) for at, name in enumerate(OUTPUT_FORMATS)]
-    shown = menus.choices(text, forms)
+    shown = quiz_menus.choices(text, forms)
     await query.answer()
     await edit_in_place(query, shown.text, shown.markup)
 

@@ -20,7 +20,7 @@ from telegram import (
 from bot.core import callbacks
 from bot.core.display import isolate
 from bot.core.i18n import Locale
-from bot.core.menus import MenuFor
+from bot.core.quiz_menus import MenuFor
 from bot.core.render import (
     Rendered,
     explanation,

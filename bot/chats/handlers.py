@@ -8,7 +8,7 @@ from typing import Any
 from telegram import CallbackQuery, Update
 from telegram.ext import BaseHandler, CommandHandler, filters
 
-from bot.core import arguments, callbacks, menus
+from bot.core import arguments, callbacks, quiz_menus
 from bot.core.access import chat_admin_only
 from bot.core.arguments import Refusal
 from bot.core.context import QuizContext
@@ -43,7 +43,9 @@ async def timezone(update: Update, context: QuizContext) -> None:
     stored = await services.storage.chats.settings(context.chat_id)
     wanted = arguments.timezone(context.args, stored.timezone or services.settings.default_timezone)
     if isinstance(wanted, Refusal):
-        suggested = menus.zone_suggestions(context.args or (), callbacks.SetChatTimezone, locale)
+        suggested = quiz_menus.zone_suggestions(
+            context.args or (), callbacks.SetChatTimezone, locale
+        )
         if suggested is None or wanted.problem is None:
             await context.say(wanted.text(locale))
         else:

@@ -242,11 +242,11 @@ class GroupReveal(Tap, prefix="gr", chats=GROUPS):
     position: Int
 
 
-# --- menus: what a command needs and was not given (bot/core/menus.py) ---
+# --- menus: what a command needs and was not given (bot/core/quiz_menus.py) ---
 
 
 class QuizMenuPage(Tap, prefix="qm", chats=ANY_CHAT):
-    """Turn a menu of quizzes (for the command `menu`, `bot.core.menus.MenuFor`) to `page`."""
+    """Turn a menu of quizzes (for the command `menu`, `bot.core.quiz_menus.MenuFor`) to `page`."""
 
     menu: Int
     page: Int

@@ -31,8 +31,8 @@ from bot.core.access import administers, controls_chat
 from bot.core.callbacks import QuizMenuChoice, QuizMenuPage, Tap, decode
 from bot.core.context import QuizContext
 from bot.core.deeplinks import Link, Refused, looks_signed
-from bot.core.menus import MenuFor, menu_of, quiz_menu
 from bot.core.pickers import Picked, PickFor, RequestId
+from bot.core.quiz_menus import MenuFor, menu_of, quiz_menu
 from content.model import Quiz
 
 log = logging.getLogger(__name__)
@@ -195,7 +195,7 @@ class StartLinkHandler(BaseHandler[Update, QuizContext, RT]):
 
 
 class QuizMenuHandler(BaseHandler[Update, QuizContext, None]):
-    """A menu of quizzes for one command (bot/core/menus.py): its pages are turned here, and
+    """A menu of quizzes for one command (bot/core/quiz_menus.py): its pages are turned here, and
     the quiz chosen goes to `callback(query, context, quiz)`. In a group or a channel, only
     who controls the chat's quizzes may use it (the menu is everyone's message there)."""
 

@@ -17,7 +17,7 @@ from telegram.constants import ChatType
 from telegram.ext import BaseHandler, CommandHandler, PollAnswerHandler
 
 from bot.config import Settings
-from bot.core import arguments, callbacks, menus, pickers
+from bot.core import arguments, callbacks, pickers, quiz_menus
 from bot.core.access import admin_only, chat_admin_only, controls_chat
 from bot.core.context import QuizContext
 from bot.core.handlers import (
@@ -28,8 +28,8 @@ from bot.core.handlers import (
     TapHandler,
     edit_in_place,
 )
-from bot.core.menus import MenuFor
 from bot.core.pickers import Picked, PickFor
+from bot.core.quiz_menus import MenuFor
 from bot.group import answers, flow, posts, render
 from content.group_rules import rank
 from content.model import Quiz
@@ -44,7 +44,7 @@ async def groupquiz(update: Update, context: QuizContext) -> None:
     quiz, the quizzes as buttons."""
     services = context.services
     if not context.args:
-        await menus.show(context, MenuFor.GROUPQUIZ)
+        await quiz_menus.show(context, MenuFor.GROUPQUIZ)
         return
     wanted = await context.parsed(
         arguments.groupquiz(context.args, services.catalog, services.settings)
@@ -230,7 +230,7 @@ async def push(update: Update, context: QuizContext) -> None:
     there; without a chat, the chat picker."""
     locale = context.locale
     if not context.args:
-        await menus.show(context, MenuFor.PUSH)
+        await quiz_menus.show(context, MenuFor.PUSH)
         return
     wanted = await context.parsed(arguments.push(context.args, context.services.catalog))
     if wanted is None:

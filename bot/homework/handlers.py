@@ -12,7 +12,7 @@ from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import BaseHandler, CommandHandler, filters
 
-from bot.core import arguments, callbacks, faults, menus, pickers
+from bot.core import arguments, callbacks, faults, pickers, quiz_menus
 from bot.core.access import chat_admin_only, controls_chat, is_chat_admin, is_member
 from bot.core.arguments import Refusal
 from bot.core.context import QuizContext
@@ -25,8 +25,8 @@ from bot.core.handlers import (
     TapHandler,
     edit_in_place,
 )
-from bot.core.menus import MenuFor
 from bot.core.pickers import Picked, PickFor
+from bot.core.quiz_menus import MenuFor
 from bot.homework import flow, render
 from content.model import Quiz
 from storage.homework_store import Assignment
@@ -50,7 +50,7 @@ async def assign(update: Update, context: QuizContext) -> None:
     the quizzes as buttons."""
     services = context.services
     if not context.args:
-        await menus.show(context, MenuFor.ASSIGN)
+        await quiz_menus.show(context, MenuFor.ASSIGN)
         return
     timezone = await _timezone(context)
     wanted = arguments.assign(
@@ -161,7 +161,7 @@ async def private_assign(update: Update, context: QuizContext) -> None:
     quizzes as buttons."""
     services, locale = context.services, context.locale
     if not context.args:
-        await menus.show(context, MenuFor.ASSIGN)
+        await quiz_menus.show(context, MenuFor.ASSIGN)
         return
     timezone = services.settings.default_timezone
     settings = services.settings

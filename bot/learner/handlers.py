@@ -11,12 +11,12 @@ from typing import Any
 from telegram import CallbackQuery, Update
 from telegram.ext import BaseHandler, CommandHandler, MessageHandler, filters
 
-from bot.core import arguments, callbacks, menus
+from bot.core import arguments, callbacks, quiz_menus
 from bot.core.arguments import Refusal
 from bot.core.context import QuizContext
 from bot.core.handlers import PRIVATE_MESSAGE, QuizMenuHandler, TapHandler, edit_in_place
 from bot.core.i18n import Locale, language_name, ui_languages
-from bot.core.menus import MenuFor
+from bot.core.quiz_menus import MenuFor
 from bot.core.render import Rendered, person
 from bot.learner import charts, flow, render
 from content.model import Quiz
@@ -96,7 +96,7 @@ async def quizzes(update: Update, context: QuizContext) -> None:
 async def quiz(update: Update, context: QuizContext) -> None:
     """`/quiz <id>`: start or resume that quiz; with no id, the quizzes as buttons."""
     if not context.args:
-        await menus.show(context, MenuFor.QUIZ)
+        await quiz_menus.show(context, MenuFor.QUIZ)
         return
     wanted = await context.parsed(arguments.quiz(context.args, context.services.catalog))
     if wanted is not None:
@@ -150,7 +150,7 @@ async def timezone(update: Update, context: QuizContext) -> None:
     current = learner.timezone or services.settings.default_timezone
     wanted = arguments.timezone(context.args, current)
     if isinstance(wanted, Refusal):
-        suggested = menus.zone_suggestions(context.args or (), callbacks.SetTimezone, locale)
+        suggested = quiz_menus.zone_suggestions(context.args or (), callbacks.SetTimezone, locale)
         if suggested is None or wanted.problem is None:
             await context.say(wanted.text(locale))
         else:

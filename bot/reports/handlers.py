@@ -12,7 +12,7 @@ from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, 
 from telegram.error import TelegramError
 from telegram.ext import BaseHandler, CommandHandler
 
-from bot.core import arguments, deeplinks, faults, menus
+from bot.core import arguments, deeplinks, faults, quiz_menus
 from bot.core.access import admin_only, chat_admin_only, is_chat_admin, is_member
 from bot.core.arguments import REPORT_FORMATS, Refusal
 from bot.core.callbacks import ReportChoice
@@ -26,7 +26,7 @@ from bot.core.handlers import (
     TapHandler,
     edit_in_place,
 )
-from bot.core.menus import MenuFor
+from bot.core.quiz_menus import MenuFor
 from bot.reports import flow
 from content.model import Quiz
 from storage.group_store import GroupSession
@@ -135,7 +135,7 @@ async def quiz_report(update: Update, context: QuizContext) -> None:
     quiz, the quizzes as buttons, then the file's form."""
     services, locale = context.services, context.locale
     if not context.args:
-        await menus.show(context, MenuFor.REPORT)
+        await quiz_menus.show(context, MenuFor.REPORT)
         return
     wanted = arguments.report(context.args, services.catalog)
     if isinstance(wanted, Refusal):
@@ -160,7 +160,7 @@ async def on_report_chosen(query: CallbackQuery, context: QuizContext, quiz: Qui
     locale = context.locale
     text = locale.t("menu_which_format", title=locale.text(quiz.title, 200))
     forms = [(name.upper(), ReportChoice(quiz.id, at)) for at, name in enumerate(REPORT_FORMATS)]
-    shown = menus.choices(text, forms)
+    shown = quiz_menus.choices(text, forms)
     await query.answer()
     await edit_in_place(query, shown.text, shown.markup)
 
