@@ -6,21 +6,18 @@ from __future__ import annotations
 from typing import Any
 
 from telegram import CallbackQuery, Update
-from telegram.ext import BaseHandler, CommandHandler, filters
+from telegram.ext import BaseHandler
 
-from bot.core import arguments, callbacks, quiz_menus
+from bot.core import arguments, callbacks, commands, quiz_menus
 from bot.core.access import chat_admin_only
 from bot.core.arguments import Refusal
+from bot.core.commands import Command, Role, Task, Where
 from bot.core.context import QuizContext
 from bot.core.handlers import TapHandler, edit_in_place
 from bot.core.i18n import Locale, language_name, ui_languages
 from content.rules import parse_timezone
 
-# a group's message, an anonymous admin's included (sent as the group itself)
-GROUP_COMMAND = filters.UpdateType.MESSAGE & filters.ChatType.GROUPS
 
-
-@chat_admin_only
 async def language(update: Update, context: QuizContext) -> None:
     """`/language <code>`: the language the bot posts in here."""
     services = context.services
@@ -35,7 +32,6 @@ async def language(update: Update, context: QuizContext) -> None:
     await context.say(done.t("group_language_set", language=language_name(wanted)))
 
 
-@chat_admin_only
 async def timezone(update: Update, context: QuizContext) -> None:
     """`/timezone Area/City` in a group: the zone its homework deadlines are read in; a place
     that is no zone's name gets the zones it may mean as buttons (for its admins)."""
@@ -69,9 +65,15 @@ async def on_timezone(
     await edit_in_place(query, locale.t("group_timezone_set", timezone=tap.zone))
 
 
+ADMIN, GROUP, SETTINGS = Role.CHAT_ADMIN, Where.GROUP, Task.SETTINGS
+COMMANDS = (
+    Command("language", language, ADMIN, GROUP, SETTINGS, "<code>", "yo", key="cmd_language_group"),
+    Command(
+        "timezone", timezone, ADMIN, GROUP, SETTINGS, "<Area/City>", "Africa/Lagos",
+        key="cmd_timezone_group",
+    ),
+)  # fmt: skip
+
+
 def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
-    return [
-        CommandHandler("language", language, filters=GROUP_COMMAND),
-        CommandHandler("timezone", timezone, filters=GROUP_COMMAND),
-        TapHandler(callbacks.SetChatTimezone, on_timezone),
-    ]
+    return [*commands.handlers(COMMANDS), TapHandler(callbacks.SetChatTimezone, on_timezone)]

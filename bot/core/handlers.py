@@ -32,6 +32,7 @@ from bot.core.callbacks import QuizMenuChoice, QuizMenuPage, Tap, decode
 from bot.core.context import QuizContext
 from bot.core.deeplinks import Link, Refused, looks_signed
 from bot.core.pickers import Picked, PickFor, RequestId
+from bot.core.render import Rendered
 from bot.core.quiz_menus import MenuFor, menu_of, quiz_menu
 from content.model import Quiz
 
@@ -48,10 +49,6 @@ class _HasSender(filters.MessageFilter):
 USER_MESSAGE = filters.UpdateType.MESSAGE & _HasSender()
 PRIVATE_MESSAGE = USER_MESSAGE & filters.ChatType.PRIVATE
 GROUP_MESSAGE = USER_MESSAGE & filters.ChatType.GROUPS
-# a command for a whole chat: a member's message in a group, or a post in a channel
-CHAT_COMMAND = (filters.UpdateType.MESSAGE & filters.ChatType.GROUPS) | (
-    filters.UpdateType.CHANNEL_POST & filters.ChatType.CHANNEL
-)
 
 T = TypeVar("T", bound=Tap)
 L = TypeVar("L", bound=Link)
@@ -244,12 +241,9 @@ class QuizMenuHandler(BaseHandler[Update, QuizContext, None]):
 
 
 async def edit_in_place(query: CallbackQuery, text: str, markup: Any = None) -> None:
-    """Edit the tapped message; one already so (a double tap) is no error."""
-    try:
-        await query.edit_message_text(text, reply_markup=markup)
-    except TelegramError as error:
-        if "not modified" not in str(error).lower():
-            raise
+    """Edit the tapped message into `text` (and `markup`); one already so (a double tap), or
+    gone, is no error (`faults.edit_quietly`)."""
+    await faults.edit_quietly(query, Rendered(text, markup))
 
 
 def _chat_shared(update: object) -> tuple[ChatShared, RequestId] | None:

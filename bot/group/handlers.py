@@ -17,11 +17,11 @@ from telegram.constants import ChatType
 from telegram.ext import BaseHandler, CommandHandler, PollAnswerHandler
 
 from bot.config import Settings
-from bot.core import arguments, callbacks, pickers, quiz_menus
-from bot.core.access import admin_only, chat_admin_only, controls_chat
+from bot.core import arguments, callbacks, commands, pickers, quiz_menus
+from bot.core.access import admin_only, controls_chat
+from bot.core.commands import QUIZ, Command, Role, Task, Where
 from bot.core.context import QuizContext
 from bot.core.handlers import (
-    CHAT_COMMAND,
     PRIVATE_MESSAGE,
     ChatPickHandler,
     QuizMenuHandler,
@@ -34,11 +34,7 @@ from bot.group import answers, flow, posts, render
 from content.group_rules import rank
 from content.model import Quiz
 
-COMMANDS = ("groupquiz", "stopquiz", "skip", "leaderboard")
-ADMIN_COMMANDS = ("push", "schedule")  # the bot's admins, in their private chat
 
-
-@chat_admin_only
 async def groupquiz(update: Update, context: QuizContext) -> None:
     """`/groupquiz <id> [seconds] [poll]`: start a quiz for the chat (admins only); with no
     quiz, the quizzes as buttons."""
@@ -121,7 +117,6 @@ async def on_groupquiz_start(
         await edit_in_place(query, locale.t("menu_started", title=title, seconds=tap.seconds))
 
 
-@chat_admin_only
 async def stopquiz(update: Update, context: QuizContext) -> None:
     """`/stopquiz`: end the running quiz now and post its results (admins only)."""
     session = await context.services.storage.groups.running_session(
@@ -131,7 +126,6 @@ async def stopquiz(update: Update, context: QuizContext) -> None:
         await context.say(context.locale.t("group_none_running"))
 
 
-@chat_admin_only
 async def skip(update: Update, context: QuizContext) -> None:
     """`/skip`: reveal the current question now and go on (admins only)."""
     groups = context.services.storage.groups
@@ -224,7 +218,6 @@ async def private_groupquiz(update: Update, context: QuizContext) -> None:
     await context.say(context.locale.t("group_only_here", example=example))
 
 
-@admin_only
 async def push(update: Update, context: QuizContext) -> None:
     """`/push <quiz id> [<@channel or chat id>]`: the next unposted question, answerable
     there; without a chat, the chat picker."""
@@ -271,7 +264,6 @@ async def on_push_pick(update: Update, context: QuizContext, picked: Picked) -> 
     return outcome.text(context.locale)
 
 
-@admin_only
 async def schedule(update: Update, context: QuizContext) -> None:
     """`/schedule <quiz id> [<chat>] <HH:MM>`: `/push` every day at that time (UTC); `off`
     instead of the time ends it; without a chat, the chat picker."""
@@ -314,16 +306,31 @@ def _clock(minute_of_day: int) -> str:
     return f"{minute_of_day // 60:02d}:{minute_of_day % 60:02d}"
 
 
+CHATS = Where.GROUP | Where.CHANNEL
+TO_A_CHAT = "<quiz id> <@channel or chat id>"
+COMMANDS = (
+    Command(
+        "groupquiz", groupquiz, Role.CHAT_ADMIN, CHATS, Task.GROUP_QUIZ,
+        "<quiz id> [seconds] [poll]", f"{QUIZ} 30 poll",
+    ),
+    Command("stopquiz", stopquiz, Role.CHAT_ADMIN, CHATS, Task.GROUP_QUIZ),
+    Command("skip", skip, Role.CHAT_ADMIN, CHATS, Task.GROUP_QUIZ),
+    Command("leaderboard", leaderboard, Role.LEARNER, CHATS, Task.GROUP_QUIZ),
+    Command(
+        "push", push, Role.BOT_ADMIN, Where.PRIVATE, Task.GROUP_QUIZ, TO_A_CHAT, f"{QUIZ} @mychannel"
+    ),
+    Command(
+        "schedule", schedule, Role.BOT_ADMIN, Where.PRIVATE, Task.GROUP_QUIZ,
+        f"{TO_A_CHAT} <HH:MM or off>", f"{QUIZ} @mychannel 07:30",
+    ),
+)  # fmt: skip
+
+
 def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
-    private = PRIVATE_MESSAGE
+    elsewhere = commands.not_declared(COMMANDS, Where.PRIVATE)
     return [
-        CommandHandler("groupquiz", groupquiz, filters=CHAT_COMMAND),
-        CommandHandler("stopquiz", stopquiz, filters=CHAT_COMMAND),
-        CommandHandler("skip", skip, filters=CHAT_COMMAND),
-        CommandHandler("leaderboard", leaderboard, filters=CHAT_COMMAND),
-        CommandHandler(COMMANDS, private_groupquiz, filters=private),
-        CommandHandler("push", push, filters=private),
-        CommandHandler("schedule", schedule, filters=private),
+        *commands.handlers(COMMANDS),
+        CommandHandler(elsewhere, private_groupquiz, filters=PRIVATE_MESSAGE),
         ChatPickHandler(PickFor.PUSH, on_push_pick),
         QuizMenuHandler(MenuFor.PUSH, on_push_chosen),
         ChatPickHandler(PickFor.SCHEDULE, on_schedule_pick),

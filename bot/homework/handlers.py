@@ -10,11 +10,12 @@ from typing import Any
 from telegram import CallbackQuery, Update
 from telegram.constants import ChatType
 from telegram.error import TelegramError
-from telegram.ext import BaseHandler, CommandHandler, filters
+from telegram.ext import BaseHandler, CommandHandler
 
-from bot.core import arguments, callbacks, faults, pickers, quiz_menus
-from bot.core.access import chat_admin_only, controls_chat, is_chat_admin, is_member
+from bot.core import arguments, callbacks, commands, faults, pickers, quiz_menus
+from bot.core.access import controls_chat, is_chat_admin, is_member
 from bot.core.arguments import Refusal
+from bot.core.commands import QUIZ, Command, Role, Task, Where
 from bot.core.context import QuizContext
 from bot.core.deeplinks import AssignmentReport, Homework
 from bot.core.handlers import (
@@ -33,10 +34,7 @@ from storage.homework_store import Assignment
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("assign", "assignments", "unassign")
 ASSIGN_HOURS = (24, 72, 168)  # the menu's deadlines: a day, three days, a week
-# a group's message, an anonymous admin's included (sent as the group itself)
-GROUP_COMMAND = filters.UpdateType.MESSAGE & filters.ChatType.GROUPS
 
 
 async def _timezone(context: QuizContext) -> str:
@@ -44,7 +42,6 @@ async def _timezone(context: QuizContext) -> str:
     return stored.timezone or context.services.settings.default_timezone
 
 
-@chat_admin_only
 async def assign(update: Update, context: QuizContext) -> None:
     """`/assign <quiz id> <deadline>`: homework for the group, taken in private; with no quiz,
     the quizzes as buttons."""
@@ -135,7 +132,6 @@ async def assignments(update: Update, context: QuizContext) -> None:
     await context.say(render.assignments_list(entries, context.locale))
 
 
-@chat_admin_only
 async def unassign(update: Update, context: QuizContext) -> None:
     """`/unassign <number>`: cancel an open homework of this group."""
     services, locale = context.services, context.locale
@@ -248,13 +244,22 @@ async def on_report_link(update: Update, context: QuizContext, link: AssignmentR
     await flow.send_report(context.bot, services, context.chat_id, assignment, context.locale)
 
 
+GROUP = Where.GROUP
+COMMANDS = (
+    Command("assign", assign, Role.CHAT_ADMIN, GROUP, Task.HOMEWORK, "<quiz id> <deadline>", f"{QUIZ} 2d"),
+    Command("assignments", assignments, Role.LEARNER, GROUP, Task.HOMEWORK),
+    Command("unassign", unassign, Role.CHAT_ADMIN, GROUP, Task.HOMEWORK, "<number>", "1"),
+)  # fmt: skip
+
+
 def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
+    elsewhere = commands.not_declared(COMMANDS, Where.PRIVATE)
     return [
-        CommandHandler("assign", assign, filters=GROUP_COMMAND),
-        CommandHandler("assignments", assignments, filters=GROUP_COMMAND),
-        CommandHandler("unassign", unassign, filters=GROUP_COMMAND),
+        *commands.handlers(COMMANDS),
+        # in private, /assign sets homework for a group picked with the chat picker (its
+        # admins only: checked on the pick); the others point to the group
         CommandHandler("assign", private_assign, filters=PRIVATE_MESSAGE),
-        CommandHandler(("assignments", "unassign"), private_homework, filters=PRIVATE_MESSAGE),
+        CommandHandler(elsewhere, private_homework, filters=PRIVATE_MESSAGE),
         ChatPickHandler(PickFor.ASSIGN, on_assign_pick),
         QuizMenuHandler(MenuFor.ASSIGN, on_assign_chosen),
         TapHandler(callbacks.AssignSetup, on_assign_setup),

@@ -139,8 +139,8 @@ async def grid_picture(marks: Grid, title: str, locale: Locale) -> charts.Chart 
         left_out=locale.t("chart_grid_in_file", what=", ".join(left_out)) if left_out else "",
         alt=locale.t(
             "chart_grid_alt",
-            learners=len(shown.grid.learners),
-            questions=len(shown.grid.questions),
+            learners=locale.t("n_learners", n=len(shown.grid.learners)),
+            questions=locale.t("n_questions", n=len(shown.grid.questions)),
         ),
     )
     return await charts.render(charts.learner_grid, shown, labels)

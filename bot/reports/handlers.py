@@ -10,31 +10,22 @@ from typing import Any
 
 from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
-from telegram.ext import BaseHandler, CommandHandler
+from telegram.ext import BaseHandler
 
-from bot.core import arguments, deeplinks, faults, quiz_menus
-from bot.core.access import admin_only, chat_admin_only, is_chat_admin, is_member
+from bot.core import arguments, commands, deeplinks, faults, quiz_menus
+from bot.core.access import admin_only, is_chat_admin, is_member
 from bot.core.arguments import REPORT_FORMATS, Refusal
 from bot.core.callbacks import ReportChoice
+from bot.core.commands import QUIZ, Command, Role, Task, Where
 from bot.core.context import QuizContext
 from bot.core.deeplinks import MissedReview, ReportFile
-from bot.core.handlers import (
-    CHAT_COMMAND,
-    PRIVATE_MESSAGE,
-    QuizMenuHandler,
-    StartLinkHandler,
-    TapHandler,
-    edit_in_place,
-)
+from bot.core.handlers import QuizMenuHandler, StartLinkHandler, TapHandler, edit_in_place
 from bot.core.quiz_menus import MenuFor
 from bot.reports import flow
 from content.model import Quiz
 from storage.group_store import GroupSession
 
 log = logging.getLogger(__name__)
-
-COMMANDS = ("report",)  # in groups
-ADMIN_COMMANDS = ("report",)  # the bot's admins, in private
 
 
 async def on_missed(update: Update, context: QuizContext, link: MissedReview) -> None:
@@ -57,7 +48,6 @@ async def on_missed(update: Update, context: QuizContext, link: MissedReview) ->
     await flow.open_missed(context.bot, services, context.chat_id, learner.user_id, found, locale)
 
 
-@chat_admin_only
 async def report(update: Update, context: QuizContext) -> None:
     """`/report` in a group: the current or last quiz's report, to the admin in private."""
     services, locale = context.services, context.locale
@@ -129,7 +119,6 @@ async def on_report_link(update: Update, context: QuizContext, link: ReportFile)
     await flow.send_report(context.bot, context.chat_id, built)
 
 
-@admin_only
 async def quiz_report(update: Update, context: QuizContext) -> None:
     """`/report <quiz id> [csv|xlsx]` in private: every learner's latest attempt; with no
     quiz, the quizzes as buttons, then the file's form."""
@@ -177,10 +166,18 @@ async def on_report_form(query: CallbackQuery, context: QuizContext, tap: Report
     await _send_quiz_report(context, quiz, REPORT_FORMATS[tap.form])
 
 
+COMMANDS = (
+    Command("report", report, Role.CHAT_ADMIN, Where.GROUP | Where.CHANNEL, Task.HOMEWORK),
+    Command(
+        "report", quiz_report, Role.BOT_ADMIN, Where.PRIVATE, Task.HOMEWORK,
+        "<quiz id> [csv or xlsx]", f"{QUIZ} xlsx", key="cmd_report_quiz",
+    ),
+)  # fmt: skip
+
+
 def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
     return [
-        CommandHandler("report", report, filters=CHAT_COMMAND),
-        CommandHandler("report", quiz_report, filters=PRIVATE_MESSAGE),
+        *commands.handlers(COMMANDS),
         StartLinkHandler(MissedReview, on_missed),
         StartLinkHandler(ReportFile, on_report_link),
         QuizMenuHandler(MenuFor.REPORT, on_report_chosen),

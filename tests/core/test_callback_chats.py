@@ -30,7 +30,7 @@ ADA = FakeUser(7101, "Ada", "en")
 
 
 def test_learner_and_draft_kinds_are_private_group_kinds_are_groups() -> None:
-    private = {"a", "pk", "sb", "q", "p", "l", "rv", "ls", "fgy", "fgn", "adc", "adx", "adt"}
+    private = {"a", "pk", "sb", "q", "p", "l", "rv", "ls", "fgy", "fgn", "adc", "adx", "adt", "aig"}
     private |= {"rq", "xq", "tz"}  # a report's and an export's format; a suggested zone
     groups = {"ga", "gp", "gs", "gr", "gqs", "gtz"}
     declared = {kind.prefix: kind.chats for kind in callbacks.kinds()}
@@ -41,7 +41,9 @@ def test_learner_and_draft_kinds_are_private_group_kinds_are_groups() -> None:
     # group, by those who control its quizzes)
     anywhere = {"adp", "pp", "ps", "qm", "qc", "as"}
     assert all(declared[prefix] == callbacks.ANY_CHAT for prefix in anywhere)
-    assert set(declared) == private | groups | anywhere
+    # /help's topics: wherever people send commands, never in a channel
+    assert declared["hp"] == {"private", "group", "supergroup"}
+    assert set(declared) == private | groups | anywhere | {"hp"}
 
 
 @st.composite
