@@ -142,7 +142,7 @@ def _read(
         dump_bank(loaded.quiz),
         loaded.warnings,
         loaded.skipped,
-        loaded.assumed,
+        assumed=loaded.assumed,
     )
 
 

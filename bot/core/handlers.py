@@ -32,8 +32,8 @@ from bot.core.callbacks import QuizMenuChoice, QuizMenuPage, Tap, decode
 from bot.core.context import QuizContext
 from bot.core.deeplinks import Link, Refused, looks_signed
 from bot.core.pickers import Picked, PickFor, RequestId
-from bot.core.render import Rendered
 from bot.core.quiz_menus import MenuFor, menu_of, quiz_menu
+from bot.core.render import Rendered
 from content.model import Quiz
 
 log = logging.getLogger(__name__)
