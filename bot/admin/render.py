@@ -65,33 +65,15 @@ class ErrorReport:
     file_name: str = ""
 
 
-def is_hint(problem: str) -> bool:
-    """A line a reader adds after the problems to say what to do about them (it is written in
-    parentheses), not a problem of its own."""
-    return problem.startswith("(") and problem.endswith(")")
-
-
-def import_errors(file_name: str, problems: Sequence[str], locale: Locale) -> ErrorReport:
+def import_errors(file_name: str, errors: Sequence[str], locale: Locale) -> ErrorReport:
     """The first MAX_ERRORS_SHOWN errors, numbered, with their place (each shortened); past
-    that, a count in the message and every error in full in a text file; then the hints,
-    counted apart ("Errors (2)" counts no hint)."""
-    errors = [p for p in problems if not is_hint(p)]
-    hints = [p[1:-1] for p in problems if is_hint(p)]
+    that, a count in the message and every error in full in a text file."""
     head = locale.t("import_refused", file=html.escape(file_name), n=len(errors))
     listed = "\n".join(
         f"{n}. {html.escape(shorten(error, MAX_ERROR_LENGTH))}"
         for n, error in enumerate(errors[:MAX_ERRORS_SHOWN], 1)
     )
     blocks = [head, listed]
-    if hints:
-        blocks.append(
-            "\n".join(
-                [
-                    locale.t("import_hints", n=len(hints)),
-                    *(f"💡 {html.escape(shorten(hint, MAX_ERROR_LENGTH))}" for hint in hints),
-                ]
-            )
-        )
     more = len(errors) - MAX_ERRORS_SHOWN
     if more <= 0:
         return ErrorReport(split_blocks(blocks))

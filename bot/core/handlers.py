@@ -191,7 +191,7 @@ class StartLinkHandler(BaseHandler[Update, QuizContext, RT]):
         return await self.on_link(update, context, link)
 
 
-class QuizMenuHandler(BaseHandler[Update, QuizContext, None]):
+class QuizMenuHandler(TapHandler[None]):
     """A menu of quizzes for one command (bot/core/quiz_menus.py): its pages are turned here, and
     the quiz chosen goes to `callback(query, context, quiz)`. In a group or a channel, only
     who controls the chat's quizzes may use it (the menu is everyone's message there)."""
@@ -201,24 +201,19 @@ class QuizMenuHandler(BaseHandler[Update, QuizContext, None]):
         menu: MenuFor,
         callback: Callable[[CallbackQuery, QuizContext, Quiz], Awaitable[None]],
     ) -> None:
-        super().__init__(self._call)
+        super().__init__(QuizMenuChoice, self._unused)
         self.menu = menu
         self.on_choice = callback
+
+    @staticmethod
+    async def _unused(query: CallbackQuery, context: QuizContext, tap: Tap) -> None:
+        raise AssertionError("a menu's taps go through its own _call")
 
     def check_update(self, update: object) -> Tap | None:
         tap = _tap_of(update)
         if isinstance(tap, QuizMenuPage | QuizMenuChoice) and menu_of(tap.menu) is self.menu:
             return tap
         return None
-
-    def collect_additional_context(
-        self,
-        context: QuizContext,
-        update: Update,
-        application: Application[Any, QuizContext, Any, Any, Any, Any],
-        check_result: object,
-    ) -> None:
-        context.tap = check_result if isinstance(check_result, Tap) else None
 
     async def _call(self, update: Update, context: QuizContext) -> None:
         query, tap = update.callback_query, context.tap
