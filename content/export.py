@@ -95,6 +95,8 @@ def _other_number(other: model.OtherNumber) -> dict[str, Any]:
     if other.feedback is not None:
         data["feedback"] = _text(other.feedback)
     return data
+
+
 def _guide(guide: Guide) -> dict[str, Any]:
     return {"title": _text(guide.title), "url": guide.url}
 

@@ -129,3 +129,26 @@ def count_edit_wait(
     if peak_per_minute([*in_window, now, *upcoming]) > per_minute - spare:
         return retry
     return 0.0
+
+
+def time_marks(seconds: int) -> list[int]:
+    """The seconds left at which a question on a timer redraws its time left: every 10 s in
+    its last minute, every 30 s before, and at 5 s (none at its start, which shows it all)."""
+    marks = {5} if seconds > 5 else set()
+    marks |= {m for m in range(10, min(seconds, 61), 10) if m < seconds}
+    marks |= {m for m in range(90, seconds, 30)}
+    return sorted(marks, reverse=True)
+
+
+def time_left(deadline: float, now: float) -> int:
+    """The seconds left shown on a question: whole, never below 0 (0 for a question with no
+    timer, whose deadline is +infinity)."""
+    if deadline == float("inf"):
+        return 0
+    return max(0, round(deadline - now))
+
+
+def shown_state(count: int, left: int) -> int:
+    """What a question's message shows of its live state, as one number (its count of
+    answers and its seconds left, at most 600): a redraw is due when this changes."""
+    return count * 1000 + min(left, 999)

@@ -49,6 +49,7 @@ class Attempt:
     finished_at: float | None
     score: float | None  # partial credit counts: 7.5 of 10
     kind: str = "quiz"
+    assignment_id: int | None = None  # a homework's attempt, started from its link
 
     @property
     def total(self) -> int:
@@ -284,12 +285,18 @@ class LearnerStore:
 
     # attempts and answers
 
-    async def running_attempt(self, user_id: int, quiz_id: str) -> Attempt | None:
+    async def running_attempt(
+        self, user_id: int, quiz_id: str, assignment_id: int | None = None
+    ) -> Attempt | None:
+        """The learner's running attempt at the quiz: their own (`assignment_id` None), or
+        the one of that homework."""
         return await self._database.fetchone_as(
             _attempt,
-            "SELECT * FROM attempts WHERE user_id=? AND quiz_id=? AND finished_at IS NULL",
+            """SELECT * FROM attempts WHERE user_id=? AND quiz_id=? AND assignment_id IS ?
+                 AND finished_at IS NULL""",
             user_id,
             quiz_id,
+            assignment_id,
         )
 
     async def get_attempt(self, attempt_id: int) -> Attempt | None:
@@ -304,21 +311,26 @@ class LearnerStore:
         question_ids: tuple[str, ...],
         now: float,
         kind: str = "quiz",
+        assignment_id: int | None = None,
     ) -> Attempt:
-        """Start an attempt, or return the one already running for this learner and quiz."""
+        """Start an attempt, or return the one already running for this learner and quiz (and
+        homework: a homework's attempt runs beside the learner's own)."""
         async with self._database.transaction() as tx:
             await tx.execute(
-                """INSERT INTO attempts (user_id, quiz_id, question_ids, total, started_at, kind)
-                   VALUES (?, ?, ?, ?, ?, ?)
-                   ON CONFLICT(user_id, quiz_id) WHERE finished_at IS NULL DO NOTHING""",
+                """INSERT INTO attempts (user_id, quiz_id, question_ids, total, started_at, kind,
+                                         assignment_id)
+                   VALUES (?, ?, ?, ?, ?, ?, ?)
+                   ON CONFLICT(user_id, quiz_id, COALESCE(assignment_id, 0))
+                   WHERE finished_at IS NULL DO NOTHING""",
                 user_id,
                 quiz_id,
                 json.dumps(list(question_ids)),
                 len(question_ids),
                 now,
                 kind,
+                assignment_id,
             )
-        attempt = await self.running_attempt(user_id, quiz_id)
+        attempt = await self.running_attempt(user_id, quiz_id, assignment_id)
         assert attempt is not None
         return attempt
 
@@ -420,6 +432,7 @@ class LearnerStore:
                 SELECT a.quiz_id, a.total,
                        (SELECT COUNT(*) FROM answers WHERE attempt_id=a.id) AS answered
                 FROM attempts a WHERE a.user_id=? AND a.finished_at IS NULL AND a.kind='quiz'
+                  AND a.assignment_id IS NULL
             ),
             quizzes AS (
                 SELECT quiz_id FROM finished UNION SELECT quiz_id FROM running

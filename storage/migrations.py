@@ -446,6 +446,46 @@ MIGRATIONS: tuple[Migration, ...] = (
         "ALTER TABLE users ADD COLUMN daily_goal INTEGER CHECK (daily_goal > 0)",
         "CREATE INDEX review_log_by_user_time ON review_log(user_id, reviewed_at)",
     ),
+    # 15: a homework attempt is an attempt of its own, started from the homework's link and
+    # tied to it (`attempts.assignment_id`): it runs beside the learner's own attempt at the
+    # quiz (one running attempt per learner, quiz and assignment) and one started before the
+    # homework never counts. The homework says which attempt counts (`counts`: the first, or
+    # the best when members may try again) and whether each member's questions come in an
+    # order of their own (`shuffled`). The tags of before move onto the attempts they tagged,
+    # when that attempt began after the homework was set and was tagged to it alone; the others
+    # (an attempt already running when the homework was set) never counted by this rule and
+    # are dropped with their table.
+    (
+        "ALTER TABLE attempts ADD COLUMN assignment_id INTEGER REFERENCES assignments(id)",
+        "DROP INDEX attempts_one_running",
+        """CREATE UNIQUE INDEX attempts_one_running
+            ON attempts(user_id, quiz_id, COALESCE(assignment_id, 0)) WHERE finished_at IS NULL""",
+        """CREATE INDEX attempts_by_assignment ON attempts(assignment_id, user_id)
+            WHERE assignment_id IS NOT NULL""",
+        """UPDATE attempts SET assignment_id = (
+                SELECT h.assignment_id FROM homework_attempts h
+                JOIN assignments s ON s.id = h.assignment_id
+                WHERE h.attempt_id = attempts.id AND attempts.started_at >= s.created_at)
+            WHERE id IN (SELECT attempt_id FROM homework_attempts
+                         GROUP BY attempt_id HAVING COUNT(*) = 1)""",
+        "DROP TABLE homework_attempts",
+        """ALTER TABLE assignments ADD COLUMN counts TEXT NOT NULL DEFAULT 'first'
+            CHECK (counts IN ('first', 'best'))""",
+        """ALTER TABLE assignments ADD COLUMN shuffled INTEGER NOT NULL DEFAULT 0
+            CHECK (shuffled IN (0, 1))""",
+    ),
+    # 16: a command waiting for a chat picked with Telegram's chat picker (`/push week-3`
+    # with no chat): who asked, what for, and its details (JSON), until the pick arrives
+    (
+        """CREATE TABLE chat_requests (
+            id INTEGER PRIMARY KEY,
+            user_id INTEGER NOT NULL,
+            action TEXT NOT NULL,
+            details TEXT NOT NULL,
+            created_at REAL NOT NULL
+        )""",
+        "CREATE INDEX chat_requests_by_user ON chat_requests(user_id)",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

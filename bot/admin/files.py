@@ -88,6 +88,7 @@ class CheckedUpload:
     skipped: tuple[str, ...] = ()  # the questions `/import skip` left out, with why
     # refused: how many questions `/import skip` would take (none: skipping cannot help)
     good_questions: int | None = None
+    assumed: tuple[str, ...] = ()  # the quiz's fields the file did not give (id, title, level)
 
     @property
     def quiz(self) -> Quiz | None:
@@ -146,6 +147,7 @@ def _read(
         dump_bank(loaded.quiz),
         loaded.warnings,
         loaded.skipped,
+        assumed=loaded.assumed,
     )
 
 

@@ -215,12 +215,15 @@ async def import_document(
             filename=notes.file_name,
             caption=locale.t("import_notes_file", file=html.escape(name)),
         )
-    await bot.send_message(
-        chat_id,
-        await apply_import(
-            services, checked.quiz, admin_id, name, locale, checked.stored, checked.result.images
-        ),
+    report = await apply_import(
+        services, checked.quiz, admin_id, name, locale, checked.stored, checked.result.images
     )
+    if checked.assumed:
+        report += "\n" + render.assumed(checked.quiz, checked.assumed, locale)
+    await bot.send_message(chat_id, report)
+    if services.catalog.get(checked.quiz.id) is not None:
+        next_steps = render.next_steps(checked.quiz, locale)
+        await bot.send_message(chat_id, next_steps.text, reply_markup=next_steps.markup)
 
 
 async def _download(

@@ -139,6 +139,13 @@ async def sender_passes(context: QuizContext, chat_id: int, check: ChatCheck, re
     return allowed
 
 
+async def administers(context: QuizContext, chat_id: int, user_id: int) -> bool:
+    """Whether the person is that chat's creator or one of its administrators, as
+    getChatMember says (being one of the bot's admins does not make one). A Telegram error is
+    raised."""
+    return await _member_status(context, chat_id, user_id) in ("creator", "administrator")
+
+
 async def _member_status(context: QuizContext, chat_id: int, user_id: int) -> str:
     """The person's status in the chat, looked up at most once per `STATUS_TTL` seconds.
 

@@ -25,18 +25,19 @@ from bot.config import Settings
 from bot.core.arguments import Refusal
 from bot.core.callbacks import Tap
 from bot.core.deeplinks import Link, LinkSigner, key_from_token
-from bot.core.i18n import Locale
+from bot.core.i18n import Locale, ui_languages
 from bot.core.locks import Locks
 from bot.core.pace import SendPace, ShownCounts
 from bot.core.update_processor import arrival_time, poll_chats
 from content.catalog import Catalog
-from content.rules import resolve_language
+from content.rules import resolve_language, usual_language
 from storage import Attempt, Storage, User
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
+USUAL_LANGUAGES_KEPT = 10_000  # groups whose usual language is remembered
 MEMBER_STATUSES = 10_000  # (chat, member) statuses remembered, the least recently used dropped
 
 
@@ -71,6 +72,10 @@ class Services:
     # quiz polls posted by this process -> their chat, so the update processor orders a vote
     # as its voter's answer in that chat (shared with it; see update_processor.order_key)
     poll_chats: MutableMapping[str, int] = field(default_factory=poll_chats)
+    # chat -> (when worked out, the language most of its learners read): see `chat_locale`
+    usual_languages: MutableMapping[int, tuple[float, str]] = field(
+        default_factory=lambda: LRUCache(maxsize=USUAL_LANGUAGES_KEPT)
+    )
 
     @cached_property
     def links(self) -> LinkSigner:
@@ -113,6 +118,23 @@ class Services:
             return learner, self.locale_of(learner)
         return await self.look_up(who)
 
+    async def chat_locale(self, chat_id: int) -> Locale:
+        """The language a group's messages speak, whoever sent the command: the one its admins
+        set (`/language` there), else the one most of its learners read (worked out again
+        every `USUAL_LANGUAGE_TTL` seconds), else the bot's default."""
+        default = self.settings.default_language
+        chosen = (await self.storage.chats.settings(chat_id)).language
+        if chosen:
+            return Locale(chosen, default)
+        now = self.clock()
+        cached = self.usual_languages.get(chat_id)
+        if cached is None or now - cached[0] >= USUAL_LANGUAGE_TTL:
+            learners = await self.storage.groups.member_languages(chat_id)
+            available = ui_languages() | self.catalog.languages
+            cached = (now, usual_language(learners, available, default))
+            self.usual_languages[chat_id] = cached
+        return Locale(cached[1], default)
+
     async def look_up(self, who: TelegramUser) -> tuple[User | None, Locale]:
         """A person as stored, if they are, and their language; records nothing."""
         stored = await self.storage.learners.get_user(who.id)
@@ -127,6 +149,7 @@ AttemptOpener = Callable[[Bot, Services, int, Attempt, Locale], Awaitable[None]]
 group, a homework): the learner feature's `open_attempt`, which `bot/app.py` hands to them."""
 
 SERVICES_KEY = "services"
+USUAL_LANGUAGE_TTL = 600.0  # seconds a group's usual language is trusted
 
 
 class QuizContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
@@ -166,11 +189,9 @@ class QuizContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], 
             self._learner, self._locale = await self.services.sender_of(update)
             chat = update.effective_chat
             if chat is not None and chat.type != ChatType.PRIVATE and update.callback_query is None:
-                # what the bot posts into a group speaks the group's language (set with
-                # /language there); a member's toast stays in their own
-                language = (await self.services.storage.chats.settings(chat.id)).language
-                if language:
-                    self._locale = Locale(language, self.services.settings.default_language)
+                # what the bot posts into a group speaks the group's language, whoever sent
+                # the command (`Services.chat_locale`); a member's toast stays in their own
+                self._locale = await self.services.chat_locale(chat.id)
         except Exception as error:
             await self.application.process_error(update, error)
             raise ApplicationHandlerStop from error

@@ -93,8 +93,8 @@ class ShownCounts:
     def __init__(self, size: int = SHOWN_COUNTS) -> None:
         self._shown: LRUCache[QuestionKey, int] = LRUCache(maxsize=size)
 
-    def posted(self, question: QuestionKey) -> None:
-        self._shown[question] = NO_ANSWERS
+    def posted(self, question: QuestionKey, shown: int = NO_ANSWERS) -> None:
+        self._shown[question] = shown
 
     def unknown(self, question: QuestionKey) -> None:
         self._shown.pop(question, None)

@@ -34,10 +34,17 @@ Jobs = JobQueue[Any]
 
 
 async def push_next(
-    bot: Bot, services: Services, jobs: Jobs, quiz: Quiz, chat: int | str, admin_id: int | None
+    bot: Bot,
+    services: Services,
+    jobs: Jobs,
+    quiz: Quiz,
+    chat: int | str,
+    admin_id: int | None,
+    shown: str | None = None,
 ) -> Reply:
-    """Reveal the chat's open posted questions, then post the quiz's next unposted one."""
-    shown = html.escape(str(chat))
+    """Reveal the chat's open posted questions, then post the quiz's next unposted one;
+    `shown`: how the reply names the chat (HTML; its id or @name when None)."""
+    shown = shown or html.escape(str(chat))
     try:
         found = await bot.get_chat(chat)
     except TelegramError as error:
@@ -131,22 +138,24 @@ async def set_schedule(
     chat: int | str,
     minute_of_day: int | None,
     admin_id: int,
+    shown: str | None = None,
 ) -> Reply:
-    """Store and arm a daily push at `minute_of_day` (UTC), or end it when that is None."""
-    shown = {"quiz_id": html.escape(quiz_id), "chat": html.escape(str(chat))}
+    """Store and arm a daily push at `minute_of_day` (UTC), or end it when that is None;
+    `shown`: how the reply names the chat (HTML; its id or @name when None)."""
+    named = {"quiz_id": html.escape(quiz_id), "chat": shown or html.escape(str(chat))}
     store = services.storage.content
     if minute_of_day is None:
         removed = await store.delete_schedule(quiz_id, str(chat), admin_id, services.clock())
         if removed is None:
-            return Reply("schedule_none", shown)
+            return Reply("schedule_none", named)
         disarm(jobs, removed)
-        return Reply("schedule_off", shown)
+        return Reply("schedule_off", named)
     if services.catalog.get(quiz_id) is None:
-        return Reply("unknown_quiz", {"quiz_id": shown["quiz_id"]})
+        return Reply("unknown_quiz", {"quiz_id": named["quiz_id"]})
     saved = await store.save_schedule(quiz_id, str(chat), minute_of_day, admin_id, services.clock())
     arm(jobs, saved)
     at = f"{minute_of_day // 60:02d}:{minute_of_day % 60:02d}"
-    return Reply("schedule_done", {**shown, "time": at})
+    return Reply("schedule_done", {**named, "time": at})
 
 
 async def arm_schedules(jobs: Jobs, services: Services) -> None:

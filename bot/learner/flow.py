@@ -310,7 +310,11 @@ async def _practice_offer(services: Services, attempt: Attempt) -> render.Practi
     """The offer to practise what a finished attempt missed; a homework's waits for its
     deadline."""
     missed = len(await _missed_items(services, attempt))
-    homework = await services.storage.homework.of_attempt(attempt.id)
+    homework = (
+        await services.storage.homework.get(attempt.assignment_id)
+        if attempt.assignment_id is not None
+        else None
+    )
     waits = homework is not None and homework.deadline > services.clock()
     return render.Practice(attempt.id, missed, waits)
 

@@ -11,15 +11,18 @@ from typing import Any
 from telegram import CallbackQuery, Update
 from telegram.ext import BaseHandler, MessageHandler, filters
 
-from bot.core import arguments, callbacks, commands
+from bot.core import arguments, callbacks, commands, quiz_menus
 from bot.core.arguments import Refusal
 from bot.core.commands import QUIZ, Command, Role, Task, Where
 from bot.core.context import QuizContext
 from bot.core.faults import edit_quietly
-from bot.core.handlers import PRIVATE_MESSAGE, TapHandler
+from bot.core.handlers import PRIVATE_MESSAGE, QuizMenuHandler, TapHandler, edit_in_place
 from bot.core.i18n import Locale, language_name, ui_languages
+from bot.core.quiz_menus import MenuFor
 from bot.core.render import Rendered, person
 from bot.learner import charts, flow, render
+from content.model import Quiz
+from content.rules import parse_timezone
 
 log = logging.getLogger(__name__)
 
@@ -81,10 +84,21 @@ async def quizzes(update: Update, context: QuizContext) -> None:
 
 
 async def quiz(update: Update, context: QuizContext) -> None:
-    """`/quiz <id>`: start or resume that quiz."""
+    """`/quiz <id>`: start or resume that quiz; with no id, the quizzes as buttons."""
+    if not context.args:
+        await quiz_menus.show(context, MenuFor.QUIZ)
+        return
     wanted = await context.parsed(arguments.quiz(context.args, context.services.catalog))
     if wanted is not None:
         await _open(context, wanted.id)
+
+
+async def on_quiz_chosen(query: CallbackQuery, context: QuizContext, chosen: Quiz) -> None:
+    """A quiz chosen in `/quiz`'s menu: the menu says which, and the quiz opens."""
+    await query.answer()
+    title = context.locale.text(chosen.title, 200)
+    await edit_in_place(query, context.locale.t("menu_chosen", title=title))
+    await _open(context, chosen.id)
 
 
 async def preview(update: Update, context: QuizContext) -> None:
@@ -129,15 +143,35 @@ async def _review(context: QuizContext, cards: str) -> None:
 
 
 async def timezone(update: Update, context: QuizContext) -> None:
-    """`/timezone Area/City` or `/timezone +01:00`: the zone reminders and streaks use."""
-    services, learner = context.services, context.learner
-    wanted = await context.parsed(
-        arguments.timezone(context.args, learner.timezone or services.settings.default_timezone)
-    )
-    if wanted is None:
+    """`/timezone Area/City` or `/timezone +01:00`: the zone reminders and streaks use; a
+    place that is no zone's name (`/timezone Lagos`) gets the zones it may mean as buttons."""
+    services, learner, locale = context.services, context.learner, context.locale
+    current = learner.timezone or services.settings.default_timezone
+    wanted = arguments.timezone(context.args, current)
+    if isinstance(wanted, Refusal):
+        suggested = quiz_menus.zone_suggestions(context.args or (), callbacks.SetTimezone, locale)
+        if suggested is None or wanted.problem is None:
+            await context.say(wanted.text(locale))
+        else:
+            await context.say(suggested.text, suggested.markup)
         return
     await services.storage.learners.set_timezone(learner.user_id, wanted, services.clock())
-    await context.say(context.locale.t("timezone_set", timezone=wanted))
+    await context.say(locale.t("timezone_set", timezone=wanted))
+
+
+async def on_timezone(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.SetTimezone
+) -> None:
+    """A suggested zone tapped: it is the learner's now."""
+    services, locale = context.services, context.locale
+    if parse_timezone(tap.zone) != tap.zone:
+        await query.answer(locale.t("stale_button"))
+        return
+    await services.storage.learners.set_timezone(
+        context.learner.user_id, tap.zone, services.clock()
+    )
+    await query.answer()
+    await edit_in_place(query, locale.t("timezone_set", timezone=tap.zone))
 
 
 async def remind(update: Update, context: QuizContext) -> None:
@@ -314,6 +348,8 @@ def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
         TapHandler(callbacks.ListQuizzes, on_list),
         TapHandler(callbacks.PreviewQuiz, on_preview),
         TapHandler(callbacks.OpenQuiz, on_open),
+        QuizMenuHandler(MenuFor.QUIZ, on_quiz_chosen),
+        TapHandler(callbacks.SetTimezone, on_timezone),
         TapHandler(callbacks.StartReview, on_review),
         TapHandler(callbacks.ReviewAhead, on_review_ahead),
         TapHandler(callbacks.ReviewForgotten, on_review_forgotten),

@@ -18,6 +18,7 @@ from bot.core.context import AttemptOpener, Services
 from bot.core.i18n import Locale
 from bot.core.tables import to_csv, to_xlsx
 from bot.reports import render
+from content.grid import Grid
 from content.group_rules import rank
 from content.model import Quiz
 from content.schema import MAX_TITLE_LENGTH
@@ -93,7 +94,8 @@ class Report:
 
 
 async def session_report(services: Services, session: GroupSession, locale: Locale) -> Report:
-    """A group session: the CSV of every member's answers and the summary."""
+    """A group session: the grid as a picture, the CSV of every member's marks and answers,
+    and the summary."""
     quiz = services.catalog.get(session.quiz_id)
     title = locale.plain(quiz.title) if quiz is not None else session.quiz_id
     asked = await services.storage.reports.asked_positions(session.id)
@@ -107,28 +109,13 @@ async def session_report(services: Services, session: GroupSession, locale: Loca
         summary, quiz, await _leeches(services, session.quiz_id, members), locale
     )
     name = render.file_name(session.quiz_id, f"group-{session.id}", "csv")
-    chart = None
-    if scores:
-        points = [row.points for row in scores]
-        alt = locale.t(
-            "chart_scores_alt",
-            members=locale.t("n_members", n=len(points)),
-            low=min(points),
-            high=locale.t("n_points", n=max(points)),
-        )
-        chart = await charts.render(
-            charts.score_distribution,
-            points,
-            f"{title}: {locale.t('chart_scores_title')}",
-            locale.t("chart_points"),
-            locale.t("chart_members"),
-            alt,
-        )
-    return Report(summary, to_csv(table), name, chart)
+    marks = render.session_grid(quiz, asked, scores, answers, locale)
+    return Report(summary, to_csv(table), name, await grid_picture(marks, title, locale))
 
 
 async def quiz_report(services: Services, quiz: Quiz, form: str, locale: Locale) -> Report | None:
-    """Every learner's latest finished attempt at a quiz; None if nobody finished it."""
+    """Every learner's latest finished attempt at a quiz (a homework's too): the grid as a
+    picture and the file; None if nobody finished it."""
     attempts = await services.storage.reports.latest_attempts(quiz.id)
     if not attempts:
         return None
@@ -138,7 +125,38 @@ async def quiz_report(services: Services, quiz: Quiz, form: str, locale: Locale)
     summary = _with_leeches(summary, quiz, await _leeches(services, quiz.id), locale)
     stamp = int(services.clock())
     data = to_xlsx(table, quiz.id) if form == "xlsx" else to_csv(table)
-    return Report(summary, data, render.file_name(quiz.id, str(stamp), form))
+    marks = render.attempts_grid(quiz, attempts, locale)
+    picture = await grid_picture(marks, locale.plain(quiz.title), locale)
+    return Report(summary, data, render.file_name(quiz.id, str(stamp), form), picture)
+
+
+async def grid_picture(marks: Grid, title: str, locale: Locale) -> charts.Chart | None:
+    """Who got what, as a picture: the whole grid when it fits a phone, else the hardest
+    questions and the lowest totals, saying how many more are in the file."""
+    if not marks.learners or not marks.questions:
+        return None
+    shown = marks.fitted(charts.MAX_GRID_LEARNERS, charts.MAX_GRID_QUESTIONS)
+    left_out = [
+        locale.t(key, n=n)
+        for key, n in (
+            ("chart_grid_more_learners", shown.learners_left_out),
+            ("chart_grid_more_questions", shown.questions_left_out),
+        )
+        if n
+    ]
+    labels = charts.GridLabels(
+        title=locale.t("chart_grid_title", title=title),
+        total=locale.t("chart_grid_total"),
+        share=locale.t("chart_grid_share"),
+        deleted=locale.t("deleted_learner"),
+        left_out=locale.t("chart_grid_in_file", what=", ".join(left_out)) if left_out else "",
+        alt=locale.t(
+            "chart_grid_alt",
+            learners=locale.t("n_learners", n=len(shown.grid.learners)),
+            questions=locale.t("n_questions", n=len(shown.grid.questions)),
+        ),
+    )
+    return await charts.render(charts.learner_grid, shown, labels)
 
 
 async def _leeches(

@@ -8,18 +8,21 @@ import functools
 import logging
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
 from telegram.ext import BaseHandler
 
-from bot.core import arguments, commands, deeplinks, faults
-from bot.core.access import is_chat_admin, is_member, sender_passes
-from bot.core.arguments import Refusal
+from bot.core import arguments, commands, deeplinks, faults, quiz_menus
+from bot.core.access import admin_only, is_chat_admin, is_member, sender_passes
+from bot.core.arguments import REPORT_FORMATS, Refusal
+from bot.core.callbacks import ReportChoice
 from bot.core.commands import QUIZ, Command, Role, Task, Where
 from bot.core.context import AttemptOpener, QuizContext
 from bot.core.deeplinks import MissedReview, ReportFile
-from bot.core.handlers import StartLinkHandler
+from bot.core.handlers import QuizMenuHandler, StartLinkHandler, TapHandler, edit_in_place
+from bot.core.quiz_menus import MenuFor
 from bot.reports import flow
+from content.model import Quiz
 from storage.group_store import GroupSession
 
 log = logging.getLogger(__name__)
@@ -100,18 +103,50 @@ async def on_report_link(update: Update, context: QuizContext, link: ReportFile)
 
 
 async def quiz_report(update: Update, context: QuizContext) -> None:
-    """`/report <quiz id> [csv|xlsx]` in private: every learner's latest attempt."""
+    """`/report <quiz id> [csv|xlsx]` in private: every learner's latest attempt; with no
+    quiz, the quizzes as buttons, then the file's form."""
     services, locale = context.services, context.locale
+    if not context.args:
+        await quiz_menus.show(context, MenuFor.REPORT)
+        return
     wanted = arguments.report(context.args, services.catalog)
     if isinstance(wanted, Refusal):
         await context.say(wanted.text(locale))
         return
     quiz, form = wanted
+    await _send_quiz_report(context, quiz, form)
+
+
+async def _send_quiz_report(context: QuizContext, quiz: Quiz, form: str) -> None:
+    services, locale = context.services, context.locale
     built = await flow.quiz_report(services, quiz, form, locale)
     if built is None:
         await context.say(locale.t("report_no_attempts", title=locale.text(quiz.title, 200)))
         return
     await flow.send_report(context.bot, context.chat_id, built)
+
+
+@admin_only
+async def on_report_chosen(query: CallbackQuery, context: QuizContext, quiz: Quiz) -> None:
+    """A quiz chosen in `/report`'s menu: as which file?"""
+    locale = context.locale
+    text = locale.t("menu_which_format", title=locale.text(quiz.title, 200))
+    forms = [(name.upper(), ReportChoice(quiz.id, at)) for at, name in enumerate(REPORT_FORMATS)]
+    shown = quiz_menus.choices(text, forms)
+    await query.answer()
+    await edit_in_place(query, shown.text, shown.markup)
+
+
+@admin_only
+async def on_report_form(query: CallbackQuery, context: QuizContext, tap: ReportChoice) -> None:
+    quiz = context.services.catalog.get(tap.quiz_id)
+    if quiz is None or not 0 <= tap.form < len(REPORT_FORMATS):
+        await query.answer(context.locale.t("stale_button"))
+        return
+    await query.answer()
+    title = context.locale.text(quiz.title, 200)
+    await edit_in_place(query, context.locale.t("menu_chosen", title=title))
+    await _send_quiz_report(context, quiz, REPORT_FORMATS[tap.form])
 
 
 COMMANDS = (
@@ -129,4 +164,6 @@ def handlers(open_attempt: AttemptOpener) -> list[BaseHandler[Update, QuizContex
         *commands.handlers(COMMANDS),
         StartLinkHandler(MissedReview, functools.partial(on_missed, open_attempt=open_attempt)),
         StartLinkHandler(ReportFile, on_report_link),
+        QuizMenuHandler(MenuFor.REPORT, on_report_chosen),
+        TapHandler(ReportChoice, on_report_form),
     ]

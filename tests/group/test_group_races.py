@@ -133,7 +133,7 @@ async def test_a_live_count_redraw_never_lands_after_the_reveal(world: World) ->
         name="x", chosen=0, correct=True, elapsed=1.0, points=900, now=services.clock(),
     )  # fmt: skip
     client.hold_edits_with_buttons = asyncio.Event()
-    redraw = asyncio.create_task(answers.refresh_count(client, services, jobs, session.id, 0))  # type: ignore[arg-type]
+    redraw = asyncio.create_task(group_flow.refresh_count(client, services, jobs, session.id, 0))  # type: ignore[arg-type]
     await client.entered.wait()  # the redraw is on its way (say, waiting in the rate limiter)
     reveal = asyncio.create_task(group_flow.reveal(client, services, jobs, session.id, 0))  # type: ignore[arg-type]
     await until(lambda: reveal.done() or blocked_on(services, session.id))

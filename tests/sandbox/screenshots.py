@@ -1,9 +1,11 @@
-"""The README's pictures of the sandbox, taken in headless Chromium:
-`python -m tests.sandbox.screenshots docs/sandbox` writes question.png, reveal.png,
-leaderboard.png and help-teacher.png there (a phone-sized window; a fresh database in a
-temporary folder; `--help-only`: the last alone); `python -m tests.sandbox.screenshots --tutor
-docs/images` writes reveal-folded.png (a reveal with its long explanation collapsed and when
-the question comes back) and progress.png (the /progress chart with the reviews due ahead)."""
+"""The pictures of the sandbox, taken in headless Chromium, a phone-sized window, a fresh
+database in a temporary folder: `python -m tests.sandbox.screenshots docs/sandbox` writes the
+README's question.png, reveal.png, leaderboard.png and help-teacher.png there (`--help-only`:
+the last alone); `python -m tests.sandbox.screenshots docs/images --teacher` writes the
+teachers' guide's chat-picker.png, report-grid.png and stats-chart.png (a teacher's first
+hour, tests/support/first_hour.py); `python -m tests.sandbox.screenshots docs/images --tutor`
+writes reveal-folded.png (a reveal with its long explanation collapsed and when the question
+comes back) and progress.png (the /progress chart with the reviews due ahead)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support import browser
+from tests.support.first_hour import first_hour
 from tests.support.sandbox import label_is, right_answers, sandbox_process
 
 QUIZ_ID = "model-pipeline-parallelism"
@@ -94,7 +97,7 @@ def take(folder: Path) -> None:
                     driver,
                 )
             _as(driver, "chidi")
-            _click(driver, asked["id"], -1)  # 👁 Reveal (admins)
+            _say(driver, "/skip")  # the admin reveals it
             browser.until(
                 f"the reveal of group question {number}",
                 lambda i=asked["id"]: browser.find(
@@ -179,12 +182,33 @@ def take_tutor(folder: Path) -> None:
         driver.save_screenshot(str(folder / "progress.png"))
 
 
+def take_teacher(folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as temporary:
+        work = Path(temporary)
+        with sandbox_process(work) as sandbox, browser.chromium(work / "profile") as driver:
+
+            def shoot(name: str, element: Any) -> None:
+                if element is None:
+                    driver.save_screenshot(str(folder / name))
+                else:  # a tall window, so that the whole message is drawn
+                    width = driver.get_window_size()["width"]
+                    driver.set_window_size(width, 2400)
+                    driver.execute_script("arguments[0].scrollIntoView()", element)
+                    element.screenshot(str(folder / name))
+
+            first_hour(driver, sandbox.url, work, shoot)
+
+
 if __name__ == "__main__":
-    arguments = [a for a in sys.argv[1:] if a not in ("--help-only", "--tutor")]
+    arguments = [a for a in sys.argv[1:] if a not in ("--help-only", "--teacher", "--tutor")]
     if "--tutor" in sys.argv:
         take_tutor(Path(arguments[0] if arguments else "docs/images"))
         sys.exit()
     where = Path(arguments[0] if arguments else "docs/sandbox")
-    if "--help-only" not in sys.argv:
-        take(where)
-    take_help(where)
+    if "--teacher" in sys.argv:
+        take_teacher(where)
+    else:
+        if "--help-only" not in sys.argv:
+            take(where)
+        take_help(where)

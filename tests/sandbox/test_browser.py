@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from tests.support import browser
+from tests.support.first_hour import first_hour
 from tests.support.sandbox import HOSTILE_BANK, label_is, right_answers, sandbox_process
 
 QUIZ_ID = "model-pipeline-parallelism"
@@ -233,3 +234,21 @@ def test_help_fits_a_phone_screen_for_each_person(browser_ready: None, tmp_path:
                 ),
                 driver,
             )
+
+
+@pytest.mark.timeout(300)
+def test_a_new_teachers_first_hour(browser_ready: None, tmp_path: Path) -> None:
+    """/help, a GIFT file imported, a group quiz from the menu, a question pushed and homework
+    set through the chat picker; a learner who left the quiz at question 2 opens the homework
+    from its link and starts afresh at question 1; then /report has the grid with her row."""
+    with (
+        sandbox_process(tmp_path) as sandbox,
+        browser.chromium(tmp_path / "profile") as driver,
+    ):
+        rows = first_hour(driver, sandbox.url, tmp_path)
+    by_name = {row[0]: row for row in rows[1:]}
+    assert rows[0][:4] == ["name", "user id", "score", "total"]
+    emma = by_name["Emma"]
+    assert emma[2:4] == ["3", "3"]  # the homework's attempt, finished: 3/3
+    credit = rows[0].index("credit")
+    assert emma[credit : credit + 4] == ["3", "1", "1", "1"]  # the grid: every mark 1
