@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from content.export import bank_data
 from content.formats.base import ConversionError
+from content.grading import right_choices
 from tests.support.formats import read, refused
 
 LETTERS = string.ascii_uppercase
@@ -148,7 +149,7 @@ def test_any_questions_written_in_aiken_read_back_the_same(
         (
             question.text.get("en", "en"),
             [option.get("en", "en") for option in question.options],
-            question.right_options,
+            right_choices(question),
         )
         for question in loaded.quiz.questions
     ] == [("\n".join(q.text), q.options, frozenset({q.answer})) for q in written]
