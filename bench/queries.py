@@ -140,7 +140,7 @@ async def _stats(storage: Any, year: Any, _: Any) -> None:
     await content.question_stats()
     await content.retired()
     await content.wrong_replies()
-    await content.credit_stats()
+    await content.questions_with_credit()
     await content.question_stats()  # the chart
 
 
@@ -336,7 +336,7 @@ READS: tuple[Read, ...] = (
     Read("stats: wrong replies", HEAVY, lambda y: [None] * 3,
          lambda s, y, _: s.content.wrong_replies()),
     Read("stats: partial credit", HEAVY, lambda y: [None] * 3,
-         lambda s, y, _: s.content.credit_stats()),
+         lambda s, y, _: s.content.questions_with_credit()),
     Read("stats: whole command", HEAVY, lambda y: [None] * 3, _stats),
     Read("report: group session scores", HEAVY, lambda y: [y.report_session] * 3,
          lambda s, y, session: s.groups.session_scores(session)),

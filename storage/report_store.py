@@ -22,12 +22,24 @@ ATTEMPTS_PAGE = 500  # attempts whose answers are read in one statement
 
 class SessionAnswer(NamedTuple):
     """One member's answer to one question of a group session (a forgotten member's id is
-    their placeholder, below 0)."""
+    their placeholder, below 0); `credit` is what it counts for, -1 to 1."""
 
     user_id: int
     position: int
     chosen: int
     correct: bool
+    credit: float
+
+
+@dataclass(frozen=True)
+class GivenAnswer:
+    """One answer of an attempt as a report shows it: what was chosen (or typed), whether it
+    was fully right, and what it counts for (-1 to 1)."""
+
+    chosen: int
+    correct: bool
+    credit: float
+    reply: str | None = None
 
 
 @dataclass(frozen=True)
@@ -37,11 +49,16 @@ class LatestAttempt:
     user_id: int
     name: str
     attempt_id: int
-    score: int
+    score: float  # partial credit counts
     total: int
     started_at: float
     finished_at: float
-    answers: dict[str, tuple[int, bool]]  # question id -> (chosen, correct)
+    answers: dict[str, GivenAnswer]  # by question id
+
+    @property
+    def question_marks(self) -> dict[str, float]:
+        """Each answered question's credit, by question id."""
+        return {question_id: given.credit for question_id, given in self.answers.items()}
 
 
 class ReportStore:
@@ -54,7 +71,8 @@ class ReportStore:
         after = (-1, 0)
         while True:
             rows = await self._database.fetchall(
-                """SELECT COALESCE(forgotten_as, user_id), position, chosen, correct, user_id
+                """SELECT COALESCE(forgotten_as, user_id), position, chosen, correct,
+                          COALESCE(credit, correct), user_id
                    FROM group_answers WHERE session_id=? AND (position, user_id) > (?, ?)
                    ORDER BY position, user_id LIMIT ?""",
                 session_id,
@@ -62,11 +80,12 @@ class ReportStore:
                 PAGE,
             )
             found += [
-                SessionAnswer(who, at, chosen, right == 1) for who, at, chosen, right, _ in rows
+                SessionAnswer(who, at, chosen, right == 1, credit)
+                for who, at, chosen, right, credit, _ in rows
             ]
             if len(rows) < PAGE:
                 return found
-            after = (rows[-1][1], rows[-1][4])
+            after = (rows[-1][1], rows[-1][5])
             await asyncio.sleep(0)  # the next page after other updates had a turn
 
     async def asked_positions(self, session_id: int) -> list[tuple[int, str]]:
@@ -128,19 +147,23 @@ class ReportStore:
         found = []
         for start in range(0, len(rows), ATTEMPTS_PAGE):
             page = rows[start : start + ATTEMPTS_PAGE]
-            answers: dict[int, dict[str, tuple[int, bool]]] = {row["id"]: {} for row in page}
-            for attempt_id, question_id, chosen, correct in await self._database.fetchall(
-                f"""SELECT attempt_id, question_id, chosen, correct FROM answers
-                    WHERE attempt_id IN ({",".join("?" * len(answers))})""",
+            answers: dict[int, dict[str, GivenAnswer]] = {row["id"]: {} for row in page}
+            given = await self._database.fetchall(
+                f"""SELECT attempt_id, question_id, chosen, correct,
+                           COALESCE(credit, correct), reply
+                    FROM answers WHERE attempt_id IN ({",".join("?" * len(answers))})""",
                 *answers,
-            ):
-                answers[attempt_id][question_id] = (chosen, correct == 1)
+            )
+            for attempt_id, question_id, chosen, correct, credit, reply in given:
+                answers[attempt_id][question_id] = GivenAnswer(
+                    chosen, correct == 1, float(credit), reply
+                )
             found += [
                 LatestAttempt(
                     user_id=row["user_id"],
                     name=row["first_name"],
                     attempt_id=row["id"],
-                    score=int(row["score"] or 0),
+                    score=float(row["score"] or 0),
                     total=int(row["total"]),
                     started_at=float(row["started_at"]),
                     finished_at=float(row["finished_at"]),

@@ -28,7 +28,7 @@ def _chart(quizzes: list[Quiz], stats: list[QuestionStat], locale: Locale) -> ch
         for number, question in enumerate(quiz.questions, 1):
             stat = by_question.get((quiz.id, question.id))
             if stat is not None:
-                label = f"{number}. {clip(locale.plain(question.text), 60)}"
+                label = f"{number}. {clip(locale.label(question.text), 60)}"
                 rows.append((label, stat.correct, stat.answers, number))
         if not rows:
             continue

@@ -5,20 +5,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from telegram import Update
-from telegram.ext import BaseHandler, CommandHandler, filters
+from telegram import CallbackQuery, Update
+from telegram.ext import BaseHandler
 
-from bot.core import arguments
+from bot.core import arguments, callbacks, commands, quiz_menus
 from bot.core.access import chat_admin_only
 from bot.core.arguments import Refusal
+from bot.core.commands import Command, Role, Task, Where
 from bot.core.context import QuizContext
+from bot.core.handlers import TapHandler, edit_in_place
 from bot.core.i18n import Locale, language_name, ui_languages
-
-# a group's message, an anonymous admin's included (sent as the group itself)
-GROUP_COMMAND = filters.UpdateType.MESSAGE & filters.ChatType.GROUPS
+from content.rules import parse_timezone
 
 
-@chat_admin_only
 async def language(update: Update, context: QuizContext) -> None:
     """`/language <code>`: the language the bot posts in here."""
     services = context.services
@@ -33,21 +32,48 @@ async def language(update: Update, context: QuizContext) -> None:
     await context.say(done.t("group_language_set", language=language_name(wanted)))
 
 
-@chat_admin_only
 async def timezone(update: Update, context: QuizContext) -> None:
-    """`/timezone Area/City` in a group: the zone its homework deadlines are read in."""
-    services = context.services
+    """`/timezone Area/City` in a group: the zone its homework deadlines are read in; a place
+    that is no zone's name gets the zones it may mean as buttons (for its admins)."""
+    services, locale = context.services, context.locale
     stored = await services.storage.chats.settings(context.chat_id)
     wanted = arguments.timezone(context.args, stored.timezone or services.settings.default_timezone)
     if isinstance(wanted, Refusal):
-        await context.say(wanted.text(context.locale))
+        suggested = quiz_menus.zone_suggestions(
+            context.args or (), callbacks.SetChatTimezone, locale
+        )
+        if suggested is None or wanted.problem is None:
+            await context.say(wanted.text(locale))
+        else:
+            await context.say(suggested.text, suggested.markup)
         return
     await services.storage.chats.set_timezone(context.chat_id, wanted, services.clock())
-    await context.say(context.locale.t("group_timezone_set", timezone=wanted))
+    await context.say(locale.t("group_timezone_set", timezone=wanted))
+
+
+@chat_admin_only
+async def on_timezone(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.SetChatTimezone
+) -> None:
+    """A chat admin tapped a suggested zone: the group's now."""
+    services, locale = context.services, context.locale
+    if parse_timezone(tap.zone) != tap.zone:
+        await query.answer(locale.t("stale_button"))
+        return
+    await services.storage.chats.set_timezone(context.chat_id, tap.zone, services.clock())
+    await query.answer()
+    await edit_in_place(query, locale.t("group_timezone_set", timezone=tap.zone))
+
+
+ADMIN, GROUP, SETTINGS = Role.CHAT_ADMIN, Where.GROUP, Task.SETTINGS
+COMMANDS = (
+    Command("language", language, ADMIN, GROUP, SETTINGS, "<code>", "yo", key="cmd_language_group"),
+    Command(
+        "timezone", timezone, ADMIN, GROUP, SETTINGS, "<Area/City>", "Africa/Lagos",
+        key="cmd_timezone_group",
+    ),
+)  # fmt: skip
 
 
 def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
-    return [
-        CommandHandler("language", language, filters=GROUP_COMMAND),
-        CommandHandler("timezone", timezone, filters=GROUP_COMMAND),
-    ]
+    return [*commands.handlers(COMMANDS), TapHandler(callbacks.SetChatTimezone, on_timezone)]

@@ -144,7 +144,7 @@ async def test_a_broken_bank_gets_every_error_with_its_place_and_changes_nothing
     text = "\n".join(m.text for m in api.bot_messages(ADMIN.id)[-3:])
     assert "broken.yaml" in report.text and "nothing was changed" in report.text
     for expected in (
-        "field id: String should match pattern",
+        "field id: 'Broken Bank' is not a quiz id",
         "field title: the en text must be non-empty text",
         "field level",
         "question b2 (#2), field options: List should have at least 2 items",
@@ -293,7 +293,7 @@ async def test_delquestion_keeps_history_skips_it_and_stats_show_it_retired(
     await ada.send("/quiz small-bank", "Legs of a spider?")
     stats = await admin.send("/stats", "Statistics")
     assert "Learners: 1 · answers: 1" in stats.text
-    assert "Small bank (small-bank): 1 learners, 1 answers, 0% right" in stats.text
+    assert "Small bank (small-bank): 1 learner, 1 answer, 0% right" in stats.text
     assert "Retired: s2" in stats.text
     await admin.send("/delquestion small-bank s1", "is retired")
     stats = await admin.send("/stats", "Statistics")
@@ -310,7 +310,7 @@ async def test_push_to_a_channel_members_answer_once_next_push_reveals(
     channel = api.group(-100500, "news", admins={ADMIN.id}, type="channel")
     await upload(api, ADMIN, SMALL_BANK, "imported")
     await admin.send("/push small-bank @nowhere", "I cannot post in @nowhere")
-    await admin.send("/push small-bank news", "Send /push")
+    await admin.send("/push small-bank news", "cannot find a chat by its name")
     done = await admin.send("/push small-bank @news", "posted to @news")
     assert "Question 1 of 3" in done.text
     post = await api.wait_for(lambda: api.bot_messages(channel.id)[-1:])

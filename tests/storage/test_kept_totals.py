@@ -216,7 +216,7 @@ async def kept(storage: Storage) -> dict[str, Any]:
         ),
         "credit": {
             (c.quiz_id, c.question_id): (c.answers, round(c.credit, 9))
-            for c in await content.credit_stats()
+            for c in await content.questions_with_credit()
         },
         "wrong": sorted(
             (w.quiz_id, w.question_id, w.reply, w.count) for w in await content.wrong_replies()

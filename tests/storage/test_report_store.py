@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from storage import Storage, report_store
+from storage.report_store import GivenAnswer
 from tests.support.db import rows
 
 NOW = 1_767_000_000.0
@@ -50,11 +51,11 @@ async def test_a_sessions_answers_are_all_read_once_whatever_the_page(
         await storage.close()
     stored = rows(
         db_path,
-        """SELECT user_id, position, chosen, correct = 1 FROM group_answers
-           WHERE session_id=? ORDER BY position, user_id""",
+        """SELECT user_id, position, chosen, correct = 1, COALESCE(credit, correct)
+           FROM group_answers WHERE session_id=? ORDER BY position, user_id""",
         session,
     )
-    assert [tuple(a) for a in read] == [(u, p, c, bool(r)) for u, p, c, r in stored]
+    assert [tuple(a) for a in read] == [(u, p, c, bool(r), k) for u, p, c, r, k in stored]
     assert len(read) == 10
 
 
@@ -97,9 +98,12 @@ async def test_the_latest_attempts_are_each_learners_latest_finished_one(
     for attempt in latest:
         stored = rows(
             db_path,
-            "SELECT question_id, chosen, correct FROM answers WHERE attempt_id=?",
+            """SELECT question_id, chosen, correct, COALESCE(credit, correct), reply
+               FROM answers WHERE attempt_id=?""",
             attempt.attempt_id,
         )
-        assert attempt.answers == {q: (c, bool(r)) for q, c, r in stored}
+        assert attempt.answers == {
+            q: GivenAnswer(c, bool(r), float(k), t) for q, c, r, k, t in stored
+        }
         assert len(attempt.answers) == 2
     assert some == latest  # by id, each once, an unknown id left out

@@ -58,6 +58,16 @@ def chromium(profile: Path, width: int = 420, height: int = 860) -> Iterator[obj
         shutil.rmtree(profile, ignore_errors=True)
 
 
+def open_page(driver: Any, url: str) -> None:
+    """Open the sandbox's page at `url` and wait until it has drawn its state."""
+    driver.get(url)
+    until(
+        "the page is ready",
+        lambda: driver.find_elements("css selector", "body[data-ready]"),
+        driver,
+    )
+
+
 def until(what: str, check: Callable[[], T | None], driver: Any, timeout: float = 20) -> T:
     """Wait until `check()` gives something (looked at every 50 ms); fail saying what."""
     deadline = time.monotonic() + timeout
@@ -91,11 +101,21 @@ def find(driver: Any, test: Callable[[dict[str, Any]], bool]) -> dict[str, Any] 
     return next((m for m in messages(driver) if test(m)), None)
 
 
-def question(driver: Any, number: int, of: int = 8, what: str | None = None) -> dict[str, Any]:
-    """Wait for `Question <number> of <of>` with its buttons, and give that message."""
-    heading = f"Question {number} of {of}"
+def question(
+    driver: Any, number: int, of: int = 8, what: str | None = None, heading: str = "Question"
+) -> dict[str, Any]:
+    """Wait for `<heading> <number> of <of>` with its buttons, and give that message."""
+    heading = f"{heading} {number} of {of}"
     return until(
         what or f"question {number}",
         lambda: find(driver, lambda m: heading in m["text"] and bool(m["buttons"])),
         driver,
     )
+
+
+def button(driver: Any, message_id: str, text: str) -> Any:
+    """The button of a message that shows `text`."""
+    for element in driver.find_elements("css selector", f"#{message_id} .keyboard button"):
+        if element.text == text:
+            return element
+    raise AssertionError(f"no button {text!r} under {message_id}")
