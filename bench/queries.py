@@ -110,6 +110,8 @@ async def _progress(storage: Any, year: Any, user: int) -> None:
     cards = await learners.cards(user)
     for quiz_id in {card.quiz_id for card in cards} | set(records):
         await learners.latest_answers(user, quiz_id)
+    await learners.count_reviews(user, now - 86_400)
+    await learners.review_counts(user, now - 30 * 86_400)
 
 
 async def _latest_answers(storage: Any, year: Any, user: int) -> None:
@@ -129,6 +131,8 @@ async def _review(storage: Any, year: Any, user: int) -> None:
     if await storage.learners.running_attempt(
         user, REVIEW_QUIZ_ID
     ) is None and not await storage.learners.due_cards(user, now):
+        await storage.learners.due_cards(user, now + 3 * 86_400)  # the offer to review ahead
+        await storage.learners.lapsed_cards(user, now - 7 * 86_400)  # and what was forgotten
         await storage.learners.next_due(user, now)
 
 
@@ -319,16 +323,26 @@ READS: tuple[Read, ...] = (
     Read("progress: latest answers, every quiz", INTERACTIVE, _learners, _latest_answers),
     Read("progress: chart of days", INTERACTIVE, _learners,
          lambda s, y, u: s.reports.daily_answers(u, _now(y) - 30 * 86_400, 3600)),
+    Read("progress: today's reviews", INTERACTIVE, _learners,
+         lambda s, y, u: s.learners.count_reviews(u, _now(y) - 86_400)),
+    Read("progress: true retention (30 days)", INTERACTIVE, _learners,
+         lambda s, y, u: s.learners.review_counts(u, _now(y) - 30 * 86_400)),
     Read("progress: whole command", INTERACTIVE, _learners, _progress),
     Read("review: due cards", INTERACTIVE, _learners,
          lambda s, y, u: s.learners.due_cards(u, _now(y))),
     Read("review: next due", INTERACTIVE, _learners,
          lambda s, y, u: s.learners.next_due(u, _now(y))),
+    Read("review: ahead (due within 3 days)", INTERACTIVE, _learners,
+         lambda s, y, u: s.learners.due_cards(u, _now(y) + 3 * 86_400)),
+    Read("review: forgotten lately", INTERACTIVE, _learners,
+         lambda s, y, u: s.learners.lapsed_cards(u, _now(y) - 7 * 86_400)),
     Read("review: whole command", INTERACTIVE, _learners, _review),
     Read("leaderboard: one session", INTERACTIVE, _sessions,
          lambda s, y, session: s.groups.session_scores(session)),
     Read("leaderboard: chat, all time", INTERACTIVE, _chats,
          lambda s, y, chat: s.groups.chat_scores(chat)),
+    Read("group language: members' languages", INTERACTIVE, _chats,
+         lambda s, y, chat: s.groups.member_languages(chat)),
     Read("stats: learners", HEAVY, lambda y: [None] * 3, lambda s, y, _: s.content.learner_count()),
     Read("stats: quiz totals", HEAVY, lambda y: [None] * 3, lambda s, y, _: s.content.quiz_totals()),
     Read("stats: questions", HEAVY, lambda y: [None] * 3,
@@ -346,6 +360,8 @@ READS: tuple[Read, ...] = (
          _session_report),
     Read("report: a quiz's latest attempts", HEAVY, lambda y: [y.popular_quiz] * 3,
          lambda s, y, quiz: s.reports.latest_attempts(quiz)),
+    Read("report: the quiz's leeches", HEAVY, lambda y: [y.popular_quiz] * 3,
+         lambda s, y, quiz: s.learners.leeches(quiz, 8)),
     Read("homework: takers", HEAVY, _largest_homework,
          lambda s, y, a: s.homework.takers(a)),
     Read("homework: results, whole", HEAVY, _largest_homework, _homework_results),

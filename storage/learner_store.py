@@ -626,11 +626,12 @@ class LearnerStore:
 
     async def leeches(self, quiz_id: str, lapses: int) -> list[tuple[int, str, str, int]]:
         """(learner, their first name, question, lapses) of every card of the quiz with at
-        least `lapses` lapses, by learner then question."""
-        rows = await self._database.fetchall(
+        least `lapses` lapses (at least 1), by learner then question."""
+        rows = await self._database.fetchall(  # `lapses > 0` lets cards_lapsed be used
             """SELECT c.user_id, u.first_name, c.question_id, c.lapses
                FROM cards c JOIN users u ON u.user_id = c.user_id
-               WHERE c.quiz_id=? AND c.lapses>=? ORDER BY c.user_id, c.question_id""",
+               WHERE c.quiz_id=? AND c.lapses>=? AND c.lapses > 0
+               ORDER BY c.user_id, c.question_id""",
             quiz_id,
             lapses,
         )
