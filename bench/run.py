@@ -242,6 +242,7 @@ async def measure(
         env["QUIZ_MAX_MESSAGES_PER_SECOND"] = "30" if name == "quiz-30" else "0"
     process = await _start(command, env, ready)
     run = Run(name, learners)
+    profiler = await _profile(process.pid, f"{name}-{learners}")
     try:
         calls_before = len(api.calls)
         cpu = CpuClock(process.pid)
@@ -255,6 +256,9 @@ async def measure(
         cpu.read(run)
         run.driver_cpu_seconds = time.process_time() - driver_before
     finally:
+        if profiler is not None:
+            profiler.send_signal(signal.SIGINT)
+            await asyncio.wait_for(profiler.wait(), 60)
         process.send_signal(signal.SIGTERM)
         await asyncio.wait_for(process.wait(), 60)
         await api.stop()
