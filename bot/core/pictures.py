@@ -24,6 +24,7 @@ from telegram.error import BadRequest, TelegramError
 from bot.core import faults, telegram_html
 from bot.core.context import Services
 from bot.core.render import Rendered
+from bot.core.transport import QuizBot
 from content.model import Image
 
 log = logging.getLogger(__name__)
@@ -195,6 +196,9 @@ async def show_on(bot: Bot, query: CallbackQuery, message: Rendered) -> int | No
     the message that shows it."""
     tapped = query.message
     try:
+        if isinstance(tapped, Message) and not tapped.photo:
+            await edit_text(bot, tapped.chat.id, tapped.message_id, message)
+            return tapped.message_id
         if not has_photo(tapped):
             await query.edit_message_text(message.text, reply_markup=message.markup)
             return tapped.message_id if tapped is not None else None
@@ -219,6 +223,22 @@ async def show_on(bot: Bot, query: CallbackQuery, message: Rendered) -> int | No
         reply_to_message_id=tapped.message_id,
     )
     return sent.message_id
+
+
+async def send_text(bot: Bot, chat_id: int, message: Rendered) -> int:
+    """Send `message`; returns its id (without PTB's `Message` of the reply, on the bot's own
+    transport: bot/core/transport.py)."""
+    if isinstance(bot, QuizBot):
+        return await bot.send_text(chat_id, message.text, message.markup)
+    return (await bot.send_message(chat_id, message.text, reply_markup=message.markup)).message_id
+
+
+async def edit_text(bot: Bot, chat_id: int, message_id: int, message: Rendered) -> None:
+    """Show `message` in place of the text message `message_id` (as `send_text` does)."""
+    if isinstance(bot, QuizBot):
+        await bot.edit_text(chat_id, message_id, message.text, message.markup)
+    else:
+        await bot.edit_message_text(message.text, chat_id, message_id, reply_markup=message.markup)
 
 
 def _quiet(error: BadRequest) -> bool:

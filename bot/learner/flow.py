@@ -371,22 +371,22 @@ async def send_question(
     message = render.question_message(
         _placed(attempt, item, order, numbering), attempt.id, locale, picked
     )
+    photo_id = None
     if question.image is not None:
         alt = picture_line(question, locale)
         sent = await pictures.send_with_picture(
             bot, services, chat_id, question.image, alt, message
         )
-    else:
-        sent = pictures.Sent(
-            await bot.send_message(chat_id, message.text, reply_markup=message.markup)
-        )
-    if takes_reply(question):
+        message_id = sent.message.message_id
         photo_id = sent.photo.message_id if sent.photo is not None else None
+    else:
+        message_id = await pictures.send_text(bot, chat_id, message)
+    if takes_reply(question):
         await learners.await_reply(
             attempt.user_id,
             attempt.id,
             position,
-            sent.message.message_id,
+            message_id,
             services.clock(),
             photo_message_id=photo_id,
         )

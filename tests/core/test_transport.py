@@ -207,3 +207,51 @@ async def test_a_malformed_answer_is_a_network_error_without_the_token(
     assert "aiohttp" in str(caught.value)
     assert "SECRET" not in str(caught.value)
     assert caught.value.__cause__ is None
+
+
+async def test_a_text_sent_or_edited_without_its_message_travels_as_ptbs_own(
+    server: Server,
+) -> None:
+    """QuizBot.send_text and edit_text send what send_message and edit_message_text send
+    (the bot's defaults: HTML, no link preview), and send_text returns the new message's id."""
+    from bot.app import _bot
+    from bot.config import Settings
+
+    message = {"message_id": 77, "date": 0, "chat": {"id": 5, "type": "private"}, "text": "x"}
+    me = {"id": 1, "is_bot": True, "first_name": "Quiz", "username": "quiz_bot"}
+
+    async def handle(request: web.Request) -> web.Response:
+        method = request.match_info["method"]
+        if method != "getMe":
+            server.received.append({"method": method, "json": await request.json()})
+        result = me if method == "getMe" else message
+        return web.json_response({"ok": True, "result": result})
+
+    app = web.Application()
+    app.router.add_post("/bot{token}/{method}", handle)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    settings = Settings(token="1:t", api_base_url=f"http://127.0.0.1:{port}/bot")
+    bot = _bot(settings)
+    markup = InlineKeyboardMarkup([[InlineKeyboardButton("<b>1</b>", callback_data="a:1")]])
+    try:
+        await bot.initialize()
+        await bot.send_message(5, "<b>Q</b> &amp; http://x.example", reply_markup=markup)
+        assert await bot.send_text(5, "<b>Q</b> &amp; http://x.example", markup) == 77
+        await bot.edit_message_text("<i>R</i>", 5, 77, reply_markup=markup)
+        await bot.edit_text(5, 77, "<i>R</i>", markup)
+        await bot.send_message(5, "plain")
+        assert await bot.send_text(5, "plain") == 77
+    finally:
+        await bot.shutdown()
+        await runner.cleanup()
+    sent = server.received
+    assert [s["method"] for s in sent] == ["sendMessage", "sendMessage", "editMessageText",
+                                           "editMessageText", "sendMessage", "sendMessage"]  # fmt: skip
+    assert sent[0]["json"]["parse_mode"] == "HTML"
+    assert sent[0]["json"]["link_preview_options"] == {"is_disabled": True}
+    for ptbs, ours in zip(sent[::2], sent[1::2], strict=True):
+        assert ours["json"] == ptbs["json"]
