@@ -586,7 +586,7 @@ async def measure(
     try:
         _services(storage, year)  # the catalog loaded, as at the bot's start
         for read in sorted(READS, key=lambda r: r.write):
-            if only is not None and only not in read.name:
+            if only is not None and not any(part in read.name for part in only.split(",")):
                 continue
             print(f"  {side}: {read.name}", file=sys.stderr, flush=True)
             reads[read.name] = await _timed(storage, year, read, budget)
@@ -711,7 +711,9 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=120.0, help="seconds per write sample")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--save", type=Path, help="also write every run's figures here (JSON)")
-    parser.add_argument("--only", help="time only the reads whose name has this text")
+    parser.add_argument(
+        "--only", help="time only the reads whose name has one of these texts (comma-separated)"
+    )
     parser.add_argument("--no-backup", action="store_true", help="leave the backup out")
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--manifest", type=Path, help=argparse.SUPPRESS)
