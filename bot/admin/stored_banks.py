@@ -16,7 +16,7 @@ log = logging.getLogger(__name__)
 async def load_stored_banks(services: Services) -> None:
     """At start: banks changed through the bot, parsed once; each overrides a file's bank.
     Their pictures are in the database (a file's bank lends its own, for a bank stored before
-    the database kept them); the catalog does not hold their bytes (`picture_bytes`)."""
+    the database kept them); the catalog does not hold their bytes (`pictures.picture_bytes`)."""
     for stored in await services.storage.content.banks():
         files = catalog_files(services, services.catalog.get(stored.quiz_id))
         files.update(await services.storage.media.bank_pictures(stored.quiz_id))
