@@ -95,6 +95,33 @@ def _other_number(other: model.OtherNumber) -> dict[str, Any]:
     return data
 
 
+def exam_data(exam: model.Exam) -> dict[str, Any]:
+    """The `exam:` block, with only what differs from the defaults."""
+    data: dict[str, Any] = {}
+    if exam.minutes is not None:
+        data["minutes"] = _number(exam.minutes)
+    if exam.draw is not None:
+        data["draw"] = exam.draw
+    if exam.penalty:
+        data["penalty"] = _number(exam.penalty)
+    if exam.attempts != 1:
+        data["attempts"] = exam.attempts
+    if exam.pass_mark is not None:
+        data["pass"] = _number(exam.pass_mark)
+    if not exam.floor:
+        data["floor"] = "none"
+    if exam.sections:
+        data["sections"] = [
+            {
+                "title": _text(section.title),
+                "questions": list(section.questions),
+                **({} if section.draw is None else {"draw": section.draw}),
+            }
+            for section in exam.sections
+        ]
+    return data
+
+
 def bank_data(quiz: Quiz) -> dict[str, Any]:
     """The quiz as the plain data a bank's YAML holds (what the schema validates)."""
     data: dict[str, Any] = {"id": quiz.id, "title": _text(quiz.title)}
@@ -105,6 +132,8 @@ def bank_data(quiz: Quiz) -> dict[str, Any]:
         data["guide"] = {"title": _text(quiz.guide.title), "url": quiz.guide.url}
     if not quiz.shuffle_options:
         data["shuffle_options"] = False
+    if quiz.exam is not None:
+        data["exam"] = exam_data(quiz.exam)
     data["questions"] = [question_data(question) for question in quiz.questions]
     return data
 
