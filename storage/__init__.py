@@ -13,6 +13,7 @@ from storage.database_file import (
 )
 from storage.errors import StorageError
 from storage.learner_store import (
+    EXAM,
     REVIEW,
     REVIEW_QUIZ_ID,
     Answer,
@@ -27,6 +28,7 @@ from storage.learner_store import (
 from storage.stores import Storage
 
 __all__ = [
+    "EXAM",
     "REVIEW",
     "REVIEW_QUIZ_ID",
     "Answer",

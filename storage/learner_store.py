@@ -117,7 +117,8 @@ def _options(bits: int) -> frozenset[int]:
     return frozenset(i for i in range(bits.bit_length()) if bits >> i & 1)
 
 
-def _attempt(row: Any) -> Attempt:
+def attempt_of(row: Any) -> Attempt:
+    """An `attempts` row as an Attempt."""
     return row_as(Attempt, row, question_ids=tuple(json.loads(row["question_ids"])))
 
 
@@ -140,6 +141,15 @@ def _card(row: Any) -> StoredCard:
 
 REVIEW = "review"
 REVIEW_QUIZ_ID = ":review"  # never a quiz id: one running review session per learner
+# an exam (storage/exam_store.py): named after its quiz, one running per learner and quiz
+# beside their own attempt at it
+EXAM = "exam"
+EXAM_PREFIX = ":exam:"  # never a quiz id; + the quiz's id
+
+
+def exam_name(quiz_id: str) -> str:
+    """The attempt name of an exam of quiz `quiz_id`."""
+    return f"{EXAM_PREFIX}{quiz_id}"
 
 
 def review_item(quiz_id: str, question_id: str) -> str:
@@ -152,7 +162,7 @@ def attempt_item_parts(attempt: Attempt, item: str) -> tuple[str, str]:
     if attempt.kind == REVIEW:
         quiz_id, _, question_id = item.partition("/")
         return quiz_id, question_id
-    return attempt.quiz_id, item
+    return attempt.quiz_id.removeprefix(EXAM_PREFIX), item
 
 
 class LearnerStore:
@@ -265,7 +275,7 @@ class LearnerStore:
 
     async def running_attempt(self, user_id: int, quiz_id: str) -> Attempt | None:
         return await self._database.fetchone_as(
-            _attempt,
+            attempt_of,
             "SELECT * FROM attempts WHERE user_id=? AND quiz_id=? AND finished_at IS NULL",
             user_id,
             quiz_id,
@@ -273,7 +283,7 @@ class LearnerStore:
 
     async def get_attempt(self, attempt_id: int) -> Attempt | None:
         return await self._database.fetchone_as(
-            _attempt, "SELECT * FROM attempts WHERE id=?", attempt_id
+            attempt_of, "SELECT * FROM attempts WHERE id=?", attempt_id
         )
 
     async def start_attempt(

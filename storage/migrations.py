@@ -435,6 +435,32 @@ MIGRATIONS: tuple[Migration, ...] = (
         "CREATE INDEX answers_by_user_time ON answers(user_id, answered_at)",
         "ALTER TABLE group_answers ADD COLUMN credit REAL CHECK (credit BETWEEN -1 AND 1)",
     ),
+    # 14: exams (content/exams.py). An exam attempt is an attempt of kind 'exam' named
+    # ':exam:<quiz id>' (one running per learner and quiz, beside their own quiz attempt),
+    # its questions the paper drawn. Beside it: the seed it was drawn from, the paper's
+    # sections and the rules it is marked by (JSON), when its time is up, the question shown
+    # and the message that shows it, and who ended it. Its answers stay changeable responses
+    # until it ends, when they become answers (and reviews of their cards) at once.
+    (
+        """CREATE TABLE exam_attempts (
+            attempt_id INTEGER PRIMARY KEY REFERENCES attempts(id) ON DELETE CASCADE,
+            seed INTEGER NOT NULL,
+            paper TEXT NOT NULL,
+            ends_at REAL NOT NULL,
+            position INTEGER NOT NULL DEFAULT 0 CHECK (position >= 0),
+            message_id INTEGER,
+            ended_by TEXT CHECK (ended_by IN ('learner', 'time'))
+        )""",
+        """CREATE TABLE exam_responses (
+            attempt_id INTEGER NOT NULL REFERENCES attempts(id) ON DELETE CASCADE,
+            item TEXT NOT NULL,
+            chosen INTEGER NOT NULL,
+            reply TEXT,
+            answered_at REAL NOT NULL,
+            PRIMARY KEY (attempt_id, item)
+        )""",
+        "CREATE INDEX exam_attempts_open ON exam_attempts(ends_at) WHERE ended_by IS NULL",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

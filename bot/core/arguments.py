@@ -179,6 +179,11 @@ def preview(args: Words, catalog: Catalog) -> Quiz | Refusal:
     return _one_quiz(args, catalog, "usage_preview")
 
 
+def exam(args: Words, catalog: Catalog) -> Quiz | Refusal:
+    """`/exam <id>`"""
+    return _one_quiz(args, catalog, "usage_exam")
+
+
 def timezone(args: Words, current: str) -> str | Refusal:
     """`/timezone Area/City` or `/timezone +01:00` (words joined: `UTC +1` is one zone)."""
     usage = Reply("timezone_usage", {"timezone": html.escape(current)})

@@ -10,16 +10,18 @@ from typing import Any
 from telegram.ext import JobQueue
 
 from bot.core.context import Services
-from bot.learner import flow, reminders
+from bot.learner import exams, flow, reminders
 from bot.learner.handlers import COMMANDS, handlers
 
 __all__ = ["COMMANDS", "handlers", "start"]
 
 
 async def start(jobs: JobQueue[Any], services: Services) -> None:
-    """At start: the sweep that sends the daily review reminders; the learner's sessions lent
-    to the features that start private attempts."""
+    """At start: the sweep that sends the daily review reminders; every running exam's time
+    limit re-armed; the learner's sessions lent to the features that start private
+    attempts."""
     services.open_attempt = flow.open_attempt
+    await exams.resume(jobs, services)
     jobs.run_repeating(
         reminders.send_due_reminders,
         interval=reminders.SWEEP_SECONDS,

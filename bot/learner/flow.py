@@ -27,7 +27,7 @@ from bot.core.render import (
     picture_line,
     takes_reply,
 )
-from bot.learner import render
+from bot.learner import exams, render
 from content import grading
 from content.answers import DigitGrouping
 from content.catalog import Catalog
@@ -45,6 +45,7 @@ from content.rules import (
     zone,
 )
 from storage import (
+    EXAM,
     REVIEW,
     REVIEW_QUIZ_ID,
     Answer,
@@ -152,7 +153,11 @@ def _order(attempt: Attempt, item: Item) -> tuple[int, ...]:
 async def open_quiz(
     bot: Bot, services: Services, chat_id: int, user_id: int, quiz: Quiz, locale: Locale
 ) -> None:
-    """Start the quiz, or continue the running attempt at its first unanswered question."""
+    """Start the quiz, or continue the running attempt at its first unanswered question; not
+    while the learner takes an exam of it (its answers stay hidden until it ends)."""
+    if await services.storage.exams.running(user_id, quiz.id) is not None:
+        await bot.send_message(chat_id, locale.t("exam_running_refusal", quiz_id=quiz.id))
+        return
     learners = services.storage.learners
     attempt = await learners.running_attempt(user_id, quiz.id)
     resuming = attempt is not None
@@ -166,7 +171,12 @@ async def open_quiz(
 async def open_review(
     bot: Bot, services: Services, chat_id: int, user_id: int, locale: Locale
 ) -> None:
-    """Continue the running review session, or start one of the questions due now."""
+    """Continue the running review session, or start one of the questions due now; not while
+    the learner takes an exam (a review would reveal its questions' answers)."""
+    running = await services.storage.exams.running_quizzes(user_id)
+    if running:
+        await bot.send_message(chat_id, locale.t("exam_running_refusal", quiz_id=min(running)))
+        return
     learners = services.storage.learners
     now = services.clock()
     attempt = await learners.running_attempt(user_id, REVIEW_QUIZ_ID)
@@ -311,7 +321,7 @@ async def _check_asked(
     services: Services, attempt_id: int, position: int, user_id: int
 ) -> _Asked | _Refusal:
     attempt = await services.storage.learners.get_attempt(attempt_id)
-    if attempt is None:
+    if attempt is None or attempt.kind == EXAM:  # an exam's questions take exams' buttons
         return _Refusal("stale_button")
     if attempt.user_id != user_id:
         return _Refusal("not_your_quiz")
@@ -324,6 +334,8 @@ async def _check_asked(
         if attempt.kind == REVIEW or services.catalog.get(attempt.quiz_id) is not None:
             return _Refusal("tap_on_retired", resume=attempt)
         return _Refusal("quiz_gone")
+    if await services.storage.exams.running(user_id, item.quiz.id) is not None:
+        return _Refusal("exam_running")  # an answer shown now would be a key to the exam
     answers = await services.storage.learners.answers(attempt.id)
     if item.key in answers:
         return _Refusal("already_answered")
@@ -543,12 +555,19 @@ async def take_reply(
     if replied_to is not None and not awaited.asked_in(replied_to.message_id):
         await message.reply_text(locale.t("reply_not_current"), do_quote=True)
         return
+    if await services.storage.exams.get(awaited.attempt_id) is not None:
+        unreadable = await exams.take_reply(bot, services, message, awaited, locale)
+        if unreadable is not None:
+            await message.reply_text(_not_an_answer(unreadable, locale), do_quote=True)
+        return
     checked = await _check_asked(services, awaited.attempt_id, awaited.position, user_id)
     if isinstance(checked, _Refusal) or not takes_reply(checked.item.question):
         await learners.stop_awaiting(user_id)  # answered, finished or retired meanwhile
         resume = checked.resume if isinstance(checked, _Refusal) else None
         if resume is not None:
             await _continue(bot, services, message.chat.id, resume, locale, resuming=False)
+        elif isinstance(checked, _Refusal) and checked.key == "exam_running":
+            await message.reply_text(locale.t("exam_running"))
         else:
             await message.reply_text(locale.t("plain_text"))
         return
