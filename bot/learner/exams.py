@@ -162,11 +162,12 @@ async def open_exam(
 
 async def _show(
     bot: Bot, services: Services, chat_id: int, running: _Running, position: int,
-    locale: Locale, query: CallbackQuery | None = None,
+    locale: Locale, query: CallbackQuery | None = None, picture: bool = True,
 ) -> None:  # fmt: skip
     """Show the question at `position`: in place of the tapped panel when neither has a
-    picture, else as a new message (the old one loses its buttons). The message shown is the
-    one whose buttons act from now on; a question answered with a typed reply waits for it."""
+    picture, else as a new message (the old one loses its buttons; its picture comes with it
+    unless `picture` is False: it is just above). The message shown is the one whose buttons
+    act from now on; a question answered with a typed reply waits for it."""
     sitting, quiz = running.sitting, running.quiz
     live = running.live()
     item = running.paper.items[position]
@@ -196,7 +197,7 @@ async def _show(
         shown_in = tapped.message_id
     else:
         await _strip(bot, chat_id, sitting.message_id)
-        if question.image is not None:
+        if question.image is not None and picture:
             alt = picture_line(question, locale)
             sent = await pictures.send_with_picture(
                 bot, services, chat_id, question.image, alt, message
@@ -460,7 +461,7 @@ async def take_reply(
         await end_exam(bot, services, sitting, BY_TIME)
         return None
     await message.reply_text(locale.t("exam_saved_reply"), do_quote=True)
-    await _show(bot, services, message.chat.id, running, sitting.position, locale)
+    await _show(bot, services, message.chat.id, running, sitting.position, locale, picture=False)
     return None
 
 

@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from bot.app import QuizApplication
-from bot.config import Settings
+from bot.config import DEFAULT_CONTENT_DIR, Settings
 from bot.core import callbacks
 from bot.sandbox import FakeBotApi, FakeUser
+from content.loader import load_bank_file
 from tests.support.exams import (
     EXAM_BANK,
     EXAM_ID,
@@ -23,6 +24,7 @@ from tests.support.exams import (
     TEXTS,
     WRONG,
     Examinee,
+    answer_right,
     item_of,
     page_turned,
     paper_of,
@@ -31,6 +33,7 @@ from tests.support.exams import (
 from tests.support.harness import bank_folder, make_settings, running_bot
 from tests.support.learner import Learner
 
+DRILL_FOLDER = DEFAULT_CONTENT_DIR / "parallelism-drill"
 ADA = FakeUser(1201, "Ada", "en")
 BO = FakeUser(1202, "Bo", "en")
 
@@ -346,7 +349,7 @@ async def test_a_typed_answer_is_a_reply_kept_until_the_end(
     assert stored(settings.db_path, "SELECT reply FROM exam_responses") == [("cold",)]
 
 
-async def test_the_seed_quiz_and_the_drill_bank_are_playable_as_exams(
+async def test_the_seed_quiz_is_an_exam_with_the_defaults(
     api: FakeBotApi, bot: QuizApplication
 ) -> None:
     ada = examinee(api)
@@ -355,3 +358,24 @@ async def test_the_seed_quiz_and_the_drill_bank_are_playable_as_exams(
     intro = next(m for m in ada.learner.messages() if "📝" in m.text)
     assert "8 questions · ⏱ 8:00 for the whole exam" in intro.text
     assert "Negative marking" not in intro.text  # no penalty without the bank's exam block
+
+
+async def test_the_drill_bank_every_type_and_its_pictures_is_taken_as_an_exam(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    drill = load_bank_file(DRILL_FOLDER / "parallelism-drill.yaml", "en").quiz
+    assert drill is not None
+    settings = make_settings(api, tmp_path / "quiz.sqlite3")
+    async with running_bot(settings):
+        ada = examinee(api)
+        panel = await ada.start("parallelism-drill")
+        n = len(drill)
+        photos = 0
+        for number in range(1, n + 1):
+            photos += bool(panel.photo)
+            panel = await answer_right(ada, drill, panel)
+            if number < n:
+                panel = await ada.next(panel)
+        assert photos == 2  # the two questions with a picture came as photos
+        result = await ada.hand_in(panel)
+        assert f"Score: <b>{n} / {n}</b> (100 %)" in result.html

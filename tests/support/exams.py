@@ -9,8 +9,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.core.render import number_text
 from bot.sandbox import Message
-from tests.support.learner import Learner
+from content.markup import flatten
+from content.model import (
+    MultipleAnswer,
+    NumericAnswer,
+    Quiz,
+    SingleAnswer,
+    TrueFalseAnswer,
+    TypedAnswer,
+)
+from tests.support.drill import asked
+from tests.support.learner import Learner, button_for
 
 EXAM_ID = "mini-exam"
 # Two sections: two of three sums drawn, then both questions of words (a typed and a multiple
@@ -107,10 +118,12 @@ class Examinee:
         return await self.panel(f"Question {number + 1} of")
 
     async def reply(self, text: str) -> Message:
+        """Reply `text` to the question on the panel; the new panel below, which shows it."""
+        before = self.panels()[0].message_id
         seen = len(self.learner.messages())
         self.api.send_text(self.learner.user, text)
         await self.api.wait_for_bot_message(self.learner.chat_id, "Saved", after=seen)
-        return await self.panel(text)
+        return await self.panel(f"Your answer: {text}", moved_from=before)
 
     async def answer(self, panel: Message, answers: dict[str, str | list[str]]) -> None:
         """Answer the question on the panel from `answers` (by item): an option's text, a
@@ -183,3 +196,25 @@ async def page_turned(api: Any, chat_id: int, message_id: int, shows: str) -> Me
 
     message: Message = await api.wait_for(found)
     return message
+
+
+async def answer_right(examinee: Examinee, quiz: Quiz, panel: Message) -> Message:
+    """Answer the question on the panel right, whatever its type; the panel after."""
+    question = asked(quiz, panel, "en")
+    learner = examinee.learner
+    match question.key:
+        case SingleAnswer(option):
+            label = flatten(question.options[option].get("en", "en"))
+            await learner.tap(panel, button_for(panel, label))
+        case TrueFalseAnswer(value):
+            await learner.tap(panel, button_for(panel, "True" if value else "False"))
+        case MultipleAnswer(options):
+            for option in sorted(options):
+                label = flatten(question.options[option].get("en", "en"))
+                await learner.tap(examinee.panels()[0], button_for(panel, label))
+                await examinee.panel()
+        case NumericAnswer(value):
+            return await examinee.reply(number_text(value))
+        case TypedAnswer(accepted):
+            return await examinee.reply(accepted[0].get("en", "en"))
+    return await examinee.panel("Your answer:")
