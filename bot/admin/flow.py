@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, cast
 
-from telegram import Bot, Document
+from telegram import Bot, Document, ReplyParameters
 from telegram.error import TelegramError
 
 from bot.admin import files, render
@@ -163,9 +163,12 @@ async def import_document(
     document: Document,
     locale: Locale,
     skip_unsupported: bool = False,
+    document_message_id: int | None = None,
 ) -> None:
     """Download, read by its extension (any input format, or a `.zip` bundle of one),
-    validate with the bank validator, and store: all of it, or nothing."""
+    validate with the bank validator, and store: all of it, or nothing. A refusal that
+    skipping would get round ends with an offer to import the good questions, replying to the
+    document's message (`document_message_id`), whose button imports them from it."""
     name = document.file_name or "document"
     kind = files.kind_of(name)
     if kind is None:
@@ -185,6 +188,16 @@ async def import_document(
         )
     if checked.quiz is None or checked.stored is None:
         await send_import_errors(bot, chat_id, name, checked.result.errors, locale)
+        if checked.good_questions and not skip_unsupported:
+            offer = render.good_questions_offer(name, checked.good_questions, locale)
+            replying = (
+                ReplyParameters(document_message_id, allow_sending_without_reply=True)
+                if document_message_id is not None
+                else None
+            )
+            await bot.send_message(
+                chat_id, offer.text, reply_markup=offer.markup, reply_parameters=replying
+            )
         return
     stored_size = len(checked.stored.encode())
     if stored_size > MAX_BANK_BYTES:  # stored as canonical YAML, which may be longer
@@ -192,8 +205,16 @@ async def import_document(
             chat_id, locale.t("import_too_large", n=stored_size, limit=MAX_BANK_BYTES)
         )
         return
-    for text in render.conversion_notes(name, checked.skipped, checked.warnings, locale):
+    notes = render.conversion_notes(name, checked.skipped, checked.warnings, locale)
+    for text in notes.messages:
         await bot.send_message(chat_id, text)
+    if notes.full_list is not None:
+        await bot.send_document(
+            chat_id,
+            notes.full_list.encode(),
+            filename=notes.file_name,
+            caption=locale.t("import_notes_file", file=html.escape(name)),
+        )
     await bot.send_message(
         chat_id,
         await apply_import(

@@ -13,7 +13,7 @@ import warnings
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
-from telegram import CallbackQuery, ReplyKeyboardMarkup, ReplyKeyboardRemove, Update
+from telegram import CallbackQuery, Message, ReplyKeyboardMarkup, ReplyKeyboardRemove, Update
 from telegram.ext import BaseHandler, CommandHandler, ConversationHandler, MessageHandler, filters
 from telegram.warnings import PTBUserWarning
 
@@ -38,16 +38,18 @@ END = ConversationHandler.END
 
 
 async def import_bank(update: Update, context: QuizContext) -> None:
-    """A quiz file captioned `/import`, or `/import` in reply to one; `--skip-unsupported`
+    """A quiz file captioned `/import`, or `/import` in reply to one; `skip` (`--skip-unsupported`)
     converts what a bank can hold and lists the rest."""
     message = update.effective_message
     document = message.document if message is not None else None
+    document_message = message
     words = context.args
     if message is not None and document is not None:  # the caption's words after /import
         words = (message.caption or "").split()[1:]
     if message is not None and document is None and message.reply_to_message is not None:
-        document = message.reply_to_message.document
-    if document is None:
+        document_message = message.reply_to_message
+        document = document_message.document
+    if document is None or document_message is None:
         await context.say(context.locale.t("usage_import"))
         return
     skip = arguments.import_options(words)
@@ -62,6 +64,33 @@ async def import_bank(update: Update, context: QuizContext) -> None:
         document,
         context.locale,
         skip,
+        document_message.message_id,
+    )
+
+
+@admin_only
+async def import_good(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.ImportGood
+) -> None:
+    """The button under a refusal: `/import skip` on the file the refusal replies to. The
+    button goes at once, so that one tap is one import."""
+    message = query.message
+    replied = message.reply_to_message if isinstance(message, Message) else None
+    document = replied.document if replied is not None else None
+    if document is None or replied is None:  # deleted, or too old for Telegram to include
+        await query.answer(context.locale.t("import_good_gone"), show_alert=True)
+        return
+    await query.answer()
+    await query.edit_message_reply_markup(None)
+    await flow.import_document(
+        context.bot,
+        context.services,
+        context.chat_id,
+        context.learner.user_id,
+        document,
+        context.locale,
+        skip_unsupported=True,
+        document_message_id=replied.message_id,
     )
 
 
@@ -413,6 +442,7 @@ def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
         _addquestion_conversation(),
         *commands.handlers(c for c in COMMANDS if c is not ADDQUESTION),
         MessageHandler(caption_import, IMPORT.guarded),
+        TapHandler(callbacks.ImportGood, import_good),
         CommandHandler("done", done, filters=private),
         MessageHandler(private & filters.POLL, collected_poll),
         CommandHandler("cancel", cancel, filters=private),

@@ -94,20 +94,49 @@ def listing(head: str, lines: Sequence[str]) -> list[str]:
     return split_blocks(["\n".join([head, *listed])])
 
 
+@dataclass(frozen=True)
+class Notes:
+    """What a converted file lost on the way, as messages; every line in a file as well when
+    a list is longer than the messages show."""
+
+    messages: list[str]
+    full_list: str | None = None
+    file_name: str = ""
+
+
 def conversion_notes(
     file_name: str, skipped: Sequence[str], warnings: Sequence[str], locale: Locale
-) -> list[str]:
-    """What a converted file lost on the way: the questions skipped, what was not kept."""
+) -> Notes:
+    """The questions skipped and what was not kept: the first MAX_NOTES_SHOWN of each list
+    in messages, then a count, and all of them in a text file."""
     blocks = []
+    listing = []
     for key, notes in (("import_skipped", skipped), ("import_warnings", warnings)):
         if not notes:
             continue
         listed = [f"• {html.escape(shorten(note, MAX_ERROR_LENGTH))}" for note in notes]
         if len(notes) > MAX_NOTES_SHOWN:
-            listed[MAX_NOTES_SHOWN:] = [locale.t("and_more", n=len(notes) - MAX_NOTES_SHOWN)]
+            listed[MAX_NOTES_SHOWN:] = [
+                locale.t("import_notes_more", n=len(notes) - MAX_NOTES_SHOWN)
+            ]
         head = locale.t(key, file=html.escape(file_name), n=len(notes))
         blocks.append("\n".join([head, *listed]))
-    return split_blocks(blocks) if blocks else []
+        plain_head = html.unescape(locale.t(key, file=file_name, n=len(notes)))
+        listing.append("".join(f"{line}\n" for line in [plain_head, *notes]))
+    messages = split_blocks(blocks) if blocks else []
+    if len(skipped) <= MAX_NOTES_SHOWN and len(warnings) <= MAX_NOTES_SHOWN:
+        return Notes(messages)
+    return Notes(messages, "\n".join(listing), f"{_plain_file_name(file_name)}.skipped.txt")
+
+
+def good_questions_offer(file_name: str, good: int, locale: Locale) -> Rendered:
+    """After a refusal that skipping would get round: how many questions can be taken, and
+    a button that imports them (from the file the message replies to)."""
+    button = InlineKeyboardButton(
+        locale.t("button_import_good", n=good), callback_data=callbacks.ImportGood().encode()
+    )
+    text = locale.t("import_good_offer", file=html.escape(file_name), n=good)
+    return Rendered(text, InlineKeyboardMarkup([[button]]))
 
 
 def import_report(plan: ImportPlan, overrides_disk: bool, locale: Locale) -> str:

@@ -216,6 +216,11 @@ class CancelDraft(Tap, prefix="adx", chats=PRIVATE):
     nonce: Int
 
 
+class ImportGood(Tap, prefix="aig", chats=PRIVATE):
+    """An admin imports the questions that can be taken from the refused file that the
+    tapped message replies to (`/import skip` on it)."""
+
+
 class DraftType(Tap, prefix="adt", chats=PRIVATE):
     """An admin chose the type of the question draft `nonce` (`/addquestion`): the index of
     `kind` in `QuestionType`."""

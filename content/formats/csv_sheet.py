@@ -12,7 +12,6 @@ from collections.abc import Iterator, Mapping
 from content.formats.base import (
     ConversionError,
     Draft,
-    Problems,
     ReadOptions,
     WriteOptions,
     Written,
@@ -32,7 +31,6 @@ def _delimiter(text: str) -> str:
 
 def read_csv(data: bytes, options: ReadOptions) -> Draft:
     text = decode_text(data)
-    problems = Problems(options.skip_unsupported)
     draft = Draft(bank={})
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text), strict=True)
 
@@ -45,8 +43,7 @@ def read_csv(data: bytes, options: ReadOptions) -> Draft:
         except csv.Error as error:
             raise ConversionError([f"line {reader.line_num}: {error}"]) from None
 
-    read_table(rows(), options.language, problems, draft)
-    problems.raise_if_refused()
+    read_table(rows(), options.language, draft.problems, draft)
     return draft
 
 

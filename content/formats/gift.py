@@ -30,7 +30,6 @@ from content.formats.base import (
     ConversionError,
     Draft,
     NumberAnswer,
-    Problems,
     ReadOptions,
     Warnings,
     WriteOptions,
@@ -137,10 +136,10 @@ def _formatted(text: str, default: str) -> tuple[str, str]:
 class _Reader:
     def __init__(self, options: ReadOptions) -> None:
         self.options = options
-        self.problems = Problems(options.skip_unsupported)
         self.warnings = Warnings()
         self.categories: list[str] = []
         self.draft = Draft(bank={})
+        self.problems = self.draft.problems
 
     def read(self, text: str) -> Draft:
         block: list[str] = []
@@ -158,7 +157,6 @@ class _Reader:
             block.append(" " if comment else stripped)
         if block:
             self._block(block, first_line)
-        self.problems.raise_if_refused()
         if len(set(self.categories)) == 1:
             self.draft.bank["title"] = self.categories[0]
         elif len(set(self.categories)) > 1:
@@ -166,7 +164,6 @@ class _Reader:
                 f"the questions of {len(set(self.categories))} categories make one quiz "
                 "(the categories are not kept)"
             )
-        self.draft.skipped = list(self.problems.unsupported)
         self.draft.warnings.extend(self.warnings.lines())
         return self.draft
 
@@ -178,20 +175,28 @@ class _Reader:
         if text.startswith("$CATEGORY:"):
             first, _, rest = text.partition("\n")
             if rest.strip():
-                self.problems.error(
-                    place,
-                    "a question right after $CATEGORY: put a blank line between them "
-                    "(Moodle would read the question as part of the category)",
-                )
+                with self.problems.question():  # the question is lost, not the file
+                    self.problems.error(
+                        place,
+                        "a question right after $CATEGORY: put a blank line between them "
+                        "(Moodle would read the question as part of the category)",
+                    )
             category = category_name(_restore(first[len("$CATEGORY:") :]))
             if category:
                 self.categories.append(category)
+                self.draft.field_origins.setdefault("title", f"{place} $CATEGORY")
             return
         if len(self.draft.questions) >= MAX_QUESTIONS:
-            self.problems.error(
-                place, f"more than {MAX_QUESTIONS} questions; a bank has at most {MAX_QUESTIONS}"
+            raise ConversionError(
+                [
+                    *map(str, self.problems.found),
+                    f"{place}: more than {MAX_QUESTIONS} questions; a bank has at most {MAX_QUESTIONS}",
+                ]
             )
-            raise ConversionError(self.problems.errors)
+        with self.problems.question():
+            self._named_question(text, place, line)
+
+    def _named_question(self, text: str, place: str, line: int) -> None:
         name: str | None = None
         if text.startswith("::"):
             end = text.find("::", 2)
@@ -202,7 +207,7 @@ class _Reader:
             text = text[end + 2 :].strip()
             place = f"line {line} ::{name[:40]}::"
         question = self._question(text, place)
-        if question is None:
+        if question is None or not self.problems.question_ok:
             return
         if name:
             question["id"] = question_id_from(name)
@@ -340,8 +345,9 @@ class _Reader:
             self.warnings.add(
                 "feedback on wrong answers is not kept (a question has one explanation)", place
             )
+        # every right option's feedback, each once: together they say why the answer is right
         kept = [text for index, text in enumerate(feedbacks) if text and index in right]
-        return "\n".join(kept) or None
+        return "\n".join(dict.fromkeys(kept)) or None
 
     def _true_false(
         self, question: dict[str, Any], answers: str, text_format: str, place: str

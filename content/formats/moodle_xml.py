@@ -51,7 +51,6 @@ from content.formats.base import (
     ConversionError,
     Draft,
     NumberAnswer,
-    Problems,
     ReadOptions,
     Warnings,
     WriteOptions,
@@ -59,9 +58,11 @@ from content.formats.base import (
     exam_left_out,
     full_credit,
     moodle_language,
+    no_quiz_id,
     number_text,
     put_numbers,
     question_id_from,
+    quiz_slug,
     read_decimal,
     typed_answer,
     weight_numbers,
@@ -233,10 +234,10 @@ class _Reader:
     def __init__(self, options: ReadOptions) -> None:
         self.options = options
         self.language = options.language
-        self.problems = Problems(options.skip_unsupported)
         self.warnings = Warnings()
         self.draft = Draft(bank={})
-        self.categories: list[ET.Element] = []
+        self.problems = self.draft.problems
+        self.categories: list[tuple[ET.Element, str]] = []  # with their places
         self.levels: dict[str, str] = {}
         self.shuffles: list[bool] = []
         self.image_bytes: dict[str, bytes] = {}
@@ -368,10 +369,8 @@ class _Reader:
                 self.problems.error(place, f"<{element.tag[:30]}> in <quiz>; it holds <question>s")
                 continue
             self._element(element, place)
-        self.problems.raise_if_refused()
         self._bank()
         self.draft.images = self.image_bytes
-        self.draft.skipped = list(self.problems.unsupported)
         self.draft.warnings.extend(self.warnings.lines())
         return self.draft
 
@@ -383,20 +382,22 @@ class _Reader:
                 "(the categories are not kept)"
             )
         elif self.categories:
-            category = self.categories[0]
-            title = self._title(category.findtext("category/text") or "")
+            category, place = self.categories[0]
+            title = self._title(category.findtext("category/text") or "", place)
             if title:
                 bank["title"] = title
             info = category.find("info")
             if info is not None:
-                description, guide = self._info(info, "category")
+                description, guide = self._info(info, place)
                 if description:
                     bank["description"] = description
                 if guide:
                     bank["guide"] = guide
-            quiz_id = (category.findtext("idnumber") or "").strip()
-            if quiz_id:
-                bank["id"] = quiz_id
+            idnumber = (category.findtext("idnumber") or "").strip()
+            if idnumber:
+                self._quiz_id(idnumber, place)
+            for name in ("title", "description", "guide", "id"):
+                self.draft.field_origins[name] = f"{place}, category"
         levels = set(self.levels.values())
         if len(levels) > 1:
             self.warnings.add(
@@ -409,14 +410,22 @@ class _Reader:
             if any(self.shuffles):
                 self.warnings.add("some questions shuffle their answers and some do not: none will")
 
-    def _title(self, path: str) -> dict[str, str] | None:
+    def _quiz_id(self, idnumber: str, place: str) -> None:
+        """The category's idnumber as the quiz id, slugified as a question's idnumber is."""
+        quiz_id = quiz_slug(idnumber)
+        if quiz_id is None:
+            self.warnings.add(no_quiz_id("the category's idnumber", idnumber), place)
+            return
+        self.draft.bank["id"] = quiz_id
+
+    def _title(self, path: str, place: str) -> dict[str, str] | None:
         name = category_name(path)
         if not name:
             return None
         parts = split_languages(name) or {None: name}
         found = {}
         for code, part in parts.items():
-            language = self._language(code, "category")
+            language = self._language(code, place)
             text = html.unescape(part).strip()
             if language and text:
                 found[language] = text
@@ -450,30 +459,33 @@ class _Reader:
     def _element(self, element: ET.Element, place: str) -> None:
         kind = element.get("type", "")
         if kind == "category":
-            self.categories.append(element)
+            self.categories.append((element, place))
             return
         name = (element.findtext("name/text") or "").strip()
         if name:
             place = f"{place}, question {name[:40]!r}"
-        if kind not in SUPPORTED:
-            described = UNSUPPORTED_TYPES.get(kind, f"{kind[:30]!r}" if kind else "untyped")
-            self.problems.unsupported_part(place, f"a question of type {described}")
-            return
-        if len(self.draft.questions) >= MAX_QUESTIONS:
-            raise ConversionError(
-                [
-                    f"{place}: more than {MAX_QUESTIONS} questions; a bank has at most {MAX_QUESTIONS}"
-                ]
+        with self.problems.question():
+            if kind not in SUPPORTED:
+                described = UNSUPPORTED_TYPES.get(kind, f"{kind[:30]!r}" if kind else "untyped")
+                self.problems.unsupported_part(place, f"a question of type {described}")
+                return
+            if len(self.draft.questions) >= MAX_QUESTIONS:
+                raise ConversionError(
+                    [
+                        f"{place}: more than {MAX_QUESTIONS} questions; a bank has at most {MAX_QUESTIONS}"
+                    ]
+                )
+            question = self._question(element, kind, place)
+            if question is None or not self.problems.question_ok:
+                return
+            idnumber = (element.findtext("idnumber") or "").strip()
+            question_id = question_id_from(idnumber) if idnumber else None
+            question_id = question_id or (question_id_from(name) if name else None)
+            if question_id:
+                question["id"] = question_id
+            self.draft.add(
+                {key: value for key, value in question.items() if value is not None}, place
             )
-        question = self._question(element, kind, place)
-        if question is None:
-            return
-        idnumber = (element.findtext("idnumber") or "").strip()
-        question_id = question_id_from(idnumber) if idnumber else None
-        question_id = question_id or (question_id_from(name) if name else None)
-        if question_id:
-            question["id"] = question_id
-        self.draft.add({key: value for key, value in question.items() if value is not None}, place)
 
     def _question(self, element: ET.Element, kind: str, place: str) -> dict[str, Any] | None:
         text_element = element.find("questiontext")
@@ -543,18 +555,23 @@ class _Reader:
     def _right_feedback(
         self, answers: list[tuple[Decimal, ET.Element]], right: set[int], place: str
     ) -> dict[str, str] | None:
-        kept: dict[str, str] | None = None
+        # every right answer's feedback, each once, per language: together they say why the
+        # answer is right (a multiple question has several)
+        kept: dict[str, list[str]] = {}
         for index, (_, answer) in enumerate(answers):
             feedback = self._feedback(answer, place)
             if not feedback:
                 continue
-            if index in right and kept is None:
-                kept = feedback
+            if index in right:
+                for language, text in feedback.items():
+                    kept.setdefault(language, []).append(text)
             else:
                 self.warnings.add(
                     "feedback on wrong answers is not kept (a question has one explanation)", place
                 )
-        return kept
+        return {
+            language: "\n".join(dict.fromkeys(texts)) for language, texts in kept.items()
+        } or None
 
     def _choice(
         self, element: ET.Element, question: dict[str, Any], place: str

@@ -28,6 +28,7 @@ from content.formats.base import (
     Problems,
     localized,
     number_text,
+    question_id_from,
     read_decimal,
     yaml_number,
 )
@@ -146,6 +147,22 @@ class Rows:
         self.draft = draft
 
     def read(self, cells: Sequence[Any], place: str) -> None:
+        with self.problems.question():
+            values = self._values(cells, place)
+            if not values:
+                return
+            if len(self.draft.questions) >= MAX_QUESTIONS:
+                raise ConversionError(
+                    [
+                        f"{place}: more than {MAX_QUESTIONS} questions; a bank has at most {MAX_QUESTIONS}"
+                    ]
+                )
+            question = self._question(values, place)
+            if question is not None and self.problems.question_ok:
+                self.draft.add(question, place)
+
+    def _values(self, cells: Sequence[Any], place: str) -> dict[tuple[str, str | None], str]:
+        """The row's non-empty cells by column; none when a cell cannot be read."""
         values: dict[tuple[str, str | None], str] = {}
         for number, cell in enumerate(cells):
             column = self.header.columns[number] if number < len(self.header.columns) else None
@@ -153,24 +170,14 @@ class Rows:
                 text = cell_text(cell)
             except TypeError as error:
                 self.problems.error(place, f"column {number + 1}: {error}; write it as text")
-                return
+                return {}
             if not text:
                 continue
             if column is None:
                 self.problems.error(place, f"a value in column {number + 1}, which has no header")
-                return
+                return {}
             values[column] = text
-        if not values:
-            return
-        if len(self.draft.questions) >= MAX_QUESTIONS:
-            raise ConversionError(
-                [
-                    f"{place}: more than {MAX_QUESTIONS} questions; a bank has at most {MAX_QUESTIONS}"
-                ]
-            )
-        question = self._question(values, place)
-        if question is not None:
-            self.draft.add(question, place)
+        return values
 
     def _localized(
         self, values: dict[tuple[str, str | None], str], name: str
@@ -192,8 +199,8 @@ class Rows:
             )
             return None
         question: dict[str, Any] = {"type": kind}
-        if ("id", None) in values:
-            question["id"] = values[("id", None)]
+        if ("id", None) in values:  # slugified as a Moodle name is; none left: numbered
+            question["id"] = question_id_from(values[("id", None)])
         question["text"] = self._localized(values, "question")
         options = [self._localized(values, name) for name in OPTION_COLUMNS]
         while options and options[-1] is None:
@@ -345,7 +352,7 @@ def read_table(
             if not any(cell_text(cell) for cell in cells if not _is_date(cell)):
                 continue
             header = Header(cells, place, problems)
-            if problems.errors:
+            if problems.file_errors:
                 return
             reader = Rows(header, language, problems, draft)
             continue

@@ -29,6 +29,8 @@ from content.formats.base import (
     WriteOptions,
     Written,
     exam_left_out,
+    no_quiz_id,
+    quiz_slug,
 )
 from content.formats.table import (
     COLUMNS,
@@ -114,8 +116,8 @@ def read_xlsx(data: bytes, options: ReadOptions) -> Draft:
         workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as error:  # openpyxl raises many kinds on damaged files
         raise ConversionError([f"not a readable .xlsx file ({type(error).__name__})"]) from None
-    problems = Problems(options.skip_unsupported)
     draft = Draft(bank={})
+    problems = draft.problems
     try:
         names = workbook.sheetnames
         questions = workbook[names[0]]
@@ -138,7 +140,6 @@ def read_xlsx(data: bytes, options: ReadOptions) -> Draft:
         raise ConversionError([f"not a readable .xlsx file ({type(error).__name__})"]) from None
     finally:
         workbook.close()
-    problems.raise_if_refused()
     return draft
 
 
@@ -172,6 +173,7 @@ def _quiz_sheet(sheet: Any, language: str, problems: Problems, draft: Draft) -> 
         seen.add(key)
         if not value:
             continue
+        draft.field_origins.setdefault("guide" if base == "guide_title" else base, place)
         if base in LOCALIZED_KEYS:
             texts.setdefault(base, {})[code or language] = value
         elif base == "shuffle_options":
@@ -179,6 +181,11 @@ def _quiz_sheet(sheet: Any, language: str, problems: Problems, draft: Draft) -> 
                 problems.error(place, "shuffle_options is true or false")
                 continue
             draft.bank["shuffle_options"] = value.lower() == "true"
+        elif base == "id":  # slugified as a Moodle category's idnumber is
+            if (quiz_id := quiz_slug(value)) is None:
+                draft.warnings.append(f"{place}: {no_quiz_id('the id', value)}")
+                continue
+            draft.bank["id"] = quiz_id
         else:
             draft.bank[base] = value
     for base, translations in texts.items():

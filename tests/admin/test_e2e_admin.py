@@ -144,7 +144,7 @@ async def test_a_broken_bank_gets_every_error_with_its_place_and_changes_nothing
     text = "\n".join(m.text for m in api.bot_messages(ADMIN.id)[-3:])
     assert "broken.yaml" in report.text and "nothing was changed" in report.text
     for expected in (
-        "field id: String should match pattern",
+        "field id: 'Broken Bank' is not a quiz id",
         "field title: the en text must be non-empty text",
         "field level",
         "question b2 (#2), field options: List should have at least 2 items",

@@ -242,3 +242,13 @@ def test_an_accepted_answer_with_an_arrow_is_left_out_with_a_warning() -> None:
         "left out b: the accepted answer 'a->b' (GIFT reads -> as matching)",
         "left out b: the whole question (no answer GIFT can hold)",
     )
+
+
+def test_a_multiple_question_explains_with_every_right_options_feedback_once() -> None:
+    gift = (
+        b"::m:: Who is buried in Grant's tomb? {"
+        b" ~%50%Grant#Grant is. ~%50%Grant's wife#She is, beside him."
+        b" ~%-100%No one#Someone is. ~%50%x#Grant is.}"
+    )
+    (question,) = read(gift, "gift").quiz.questions
+    assert question.explanation == LocalizedText({"en": "Grant is.\nShe is, beside him."})

@@ -211,9 +211,10 @@ def test_what_a_question_cannot_say_here_is_unsupported(body: str, kind: str, pr
 def test_a_multichoice_with_no_right_answer_is_an_error() -> None:
     body = '<single>false</single><answer fraction="0"><text>a</text></answer><answer fraction="-50"><text>b</text></answer>'
     with pytest.raises(ConversionError) as caught:
-        read(_question(body), "xml", skip_unsupported=True)  # an error, not skippable
+        read(_question(body), "xml", skip_unsupported=True)  # skipped: nothing is left
     assert caught.value.problems == (
         "line 1, question 'q': no right answer (none has a positive fraction)",
+        "no question can be taken (1 skipped)",
     )
 
 
@@ -241,9 +242,7 @@ def test_an_embedded_file_that_is_not_an_image_is_refused_with_its_question() ->
         f'<file name="x.png" path="/" encoding="base64">{b64}</file></questiontext>'
     )
     problems = refused(true_false_quiz(text), "xml")
-    assert problems[0].startswith(
-        "line 1, question 'q', question q (#1), field image: x.png: not a PNG"
-    )
+    assert problems[0].startswith("line 1, question 'q', field image: x.png: not a PNG")
 
 
 # --- what a round trip writes ----------------------------------------------------------------------------
@@ -325,3 +324,19 @@ def test_more_text_than_a_bank_can_hold_is_refused_while_parsing() -> None:
     )
     problems = refused(data, "xml")
     assert problems == ("refused: more than 4 MiB of text besides the embedded files",)
+
+
+def test_a_multiple_question_explains_with_every_right_options_feedback() -> None:
+    body = (
+        "<single>false</single>"
+        '<answer fraction="50"><text>Grant</text><feedback><text>Grant is.</text></feedback></answer>'
+        '<answer fraction="50"><text>His wife</text><feedback><text>She is, beside him.</text></feedback></answer>'
+        '<answer fraction="-100"><text>No one</text><feedback><text>Someone is.</text></feedback></answer>'
+    )
+    loaded = read(_question(body), "xml")
+    (question,) = loaded.quiz.questions
+    assert question.explanation == LocalizedText({"en": "Grant is.\nShe is, beside him."})
+    # only the wrong answer's feedback is named as not kept
+    assert loaded.warnings == (
+        "feedback on wrong answers is not kept (a question has one explanation) (line 1, question 'q')",
+    )

@@ -89,7 +89,7 @@ def test_a_field_of_another_type_is_refused_by_the_validator_at_its_row() -> Non
     rows = "question,option1,option2,answer,tolerance\nWhich?,a,b,A,0.5\n"
     problems = refused(rows.encode(), "csv")
     assert problems == (
-        "line 2, question q1 (#1), field tolerance: not a field of a single question "
+        "line 2, field tolerance: not a field of a single question "
         "(it belongs to numeric questions)",
     )
 

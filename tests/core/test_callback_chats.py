@@ -29,7 +29,7 @@ ADA = FakeUser(7101, "Ada", "en")
 
 
 def test_learner_and_draft_kinds_are_private_group_kinds_are_groups() -> None:
-    private = {"a", "pk", "sb", "q", "p", "l", "rv", "ls", "fgy", "fgn", "adc", "adx", "adt"}
+    private = {"a", "pk", "sb", "q", "p", "l", "rv", "ls", "fgy", "fgn", "adc", "adx", "adt", "aig"}
     private |= {"xc", "xd", "xg", "xf", "xh", "xr"}  # an exam's
     groups = {"ga", "gp", "gs", "gr"}
     declared = {kind.prefix: kind.chats for kind in callbacks.kinds()}

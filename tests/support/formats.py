@@ -22,6 +22,26 @@ SEED = ROOT / "content" / "banks" / "model-pipeline-parallelism.yaml"
 DRILL = ROOT / "content" / "banks" / "parallelism-drill" / "parallelism-drill.yaml"
 EVERYTHING_BANK = HERE / "everything.yaml"
 
+OVER_LONG = "x" * 1001  # one character over an explanation's limit
+# Two good questions among one of each kind of problem: a bank cannot hold it, the reader
+# finds a mistake, the validator finds a length.
+MIXED_GIFT = f"""\
+::good:: Is this kept? {{TRUE}}
+
+::pairs:: Match them. {{ =cat -> food =dog -> bone }}
+
+::wrong:: Which is right? {{~one ~two}}
+
+::long:: Why? {{=a ~b ####{OVER_LONG}}}
+
+::fine:: Is this fine? {{T}}
+"""
+MIXED_GIFT_PROBLEMS = (
+    "line 3 ::pairs::: a matching question (=item -> match)",
+    "line 5 ::wrong::: no right answer: mark it with = (or with a positive weight ~%50%)",
+    "line 7 ::long::, field explanation: the default text has 1001 characters; at most 1000",
+)
+
 
 def load(path: Path) -> Loaded:
     result = load_bank_file(path, "en", EVERYTHING)
