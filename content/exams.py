@@ -9,8 +9,9 @@ the clock and the answers (bot/learner/exams.py), storage keeps the paper.
   give the same paper; every question of a pool equally likely, in an order of its own):
   with sections, each section's draw from its own questions, in the sections' order; without,
   `draw` questions from the whole bank.
-- `mark_paper`: the result, over the answers' grades (content/grading.py grades each answer;
-  nothing here grades): a question counts its credit; a wrong answer (no credit) costs the
+- `mark_paper`: the result, over the answers' grades (content/grading.py grades each answer,
+  `mark_responses` has it grade the stored ones; nothing here grades): a question counts
+  its credit; a wrong answer (no credit) costs the
   penalty, unless the question has weights (its negative weights already mark it down); an
   unanswered question counts 0; the total is at least 0 unless the bank says `floor: none`.
 """
@@ -27,7 +28,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from content.grading import Grade, with_penalty
+from content.grading import Grade, grade, stored_response, with_penalty
 from content.model import Exam, LocalizedText, Quiz
 
 SECONDS_PER_QUESTION = 60  # the time limit when the bank names none
@@ -243,3 +244,19 @@ def mark_paper(
         out_of=len(marked),
         pass_mark=paper.pass_mark,
     )
+
+
+def mark_responses(
+    quiz: Quiz | None, paper: Paper, responses: Mapping[str, tuple[int, str | None]]
+) -> ExamResult:
+    """The result of a paper from its stored responses (by item: the `chosen` column and a
+    typed reply, content/grading.py's `stored_response` reads them), each graded by
+    content/grading.py; the questions retired from the quiz since (or all, when the quiz is
+    gone) count nowhere."""
+    grades = {}
+    for item, (chosen, reply) in responses.items():
+        question = quiz.question(item) if quiz is not None else None
+        if question is not None:
+            grades[item] = grade(question, stored_response(question, chosen, reply))
+    counted = {item for item in paper.items if quiz is not None and quiz.question(item)}
+    return mark_paper(paper, grades, counted)

@@ -18,7 +18,7 @@ from typing import Any
 
 from storage.card_reviews import CardReview, ReviewOf, apply_reviews
 from storage.database import Database, Transaction
-from storage.learner_store import EXAM, EXAM_PREFIX, Attempt, attempt_of, exam_name
+from storage.learner_store import EXAM, Attempt, attempt_of, exam_name, exam_quiz_id
 
 BY_LEARNER = "learner"
 BY_TIME = "time"
@@ -28,7 +28,8 @@ BY_TIME = "time"
 class Sitting:
     """An exam attempt as stored: the attempt (its questions are the paper's, in order), the
     seed it was drawn from, the paper (content/exams.py `Paper`, as JSON), when its time is
-    up, the question shown now and the message that shows it, and who ended it."""
+    up, the question shown now and the message that shows it, who ended it, and the homework
+    it was taken for."""
 
     attempt: Attempt
     seed: int
@@ -37,10 +38,11 @@ class Sitting:
     position: int
     message_id: int | None
     ended_by: str | None
+    assignment_id: int | None = None  # the homework it was taken for
 
     @property
     def quiz_id(self) -> str:
-        return self.attempt.quiz_id.removeprefix(EXAM_PREFIX)
+        return exam_quiz_id(self.attempt.quiz_id)
 
     @property
     def open(self) -> bool:
@@ -73,7 +75,8 @@ class MarkedAnswer:
     answered_at: float
 
 
-_SITTING = """SELECT a.*, e.seed, e.paper, e.ends_at, e.position, e.message_id, e.ended_by
+_SITTING = """SELECT a.*, e.seed, e.paper, e.ends_at, e.position, e.message_id, e.ended_by,
+        e.assignment_id
     FROM exam_attempts e JOIN attempts a ON a.id = e.attempt_id"""
 
 # a response is taken while the attempt runs and its time is not up
@@ -90,6 +93,7 @@ def _sitting(row: Any) -> Sitting:
         int(row["position"]),
         row["message_id"],
         row["ended_by"],
+        row["assignment_id"],
     )
 
 
@@ -107,9 +111,10 @@ class ExamStore:
         paper: str,
         now: float,
         seconds: float,
+        assignment_id: int | None = None,
     ) -> Sitting:
-        """Start the learner's exam of the quiz with this paper, or return the one running
-        (its paper, drawn when it began, stays)."""
+        """Start the learner's exam of the quiz (for homework `assignment_id`) with this paper,
+        or return the one running (its paper, drawn when it began, stays)."""
         async with self._database.transaction() as tx:
             rows = await tx.fetchall(
                 """INSERT INTO attempts (user_id, quiz_id, question_ids, total, started_at, kind)
@@ -117,7 +122,7 @@ class ExamStore:
                    ON CONFLICT(user_id, quiz_id) WHERE finished_at IS NULL DO NOTHING
                    RETURNING id""",
                 user_id,
-                exam_name(quiz_id),
+                exam_name(quiz_id, assignment_id),
                 json.dumps(list(items)),
                 len(items),
                 now,
@@ -125,24 +130,27 @@ class ExamStore:
             )
             if rows:
                 await tx.execute(
-                    """INSERT INTO exam_attempts (attempt_id, seed, paper, ends_at)
-                       VALUES (?, ?, ?, ?)""",
+                    """INSERT INTO exam_attempts (attempt_id, seed, paper, ends_at, assignment_id)
+                       VALUES (?, ?, ?, ?, ?)""",
                     rows[0]["id"],
                     seed,
                     paper,
                     now + seconds,
+                    assignment_id,
                 )
-        running = await self.running(user_id, quiz_id)
+        running = await self.running(user_id, quiz_id, assignment_id)
         assert running is not None
         return running
 
-    async def running(self, user_id: int, quiz_id: str) -> Sitting | None:
-        """The learner's running exam of the quiz."""
+    async def running(
+        self, user_id: int, quiz_id: str, assignment_id: int | None = None
+    ) -> Sitting | None:
+        """The learner's running exam of the quiz (their own, or that homework's)."""
         return await self._database.fetchone_as(
             _sitting,
             f"{_SITTING} WHERE a.user_id=? AND a.quiz_id=? AND a.finished_at IS NULL",
             user_id,
-            exam_name(quiz_id),
+            exam_name(quiz_id, assignment_id),
         )
 
     async def get(self, attempt_id: int) -> Sitting | None:
@@ -155,22 +163,42 @@ class ExamStore:
         )
         return [_sitting(row) for row in rows]
 
-    async def running_quizzes(self, user_id: int) -> set[str]:
-        """The quizzes the learner has an exam of running (their answers stay hidden)."""
+    async def running_for(self, assignment_id: int) -> list[Sitting]:
+        """The homework's exams still running."""
+        rows = await self._database.fetchall(
+            f"{_SITTING} WHERE e.assignment_id=? AND a.finished_at IS NULL ORDER BY a.id",
+            assignment_id,
+        )
+        return [_sitting(row) for row in rows]
+
+    async def hidden_quizzes(self, user_id: int, now: float) -> set[str]:
+        """The quizzes whose answers stay hidden from the learner now: those they have an exam
+        of running, their own or a homework's, and those of the homework exams they took that
+        are still open (until the deadline, their review must not be a key to a classmate)."""
         rows = await self._database.fetchall(
             """SELECT quiz_id FROM attempts
-               WHERE user_id=? AND kind=? AND finished_at IS NULL""",
+               WHERE user_id=? AND kind=? AND finished_at IS NULL
+               UNION
+               SELECT a.quiz_id FROM attempts a
+               JOIN exam_attempts e ON e.attempt_id = a.id
+               JOIN assignments s ON s.id = e.assignment_id
+               WHERE a.user_id=? AND s.closed_at IS NULL AND s.deadline > ?""",
             user_id,
             EXAM,
+            user_id,
+            now,
         )
-        return {str(row["quiz_id"]).removeprefix(EXAM_PREFIX) for row in rows}
+        return {exam_quiz_id(row["quiz_id"]) for row in rows}
 
-    async def taken(self, user_id: int, quiz_id: str) -> list[Sitting]:
-        """The learner's exams of the quiz, running or ended, oldest first."""
+    async def taken(
+        self, user_id: int, quiz_id: str, assignment_id: int | None = None
+    ) -> list[Sitting]:
+        """The learner's exams of the quiz (their own, or that homework's), running or ended,
+        oldest first."""
         rows = await self._database.fetchall(
             f"{_SITTING} WHERE a.user_id=? AND a.quiz_id=? ORDER BY a.id",
             user_id,
-            exam_name(quiz_id),
+            exam_name(quiz_id, assignment_id),
         )
         return [_sitting(row) for row in rows]
 

@@ -34,6 +34,8 @@ class Assignment:
     reminded_at: float | None
     closed_at: float | None
     outcome: str | None
+    exam: bool = False  # taken as an exam (bot/learner/exams.py)
+    exam_minutes: int | None = None  # its time limit; None: the bank's
 
     @property
     def open(self) -> bool:
@@ -58,7 +60,7 @@ class Taker:
 
 
 def _assignment(row: Any) -> Assignment:
-    return row_as(Assignment, row)
+    return row_as(Assignment, row, exam=bool(row["exam"]))
 
 
 class HomeworkStore:
@@ -78,12 +80,16 @@ class HomeworkStore:
         timezone: str,
         created_by: int | None,
         now: float,
+        exam: bool = False,
+        exam_minutes: int | None = None,
     ) -> Assignment:
         async with self._database.transaction() as tx:
             cursor = await tx.execute(
                 """INSERT INTO assignments (chat_id, thread_id, quiz_id, deadline, language,
-                       timezone, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+                       timezone, created_by, created_at, exam, exam_minutes)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
                 chat_id, thread_id, quiz_id, deadline, language, timezone, created_by, now,
+                int(exam), exam_minutes,
             )  # fmt: skip
             new_id = cursor.lastrowid
         found = await self.get(int(new_id or 0))
@@ -112,6 +118,17 @@ class HomeworkStore:
                 chat_id,
             )
         return [_assignment(row) for row in rows]
+
+    async def open_exam(self, chat_id: int, quiz_id: str) -> Assignment | None:
+        """An open homework of the chat that takes the quiz as an exam (its answers stay
+        hidden there until its deadline)."""
+        return await self._database.fetchone_as(
+            _assignment,
+            """SELECT * FROM assignments WHERE chat_id=? AND quiz_id=? AND exam=1
+                 AND closed_at IS NULL ORDER BY deadline DESC""",
+            chat_id,
+            quiz_id,
+        )
 
     async def close(self, assignment_id: int, outcome: str, now: float) -> bool:
         """Close an open assignment; False if it was closed already (by the other caller)."""

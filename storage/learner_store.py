@@ -141,15 +141,21 @@ def _card(row: Any) -> StoredCard:
 
 REVIEW = "review"
 REVIEW_QUIZ_ID = ":review"  # never a quiz id: one running review session per learner
-# an exam (storage/exam_store.py): named after its quiz, one running per learner and quiz
-# beside their own attempt at it
+# an exam (storage/exam_store.py): named after its quiz (and its homework), one running per
+# learner and quiz (and homework) beside their own attempt at it
 EXAM = "exam"
-EXAM_PREFIX = ":exam:"  # never a quiz id; + the quiz's id
+EXAM_PREFIX = ":exam:"  # never a quiz id; + the quiz's id (+ ":" and the homework's number)
 
 
-def exam_name(quiz_id: str) -> str:
-    """The attempt name of an exam of quiz `quiz_id`."""
-    return f"{EXAM_PREFIX}{quiz_id}"
+def exam_name(quiz_id: str, assignment_id: int | None = None) -> str:
+    """The attempt name of an exam of quiz `quiz_id`, taken for homework `assignment_id`."""
+    homework = "" if assignment_id is None else f":{assignment_id}"
+    return f"{EXAM_PREFIX}{quiz_id}{homework}"
+
+
+def exam_quiz_id(name: str) -> str:
+    """The quiz an exam's attempt name names (`exam_name`)."""
+    return name.removeprefix(EXAM_PREFIX).partition(":")[0]
 
 
 def review_item(quiz_id: str, question_id: str) -> str:
@@ -162,7 +168,9 @@ def attempt_item_parts(attempt: Attempt, item: str) -> tuple[str, str]:
     if attempt.kind == REVIEW:
         quiz_id, _, question_id = item.partition("/")
         return quiz_id, question_id
-    return attempt.quiz_id.removeprefix(EXAM_PREFIX), item
+    if attempt.kind == EXAM:
+        return exam_quiz_id(attempt.quiz_id), item
+    return attempt.quiz_id, item
 
 
 class LearnerStore:

@@ -436,11 +436,14 @@ MIGRATIONS: tuple[Migration, ...] = (
         "ALTER TABLE group_answers ADD COLUMN credit REAL CHECK (credit BETWEEN -1 AND 1)",
     ),
     # 14: exams (content/exams.py). An exam attempt is an attempt of kind 'exam' named
-    # ':exam:<quiz id>' (one running per learner and quiz, beside their own quiz attempt),
-    # its questions the paper drawn. Beside it: the seed it was drawn from, the paper's
-    # sections and the rules it is marked by (JSON), when its time is up, the question shown
-    # and the message that shows it, and who ended it. Its answers stay changeable responses
-    # until it ends, when they become answers (and reviews of their cards) at once.
+    # ':exam:<quiz id>' (':exam:<quiz id>:<assignment>' for a homework's: one running per
+    # learner and quiz, and per homework, beside their own quiz attempt), its questions the
+    # paper drawn. Beside it: the seed it was drawn from, the paper's sections and the rules it
+    # is marked by (JSON), when its time is up, the question shown and the message that shows
+    # it, who ended it, and the homework it was taken for. Its answers stay changeable
+    # responses until it ends, when they become answers (and reviews of their cards) at once.
+    # A homework may be an exam (`exam`), with a time limit of its own (`exam_minutes`;
+    # NULL: the bank's).
     (
         """CREATE TABLE exam_attempts (
             attempt_id INTEGER PRIMARY KEY REFERENCES attempts(id) ON DELETE CASCADE,
@@ -449,7 +452,8 @@ MIGRATIONS: tuple[Migration, ...] = (
             ends_at REAL NOT NULL,
             position INTEGER NOT NULL DEFAULT 0 CHECK (position >= 0),
             message_id INTEGER,
-            ended_by TEXT CHECK (ended_by IN ('learner', 'time'))
+            ended_by TEXT CHECK (ended_by IN ('learner', 'time')),
+            assignment_id INTEGER REFERENCES assignments(id)
         )""",
         """CREATE TABLE exam_responses (
             attempt_id INTEGER NOT NULL REFERENCES attempts(id) ON DELETE CASCADE,
@@ -460,6 +464,9 @@ MIGRATIONS: tuple[Migration, ...] = (
             PRIMARY KEY (attempt_id, item)
         )""",
         "CREATE INDEX exam_attempts_open ON exam_attempts(ends_at) WHERE ended_by IS NULL",
+        """ALTER TABLE assignments ADD COLUMN exam INTEGER NOT NULL DEFAULT 0
+            CHECK (exam IN (0, 1))""",
+        "ALTER TABLE assignments ADD COLUMN exam_minutes INTEGER CHECK (exam_minutes > 0)",
     ),
 )
 

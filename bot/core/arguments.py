@@ -363,25 +363,49 @@ def report(args: Words, catalog: Catalog) -> tuple[Quiz, str] | Refusal:
 class AssignArgs:
     quiz: Quiz
     deadline: float  # Unix time
+    exam: bool = False  # taken as an exam
+    minutes: int | None = None  # the exam's time limit; None: the bank's
+
+
+EXAM_WORD = "exam"
+MAX_EXAM_MINUTES = 24 * 60
 
 
 def assign(
     args: Words, catalog: Catalog, timezone: str, now: float, min_seconds: int
 ) -> AssignArgs | Refusal:
-    """`/assign <quiz id> <deadline>`: a duration (`90m`, `2h`, `3d`) or `YYYY-MM-DD HH:MM`
-    in the group's time zone."""
+    """`/assign <quiz id> <deadline> [exam [minutes]]`: a duration (`90m`, `2h`, `3d`) or
+    `YYYY-MM-DD HH:MM` in the group's time zone; `exam` takes it as an exam, in `minutes`
+    (else the bank's time limit)."""
     usage = Reply("usage_assign", {"example": example_quiz(catalog), "timezone": timezone})
-    given = _quiz_first(args, catalog, usage, 1, 3)
+    given = _quiz_first(args, catalog, usage, 1, 5)
     if isinstance(given, Refusal):
         return given
     quiz, rest = given
-    if not rest:
+    folded = [word.lower() for word in rest]
+    exam = EXAM_WORD in folded
+    words, after = (
+        (rest[: folded.index(EXAM_WORD)], rest[folded.index(EXAM_WORD) + 1 :])
+        if exam
+        else (rest, [])
+    )
+    if len(words) > 2:
+        return Refusal(Reply("args_extra", {"value": echo(words[2])}), usage)
+    if len(after) > 1:
+        return Refusal(Reply("args_extra", {"value": echo(after[1])}), usage)
+    if not words:
         return Refusal(Reply("deadline_missing"), usage)
-    deadline = parse_deadline(rest, now, timezone, min_seconds)
+    minutes = None
+    if after:
+        minutes = ascii_number(after[0])
+        if minutes is None or not 1 <= minutes <= MAX_EXAM_MINUTES:
+            problem = {"value": echo(after[0]), "high": MAX_EXAM_MINUTES}
+            return Refusal(Reply("args_exam_minutes", problem), usage)
+    deadline = parse_deadline(words, now, timezone, min_seconds)
     if isinstance(deadline, DeadlineProblem):
-        value = echo(" ".join(rest))
+        value = echo(" ".join(words))
         return Refusal(Reply(f"deadline_{deadline.reason}", {"value": value}), usage)
-    return AssignArgs(quiz, deadline)
+    return AssignArgs(quiz, deadline, exam, minutes)
 
 
 def unassign(args: Words) -> int | Refusal:

@@ -29,8 +29,10 @@ from bot.core.i18n import Locale
 from bot.core.update_processor import arrival_time
 from content.catalog import Catalog
 from content.group_rules import SendPace
+from content.model import Quiz
 from content.rules import resolve_language
 from storage import Attempt, Storage, User
+from storage.homework_store import Assignment
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +72,8 @@ class Services:
     open_attempt: AttemptOpener | None = None
     # a group tap's toast goes through this when it runs (QUIZ_TOAST_PROCESS), else in-process
     toaster: ToastSender | None = None
+    # a homework taken as an exam: the learner feature's exams, set at its start
+    homework_exams: HomeworkExams | None = None
 
     @cached_property
     def links(self) -> LinkSigner:
@@ -122,6 +126,21 @@ class Services:
 
 
 AttemptOpener = Callable[[Bot, Services, int, Attempt, Locale], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class HomeworkExams:
+    """What the learner's exams lend the homework feature: `open` a member's exam from the
+    homework's link (started, or continued where it was; the attempt's id, for the homework
+    to count, or None when none runs), and `end_all` of a homework's exams still running at
+    its deadline, before its results."""
+
+    open: Callable[
+        [Bot, Services, JobQueue[Any], int, int, Quiz, Assignment, Locale],
+        Awaitable[int | None],
+    ]
+    end_all: Callable[[Bot, Services, int], Awaitable[None]]
+
 
 SERVICES_KEY = "services"
 

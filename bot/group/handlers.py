@@ -40,6 +40,10 @@ async def groupquiz(update: Update, context: QuizContext) -> None:
     if not flow.playable_in_groups(wanted.quiz):
         await context.say(locale.t("group_nothing_playable", quiz_id=wanted.quiz.id))
         return
+    exam = await services.storage.homework.open_exam(chat.id, wanted.quiz.id)
+    if exam is not None:  # its reveals would be the exam's answers before the deadline
+        await context.say(locale.t("group_exam_homework_open", number=exam.id))
+        return
     started = await flow.start(
         context.bot,
         services,

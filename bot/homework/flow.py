@@ -22,9 +22,10 @@ from bot.core.i18n import Locale
 from bot.core.render import Rendered
 from bot.core.tables import to_csv
 from bot.homework import render
+from content.exams import ExamResult, Paper, mark_responses
 from content.model import Quiz
 from content.rules import attempt_order
-from storage.homework_store import CANCELLED, FINISHED, Assignment
+from storage.homework_store import CANCELLED, FINISHED, Assignment, Taker
 
 log = logging.getLogger(__name__)
 
@@ -78,12 +79,16 @@ async def assign(
     language: str,
     timezone: str,
     created_by: int | None,
+    exam: bool = False,
+    exam_minutes: int | None = None,
 ) -> Assignment:
-    """Store the homework, post it, arm its deadline and reminder."""
+    """Store the homework (taken as an exam, with `exam`), post it, arm its deadline and
+    reminder."""
     homework = services.storage.homework
     assignment = await homework.create(
         chat_id=chat_id, thread_id=thread_id, quiz_id=quiz.id, deadline=deadline,
         language=language, timezone=timezone, created_by=created_by, now=services.clock(),
+        exam=exam, exam_minutes=exam_minutes,
     )  # fmt: skip
     locale = locale_of(services, assignment)
     message_id = await _send(
@@ -180,6 +185,8 @@ async def close(bot: Bot, services: Services, jobs: Jobs, assignment_id: int) ->
     _cancel_jobs(jobs, assignment_id)
     assignment = await homework.get(assignment_id)
     assert assignment is not None
+    if assignment.exam and services.homework_exams is not None:
+        await services.homework_exams.end_all(bot, services, assignment.id)  # before results
     quiz = services.catalog.get(assignment.quiz_id)
     locale = locale_of(services, assignment)
     takers = await homework.takers(assignment.id)
@@ -235,10 +242,30 @@ async def report(
     quiz = services.catalog.get(assignment.quiz_id)
     takers = await services.storage.homework.takers(assignment.id)
     attempts = await services.storage.reports.attempts([t.attempt_id for t in takers])
-    table = render.table(quiz, assignment, takers, attempts, locale)
+    sections = await _exam_results(services, quiz, takers) if assignment.exam else None
+    table = render.table(quiz, assignment, takers, attempts, locale, sections)
     title = locale.text(quiz.title, 200) if quiz is not None else assignment.quiz_id
     caption = locale.t("homework_report_caption", number=assignment.id, title=title, n=len(takers))
     return caption, to_csv(table), f"homework-{assignment.id}-{assignment.quiz_id}.csv"
+
+
+async def _exam_results(
+    services: Services, quiz: Quiz | None, takers: list[Taker]
+) -> dict[int, ExamResult]:
+    """Each taker's exam marked from its stored responses (its sections' points), by attempt."""
+    exams = services.storage.exams
+    results = {}
+    for taker in takers:
+        sitting = await exams.get(taker.attempt_id)
+        if sitting is None or sitting.open:
+            continue
+        responses = await exams.responses(sitting.attempt.id)
+        results[taker.attempt_id] = mark_responses(
+            quiz,
+            Paper.from_json(sitting.paper),
+            {item: (r.chosen, r.reply) for item, r in responses.items()},
+        )
+    return results
 
 
 async def send_report(
@@ -324,10 +351,11 @@ async def remind(bot: Bot, services: Services, assignment_id: int) -> int:
 
 
 async def open_homework(
-    bot: Bot, services: Services, chat_id: int, user_id: int, assignment: Assignment, locale: Locale
-) -> None:
-    """Start (or continue) the member's attempt tagged to the homework; a member who handed
-    it in is told their score."""
+    bot: Bot, services: Services, jobs: Jobs, chat_id: int, user_id: int,
+    assignment: Assignment, locale: Locale,
+) -> None:  # fmt: skip
+    """Start (or continue) the member's attempt tagged to the homework (an exam, for an exam
+    homework); a member who handed it in is told their score."""
     quiz = services.catalog.get(assignment.quiz_id)
     if quiz is None:
         await bot.send_message(chat_id, locale.t("quiz_gone"))
@@ -339,6 +367,14 @@ async def open_homework(
     )
     if tagged is not None and tagged.finished_at is not None:
         await bot.send_message(chat_id, render.handed_in(quiz, assignment, tagged, locale))
+        return
+    if assignment.exam:
+        assert services.homework_exams is not None
+        opened = await services.homework_exams.open(
+            bot, services, jobs, chat_id, user_id, quiz, assignment, locale
+        )
+        if opened is not None and tagged is None:
+            await services.storage.homework.tag(assignment.id, user_id, opened, services.clock())
         return
     if tagged is not None:
         attempt = await learners.get_attempt(tagged.attempt_id)

@@ -28,7 +28,8 @@ async def _timezone(context: QuizContext) -> str:
 
 
 async def assign(update: Update, context: QuizContext) -> None:
-    """`/assign <quiz id> <deadline>`: homework for the group, taken in private."""
+    """`/assign <quiz id> <deadline> [exam [minutes]]`: homework for the group, taken in
+    private (as an exam, with `exam`)."""
     services = context.services
     timezone = await _timezone(context)
     wanted = arguments.assign(
@@ -49,6 +50,7 @@ async def assign(update: Update, context: QuizContext) -> None:
         chat_id=context.chat_id, thread_id=context.thread_id, quiz=wanted.quiz,
         deadline=wanted.deadline, language=context.locale.language, timezone=timezone,
         created_by=None if anonymous or user is None else user.id,
+        exam=wanted.exam, exam_minutes=wanted.minutes,
     )  # fmt: skip
 
 
@@ -116,8 +118,9 @@ async def on_homework(update: Update, context: QuizContext, link: Homework) -> N
     if not await _checked(context, assignment.chat_id, is_member, "homework_not_member"):
         return
     await flow.open_homework(
-        context.bot, services, context.chat_id, context.learner.user_id, assignment, locale
-    )
+        context.bot, services, context.jobs, context.chat_id, context.learner.user_id,
+        assignment, locale,
+    )  # fmt: skip
 
 
 async def on_report_link(update: Update, context: QuizContext, link: AssignmentReport) -> None:
@@ -134,7 +137,7 @@ async def on_report_link(update: Update, context: QuizContext, link: AssignmentR
 
 GROUP = Where.GROUP
 COMMANDS = (
-    Command("assign", assign, Role.CHAT_ADMIN, GROUP, Task.HOMEWORK, "<quiz id> <deadline>", f"{QUIZ} 2d"),
+    Command("assign", assign, Role.CHAT_ADMIN, GROUP, Task.HOMEWORK, "<quiz id> <deadline> [exam [minutes]]", f"{QUIZ} 2d"),
     Command("assignments", assignments, Role.LEARNER, GROUP, Task.HOMEWORK),
     Command("unassign", unassign, Role.CHAT_ADMIN, GROUP, Task.HOMEWORK, "<number>", "1"),
 )  # fmt: skip

@@ -4,15 +4,16 @@ member's private intro and reminder, the CSV for the teacher."""
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.core.i18n import Locale
-from bot.core.render import Rendered, person, place_mark
+from bot.core.render import Rendered, clock_text, person, place_mark
 from bot.core.tables import Cell, Table, answer_cell, number_cell, question_header
 from content.deadlines import local_time
+from content.exams import ExamResult, draw, rules_of
 from content.model import Quiz
 from content.rules import score_text
 from content.schema import MAX_TITLE_LENGTH
@@ -33,16 +34,19 @@ def _deadline(assignment: Assignment) -> str:
 
 
 def post(quiz: Quiz, assignment: Assignment, done: int, link: str, locale: Locale) -> Rendered:
-    """The assignment in the group: what, until when, how many are done, and the button that
-    opens it in private."""
-    text = locale.t(
-        "homework_post",
-        number=assignment.id,
-        title=_title(quiz, assignment, locale),
-        n=len(quiz),
-        deadline=_deadline(assignment),
-        done=done,
-    )
+    """The assignment in the group: what (an exam: its size and time limit), until when, how
+    many are done, and the button that opens it in private."""
+    values = {
+        "number": assignment.id,
+        "title": _title(quiz, assignment, locale),
+        "n": len(quiz),
+        "deadline": _deadline(assignment),
+        "done": done,
+    }
+    if assignment.exam:
+        paper = draw(quiz, rules_of(quiz, assignment.exam_minutes), seed=0)  # its size only
+        values.update(n=len(paper.items), minutes=clock_text(paper.seconds))
+    text = locale.t("homework_post_exam" if assignment.exam else "homework_post", **values)
     button = InlineKeyboardButton(locale.t("button_homework_start"), url=link)
     return Rendered(text, InlineKeyboardMarkup([[button]]))
 
@@ -138,7 +142,7 @@ def intro(quiz: Quiz, assignment: Assignment, locale: Locale) -> str:
 
 def handed_in(quiz: Quiz | None, assignment: Assignment, taker: Taker, locale: Locale) -> str:
     return locale.t(
-        "homework_handed_in",
+        "homework_handed_in_exam" if assignment.exam else "homework_handed_in",
         title=_title(quiz, assignment, locale),
         score=score_text(taker.score or 0),
         total=taker.total,
@@ -147,7 +151,7 @@ def handed_in(quiz: Quiz | None, assignment: Assignment, taker: Taker, locale: L
 
 def reminder(quiz: Quiz | None, assignment: Assignment, locale: Locale) -> str:
     return locale.t(
-        "homework_reminder",
+        "homework_reminder_exam" if assignment.exam else "homework_reminder",
         title=_title(quiz, assignment, locale),
         deadline=_deadline(assignment),
         quiz_id=html.escape(assignment.quiz_id),
@@ -160,12 +164,15 @@ def table(
     takers: Sequence[Taker],
     attempts: Sequence[LatestAttempt],
     locale: Locale,
+    sections: Mapping[int, ExamResult] | None = None,
 ) -> Table:
     """Every member who opened the homework: done in time or not, score, time, and one column
-    per question of the quiz."""
+    per question of the quiz; for an exam, before the questions, one column per section of
+    its paper (`sections`: each attempt's result, by attempt)."""
     questions = quiz.questions if quiz is not None else ()
+    titles = _section_titles(sections or {}, locale)
     header = (
-        "name", "user id", "done", "score", "total", "time (s)",
+        "name", "user id", "done", "score", "total", "time (s)", *titles,
         *(question_header(n, q, q.id, locale) for n, q in enumerate(questions, 1)),
     )  # fmt: skip
     by_attempt = {attempt.attempt_id: attempt for attempt in attempts}
@@ -182,6 +189,7 @@ def table(
             number_cell(taker.score or 0) if finished else None,
             taker.total,
             seconds.get(taker.user_id),
+            *_section_cells((sections or {}).get(taker.attempt_id), titles, locale),
         ]
         answers = by_attempt[taker.attempt_id].answers if taker.attempt_id in by_attempt else {}
         for question in questions:
@@ -193,3 +201,21 @@ def table(
             )
         rows.append(tuple(cells))
     return Table(header, tuple(rows))
+
+
+def _section_titles(results: Mapping[int, ExamResult], locale: Locale) -> list[str]:
+    """The sections' columns: each title once, in the papers' order."""
+    titles: dict[str, None] = {}
+    for result in results.values():
+        for part in result.parts:
+            if part.title is not None:
+                titles[locale.plain(part.title)] = None
+    return list(titles)
+
+
+def _section_cells(result: ExamResult | None, titles: Sequence[str], locale: Locale) -> list[Cell]:
+    """A taker's points in each section (with the penalty), empty where they have none."""
+    if result is None:
+        return [None] * len(titles)
+    points = {locale.plain(part.title): float(part.points) for part in result.parts if part.title}
+    return [number_cell(points[title]) if title in points else None for title in titles]

@@ -1,4 +1,5 @@
-"""A learner in a private chat: quizzes, review sessions, progress, reminders, /forgetme.
+"""A learner in a private chat: quizzes, exams, review sessions, progress, reminders,
+/forgetme.
 
 The feature's face, as `bot/app.py` wires it: its handlers, the commands it answers (sent in
 a group, they are pointed to the private chat), and what it arms at start."""
@@ -21,6 +22,7 @@ async def start(jobs: JobQueue[Any], services: Services) -> None:
     limit re-armed; the learner's sessions lent to the features that start private
     attempts."""
     services.open_attempt = flow.open_attempt
+    services.homework_exams = exams.HOMEWORK_EXAMS
     await exams.resume(jobs, services)
     jobs.run_repeating(
         reminders.send_due_reminders,

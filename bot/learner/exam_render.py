@@ -5,7 +5,6 @@ hand in, the result, and the review page by page. Data in, `Rendered` out."""
 from __future__ import annotations
 
 import html
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -21,6 +20,7 @@ from bot.core.render import (
     answer_hint,
     choice_labels,
     choices,
+    clock_text,
     explanation,
     letter,
     letters,
@@ -35,15 +35,6 @@ from content.exams import ExamResult, MarkedItem, Outcome, Paper
 from content.grading import NumberReply, Response, TextReply, choices_of, right_choices
 from content.model import Question, QuestionType, Quiz
 from content.schema import MAX_QUESTION_LENGTH, MAX_TITLE_LENGTH
-
-
-def clock_text(seconds: float) -> str:
-    """A duration as a clock shows it: 12:41, or 1:02:03 from an hour on (seconds rounded
-    up while time is left, so 0:00 means none)."""
-    whole = max(0, math.ceil(seconds))
-    hours, rest = divmod(whole, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 def points_text(points: Fraction) -> str:
@@ -62,16 +53,18 @@ def _title(quiz: Quiz, locale: Locale) -> str:
     return locale.text(quiz.title, MAX_TITLE_LENGTH)
 
 
-def rules_message(quiz: Quiz, paper: Paper, attempt: int, locale: Locale) -> Rendered:
-    """Before the first question: what the exam is and how it is marked."""
+def rules_message(
+    quiz: Quiz, paper: Paper, attempt: int, locale: Locale, seconds: float | None = None
+) -> Rendered:
+    """Before the first question: what the exam is and how it is marked; `seconds`, the time
+    it has when that is less than the paper's (a homework's deadline comes first)."""
+    allowed = paper.seconds if seconds is None else seconds
     lines = [
         locale.t("exam_intro_title", title=_title(quiz, locale)),
-        locale.t(
-            "exam_intro_size",
-            n=len(paper.items),
-            minutes=clock_text(paper.seconds),
-        ),
+        locale.t("exam_intro_size", n=len(paper.items), minutes=clock_text(allowed)),
     ]
+    if allowed < paper.seconds:
+        lines.append(locale.t("exam_intro_deadline_first"))
     if paper.sectioned:
         named = [locale.text(p.title, MAX_TITLE_LENGTH) for p in paper.parts if p.title]
         lines.append(locale.t("exam_intro_sections", sections=", ".join(named)))

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -24,17 +23,19 @@ from telegram.error import BadRequest, TelegramError
 from telegram.ext import JobQueue
 
 from bot.core import callbacks, faults, pictures
-from bot.core.context import QuizContext, Services
+from bot.core.context import HomeworkExams, QuizContext, Services
 from bot.core.i18n import Locale
 from bot.core.render import Rendered, choice_count, letter, letters, picture_line, takes_reply
 from bot.learner import exam_render as render
 from content import grading
-from content.exams import ExamResult, Paper, draw, mark_paper, rules_of
-from content.grading import Grade, NumberReply, TextReply, Unreadable
-from content.model import Question, QuestionType, Quiz, clip
+from content.deadlines import local_time
+from content.exams import ExamResult, Paper, draw, mark_responses, rules_of
+from content.grading import NumberReply, TextReply, Unreadable
+from content.model import Exam, Question, QuestionType, Quiz, clip
 from content.rules import option_order
 from storage import AwaitedReply
-from storage.exam_store import BY_LEARNER, BY_TIME, MarkedAnswer, Response, Sitting
+from storage.exam_store import BY_LEARNER, BY_TIME, MarkedAnswer, Sitting
+from storage.homework_store import Assignment
 
 log = logging.getLogger(__name__)
 
@@ -122,15 +123,7 @@ async def open_exam(
     exams = services.storage.exams
     sitting = await exams.running(user_id, quiz.id)
     if sitting is not None:
-        running = await _running(services, sitting.attempt.id, user_id)
-        if isinstance(running, str):
-            await bot.send_message(chat_id, locale.t(running))
-        elif sitting.time_left(services.clock()) <= 0:
-            await end_exam(bot, services, sitting, BY_TIME)
-        else:
-            left = render.clock_text(sitting.time_left(services.clock()))
-            await bot.send_message(chat_id, locale.t("exam_resuming", left=left))
-            await _show(bot, services, chat_id, running, sitting.position, locale)
+        await _resume(bot, services, chat_id, sitting, locale)
         return
     taken = await exams.taken(user_id, quiz.id)
     rules = rules_of(quiz)
@@ -138,23 +131,77 @@ async def open_exam(
         await bot.send_message(chat_id, locale.t("exam_no_attempts_left", n=rules.attempts))
         await send_result(bot, services, chat_id, taken[-1], locale)
         return
+    await _begin(bot, services, jobs, chat_id, user_id, quiz, rules, len(taken) + 1, locale)
+
+
+async def open_homework_exam(
+    bot: Bot, services: Services, jobs: Jobs, chat_id: int, user_id: int, quiz: Quiz,
+    assignment: Assignment, locale: Locale,
+) -> int | None:  # fmt: skip
+    """A homework's exam from its link: the member's running one where it was, else a new one
+    with the homework's minutes (never past its deadline). The attempt's id, for the homework
+    to count; None when none runs (nothing to draw)."""
+    sitting = await services.storage.exams.running(user_id, quiz.id, assignment.id)
+    if sitting is not None:
+        await _resume(bot, services, chat_id, sitting, locale)
+        return sitting.attempt.id
+    rules = rules_of(quiz, assignment.exam_minutes)
+    begun = await _begin(bot, services, jobs, chat_id, user_id, quiz, rules, 1, locale, assignment)
+    return None if begun is None else begun.attempt.id
+
+
+async def end_homework_exams(bot: Bot, services: Services, assignment_id: int) -> None:
+    """At a homework's deadline: its exams still running end, as when their time is up."""
+    for sitting in await services.storage.exams.running_for(assignment_id):
+        await end_exam(bot, services, sitting, BY_TIME)
+
+
+HOMEWORK_EXAMS = HomeworkExams(open=open_homework_exam, end_all=end_homework_exams)
+
+
+async def _resume(
+    bot: Bot, services: Services, chat_id: int, sitting: Sitting, locale: Locale
+) -> None:
+    """A running exam opened again: its question where it was, with the time left (ended now
+    if its time is up)."""
+    running = await _running(services, sitting.attempt.id, sitting.attempt.user_id)
+    if isinstance(running, str):
+        await bot.send_message(chat_id, locale.t(running))
+    elif sitting.time_left(services.clock()) <= 0:
+        await end_exam(bot, services, sitting, BY_TIME)
+    else:
+        left = render.clock_text(sitting.time_left(services.clock()))
+        await bot.send_message(chat_id, locale.t("exam_resuming", left=left))
+        await _show(bot, services, chat_id, running, sitting.position, locale)
+
+
+async def _begin(
+    bot: Bot, services: Services, jobs: Jobs, chat_id: int, user_id: int, quiz: Quiz,
+    rules: Exam, attempt: int, locale: Locale, assignment: Assignment | None = None,
+) -> Sitting | None:  # fmt: skip
+    """A new exam: the paper drawn once from a new seed and stored, its time limit armed (a
+    homework's never past its deadline), the rules said, the first question shown."""
     seed = secrets.randbits(62)
     paper = draw(quiz, rules, seed)
     if not paper.items:
         await bot.send_message(chat_id, locale.t("exam_nothing_to_draw"))
-        return
+        return None
     now = services.clock()
-    sitting = await exams.start(
+    seconds = float(paper.seconds)
+    if assignment is not None:
+        seconds = max(0.0, min(seconds, assignment.deadline - now))
+    sitting = await services.storage.exams.start(
         user_id, quiz.id, paper.items, seed=seed, paper=paper.to_json(), now=now,
-        seconds=paper.seconds,
+        seconds=seconds, assignment_id=None if assignment is None else assignment.id,
     )  # fmt: skip
     arm(jobs, services, sitting)
-    log.info("exam %s of %s started: %d questions, %d s", sitting.attempt.id, quiz.id,
-             len(paper.items), paper.seconds)  # fmt: skip
-    intro = render.rules_message(quiz, paper, len(taken) + 1, locale)
+    log.info("exam %s of %s started: %d questions, %.0f s", sitting.attempt.id, quiz.id,
+             len(paper.items), seconds)  # fmt: skip
+    intro = render.rules_message(quiz, paper, attempt, locale, seconds)
     await bot.send_message(chat_id, intro.text)
     running = _Running(sitting, quiz, Paper.from_json(sitting.paper))
     await _show(bot, services, chat_id, running, sitting.position, locale)
+    return sitting
 
 
 # a question shown
@@ -468,28 +515,27 @@ async def take_reply(
 # the end
 
 
-def _marked(
-    quiz: Quiz | None, paper: Paper, responses: Mapping[str, Response]
+async def _marked(
+    services: Services, sitting: Sitting, quiz: Quiz | None, paper: Paper
 ) -> tuple[ExamResult, list[MarkedAnswer]]:
-    """The paper marked over its responses (each graded by content/grading.py), and each
-    response as the answer it becomes."""
-    grades: dict[str, Grade] = {}
+    """The paper marked over its stored responses, and each response that counts as the answer
+    it becomes."""
+    responses = await services.storage.exams.responses(sitting.attempt.id)
+    result = mark_responses(
+        quiz, paper, {item: (r.chosen, r.reply) for item, r in responses.items()}
+    )
     answers = []
-    for item, stored in responses.items():
-        question = quiz.question(item) if quiz is not None else None
-        if question is None:
-            continue  # retired meanwhile: counts nowhere
-        grade = grading.grade(
-            question, grading.stored_response(question, stored.chosen, stored.reply)
-        )
-        grades[item] = grade
-        credit = float(grade.credit) if grading.scored_in_parts(question) else None
+    for marked in result.items:
+        if marked.grade is None or quiz is None:
+            continue
+        question, stored = quiz.question(marked.item), responses[marked.item]
+        assert question is not None  # counted: still in the quiz
+        credit = float(marked.grade.credit) if grading.scored_in_parts(question) else None
         answers.append(
-            MarkedAnswer(item, stored.chosen, grade.fully_right, credit, stored.reply,
-                         stored.answered_at)
+            MarkedAnswer(marked.item, stored.chosen, marked.grade.fully_right, credit,
+                         stored.reply, stored.answered_at)
         )  # fmt: skip
-    counted = {item for item in paper.items if quiz is not None and quiz.question(item)}
-    return mark_paper(paper, grades, counted), answers
+    return result, answers
 
 
 async def end_exam(bot: Bot, services: Services, sitting: Sitting, ended_by: str) -> None:
@@ -499,10 +545,11 @@ async def end_exam(bot: Bot, services: Services, sitting: Sitting, ended_by: str
     exams, learners = services.storage.exams, services.storage.learners
     quiz = services.catalog.get(sitting.quiz_id)
     paper = Paper.from_json(sitting.paper)
-    result, answers = _marked(quiz, paper, await exams.responses(sitting.attempt.id))
-    ended = await exams.end(
-        sitting, ended_by, services.clock(), float(result.points), result.out_of, answers
-    )
+    result, answers = await _marked(services, sitting, quiz, paper)
+    at = services.clock()
+    if ended_by == BY_TIME:  # when the time was up, whenever this runs (after a restart)
+        at = min(at, sitting.ends_at)
+    ended = await exams.end(sitting, ended_by, at, float(result.points), result.out_of, answers)
     if not ended:
         return
     user_id = sitting.attempt.user_id
@@ -526,7 +573,21 @@ async def end_exam(bot: Bot, services: Services, sitting: Sitting, ended_by: str
 async def _review_closed(services: Services, sitting: Sitting, paper: Paper,
                          locale: Locale) -> str | None:  # fmt: skip
     """Why the review of an ended exam cannot show the right answers yet (an interface
-    string), or None: while the learner may take the exam again, the answers stay hidden."""
+    string), or None: while the learner may take the exam again, the answers stay hidden; a
+    homework's, until its deadline (a classmate's review must not be their key)."""
+    homework = sitting.assignment_id
+    if homework is None:  # an exam of the learner's own, while a homework of it is open
+        hidden = await services.storage.exams.hidden_quizzes(
+            sitting.attempt.user_id, services.clock()
+        )
+        if sitting.quiz_id in hidden:
+            return locale.t("exam_review_homework_open")
+    else:
+        assignment = await services.storage.homework.get(homework)
+        if assignment is not None and services.clock() < assignment.deadline:
+            deadline = local_time(assignment.deadline, assignment.timezone)
+            return locale.t("exam_review_after_deadline", deadline=deadline)
+        return None
     if paper.attempts == 0:
         return locale.t("exam_review_never")
     taken = await services.storage.exams.taken(sitting.attempt.user_id, sitting.quiz_id)
@@ -543,7 +604,7 @@ async def send_result(
         await bot.send_message(chat_id, locale.t("quiz_gone"))
         return
     paper = Paper.from_json(sitting.paper)
-    result, _ = _marked(quiz, paper, await services.storage.exams.responses(sitting.attempt.id))
+    result, _ = await _marked(services, sitting, quiz, paper)
     attempt = sitting.attempt
     standing = render.Standing(
         quiz=quiz,
@@ -582,7 +643,7 @@ async def review(
     if closed is not None:
         await query.answer(closed)
         return
-    result, _ = _marked(quiz, paper, await services.storage.exams.responses(sitting.attempt.id))
+    result, _ = await _marked(services, sitting, quiz, paper)
     page = max(tap.page, 1)
     if page > len(result.items):
         await query.answer(locale.t("stale_button"))

@@ -155,7 +155,7 @@ async def open_quiz(
 ) -> None:
     """Start the quiz, or continue the running attempt at its first unanswered question; not
     while the learner takes an exam of it (its answers stay hidden until it ends)."""
-    if await services.storage.exams.running(user_id, quiz.id) is not None:
+    if quiz.id in await services.storage.exams.hidden_quizzes(user_id, services.clock()):
         await bot.send_message(chat_id, locale.t("exam_running_refusal", quiz_id=quiz.id))
         return
     learners = services.storage.learners
@@ -173,9 +173,9 @@ async def open_review(
 ) -> None:
     """Continue the running review session, or start one of the questions due now; not while
     the learner takes an exam (a review would reveal its questions' answers)."""
-    running = await services.storage.exams.running_quizzes(user_id)
-    if running:
-        await bot.send_message(chat_id, locale.t("exam_running_refusal", quiz_id=min(running)))
+    hidden = await services.storage.exams.hidden_quizzes(user_id, services.clock())
+    if hidden:
+        await bot.send_message(chat_id, locale.t("exam_running_refusal", quiz_id=min(hidden)))
         return
     learners = services.storage.learners
     now = services.clock()
@@ -334,7 +334,7 @@ async def _check_asked(
         if attempt.kind == REVIEW or services.catalog.get(attempt.quiz_id) is not None:
             return _Refusal("tap_on_retired", resume=attempt)
         return _Refusal("quiz_gone")
-    if await services.storage.exams.running(user_id, item.quiz.id) is not None:
+    if item.quiz.id in await services.storage.exams.hidden_quizzes(user_id, services.clock()):
         return _Refusal("exam_running")  # an answer shown now would be a key to the exam
     answers = await services.storage.learners.answers(attempt.id)
     if item.key in answers:

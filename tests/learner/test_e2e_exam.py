@@ -276,12 +276,12 @@ async def test_quiz_review_and_an_earlier_quiz_of_the_bank_are_refused_while_the
     ada = examinee(api)
     earlier = await ada.learner.send(f"/quiz {EXAM_ID}", "Question 1 of 5")  # before the exam
     await ada.start()
-    await ada.learner.send(f"/quiz {EXAM_ID}", "You are taking an exam of")
-    await ada.learner.send("/review", "You are taking an exam of")
+    await ada.learner.send(f"/quiz {EXAM_ID}", "An exam of")
+    await ada.learner.send("/review", "An exam of")
     toast = await ada.learner.tap(earlier, earlier.button_data()[0])
     assert (
         toast["text"]
-        == "You are taking an exam of this quiz: its answers stay hidden until it ends."
+        == "An exam of this quiz is open for you: its answers stay hidden until it ends."
     )
     assert not graded(api.messages[(ADA.id, earlier.message_id)].text)
     assert stored(settings.db_path, "SELECT COUNT(*) FROM answers") == [(0,)]

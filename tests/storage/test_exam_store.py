@@ -30,7 +30,8 @@ async def test_an_exam_runs_beside_the_learners_own_attempt_and_keeps_its_paper(
     assert sitting.attempt.question_ids == ("n2", "w1") and sitting.ends_at == 70.0
     again = await exams.start(ADA, QUIZ, ("n3", "w2"), seed=8, paper="{}", now=20.0, seconds=60)
     assert again == sitting  # the running one, with the paper drawn first
-    assert await exams.running_quizzes(ADA) == {QUIZ} and await exams.running_quizzes(BO) == set()
+    assert await exams.hidden_quizzes(ADA, 20.0) == {QUIZ}
+    assert await exams.hidden_quizzes(BO, 20.0) == set()
     assert await learners.learners.running_attempt(ADA, QUIZ) == own
     assert [s.attempt.id for s in await exams.open_sittings()] == [sitting.attempt.id]
 
@@ -88,7 +89,7 @@ async def test_the_end_is_once_and_only_then_the_responses_become_answers_and_re
     assert [(r[0], r[2]) for r in reviews] == [("n1", 30.0), ("n2", 30.0)]
     assert [r[1] for r in reviews][1] == 1  # Again: a wrong answer
     assert not await exams.respond(attempt, "n2", 0, None, 31.0)
-    assert await exams.open_sittings() == [] and await exams.running_quizzes(ADA) == set()
+    assert await exams.open_sittings() == [] and await exams.hidden_quizzes(ADA, 31.0) == set()
     assert [s.attempt.id for s in await exams.taken(ADA, QUIZ)] == [attempt]
 
 

@@ -1,0 +1,132 @@
+"""Homework taken as an exam, end to end: `/assign <quiz> <deadline> exam [minutes]` in a group,
+each member's exam in private from the homework's link, the right answers kept from everyone
+until the deadline (a member's own review, the private quiz, a group quiz or a post of that
+bank in the group), a running exam ended at the deadline, the results in the group and the
+teacher's report with each section's points and the time taken."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot.config import Settings
+from bot.core.tables import rows_of
+from bot.sandbox import FakeBotApi
+from tests.support.exams import EXAM_BANK, RIGHT, WRONG, Examinee, paper_of, stored
+from tests.support.harness import bank_folder, make_settings, running_bot
+from tests.support.learner import Learner
+from tests.support.room import ADA, BO, CY, DI, GROUP_ID, Room
+
+
+@dataclass
+class Clock:
+    offset: float = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+
+@pytest.fixture
+def settings(api: FakeBotApi, tmp_path: Path) -> Settings:
+    banks = bank_folder(tmp_path, mini=EXAM_BANK)
+    return make_settings(api, tmp_path / "quiz.sqlite3", content_dir=banks)
+
+
+async def test_an_exam_homework_from_assign_to_results_and_report(
+    api: FakeBotApi, settings: Settings
+) -> None:
+    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
+    room.chat.members = {BO.id, CY.id, DI.id}
+    ada = Learner(api, ADA)
+    bo, cy = (Examinee(Learner(api, user)) for user in (BO, CY))
+    clock = Clock()
+    async with running_bot(settings, clock):
+        await ada.send("/start", "I am")  # the teacher can be written to
+        await room.say(ADA, "/assign mini-exam 2h exam 0", "are a whole number from 1 to 1440")
+        await room.say(ADA, "/assign mini-exam 2h exam ten", "are a whole number from 1 to 1440")
+        await room.say(ADA, "/assign mini-exam 2h exam 10 more", "one word too many")
+        await room.say(ADA, "/assign mini-exam exam", "Which deadline?")
+        post = await room.say(ADA, "/assign mini-exam 2h exam 10", "Homework #1")
+        assert "an exam of 4 questions, ⏱ 10:00" in post.text
+        assert "the right answers are shown after the deadline" in post.text
+        [(deadline,)] = stored(settings.db_path, "SELECT deadline FROM assignments")
+
+        # Bo takes it from the link, all right but one, and hands in
+        api.press_link(BO, post)
+        panel = await bo.panel("Question 1 of 4 · ⏱ 10:00 left")
+        paper = paper_of(settings.db_path, BO.id)
+        answers: dict[str, str | list[str]] = {
+            **RIGHT,
+            "w2": ["red", "blue"],
+            paper[0]: WRONG[paper[0]],
+        }
+        for number in range(1, 5):
+            await bo.answer(panel, answers)
+            panel = await bo.panel(f"Question {number} of")
+            if number < 4:
+                panel = await bo.next(panel)
+        result = await bo.hand_in(panel)
+        assert "Score: <b>2.75 / 4</b> (68.8 %) — passed" in result.html
+        assert "The right answers are shown after the homework's deadline" in result.text
+        toast = await bo.learner.tap(result, bo.button(result, "Review"))
+        assert toast["text"].startswith("The right answers are shown after the homework's")
+        # until the deadline the bank's answers stay hidden from Bo in private too
+        await bo.learner.send("/quiz mini-exam", "its answers stay hidden until then")
+        await bo.learner.send("/exam mini-exam", "📝")  # a private exam: allowed, reviewed later
+        own = await bo.panel("Question 1 of 4")
+        await bo.hand_in(own)
+        own_result = [m for m in bo.learner.messages() if "Score:" in m.text][-1]
+        toast = await bo.learner.tap(own_result, bo.button(own_result, "Review"))
+        assert toast["text"].startswith("A homework exam of this quiz is open for you")
+        # the link again: handed in, told so
+        seen = len(bo.learner.messages())
+        api.press_link(BO, post)
+        await api.wait_for_bot_message(BO.id, "You handed in", after=seen)
+        # no group quiz, no post of that bank in the group until the deadline
+        await room.say(ADA, "/groupquiz mini-exam", "Homework #1 is an exam of this quiz here")
+        await api.wait_for(lambda: "✅ 1 done" in room.current(post).text or None)
+
+        # Cy answers one question and leaves the exam running; Di never opens it
+        api.press_link(CY, post)
+        panel = await cy.panel("Question 1 of 4")
+        await cy.answer(panel, {**RIGHT, "w2": ["red", "blue"]})
+        await cy.panel("Your answer:")
+
+    # back 2 seconds before the deadline: Cy's exam ends with it, then the results
+    clock.offset = deadline - time.time() - 2
+    seen_group, seen_ada = len(room.messages()), len(ada.messages())
+    async with running_bot(settings, clock):
+        results = await api.wait_for_bot_message(GROUP_ID, "results", after=seen_group)
+        lines = results.text.splitlines()
+        assert "Bo" in lines[1] and "2.8/4" in lines[1]
+        assert "Cy" in lines[2] and "1/4" in lines[2]  # ended at the deadline: counted
+        cy_result = await api.wait_for_bot_message(CY.id, "— time is up")
+        assert "Score:" in cy_result.text
+        document = await api.wait_for(
+            lambda: next((m for m in ada.messages()[seen_ada:] if m.document), None)
+        )
+        rows = rows_of(api.file_content(document.document or {}))
+        assert rows[0][:8] == [
+            "name",
+            "user id",
+            "done",
+            "score",
+            "total",
+            "time (s)",
+            "Sums",
+            "Words",
+        ]
+        by_name = {row[0]: row for row in rows[1:]}
+        assert by_name["Bo"][2:5] == ["yes", "2.75", "4"]
+        assert [by_name["Bo"][6], by_name["Bo"][7]] == ["0.75", "2"]
+        assert by_name["<Cy & Co>"][2:5] == ["yes", "1", "4"]
+        assert float(by_name["<Cy & Co>"][5]) <= 600  # at most the ten minutes
+        # after the deadline: Bo reads the review, and the bank is open to him again
+        toast = await bo.learner.tap(result, bo.button(result, "Review"))
+        page = await api.wait_for_bot_message(BO.id, "📖 Review")
+        assert toast["text"] is None and "✅" in page.text
+        await bo.learner.send("/quiz mini-exam", "Question 1 of 5")
+        await room.say(ADA, "/groupquiz mini-exam", "Mini exam")
