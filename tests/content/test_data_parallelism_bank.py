@@ -16,7 +16,13 @@ from content.grading import Choice, Selection, grade
 from content.loader import load_bank_file
 from content.model import MultipleAnswer, NumericAnswer, QuestionType, Quiz
 
-BANK = Path(__file__).resolve().parents[2] / "content" / "banks" / "data-parallelism-zero.yaml"
+BANK = (
+    Path(__file__).resolve().parents[2]
+    / "content"
+    / "banks"
+    / "data-parallelism-zero"
+    / "data-parallelism-zero.yaml"
+)
 
 
 @pytest.fixture(scope="module")

@@ -196,7 +196,7 @@ EXAM_ID = "data-parallelism-zero"
 def _exam_answers() -> dict[str, list[str]]:
     """The third bank's question text -> what answers it right, as the page shows it: the
     labels of its right options (True/False for a true/false question), or the reply to type."""
-    quiz = load_bank_file(DEFAULT_CONTENT_DIR / f"{EXAM_ID}.yaml", "en").quiz
+    quiz = load_bank_file(DEFAULT_CONTENT_DIR / EXAM_ID / f"{EXAM_ID}.yaml", "en").quiz
     assert quiz is not None
     answers = {}
     for q in quiz.questions:
