@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from bot.config import Settings
+from bot.core import deeplinks
+from bot.core.context import SERVICES_KEY, Services
 from bot.core.tables import rows_of
 from bot.sandbox import FakeBotApi
 from tests.support.exams import EXAM_BANK, RIGHT, WRONG, Examinee, paper_of, stored
@@ -43,7 +45,7 @@ async def test_an_exam_homework_from_assign_to_results_and_report(
     ada = Learner(api, ADA)
     bo, cy = (Examinee(Learner(api, user)) for user in (BO, CY))
     clock = Clock()
-    async with running_bot(settings, clock):
+    async with running_bot(settings, clock) as application:
         await ada.send("/start", "I am")  # the teacher can be written to
         await room.say(ADA, "/assign mini-exam 2h exam 0", "are a whole number from 1 to 1440")
         await room.say(ADA, "/assign mini-exam 2h exam ten", "are a whole number from 1 to 1440")
@@ -87,6 +89,12 @@ async def test_an_exam_homework_from_assign_to_results_and_report(
         await api.wait_for_bot_message(BO.id, "You handed in", after=seen)
         # no group quiz, no post of that bank in the group until the deadline
         await room.say(ADA, "/groupquiz mini-exam", "Homework #1 is an exam of this quiz here")
+        # nor its report, even by a signed link to it (the bot posts one at the deadline)
+        services: Services = application.bot_data[SERVICES_KEY]
+        payload = services.links.encode(deeplinks.AssignmentReport(1), services.clock())
+        seen = len(ada.messages())
+        api.open_link(ADA, deeplinks.url(application.bot.username, payload))
+        await api.wait_for_bot_message(ADA.id, "comes at its deadline", after=seen)
         await api.wait_for(lambda: "✅ 1 done" in room.current(post).text or None)
 
     # back 3 seconds before the deadline: Cy opens it then, answers one question and leaves
