@@ -33,7 +33,7 @@ from bot.core.render import (
 from bot.learner.render import Placed, reveal_message
 from content.exams import ExamResult, MarkedItem, Outcome, Paper
 from content.grading import NumberReply, Response, TextReply, choices_of, right_choices
-from content.model import Question, QuestionType, Quiz
+from content.model import LocalizedText, Question, QuestionType, Quiz
 from content.schema import MAX_QUESTION_LENGTH, MAX_TITLE_LENGTH
 
 
@@ -47,6 +47,13 @@ def points_text(points: Fraction) -> str:
 def percent_text(percent: Fraction) -> str:
     rounded = round(percent, 1)
     return f"{float(rounded):.1f}".removesuffix(".0")
+
+
+MAX_SECTION_SHOWN = 40  # characters of a section's title in a result (fifty of them fit)
+
+
+def _section_name(title: LocalizedText, locale: Locale) -> str:
+    return html.escape(shorten(locale.plain(title), MAX_SECTION_SHOWN))
 
 
 def _title(quiz: Quiz, locale: Locale) -> str:
@@ -244,7 +251,7 @@ def result_message(standing: Standing, attempt_id: int, locale: Locale) -> Rende
             "\n".join(
                 locale.t(
                     "exam_section_line",
-                    section=locale.text(part.title, MAX_TITLE_LENGTH),
+                    section=_section_name(part.title, locale),
                     points=points_text(part.points),
                     out_of=part.out_of,
                 )
@@ -283,7 +290,6 @@ def result_message(standing: Standing, attempt_id: int, locale: Locale) -> Rende
 
 def review_page(
     quiz: Quiz,
-    paper: Paper,
     marked: MarkedItem,
     number: int,
     total: int,
@@ -291,8 +297,9 @@ def review_page(
     attempt_id: int,
     locale: Locale,
 ) -> Rendered:
-    """One question of the review: the learner's answer marked, the right answer, the
-    explanation, the points it counted for; buttons to the previous and the next page."""
+    """One question of the review: the points it counted for, the learner's answer marked, the
+    right answer, the explanation; buttons to the previous and the next page. (Its section is
+    the result's to say: with the longest question a reveal holds, there is no room for it.)"""
     question = quiz.question(marked.item)
     assert question is not None
     placed = Placed(quiz, question, number - 1, total=total, number=number, order=order)
@@ -300,12 +307,8 @@ def review_page(
         body = reveal_message(placed, marked.grade, locale).text
     else:
         body = _unanswered(placed, locale)
-    lines = [locale.t("exam_review_title"), body]
-    part = paper.part_of(marked.item)
     points = locale.t("exam_review_points", points=points_text(marked.points))
-    if part is not None and part.title is not None:
-        points += f" · <i>{locale.text(part.title, MAX_TITLE_LENGTH)}</i>"
-    lines.append(points)
+    lines = [f"{locale.t('exam_review_title')} · {points}", body]
     moves = []
     if number > 1:
         back = callbacks.ExamReview(attempt_id, number - 1).encode()

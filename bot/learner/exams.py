@@ -653,7 +653,7 @@ async def review(
     assert question is not None  # counted: still in the bank
     order = _order(sitting.attempt.id, quiz, question)
     message = render.review_page(
-        quiz, paper, marked, page, len(result.items), order, sitting.attempt.id, locale
+        quiz, marked, page, len(result.items), order, sitting.attempt.id, locale
     )
     await query.answer()
     if tap.page == 0:
