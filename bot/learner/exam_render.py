@@ -73,7 +73,7 @@ def rules_message(
     if allowed < paper.seconds:
         lines.append(locale.t("exam_intro_deadline_first"))
     if paper.sectioned:
-        named = [locale.text(p.title, MAX_TITLE_LENGTH) for p in paper.parts if p.title]
+        named = [_section_name(p.title, locale) for p in paper.parts if p.title]
         lines.append(locale.t("exam_intro_sections", sections=", ".join(named)))
     if paper.penalty:
         lines.append(locale.t("exam_intro_penalty", penalty=points_text(paper.penalty)))

@@ -51,14 +51,17 @@ def test_the_longest_question_on_a_panel_and_its_review_page_fit_one_message(
         assert "w" * schema.MAX_EXPLANATION_LENGTH in text
 
 
-def test_a_result_with_fifty_sections_fits_one_message() -> None:
+def test_a_result_and_the_rules_with_fifty_sections_fit_one_message() -> None:
     quiz, question = worst_case_quiz()
     drawn = paper((question.id,), sections=schema.MAX_SECTIONS)
     result = mark_paper(drawn, {question.id: grade(question, Choice(1))})
     standing = exam_render.Standing(quiz, result, 100.0, drawn.seconds, True, None)
     for locale in LOCALES:
-        message = exam_render.result_message(standing, 10**17, locale)
-        assert telegram_length(visible(message)) <= MAX_MESSAGE_LENGTH
+        for message in (
+            exam_render.result_message(standing, 10**17, locale),
+            exam_render.rules_message(quiz, drawn, 1000, locale, seconds=1.0),
+        ):
+            assert telegram_length(visible(message)) <= MAX_MESSAGE_LENGTH
 
 
 def test_a_typed_reply_on_the_panel_is_shown_as_text() -> None:
