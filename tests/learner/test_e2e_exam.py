@@ -32,6 +32,8 @@ from tests.support.exams import (
 )
 from tests.support.harness import bank_folder, make_settings, running_bot
 from tests.support.learner import Learner
+from tests.support.room import ADA as TEACHER
+from tests.support.room import GROUP_ID, Room
 
 DRILL_FOLDER = DEFAULT_CONTENT_DIR / "parallelism-drill"
 ADA = FakeUser(1201, "Ada", "en")
@@ -388,3 +390,31 @@ async def test_the_drill_bank_every_type_and_its_pictures_is_taken_as_an_exam(
         assert photos == 2  # the two questions with a picture came as photos
         result = await ada.hand_in(panel)
         assert f"Score: <b>{n} / {n}</b> (100 %)" in result.html
+
+
+async def test_a_review_of_what_was_missed_in_a_group_is_refused_while_the_exam_runs(
+    api: FakeBotApi, bot: QuizApplication, settings: Settings
+) -> None:
+    """Practice of the bank: Bo missed a question of a group quiz of it, starts his exam,
+    then presses the group's "Review what you missed": its answers are refused."""
+    room = Room(api, api.group(GROUP_ID, "study", admins={TEACHER.id}))
+    room.chat.members = {BO.id}
+    first = await room.say(TEACHER, f"/groupquiz {EXAM_ID} 60", "Question 1 of")
+    assert (await room.tap(BO, first, 2)).startswith("❌")  # no first option is wrong here
+    while "final results" not in (final := await room.say(TEACHER, "/skip", "")).text:
+        pass
+    bo = examinee(api, BO)
+    await bo.start()
+    seen = len(bo.learner.messages())
+    api.press_link(BO, final)
+    await api.wait_for_bot_message(BO.id, "you missed", after=seen)
+    asked = await api.wait_for(
+        lambda: next((m for m in bo.learner.messages()[seen:] if "Review 1 of" in m.text), None)
+    )
+    toast = await bo.learner.tap(asked, asked.button_data()[0])
+    assert (
+        toast["text"]
+        == "An exam of this quiz is open for you: its answers stay hidden until it ends."
+    )
+    assert not graded(api.messages[(BO.id, asked.message_id)].text)
+    assert stored(settings.db_path, "SELECT COUNT(*) FROM answers WHERE user_id=?", BO.id) == [(0,)]
