@@ -325,9 +325,17 @@ async def _redraw(
     question = running.quiz.question(running.paper.items[position])
     assert question is not None
     message = await _panel(services, running, position, question, running.live(), locale)
+    await _show_on(bot, services, query, running, message)
+
+
+async def _show_on(
+    bot: Bot, services: Services, query: CallbackQuery, running: _Running, message: Rendered
+) -> None:
+    """`message` in place of the tapped panel; if it had to go into a new message (a caption
+    too long), that message is the panel from now on."""
     shown_in = await pictures.show_on(bot, query, message)
     if shown_in is not None and shown_in != running.sitting.message_id:
-        await services.storage.exams.show(running.attempt_id, position, shown_in)
+        await services.storage.exams.show(running.attempt_id, running.sitting.position, shown_in)
 
 
 # taps on the panel
@@ -451,9 +459,7 @@ async def finish(
         running.sitting.position, running.attempt_id, locale,
     )  # fmt: skip
     await query.answer()
-    shown_in = await pictures.show_on(bot, query, message)
-    if shown_in is not None and shown_in != running.sitting.message_id:
-        await services.storage.exams.show(running.attempt_id, running.sitting.position, shown_in)
+    await _show_on(bot, services, query, running, message)
 
 
 async def hand_in(

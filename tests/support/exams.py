@@ -140,16 +140,16 @@ class Examinee:
         else:
             await self.choose(panel, wanted)
 
-    async def take(self, answers: dict[str, str | list[str]]) -> Message:
-        """Start the exam, answer each question on its panel, hand in; the result."""
-        panel = await self.start()
+    async def answer_all(self, panel: Message, answers: dict[str, str | list[str]]) -> Message:
+        """From the first question's panel, answer each question from `answers` and move on;
+        the last question's panel."""
         total = _total(panel)
         for number in range(1, total + 1):
             await self.answer(panel, answers)
             panel = await self.panel(f"Question {number} of")
             if number < total:
                 panel = await self.next(panel)
-        return await self.hand_in(panel)
+        return panel
 
     async def hand_in(self, panel: Message) -> Message:
         await self.press(panel, "Hand in")
