@@ -19,7 +19,7 @@ from bot.core.faults import edit_quietly
 from bot.core.handlers import PRIVATE_MESSAGE, TapHandler
 from bot.core.i18n import Locale, language_name, ui_languages
 from bot.core.render import Rendered, person
-from bot.learner import charts, exams, flow, render
+from bot.learner import charts, exam_end, exams, flow, render
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +135,7 @@ async def on_exam_hand_in(
 async def on_exam_review(
     query: CallbackQuery, context: QuizContext, tap: callbacks.ExamReview
 ) -> None:
-    await exams.review(context.bot, context.services, query, tap, context.locale)
+    await exam_end.review(context.bot, context.services, query, tap, context.locale)
 
 
 async def progress(update: Update, context: QuizContext) -> None:
