@@ -35,10 +35,15 @@ SECONDS_PER_QUESTION = 60  # the time limit when the bank names none
 DEFAULT_EXAM = Exam()
 
 
-def rules_of(quiz: Quiz, minutes: int | None = None) -> Exam:
-    """The quiz's exam settings, with `minutes` as its time limit when given."""
+def rules_of(quiz: Quiz, minutes: int | None = None, attempts: int | None = None) -> Exam:
+    """The quiz's exam settings, with `minutes` as its time limit and `attempts` as the
+    attempts a learner may take when given (a homework's)."""
     exam = quiz.exam or DEFAULT_EXAM
-    return exam if minutes is None else dataclasses.replace(exam, minutes=Decimal(minutes))
+    if minutes is not None:
+        exam = dataclasses.replace(exam, minutes=Decimal(minutes))
+    if attempts is not None:
+        exam = dataclasses.replace(exam, attempts=attempts)
+    return exam
 
 
 def exam_without(exam: Exam, question_id: str, questions_left: int) -> Exam:

@@ -17,7 +17,7 @@ import yaml
 
 from content import model
 from content.bundle import write_bundle
-from content.model import LocalizedText, Question, QuestionType, Quiz
+from content.model import Guide, LocalizedText, Question, QuestionType, Quiz
 
 HEADER = "# Quiz Tutor bank, exported; /import accepts this document back unchanged.\n"
 
@@ -82,6 +82,8 @@ def question_data(question: Question) -> dict[str, Any]:
         data["explanation"] = _text(question.explanation)
     if question.explanation_image is not None:
         data["explanation_image"] = question.explanation_image.location
+    if question.guide is not None:
+        data["guide"] = _guide(question.guide)
     return data
 
 
@@ -122,6 +124,10 @@ def exam_data(exam: model.Exam) -> dict[str, Any]:
     return data
 
 
+def _guide(guide: Guide) -> dict[str, Any]:
+    return {"title": _text(guide.title), "url": guide.url}
+
+
 def bank_data(quiz: Quiz) -> dict[str, Any]:
     """The quiz as the plain data a bank's YAML holds (what the schema validates)."""
     data: dict[str, Any] = {"id": quiz.id, "title": _text(quiz.title)}
@@ -129,7 +135,7 @@ def bank_data(quiz: Quiz) -> dict[str, Any]:
         data["description"] = _text(quiz.description)
     data["level"] = quiz.level.value
     if quiz.guide is not None:
-        data["guide"] = {"title": _text(quiz.guide.title), "url": quiz.guide.url}
+        data["guide"] = _guide(quiz.guide)
     if not quiz.shuffle_options:
         data["shuffle_options"] = False
     if quiz.exam is not None:

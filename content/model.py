@@ -57,6 +57,8 @@ class Level(StrEnum):
 
 @dataclass(frozen=True)
 class Guide:
+    """Where a topic is taught: a quiz's guide, or the section of it a question names."""
+
     title: LocalizedText
     url: str
 
@@ -156,6 +158,7 @@ class Question:
     image: Image | None
     image_alt: LocalizedText | None
     explanation_image: Image | None
+    guide: Guide | None  # where its topic is taught; the quiz's guide when None
 
     def __init__(
         self,
@@ -169,6 +172,7 @@ class Question:
         image: Image | None = None,
         image_alt: LocalizedText | None = None,
         explanation_image: Image | None = None,
+        guide: Guide | None = None,
     ) -> None:
         # `answer=2` makes a single question (as before the other types); `key` is the field's
         # own name, which dataclasses.replace passes.
@@ -188,6 +192,7 @@ class Question:
             ("image", image),
             ("image_alt", image_alt),
             ("explanation_image", explanation_image),
+            ("guide", guide),
         ):
             object.__setattr__(self, name, value)
 
@@ -259,6 +264,10 @@ class Quiz:
     def question(self, question_id: str) -> Question | None:
         index = self._by_id.get(question_id)
         return None if index is None else self.questions[index]
+
+    def guide_of(self, question: Question) -> Guide | None:
+        """Where a question's topic is taught: its own guide, else the quiz's."""
+        return question.guide or self.guide
 
     def position(self, question_id: str) -> int | None:
         """0-based place of a question in the quiz, or None if it is not (or no longer) there."""

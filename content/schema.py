@@ -69,6 +69,9 @@ MAX_FEEDBACK_LENGTH = MAX_EXPLANATION_LENGTH
 
 SLUG = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}(?:-[a-z0-9]{2,8})?$")
+# Control characters but tab, line feed and carriage return: XML 1.0 and spreadsheets have
+# no place for them (an export would fail, or be a file that no reader takes).
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 QuizId = Annotated[str, StringConstraints(pattern=SLUG, max_length=MAX_QUIZ_ID_LENGTH)]
 QuestionId = Annotated[
@@ -88,6 +91,11 @@ def _localized_validator(max_length: int) -> Any:
                 raise ValueError(f"{shown} is not a language code such as 'en' or 'yo'")
             if not isinstance(text, str) or not text.strip():
                 raise ValueError(f"the {code or 'default'} text must be non-empty text")
+            if (control := _CONTROL.search(text)) is not None:
+                raise ValueError(
+                    f"the {code or 'default'} text holds a control character "
+                    f"(U+{ord(control.group()):04X}), which no file format can carry; remove it"
+                )
             if (length := utf16_length(text)) > max_length:
                 counted = (
                     "" if length == len(text) else " (as Telegram counts them: an emoji is two)"
@@ -159,6 +167,7 @@ class _QuestionSchema(_Strict):
     image: ImageField | None = None
     image_alt: Text | None = None
     explanation_image: ImageField | None = None
+    guide: GuideSchema | None = None  # where its topic is taught (the quiz's guide by default)
 
     _text = field_validator("text")(_localized_validator(MAX_QUESTION_LENGTH))
     _explanation = field_validator("explanation")(_localized_validator(MAX_EXPLANATION_LENGTH))
@@ -644,6 +653,7 @@ def to_question(question: _QuestionSchema, default_language: str) -> Question:
         image=question.image,
         image_alt=_localized(question.image_alt, default_language),
         explanation_image=question.explanation_image,
+        guide=_guide(question.guide, default_language),
     )
 
 
@@ -664,17 +674,17 @@ def to_exam(exam: ExamSchema, default_language: str) -> model.Exam:
     )
 
 
+def _guide(guide: GuideSchema | None, default_language: str) -> Guide | None:
+    return Guide(_required(guide.title, default_language), guide.url) if guide else None
+
+
 def to_quiz(bank: BankSchema, default_language: str) -> Quiz:
     return Quiz(
         id=bank.id,
         title=_required(bank.title, default_language),
         description=_localized(bank.description, default_language),
         level=bank.level,
-        guide=(
-            Guide(_required(bank.guide.title, default_language), bank.guide.url)
-            if bank.guide
-            else None
-        ),
+        guide=_guide(bank.guide, default_language),
         shuffle_options=bank.shuffle_options,
         questions=tuple(to_question(q, default_language) for q in bank.questions),
         exam=None if bank.exam is None else to_exam(bank.exam, default_language),

@@ -38,7 +38,11 @@ class Sitting:
     position: int
     message_id: int | None
     ended_by: str | None
-    assignment_id: int | None = None  # the homework it was taken for
+
+    @property
+    def assignment_id(self) -> int | None:
+        """The homework it was taken for (None: the learner's own)."""
+        return self.attempt.assignment_id
 
     @property
     def quiz_id(self) -> str:
@@ -75,8 +79,7 @@ class MarkedAnswer:
     answered_at: float
 
 
-_SITTING = """SELECT a.*, e.seed, e.paper, e.ends_at, e.position, e.message_id, e.ended_by,
-        e.assignment_id
+_SITTING = """SELECT a.*, e.seed, e.paper, e.ends_at, e.position, e.message_id, e.ended_by
     FROM exam_attempts e JOIN attempts a ON a.id = e.attempt_id"""
 
 # a response is taken while the attempt runs and its time is not up
@@ -93,7 +96,6 @@ def _sitting(row: Any) -> Sitting:
         int(row["position"]),
         row["message_id"],
         row["ended_by"],
-        row["assignment_id"],
     )
 
 
@@ -117,26 +119,28 @@ class ExamStore:
         or return the one running (its paper, drawn when it began, stays)."""
         async with self._database.transaction() as tx:
             rows = await tx.fetchall(
-                """INSERT INTO attempts (user_id, quiz_id, question_ids, total, started_at, kind)
-                   VALUES (?, ?, ?, ?, ?, ?)
-                   ON CONFLICT(user_id, quiz_id) WHERE finished_at IS NULL DO NOTHING
+                """INSERT INTO attempts (user_id, quiz_id, question_ids, total, started_at, kind,
+                                         assignment_id)
+                   VALUES (?, ?, ?, ?, ?, ?, ?)
+                   ON CONFLICT(user_id, quiz_id, COALESCE(assignment_id, 0))
+                       WHERE finished_at IS NULL DO NOTHING
                    RETURNING id""",
                 user_id,
-                exam_name(quiz_id, assignment_id),
+                exam_name(quiz_id),
                 json.dumps(list(items)),
                 len(items),
                 now,
                 EXAM,
+                assignment_id,
             )
             if rows:
                 await tx.execute(
-                    """INSERT INTO exam_attempts (attempt_id, seed, paper, ends_at, assignment_id)
-                       VALUES (?, ?, ?, ?, ?)""",
+                    """INSERT INTO exam_attempts (attempt_id, seed, paper, ends_at)
+                       VALUES (?, ?, ?, ?)""",
                     rows[0]["id"],
                     seed,
                     paper,
                     now + seconds,
-                    assignment_id,
                 )
         running = await self.running(user_id, quiz_id, assignment_id)
         assert running is not None
@@ -148,9 +152,11 @@ class ExamStore:
         """The learner's running exam of the quiz (their own, or that homework's)."""
         return await self._database.fetchone_as(
             _sitting,
-            f"{_SITTING} WHERE a.user_id=? AND a.quiz_id=? AND a.finished_at IS NULL",
+            f"""{_SITTING} WHERE a.user_id=? AND a.quiz_id=? AND a.assignment_id IS ?
+                  AND a.finished_at IS NULL""",
             user_id,
-            exam_name(quiz_id, assignment_id),
+            exam_name(quiz_id),
+            assignment_id,
         )
 
     async def get(self, attempt_id: int) -> Sitting | None:
@@ -166,7 +172,7 @@ class ExamStore:
     async def running_for(self, assignment_id: int) -> list[Sitting]:
         """The homework's exams still running."""
         rows = await self._database.fetchall(
-            f"{_SITTING} WHERE e.assignment_id=? AND a.finished_at IS NULL ORDER BY a.id",
+            f"{_SITTING} WHERE a.assignment_id=? AND a.finished_at IS NULL ORDER BY a.id",
             assignment_id,
         )
         return [_sitting(row) for row in rows]
@@ -180,12 +186,12 @@ class ExamStore:
                WHERE user_id=? AND kind=? AND finished_at IS NULL
                UNION
                SELECT a.quiz_id FROM attempts a
-               JOIN exam_attempts e ON e.attempt_id = a.id
-               JOIN assignments s ON s.id = e.assignment_id
-               WHERE a.user_id=? AND s.closed_at IS NULL AND s.deadline > ?""",
+               JOIN assignments s ON s.id = a.assignment_id
+               WHERE a.user_id=? AND a.kind=? AND s.closed_at IS NULL AND s.deadline > ?""",
             user_id,
             EXAM,
             user_id,
+            EXAM,
             now,
         )
         return {exam_quiz_id(row["quiz_id"]) for row in rows}
@@ -196,9 +202,10 @@ class ExamStore:
         """The learner's exams of the quiz (their own, or that homework's), running or ended,
         oldest first."""
         rows = await self._database.fetchall(
-            f"{_SITTING} WHERE a.user_id=? AND a.quiz_id=? ORDER BY a.id",
+            f"{_SITTING} WHERE a.user_id=? AND a.quiz_id=? AND a.assignment_id IS ? ORDER BY a.id",
             user_id,
-            exam_name(quiz_id, assignment_id),
+            exam_name(quiz_id),
+            assignment_id,
         )
         return [_sitting(row) for row in rows]
 

@@ -435,13 +435,64 @@ MIGRATIONS: tuple[Migration, ...] = (
         "CREATE INDEX answers_by_user_time ON answers(user_id, answered_at)",
         "ALTER TABLE group_answers ADD COLUMN credit REAL CHECK (credit BETWEEN -1 AND 1)",
     ),
-    # 14: exams (content/exams.py). An exam attempt is an attempt of kind 'exam' named
-    # ':exam:<quiz id>' (':exam:<quiz id>:<assignment>' for a homework's: one running per
-    # learner and quiz, and per homework, beside their own quiz attempt), its questions the
-    # paper drawn. Beside it: the seed it was drawn from, the paper's sections and the rules it
-    # is marked by (JSON), when its time is up, the question shown and the message that shows
-    # it, who ended it, and the homework it was taken for. Its answers stay changeable
-    # responses until it ends, when they become answers (and reviews of their cards) at once.
+    # 14: the tutor a learner feels. A card's lapses (an Again while it was in the
+    # Review state: fsrs's Card keeps no count), its last lapse, and when its learner was told
+    # it had become a leech (told once); a learner's daily goal (answers a day; NULL: off); the
+    # review log read per learner and time (true retention, today's count).
+    (
+        "ALTER TABLE cards ADD COLUMN lapses INTEGER NOT NULL DEFAULT 0 CHECK (lapses >= 0)",
+        "ALTER TABLE cards ADD COLUMN lapsed_at REAL",
+        "ALTER TABLE cards ADD COLUMN leech_told_at REAL",
+        "ALTER TABLE users ADD COLUMN daily_goal INTEGER CHECK (daily_goal > 0)",
+        "CREATE INDEX review_log_by_user_time ON review_log(user_id, reviewed_at)",
+    ),
+    # 15: a homework attempt is an attempt of its own, started from the homework's link and
+    # tied to it (`attempts.assignment_id`): it runs beside the learner's own attempt at the
+    # quiz (one running attempt per learner, quiz and assignment) and one started before the
+    # homework never counts. The homework says which attempt counts (`counts`: the first, or
+    # the best when members may try again) and whether each member's questions come in an
+    # order of their own (`shuffled`). The tags of before move onto the attempts they tagged,
+    # when that attempt began after the homework was set and was tagged to it alone; the others
+    # (an attempt already running when the homework was set) never counted by this rule and
+    # are dropped with their table.
+    (
+        "ALTER TABLE attempts ADD COLUMN assignment_id INTEGER REFERENCES assignments(id)",
+        "DROP INDEX attempts_one_running",
+        """CREATE UNIQUE INDEX attempts_one_running
+            ON attempts(user_id, quiz_id, COALESCE(assignment_id, 0)) WHERE finished_at IS NULL""",
+        """CREATE INDEX attempts_by_assignment ON attempts(assignment_id, user_id)
+            WHERE assignment_id IS NOT NULL""",
+        """UPDATE attempts SET assignment_id = (
+                SELECT h.assignment_id FROM homework_attempts h
+                JOIN assignments s ON s.id = h.assignment_id
+                WHERE h.attempt_id = attempts.id AND attempts.started_at >= s.created_at)
+            WHERE id IN (SELECT attempt_id FROM homework_attempts
+                         GROUP BY attempt_id HAVING COUNT(*) = 1)""",
+        "DROP TABLE homework_attempts",
+        """ALTER TABLE assignments ADD COLUMN counts TEXT NOT NULL DEFAULT 'first'
+            CHECK (counts IN ('first', 'best'))""",
+        """ALTER TABLE assignments ADD COLUMN shuffled INTEGER NOT NULL DEFAULT 0
+            CHECK (shuffled IN (0, 1))""",
+    ),
+    # 16: a command waiting for a chat picked with Telegram's chat picker (`/push week-3`
+    # with no chat): who asked, what for, and its details (JSON), until the pick arrives
+    (
+        """CREATE TABLE chat_requests (
+            id INTEGER PRIMARY KEY,
+            user_id INTEGER NOT NULL,
+            action TEXT NOT NULL,
+            details TEXT NOT NULL,
+            created_at REAL NOT NULL
+        )""",
+        "CREATE INDEX chat_requests_by_user ON chat_requests(user_id)",
+    ),
+    # 17: exams (content/exams.py). An exam attempt is an attempt of kind 'exam' named
+    # ':exam:<quiz id>' (a homework's tied to it by `attempts.assignment_id`, as any homework
+    # attempt: one running per learner, quiz and homework, beside their own quiz attempt), its
+    # questions the paper drawn. Beside it: the seed it was drawn from, the paper's sections and
+    # the rules it is marked by (JSON), when its time is up, the question shown and the message
+    # that shows it, who ended it. Its answers stay changeable responses until it ends, when
+    # they become answers (and reviews of their cards) at once.
     # A homework may be an exam (`exam`), with a time limit of its own (`exam_minutes`;
     # NULL: the bank's).
     (
@@ -452,8 +503,7 @@ MIGRATIONS: tuple[Migration, ...] = (
             ends_at REAL NOT NULL,
             position INTEGER NOT NULL DEFAULT 0 CHECK (position >= 0),
             message_id INTEGER,
-            ended_by TEXT CHECK (ended_by IN ('learner', 'time')),
-            assignment_id INTEGER REFERENCES assignments(id)
+            ended_by TEXT CHECK (ended_by IN ('learner', 'time'))
         )""",
         """CREATE TABLE exam_responses (
             attempt_id INTEGER NOT NULL REFERENCES attempts(id) ON DELETE CASCADE,

@@ -45,6 +45,11 @@ class LatestAttempt:
     finished_at: float
     answers: dict[str, GivenAnswer]  # by question id
 
+    @property
+    def credit(self) -> dict[str, float]:
+        """Each answered question's credit, by question id."""
+        return {question_id: given.credit for question_id, given in self.answers.items()}
+
 
 class ReportStore:
     def __init__(self, database: Database) -> None:

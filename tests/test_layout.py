@@ -268,3 +268,22 @@ def test_the_grading_rule_sees_a_grader_outside_the_grading_module(tmp_path: Pat
         "stray defines right_choices",
         "stray imports content.answers.multiple_score",
     ]
+
+
+def test_the_services_are_made_once_and_no_feature_adds_to_them() -> None:
+    """What one feature lends another is handed over in bot/app.py, where the tie can be
+    seen, never set on the shared services at start for the other to find (and assert)."""
+    tree = ast.parse(SOURCES["bot.core.context"].read_text(encoding="utf-8"))
+    (services,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Services"]
+    assert [ast.unparse(d) for d in services.decorator_list] == ["dataclass(frozen=True)"]
+    setters = [
+        f"{name}:{node.lineno}"
+        for name, path in SOURCES.items()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign)
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(target, ast.Attribute)
+        and isinstance(target.value, ast.Name)
+        and target.value.id == "services"
+    ]
+    assert setters == []

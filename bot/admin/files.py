@@ -18,7 +18,13 @@ from content.bundle import MAX_BUNDLE_BYTES, BundleError, read_bundle
 from content.export import dump_bank
 from content.formats.base import ConversionError, Draft, ReadOptions, WriteOptions
 from content.formats.convert import Loaded, read_quiz, validated, write_quiz
-from content.formats.registry import FORMATS, INPUT_FORMATS, Format, bundle_mains
+from content.formats.registry import (
+    FORMATS,
+    INPUT_FORMATS,
+    Format,
+    bundle_main_format,
+    bundle_mains,
+)
 from content.images import BundleImages, ImageError, ImageSource
 from content.loader import (
     MAX_BANK_BYTES,
@@ -82,6 +88,7 @@ class CheckedUpload:
     skipped: tuple[str, ...] = ()  # the questions `/import skip` left out, with why
     # refused: how many questions `/import skip` would take (none: skipping cannot help)
     good_questions: int | None = None
+    assumed: tuple[str, ...] = ()  # the quiz's fields the file did not give (id, title, level)
 
     @property
     def quiz(self) -> Quiz | None:
@@ -114,15 +121,14 @@ def _bundle(data: bytes, name: str, options: ReadOptions, accepts: Accepts) -> C
         bundle = read_bundle(data, bundle_mains())
     except BundleError as error:
         return CheckedUpload(BankResult(name, None, (str(error),)), None)
-    main = kind_of(bundle.bank_name)
-    assert main is not None and main.fmt is not None  # read_bundle took it as a main file
+    fmt = bundle_main_format(bundle.bank_name, bundle.bank)  # as the converter reads a .zip
     inner = ReadOptions(
         language=options.language,
         skip_unsupported=options.skip_unsupported,
         name=posixpath.basename(bundle.bank_name),
     )
     source = f"{name}: {bundle.bank_name}"
-    return _read(bundle.bank, source, main.fmt, inner, BundleImages(bundle.images), accepts)
+    return _read(bundle.bank, source, fmt, inner, BundleImages(bundle.images), accepts)
 
 
 def _read(
@@ -141,6 +147,7 @@ def _read(
         dump_bank(loaded.quiz),
         loaded.warnings,
         loaded.skipped,
+        assumed=loaded.assumed,
     )
 
 

@@ -182,7 +182,7 @@ async def import_document(
     # Parsing is CPU work: in a worker thread, so that other chats are served meanwhile, and
     # one upload at a time, so that admins sending at once do not multiply it.
     default = _default(services)
-    async with services.import_lock:
+    async with services.locks.upload:
         checked = await asyncio.to_thread(
             files.check_upload, data, name, kind, default, skip_unsupported
         )
@@ -215,12 +215,15 @@ async def import_document(
             filename=notes.file_name,
             caption=locale.t("import_notes_file", file=html.escape(name)),
         )
-    await bot.send_message(
-        chat_id,
-        await apply_import(
-            services, checked.quiz, admin_id, name, locale, checked.stored, checked.result.images
-        ),
+    report = await apply_import(
+        services, checked.quiz, admin_id, name, locale, checked.stored, checked.result.images
     )
+    if checked.assumed:
+        report += "\n" + render.assumed(checked.quiz, checked.assumed, locale)
+    await bot.send_message(chat_id, report)
+    if services.catalog.get(checked.quiz.id) is not None:
+        next_steps = render.next_steps(checked.quiz, locale)
+        await bot.send_message(chat_id, next_steps.text, reply_markup=next_steps.markup)
 
 
 async def _download(
@@ -326,7 +329,7 @@ async def apply_import(
 ) -> str:
     """Store a valid bank (`stored`: its canonical YAML, if already written; `images`: the
     picture files it came with, by path) over the quiz of its id; the report to send."""
-    async with services.bank_lock:
+    async with services.locks.bank:
         if stored is None:
             stored = await asyncio.to_thread(dump_bank, quiz)
         return await _apply_import(services, quiz, admin_id, source, locale, stored, images)
@@ -622,7 +625,7 @@ async def draft_result(services: Services, draft: Draft) -> BankResult:
 
 async def save_draft(services: Services, draft: Draft, admin_id: int) -> BankResult:
     """Validate against the quiz as it is now, store, and put it into the catalog."""
-    async with services.bank_lock:
+    async with services.locks.bank:
         return await _save_draft(services, draft, admin_id)
 
 
@@ -652,7 +655,7 @@ async def save_collection(
 ) -> tuple[BankResult, list[Question]]:
     """Add the collected questions to the quiz as it is now: validated, stored with new ids
     and one audit entry, put into the catalog; or the errors (nothing stored)."""
-    async with services.bank_lock:
+    async with services.locks.bank:
         quiz = services.catalog.get(collection.quiz_id)
         if quiz is None:
             missing = f"quiz {collection.quiz_id} no longer exists"
@@ -682,7 +685,7 @@ async def save_collection(
 
 async def retire(services: Services, quiz: Quiz, question_id: str, admin_id: int) -> Quiz:
     """Retire a question: stored, audited, out of the catalog; answers stay where they are."""
-    async with services.bank_lock:
+    async with services.locks.bank:
         current = services.catalog.get(quiz.id) or quiz
         return await _retire(services, current, question_id, admin_id)
 

@@ -20,16 +20,19 @@ from telegram.warnings import PTBUserWarning
 from bot.admin import charts, collecting, flow, render
 from bot.admin.collecting import Collection
 from bot.admin.flow import Draft
-from bot.core import arguments, callbacks, commands
+from bot.core import arguments, callbacks, commands, quiz_menus
 from bot.core.access import admin_only, is_bot_admin
 from bot.core.arguments import Refusal
 from bot.core.commands import QUIZ, Command, Role, Task, Where
 from bot.core.context import QuizContext
-from bot.core.handlers import PRIVATE_MESSAGE, TapHandler
+from bot.core.handlers import PRIVATE_MESSAGE, QuizMenuHandler, TapHandler, edit_in_place
 from bot.core.i18n import language_name
+from bot.core.quiz_menus import MenuFor
 from bot.core.render import Reply, split_blocks
 from content.editing import EditError
+from content.formats.registry import OUTPUT_FORMATS
 from content.loader import BankResult
+from content.model import Quiz
 
 DRAFT_KEY = "admin_draft"
 COLLECTION_KEY = "admin_collection"
@@ -96,7 +99,11 @@ async def import_good(
 
 async def export(update: Update, context: QuizContext) -> None:
     """`/export <quiz id> [format]`: the quiz as a document of that format (YAML unless
-    given; a `.zip` where its images travel beside it) that /import accepts back."""
+    given; a `.zip` where its images travel beside it) that /import accepts back; with no
+    quiz, the quizzes as buttons, then the formats."""
+    if not context.args:
+        await quiz_menus.show(context, MenuFor.EXPORT)
+        return
     wanted = arguments.export(context.args, context.services.catalog)
     if isinstance(wanted, Refusal):
         await context.say(wanted.text(context.locale))
@@ -105,6 +112,33 @@ async def export(update: Update, context: QuizContext) -> None:
     await flow.export_quiz(
         context.bot, context.services, context.chat_id, quiz, fmt, context.locale
     )
+
+
+@admin_only
+async def on_export_chosen(query: CallbackQuery, context: QuizContext, quiz: Quiz) -> None:
+    """A quiz chosen in `/export`'s menu: in which format?"""
+    locale = context.locale
+    text = locale.t("menu_which_format", title=locale.text(quiz.title, 200))
+    forms = [(name, callbacks.ExportChoice(quiz.id, at)) for at, name in enumerate(OUTPUT_FORMATS)]
+    shown = quiz_menus.choices(text, forms)
+    await query.answer()
+    await edit_in_place(query, shown.text, shown.markup)
+
+
+@admin_only
+async def on_export_format(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.ExportChoice
+) -> None:
+    quiz = context.services.catalog.get(tap.quiz_id)
+    if quiz is None or not 0 <= tap.form < len(OUTPUT_FORMATS):
+        await query.answer(context.locale.t("stale_button"))
+        return
+    await query.answer()
+    name = OUTPUT_FORMATS[tap.form]
+    locale = context.locale
+    title = locale.text(quiz.title, 200)
+    await edit_in_place(query, locale.t("menu_exporting", title=title, form=name))
+    await flow.export_quiz(context.bot, context.services, context.chat_id, quiz, name, locale)
 
 
 async def delquestion(update: Update, context: QuizContext) -> None:
@@ -443,6 +477,8 @@ def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
         *commands.handlers(c for c in COMMANDS if c is not ADDQUESTION),
         MessageHandler(caption_import, IMPORT.guarded),
         TapHandler(callbacks.ImportGood, import_good),
+        QuizMenuHandler(MenuFor.EXPORT, on_export_chosen),
+        TapHandler(callbacks.ExportChoice, on_export_format),
         CommandHandler("done", done, filters=private),
         MessageHandler(private & filters.POLL, collected_poll),
         CommandHandler("cancel", cancel, filters=private),

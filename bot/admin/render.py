@@ -20,6 +20,7 @@ from telegram import (
 from bot.core import callbacks
 from bot.core.display import isolate
 from bot.core.i18n import Locale
+from bot.core.quiz_menus import MenuFor
 from bot.core.render import (
     Rendered,
     explanation,
@@ -65,11 +66,12 @@ class ErrorReport:
 
 
 def import_errors(file_name: str, errors: Sequence[str], locale: Locale) -> ErrorReport:
-    """The first MAX_ERRORS_SHOWN errors with their place (each shortened); past that, a count
-    in the message and every error in full in a text file."""
+    """The first MAX_ERRORS_SHOWN errors, numbered, with their place (each shortened); past
+    that, a count in the message and every error in full in a text file."""
     head = locale.t("import_refused", file=html.escape(file_name), n=len(errors))
     listed = "\n".join(
-        f"• {html.escape(shorten(error, MAX_ERROR_LENGTH))}" for error in errors[:MAX_ERRORS_SHOWN]
+        f"{n}. {html.escape(shorten(error, MAX_ERROR_LENGTH))}"
+        for n, error in enumerate(errors[:MAX_ERRORS_SHOWN], 1)
     )
     blocks = [head, listed]
     more = len(errors) - MAX_ERRORS_SHOWN
@@ -162,6 +164,32 @@ def import_report(plan: ImportPlan, overrides_disk: bool, locale: Locale) -> str
     if overrides_disk:
         lines.append(locale.t("import_overrides"))
     return "\n".join(lines)
+
+
+def assumed(quiz: Quiz, fields: Sequence[str], locale: Locale) -> str:
+    """What the bank took as the file did not say it: its id or title from the file's name,
+    the level medium."""
+    said = {
+        "id": locale.t("import_assumed_id", quiz_id=quiz.id),
+        "title": locale.t("import_assumed_title", title=html.escape(locale.plain(quiz.title))),
+        "level": locale.t("import_assumed_level", level=quiz.level.value),
+    }
+    return locale.t("import_assumed", what="; ".join(said[f] for f in fields if f in said))
+
+
+def next_steps(quiz: Quiz, locale: Locale) -> Rendered:
+    """After an import: try the quiz, post it to a group, set it as homework, export it."""
+    steps = [
+        ("button_try_quiz", callbacks.OpenQuiz(quiz.id)),
+        ("button_post_quiz", callbacks.QuizMenuChoice(MenuFor.PUSH, quiz.id)),
+        ("button_assign_quiz", callbacks.QuizMenuChoice(MenuFor.ASSIGN, quiz.id)),
+        ("button_export_quiz", callbacks.QuizMenuChoice(MenuFor.EXPORT, quiz.id)),
+    ]
+    buttons = [
+        InlineKeyboardButton(locale.t(key), callback_data=tap.encode()) for key, tap in steps
+    ]
+    text = locale.t("import_next", title=html.escape(locale.plain(quiz.title)))
+    return Rendered(text, InlineKeyboardMarkup([buttons[:2], buttons[2:]]))
 
 
 def draft_preview(

@@ -197,16 +197,39 @@ def timezone(args: Words, current: str) -> str | Refusal:
 
 
 def remind(args: Words, timezone: str, current: str | None) -> time | Literal["off"] | Refusal:
-    """`/remind HH:MM` or `/remind off` (also `stop`, `no`)."""
+    """`/remind HH:MM`, `/remind 7pm` (or `7 pm`), or `/remind off` (also `stop`, `no`)."""
     shown = html.escape(current) if current else Reply("remind_none")
     usage = Reply("remind_usage", {"timezone": html.escape(timezone), "current": shown})
+    words = _words(args, usage, 1, 2)
+    if isinstance(words, Refusal):
+        return words
+    if len(words) == 1 and words[0].lower() in OFF_WORDS:
+        return OFF
+    at = clock_time(" ".join(words))
+    return Refusal(at, usage) if isinstance(at, Reply) else at
+
+
+MAX_GOAL = 1000  # answers a day
+
+
+def goal(args: Words, current: int | None) -> int | Literal["off"] | Refusal:
+    """`/goal <answers a day>` (1 to 1000) or `/goal off` (also `stop`, `no`)."""
+    usage = Reply("goal_usage", {"current": current if current else Reply("goal_none")})
+    word = _word_or_off(args, usage)
+    if isinstance(word, Refusal) or word == OFF:
+        return word
+    number = ascii_number(word)
+    if number is None or not 1 <= number <= MAX_GOAL:
+        return Refusal(Reply("args_goal", {"value": echo(word)}), usage)
+    return number
+
+
+def _word_or_off(args: Words, usage: Reply) -> str | Refusal:
+    """The one word a setting takes, or `OFF` for off, stop or no."""
     words = _words(args, usage, 1, 1)
     if isinstance(words, Refusal):
         return words
-    if words[0].lower() in OFF_WORDS:
-        return OFF
-    at = clock_time(words[0])
-    return Refusal(at, usage) if isinstance(at, Reply) else at
+    return OFF if words[0].lower() in OFF_WORDS else words[0]
 
 
 # groups and channels
@@ -299,9 +322,27 @@ def delquestion(args: Words, catalog: Catalog) -> tuple[Quiz, str] | Refusal:
     return _quiz_and(args, catalog, "usage_delquestion", known_question)
 
 
-def push(args: Words, catalog: Catalog) -> tuple[Quiz, int | str] | Refusal:
-    """`/push <quiz id> <@channel or chat id>`"""
-    return _quiz_and(args, catalog, "usage_push", lambda word, _: chat(word))
+MAX_TITLE_WORDS = 12  # words after a quiz id taken as a chat's title (to be picked instead)
+
+
+@dataclass(frozen=True)
+class PushArgs:
+    quiz: Quiz
+    chat: int | str | None  # None: to be picked with Telegram's chat picker
+    named: str | None = None  # words that name no chat (a title), echoed: the picker says so
+
+
+def push(args: Words, catalog: Catalog) -> PushArgs | Refusal:
+    """`/push <quiz id> [<@channel or chat id>]`: without a chat, or with words that are no
+    @name or id (`/push week-3 Study group`), the chat is picked with the chat picker."""
+    given = _quiz_first(args, catalog, Reply("usage_push"), 1, 1 + MAX_TITLE_WORDS)
+    if isinstance(given, Refusal):
+        return given
+    quiz, rest = given
+    target = parse_chat(rest[0]) if len(rest) == 1 else None
+    if target is not None:
+        return PushArgs(quiz, target)
+    return PushArgs(quiz, None, echo(" ".join(rest)) if rest else None)
 
 
 def _quiz_and(
@@ -320,25 +361,26 @@ def _quiz_and(
 @dataclass(frozen=True)
 class ScheduleArgs:
     quiz_id: str  # not necessarily a quiz any more: `off` ends the schedule of a removed one
-    chat: int | str
+    chat: int | str | None  # None: to be picked with the chat picker
     minute_of_day: int | None  # UTC; None: `off`
 
 
 def schedule(args: Words) -> ScheduleArgs | Refusal:
-    """`/schedule <quiz id> <@channel or chat id> <HH:MM | off>`"""
+    """`/schedule <quiz id> [<@channel or chat id>] <HH:MM | off>`: without the chat, it is
+    picked with the chat picker."""
     usage = Reply("usage_schedule")
-    words = _words(args, usage, 3, 3)
+    words = _words(args, usage, 2, 3)
     if isinstance(words, Refusal):
         return words
     slug = quiz_id(words[0])
     if isinstance(slug, Reply):
         return Refusal(slug, usage)
-    target = chat(words[1])
+    target = chat(words[1]) if len(words) == 3 else None
     if isinstance(target, Reply):
         return Refusal(target, usage)
-    if words[2].lower() == OFF:
+    if words[-1].lower() == OFF:
         return ScheduleArgs(slug, target, None)
-    at = clock_time(words[2])
+    at = clock_time(words[-1])
     if isinstance(at, Reply):
         return Refusal(at, usage)
     return ScheduleArgs(slug, target, at.hour * 60 + at.minute)
@@ -359,10 +401,16 @@ def report(args: Words, catalog: Catalog) -> tuple[Quiz, str] | Refusal:
 # homework
 
 
+COUNTS_WORDS = ("first", "best")  # which attempt counts (storage.homework_store.COUNTS)
+SHUFFLE_WORDS = frozenset({"shuffle", "shuffled"})
+
+
 @dataclass(frozen=True)
 class AssignArgs:
     quiz: Quiz
     deadline: float  # Unix time
+    counts: str = "first"
+    shuffled: bool = False
     exam: bool = False  # taken as an exam
     minutes: int | None = None  # the exam's time limit; None: the bank's
 
@@ -374,26 +422,30 @@ MAX_EXAM_MINUTES = 24 * 60
 def assign(
     args: Words, catalog: Catalog, timezone: str, now: float, min_seconds: int
 ) -> AssignArgs | Refusal:
-    """`/assign <quiz id> <deadline> [exam [minutes]]`: a duration (`90m`, `2h`, `3d`) or
-    `YYYY-MM-DD HH:MM` in the group's time zone; `exam` takes it as an exam, in `minutes`
-    (else the bank's time limit)."""
+    """`/assign <quiz id> <deadline> [first|best] [shuffle] [exam [minutes]]`: the deadline a
+    duration (`90m`, `2h`, `3d`) or `YYYY-MM-DD HH:MM` in the group's time zone; then, in any
+    order, which attempt counts (the first unless `best`), whether each member's questions are
+    shuffled, and `exam` to take it as an exam, in the `minutes` that follow it (else the
+    bank's time limit)."""
     usage = Reply("usage_assign", {"example": example_quiz(catalog), "timezone": timezone})
-    given = _quiz_first(args, catalog, usage, 1, 5)
+    given = _quiz_first(args, catalog, usage, 1, 7)
     if isinstance(given, Refusal):
         return given
     quiz, rest = given
+    options = [word for word in rest if word.lower() in (*COUNTS_WORDS, *SHUFFLE_WORDS)]
+    rest = [word for word in rest if word not in options]
+    counts = [word.lower() for word in options if word.lower() in COUNTS_WORDS]
+    shuffles = [word for word in options if word.lower() in SHUFFLE_WORDS]
     folded = [word.lower() for word in rest]
     exam = EXAM_WORD in folded
-    words, after = (
-        (rest[: folded.index(EXAM_WORD)], rest[folded.index(EXAM_WORD) + 1 :])
-        if exam
-        else (rest, [])
-    )
-    if len(words) > 2:
-        return Refusal(Reply("args_extra", {"value": echo(words[2])}), usage)
-    if len(after) > 1:
-        return Refusal(Reply("args_extra", {"value": echo(after[1])}), usage)
-    if not words:
+    after: list[str] = []  # the exam's minutes, after `exam`
+    if exam:
+        at = folded.index(EXAM_WORD)
+        rest, after = rest[:at], rest[at + 1 :]
+    if len(counts) > 1 or len(shuffles) > 1 or len(rest) > 2 or len(after) > 1:
+        extra = (counts[1:] or shuffles[1:] or rest[2:] or after[1:])[0]
+        return Refusal(Reply("args_extra", {"value": echo(extra)}), usage)
+    if not rest:
         return Refusal(Reply("deadline_missing"), usage)
     minutes = None
     if after:
@@ -401,11 +453,13 @@ def assign(
         if minutes is None or not 1 <= minutes <= MAX_EXAM_MINUTES:
             problem = {"value": echo(after[0]), "high": MAX_EXAM_MINUTES}
             return Refusal(Reply("args_exam_minutes", problem), usage)
-    deadline = parse_deadline(words, now, timezone, min_seconds)
+    deadline = parse_deadline(rest, now, timezone, min_seconds)
     if isinstance(deadline, DeadlineProblem):
-        value = echo(" ".join(words))
+        value = echo(" ".join(rest))
         return Refusal(Reply(f"deadline_{deadline.reason}", {"value": value}), usage)
-    return AssignArgs(quiz, deadline, exam, minutes)
+    return AssignArgs(
+        quiz, deadline, counts[0] if counts else "first", bool(shuffles), exam, minutes
+    )
 
 
 def unassign(args: Words) -> int | Refusal:

@@ -33,6 +33,7 @@ from content.model import (
     Question,
     QuestionType,
     TypedAnswer,
+    clip,
 )
 from content.schema import MAX_EXPLANATION_LENGTH, MAX_OPTION_LENGTH
 
@@ -184,9 +185,12 @@ def chosen_letters(response: Response, order: Sequence[int] | None = None) -> st
 
 
 def explanation(question: Question, locale: Locale) -> str | None:
+    """The explanation under a reveal; a long one shows its first sentence and folds the rest
+    (`telegram_html.folded`), so that an answered question fits a phone's screen."""
     if question.explanation is None:
         return None
-    return locale.t("explanation", text=locale.rich(question.explanation, MAX_EXPLANATION_LENGTH))
+    text = clip(locale.plain(question.explanation), MAX_EXPLANATION_LENGTH)
+    return locale.t("explanation", text=telegram_html.folded(text))
 
 
 def right_letters(question: Question, order: Sequence[int] | None = None) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 from dataclasses import dataclass
 
 from openpyxl import Workbook
@@ -18,13 +17,11 @@ from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
-from bot.core.i18n import Locale
 from bot.core.render import choice_count, letters
+from content.formats.table import FORMULA_STARTS, NUMBER
 from content.grading import NumberReply, TextReply, choices_of, stored_response
+from content.grid import Grid, GridRow
 from content.model import Question, clip
-
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 
 Cell = str | int | float | None
 MAX_REPLY_IN_CELL = 60  # characters of a typed reply shown in a report
@@ -33,7 +30,7 @@ MAX_REPLY_IN_CELL = 60  # characters of a typed reply shown in a report
 def neutralize(text: str) -> str:
     """Text as a spreadsheet shows it, never run as a formula: a leading `'` before a formula
     start; a number such as `-3` is left as it is."""
-    if text.startswith(FORMULA_STARTS) and not _NUMBER.fullmatch(text):
+    if text.startswith(FORMULA_STARTS) and not NUMBER.fullmatch(text):
         return "'" + text
     return text
 
@@ -107,13 +104,25 @@ def number_cell(value: float) -> int | float:
     return int(rounded) if rounded == int(rounded) else rounded
 
 
-def question_header(
-    number: int, question: Question | None, question_id: str, locale: Locale
-) -> str:
-    """A question's column: its number and the start of its text (its id once removed)."""
-    if question is None:
-        return f"{number}. {question_id}"
-    return f"{number}. {clip(locale.plain(question.text), 60)}"
+def grid_header(grid: Grid) -> tuple[str, ...]:
+    """The grid's columns in a file: the credit in all, then a question's mark each, headed
+    by its number and the start of its text."""
+    return ("credit", *(f"{q.number}. {clip(q.text, 60)}" for q in grid.questions))
+
+
+def grid_cells(row: GridRow) -> tuple[Cell, ...]:
+    """A learner's total and marks in a file: numbers (the credit, 0 to 1), empty where the
+    question was not answered."""
+    return (_number(row.total), *(None if m is None else _number(m) for m in row.marks))
+
+
+def answers_header(grid: Grid) -> tuple[str, ...]:
+    """The columns of the answers given, after the grid's: one per question."""
+    return tuple(f"answer {q.number}" for q in grid.questions)
+
+
+def _number(value: float) -> int | float:
+    return int(value) if value == int(value) else round(value, 2)
 
 
 def rows_of(data: bytes) -> list[list[str]]:

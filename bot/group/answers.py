@@ -1,6 +1,6 @@
 """A chat's answers: taps on a question's buttons (a timed quiz's and a posted question's
-alike), votes in quiz polls, and the live count on the question, redrawn within the chat's
-budget of 20 sends a minute.
+alike) and votes in quiz polls; each redraws the question's live count (bot/group/flow.py:
+`schedule_count`), within the chat's budget of 20 sends a minute.
 
 Every member answers once: the store keeps the first answer and says what became of a later
 one. A tap is checked against stored state (the session, the message it was made on, the
@@ -10,10 +10,10 @@ question still in the quiz); callback data only names what was tapped.
 from __future__ import annotations
 
 import logging
-from typing import Any, cast
+from typing import Any
 
-from telegram import Bot, CallbackQuery, PollAnswer, User
-from telegram.error import BadRequest, TelegramError
+from telegram import CallbackQuery, PollAnswer, User
+from telegram.error import TelegramError
 from telegram.ext import JobQueue
 
 from bot.core import faults
@@ -25,23 +25,25 @@ from bot.core.callbacks import (
     PostPick,
     PostSubmit,
 )
-from bot.core.context import QuizContext, Services
+from bot.core.context import Services
 from bot.core.i18n import Locale
 from bot.core.render import choice_count
 from bot.group import flow, render
 from content import grading
 from content.grading import Choice, Grade, Response, Selection
-from content.group_rules import answer_points, upcoming_sends
+from content.group_rules import answer_points
 from content.model import Question
-from storage.group_store import AnswerStatus, AskedQuestion, GroupAnswerOutcome, GroupSession
+from storage.group_store import (
+    AnswerStatus,
+    AskedQuestion,
+    GroupAnswerOutcome,
+    GroupSession,
+    TapTarget,
+)
 
 log = logging.getLogger(__name__)
 
 Jobs = JobQueue[Any]
-
-# A posted question's count is first redrawn this long after its first answer, so that the
-# answers of a burst (a channel's members reading the post at once) are shown by one edit.
-POST_COUNT_DELAY = 3.0
 
 
 async def _record(
@@ -86,19 +88,19 @@ async def _open_target(
     """The running session, asked question and question a member's tap names, checked
     against stored state (its chat, its message, the question still in the quiz); else the
     toast that refuses it."""
-    groups = services.storage.groups
-    if isinstance(tap, PostAnswer | PostPick | PostSubmit):
-        target = await groups.tap_target(post_id=tap.post_id)
-        session = target.session
-    else:
-        target = await groups.tap_target(session_id=tap.session_id, position=tap.position)
-        session = target.session
-        if session is not None and session.posted:
-            session = None  # a post's buttons are Post*: this one is forged
     message = query.message
-    if session is None or message is None or session.chat_id != message.chat.id:
+    if message is None:
         return locale.t("stale_button")
-    asked = target.asked
+    target = await _tap_target(services, tap)
+    running = target.session
+    if running is not None and running.running and _not_its_message(target, message.message_id):
+        # tapped as soon as it was posted, before it was recorded: the post holds the
+        # session's lock until it is
+        async with flow.session_lock(services, running.id):
+            target = await _tap_target(services, tap)
+    session, asked = target.session, target.asked
+    if session is None or session.chat_id != message.chat.id:
+        return locale.t("stale_button")
     if asked is None or asked.message_id != message.message_id:
         return locale.t("stale_button")
     if not session.running:
@@ -112,6 +114,22 @@ async def _open_target(
     if picks != render.is_multiple(question) or option >= choice_count(question):
         return locale.t("stale_button")  # forged: not a button of this question
     return session, asked, question
+
+
+async def _tap_target(services: Services, tap: MemberTap) -> TapTarget:
+    """The session and the asked question a tap names, as stored (read once per question)."""
+    groups = services.storage.groups
+    if isinstance(tap, PostAnswer | PostPick | PostSubmit):
+        return await groups.tap_target(post_id=tap.post_id)
+    target = await groups.tap_target(session_id=tap.session_id, position=tap.position)
+    if target.session is not None and target.session.posted:
+        return TapTarget(None, None)  # a post's buttons are Post*: this one is forged
+    return target
+
+
+def _not_its_message(target: TapTarget, message_id: int) -> bool:
+    """The tap's message is not the question's as stored (not recorded yet, or another)."""
+    return target.asked is None or target.asked.message_id != message_id
 
 
 async def take_tap(
@@ -152,7 +170,7 @@ async def _answer(
     )
     _toast(services, jobs, query, _told(session, question, outcome, grade, locale))
     if outcome.status is AnswerStatus.RECORDED:
-        schedule_count(jobs, session, asked.position)
+        flow.schedule_count(jobs, session, asked.position)
 
 
 def _told(
@@ -305,63 +323,3 @@ async def take_vote(services: Services, answer: PollAnswer, arrived_at: float) -
         services, session, asked, question, answer.user, response, arrived_at
     )
     log.debug("poll answer %s: %s", answer.poll_id, outcome.status.value)
-
-
-# the live count
-
-
-def schedule_count(jobs: Jobs, session: GroupSession, position: int, wait: float = 0.0) -> None:
-    """Redraw the live count `wait` seconds from now (a post's first redraw waits for its
-    burst: `POST_COUNT_DELAY`), in a job of its own, one at a time."""
-    name = flow.count_job(session.id)
-    if not jobs.get_jobs_by_name(name):
-        first = POST_COUNT_DELAY if session.posted else 0.0
-        jobs.run_once(_on_count, when=max(wait, first), data=(session.id, position), name=name)
-
-
-async def _on_count(context: QuizContext) -> None:
-    assert context.job is not None
-    session_id, position = cast(tuple[int, int], context.job.data)
-    await refresh_count(context.bot, context.services, context.jobs, session_id, position)
-
-
-async def refresh_count(
-    bot: Bot, services: Services, jobs: Jobs, session_id: int, position: int
-) -> None:
-    """Redraw the live answer count now if the chat's budget allows, else schedule it."""
-    groups = services.storage.groups
-    session = await groups.get_session(session_id)
-    if session is None or not session.running or session.position != position:
-        return
-    asked = await groups.asked(session_id, position)
-    if asked is None or asked.revealed_at is not None or asked.poll_id is not None:
-        return  # revealed, or a poll, which shows its own count
-    now = services.clock()
-    upcoming = upcoming_sends(asked.deadline, session.seconds, now)
-    wait = services.pace.count_edit_wait(session.chat_id, now, upcoming)
-    if wait > 0:
-        schedule_count(jobs, session, position, wait)
-        return
-    found = flow.resolve(services, session, asked.question_id)
-    if found is None:
-        return
-    quiz, question = found
-    async with flow.session_lock(services, session_id):
-        fresh = await groups.asked(session_id, position)
-        if fresh is None or fresh.revealed_at is not None:
-            return  # revealed meanwhile: a redraw now would bring the buttons back
-        count = sum((await groups.answer_counts(session_id, position)).values())
-        key = (session_id, position)
-        if services.pace.shown_counts.get(key) == count:
-            return
-        locale = flow.session_locale(services, session)
-        rendered = render.open_question(session, quiz, question, position, count, locale)
-        try:
-            if not await flow.show_on_question(
-                bot, services, session, fresh, question, rendered, locale, count_edit=True
-            ):
-                return
-        except BadRequest as error:
-            log.debug("live count not redrawn: %s", error)
-            return
-        services.pace.shown_counts[key] = count

@@ -115,7 +115,7 @@ def question_message(
     locale: Locale,
 ) -> Rendered:
     """A question for the whole chat: its choices, the live count, a button per choice (a
-    multiple question's toggle, and Submit), Reveal."""
+    multiple question's toggle, and Submit)."""
     parts = [
         _header(quiz, position, total, locale),
         locale.rich(question.text, MAX_QUESTION_LENGTH),
@@ -131,15 +131,9 @@ def question_message(
         lambda i: callbacks.GroupPick(session_id, position, i),
         callbacks.GroupSubmit(session_id, position),
     )
-    rows.append([reveal_button(session_id, position, locale)])
+    # the chat's keyboard is for answering only: an admin reveals with /skip (a Reveal button
+    # shown to everyone refused most of those who pressed it)
     return Rendered("\n\n".join(parts), InlineKeyboardMarkup(rows))
-
-
-def reveal_button(session_id: int, position: int, locale: Locale) -> InlineKeyboardButton:
-    return InlineKeyboardButton(
-        locale.t("button_reveal"),
-        callback_data=callbacks.GroupReveal(session_id, position).encode(),
-    )
 
 
 def reveal_message(
@@ -237,14 +231,16 @@ def closed_toast(session: GroupSession, locale: Locale) -> str:
 
 def open_question(
     session: GroupSession, quiz: Quiz, question: Question, position: int, answered: int,
-    locale: Locale,
+    locale: Locale, seconds_left: int | None = None,
 ) -> Rendered:  # fmt: skip
-    """A session's question while it takes answers, with its live count."""
+    """A session's question while it takes answers, with its live count (and, on a timer,
+    the seconds left: all of them when None)."""
     if session.posted:
         assert session.post_id is not None
         return post_message(quiz, question, session.post_id, answered, locale)
+    left = session.seconds if seconds_left is None else seconds_left
     return question_message(
-        quiz, question, position, session.total, session.id, session.seconds, answered, locale
+        quiz, question, position, session.total, session.id, left, answered, locale
     )
 
 
@@ -381,3 +377,29 @@ def poll_spec(
             )
     correct = tuple(sorted(right_choices(question)))
     return PollSpec(text, options, correct, is_multiple(question), explanation, followup)
+
+
+def start_menu(quiz: Quiz, seconds: Sequence[int], polls: bool, locale: Locale) -> Rendered:
+    """`/groupquiz`'s menu once a quiz is chosen: a button per common time a question, and a
+    row of the same as quiz polls (not in a channel, where polls cannot say who voted)."""
+    rows = [
+        [
+            InlineKeyboardButton(
+                locale.t("menu_seconds_button", seconds=s),
+                callback_data=callbacks.GroupQuizStart(quiz.id, s, 0).encode(),
+            )
+            for s in seconds
+        ]
+    ]
+    if polls:
+        rows.append(
+            [
+                InlineKeyboardButton(
+                    locale.t("menu_poll_button", seconds=s),
+                    callback_data=callbacks.GroupQuizStart(quiz.id, s, 1).encode(),
+                )
+                for s in seconds
+            ]
+        )
+    text = locale.t("menu_how_long", title=locale.text(quiz.title, 200), n=len(quiz))
+    return Rendered(text, InlineKeyboardMarkup(rows))

@@ -17,7 +17,7 @@ from telegram.error import TelegramError
 from telegram.ext import JobQueue
 
 from bot.core import deeplinks, faults
-from bot.core.context import QuizContext, Services
+from bot.core.context import AttemptOpener, ExamOpener, QuizContext, Services
 from bot.core.i18n import Locale
 from bot.core.render import Rendered
 from bot.core.tables import to_csv
@@ -25,12 +25,16 @@ from bot.homework import render
 from content.exams import ExamResult, Paper, mark_responses
 from content.model import Quiz
 from content.rules import attempt_order
-from storage.homework_store import CANCELLED, FINISHED, Assignment, Taker
+from storage.homework_store import CANCELLED, FINISHED, FIRST, Assignment, Taker
 
 log = logging.getLogger(__name__)
 
 Jobs = JobQueue[Any]
 SWEEP_JOB = "homework-counts"
+# an exam homework's results wait for its exams still running at the deadline to end (by their
+# own job, due then): checked this often, for this long at most
+EXAM_END_POLL_SECONDS = 0.5
+EXAM_END_WAIT_SECONDS = 30.0
 
 
 def locale_of(services: Services, assignment: Assignment) -> Locale:
@@ -79,6 +83,8 @@ async def assign(
     language: str,
     timezone: str,
     created_by: int | None,
+    counts: str = FIRST,
+    shuffled: bool = False,
     exam: bool = False,
     exam_minutes: int | None = None,
 ) -> Assignment:
@@ -88,7 +94,7 @@ async def assign(
     assignment = await homework.create(
         chat_id=chat_id, thread_id=thread_id, quiz_id=quiz.id, deadline=deadline,
         language=language, timezone=timezone, created_by=created_by, now=services.clock(),
-        exam=exam, exam_minutes=exam_minutes,
+        counts=counts, shuffled=shuffled, exam=exam, exam_minutes=exam_minutes,
     )  # fmt: skip
     locale = locale_of(services, assignment)
     message_id = await _send(
@@ -173,20 +179,36 @@ async def sweep_counts(context: QuizContext) -> None:
 
 async def _on_deadline(context: QuizContext) -> None:
     assert context.job is not None
-    await close(context.bot, context.services, context.jobs, cast(int, context.job.data))
+    assignment_id = cast(int, context.job.data)
+    if await _exams_ending(context.services, assignment_id):
+        when = EXAM_END_POLL_SECONDS
+        _replace(context.jobs, _deadline_job(assignment_id), when, assignment_id, _on_deadline)
+        return
+    await close(context.bot, context.services, context.jobs, assignment_id)
+
+
+async def _exams_ending(services: Services, assignment_id: int) -> bool:
+    """Whether the results of an exam homework wait for its exams still running: each ends by
+    the deadline at the latest, by its own job (the learner feature's, which marks it and
+    tells its learner), and counts once ended; a little while at most."""
+    assignment = await services.storage.homework.get(assignment_id)
+    if assignment is None or not assignment.exam or not assignment.open:
+        return False
+    if services.clock() > assignment.deadline + EXAM_END_WAIT_SECONDS:
+        return False
+    return bool(await services.storage.exams.running_for(assignment_id))
 
 
 async def close(bot: Bot, services: Services, jobs: Jobs, assignment_id: int) -> bool:
-    """At the deadline: closed once, its post redrawn, the results posted in the group and
-    the report sent to the admin who set it."""
+    """At the deadline (an exam homework's once its running exams have ended): closed once,
+    its post redrawn, the results posted in the group and the report sent to the admin who
+    set it."""
     homework = services.storage.homework
     if not await homework.close(assignment_id, FINISHED, services.clock()):
         return False
     _cancel_jobs(jobs, assignment_id)
     assignment = await homework.get(assignment_id)
     assert assignment is not None
-    if assignment.exam and services.homework_exams is not None:
-        await services.homework_exams.end_all(bot, services, assignment.id)  # before results
     quiz = services.catalog.get(assignment.quiz_id)
     locale = locale_of(services, assignment)
     takers = await homework.takers(assignment.id)
@@ -200,7 +222,41 @@ async def close(bot: Bot, services: Services, jobs: Jobs, assignment_id: int) ->
     except TelegramError as error:
         log.warning("homework %s: results not posted: %s", assignment.id, faults.describe(error))
     await _send_report_to_teacher(bot, services, assignment)
+    await _offer_practice(bot, services, assignment, quiz, takers)
     return True
+
+
+async def _offer_practice(
+    bot: Bot, services: Services, assignment: Assignment, quiz: Quiz | None, takers: list[Taker]
+) -> None:
+    """Closed: each member who handed it in with mistakes may practise them now, in private
+    (not before: the practice would show the answers while others still work). A member who
+    finishes later is offered it at the end of their attempt."""
+    for taker in takers:
+        stored = await services.storage.learners.get_user(taker.user_id)
+        if stored is None or not stored.active:
+            continue
+        offer = await _practice(services, assignment, quiz, taker, services.locale_of(stored))
+        if offer is None:
+            continue
+        try:
+            await bot.send_message(taker.user_id, offer.text, reply_markup=offer.markup)
+        except TelegramError as error:
+            log.info(
+                "homework %s: practice not offered to %s: %s",
+                assignment.id, taker.user_id, faults.describe(error),
+            )  # fmt: skip
+
+
+async def _practice(
+    services: Services, assignment: Assignment, quiz: Quiz | None, taker: Taker, locale: Locale
+) -> Rendered | None:
+    """The offer to practise what a handed-in attempt missed; None with nothing missed."""
+    if taker.finished_at is None:
+        return None
+    answers = await services.storage.learners.answers(taker.attempt_id)
+    missed = sum(1 for answer in answers.values() if not answer.correct)
+    return render.practice_offer(quiz, assignment, taker, missed, locale) if missed else None
 
 
 async def cancel(bot: Bot, services: Services, jobs: Jobs, assignment: Assignment) -> bool:
@@ -331,10 +387,11 @@ async def remind(bot: Bot, services: Services, assignment_id: int) -> int:
         stored = await services.storage.learners.get_user(taker.user_id)
         if stored is None or not stored.active:
             continue
+        message = render.reminder(
+            quiz, assignment, link(bot, services, assignment), services.locale_of(stored)
+        )
         try:
-            await bot.send_message(
-                taker.user_id, render.reminder(quiz, assignment, services.locale_of(stored))
-            )
+            await bot.send_message(taker.user_id, message.text, reply_markup=message.markup)
             told += 1
         except TelegramError as error:
             log.info(
@@ -351,42 +408,42 @@ async def remind(bot: Bot, services: Services, assignment_id: int) -> int:
 
 
 async def open_homework(
-    bot: Bot, services: Services, jobs: Jobs, chat_id: int, user_id: int,
-    assignment: Assignment, locale: Locale,
-) -> None:  # fmt: skip
-    """Start (or continue) the member's attempt tagged to the homework (an exam, for an exam
-    homework); a member who handed it in is told their score."""
+    bot: Bot,
+    services: Services,
+    jobs: Jobs,
+    chat_id: int,
+    user_id: int,
+    assignment: Assignment,
+    locale: Locale,
+    open_attempt: AttemptOpener,
+    open_exam: ExamOpener,
+) -> None:
+    """Continue the member's running attempt at the homework, or start one afresh from its
+    first question (never an attempt at the quiz begun outside it); an exam homework's
+    attempt is an exam (`open_exam`, the learner's). A member whose first attempt counts and is finished is
+    told their score; where the best counts, a finished attempt is followed by another."""
     quiz = services.catalog.get(assignment.quiz_id)
     if quiz is None:
         await bot.send_message(chat_id, locale.t("quiz_gone"))
         return
     learners = services.storage.learners
-    tagged = next(
-        (t for t in await services.storage.homework.takers(assignment.id) if t.user_id == user_id),
-        None,
-    )
-    if tagged is not None and tagged.finished_at is not None:
-        await bot.send_message(chat_id, render.handed_in(quiz, assignment, tagged, locale))
-        return
-    if assignment.exam:
-        assert services.homework_exams is not None
-        opened = await services.homework_exams.open(
-            bot, services, jobs, chat_id, user_id, quiz, assignment, locale
+    attempt = await learners.running_attempt(user_id, quiz.id, assignment.id)
+    if attempt is None:
+        taker = await services.storage.homework.taker(assignment.id, user_id)
+        if taker is not None and taker.finished_at is not None and assignment.counts == FIRST:
+            await bot.send_message(chat_id, render.handed_in(quiz, assignment, taker, locale))
+            return
+        if assignment.exam:
+            await open_exam(bot, services, jobs, chat_id, user_id, quiz, assignment, locale)
+            return
+        tries = taker.tries if taker is not None else 0
+        shuffle_by = f"{assignment.id}:{user_id}:{tries}" if assignment.shuffled else None
+        attempt = await learners.start_attempt(
+            user_id,
+            quiz.id,
+            attempt_order(quiz, shuffle_by),
+            services.clock(),
+            assignment_id=assignment.id,
         )
-        if opened is not None and tagged is None:
-            await services.storage.homework.tag(assignment.id, user_id, opened, services.clock())
-        return
-    if tagged is not None:
-        attempt = await learners.get_attempt(tagged.attempt_id)
-    else:
-        # the running attempt at this quiz, if any, is the one that counts from now
-        started = await learners.start_attempt(
-            user_id, quiz.id, attempt_order(quiz), services.clock()
-        )
-        attempt_id = await services.storage.homework.tag(
-            assignment.id, user_id, started.id, services.clock()
-        )
-        attempt = await learners.get_attempt(attempt_id)
-        await bot.send_message(chat_id, render.intro(quiz, assignment, locale))
-    assert attempt is not None and services.open_attempt is not None
-    await services.open_attempt(bot, services, chat_id, attempt, locale)
+        await bot.send_message(chat_id, render.intro(quiz, assignment, taker, locale))
+    await open_attempt(bot, services, chat_id, attempt, locale)

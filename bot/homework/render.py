@@ -9,23 +9,33 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.core import callbacks
 from bot.core.i18n import Locale
 from bot.core.render import Rendered, clock_text, person, place_mark
-from bot.core.tables import Cell, Table, answer_cell, number_cell, question_header
+from bot.core.tables import (
+    Cell,
+    Table,
+    answer_cell,
+    answers_header,
+    grid_cells,
+    grid_header,
+    number_cell,
+)
+from content import grid
 from content.deadlines import local_time
 from content.exams import ExamResult, draw, rules_of
 from content.model import Quiz
 from content.rules import score_text
 from content.schema import MAX_TITLE_LENGTH
-from storage.homework_store import Assignment, Taker
+from storage.homework_store import BEST, Assignment, Taker
 from storage.report_store import LatestAttempt
 
 BOARD_SIZE = 20
 
 
-def _title(quiz: Quiz | None, assignment: Assignment, locale: Locale) -> str:
+def _title(quiz: Quiz | None, assignment: Assignment | None, locale: Locale) -> str:
     if quiz is None:
-        return html.escape(assignment.quiz_id)
+        return html.escape(assignment.quiz_id if assignment is not None else "")
     return locale.text(quiz.title, MAX_TITLE_LENGTH)
 
 
@@ -33,14 +43,23 @@ def _deadline(assignment: Assignment) -> str:
     return f"{local_time(assignment.deadline, assignment.timezone)} ({assignment.timezone})"
 
 
+def _counts(assignment: Assignment, locale: Locale) -> str:
+    """Which attempt counts, and whether each member's questions come in their own order."""
+    said = locale.t(
+        "homework_counts_best" if assignment.counts == BEST else "homework_counts_first"
+    )
+    return f"{said} {locale.t('homework_shuffled')}" if assignment.shuffled else said
+
+
 def post(quiz: Quiz, assignment: Assignment, done: int, link: str, locale: Locale) -> Rendered:
-    """The assignment in the group: what (an exam: its size and time limit), until when, how
-    many are done, and the button that opens it in private."""
+    """The assignment in the group: what (an exam: its size and time limit), until when,
+    which attempt counts, how many are done, and the button that opens it in private."""
     values = {
         "number": assignment.id,
         "title": _title(quiz, assignment, locale),
         "n": len(quiz),
         "deadline": _deadline(assignment),
+        "counts": _counts(assignment, locale),
         "done": done,
     }
     if assignment.exam:
@@ -49,6 +68,17 @@ def post(quiz: Quiz, assignment: Assignment, done: int, link: str, locale: Local
     text = locale.t("homework_post_exam" if assignment.exam else "homework_post", **values)
     button = InlineKeyboardButton(locale.t("button_homework_start"), url=link)
     return Rendered(text, InlineKeyboardMarkup([[button]]))
+
+
+def assigned_there(quiz: Quiz, assignment: Assignment, chat_title: str, locale: Locale) -> str:
+    """In private, to the admin who set a homework for a picked group."""
+    return locale.t(
+        "homework_assigned_there",
+        number=assignment.id,
+        title=_title(quiz, assignment, locale),
+        chat=html.escape(chat_title),
+        deadline=_deadline(assignment),
+    )
 
 
 def closed_post(
@@ -131,13 +161,18 @@ def assignments_list(entries: Sequence[tuple[Assignment, Quiz | None, int]], loc
     return "\n".join(lines)
 
 
-def intro(quiz: Quiz, assignment: Assignment, locale: Locale) -> str:
-    """In private, before the first question."""
-    return locale.t(
+def intro(quiz: Quiz, assignment: Assignment, before: Taker | None, locale: Locale) -> str:
+    """In private, before an attempt's first question; `before`: the member's standing from
+    their earlier attempts (where the best counts)."""
+    text = locale.t(
         "homework_intro",
         title=_title(quiz, assignment, locale),
         deadline=_deadline(assignment),
+        counts=_counts(assignment, locale),
     )
+    if before is not None and before.done_by(assignment.deadline):
+        text += "\n" + locale.t("homework_best_so_far", score=before.score, total=before.total)
+    return text
 
 
 def handed_in(quiz: Quiz | None, assignment: Assignment, taker: Taker, locale: Locale) -> str:
@@ -149,13 +184,27 @@ def handed_in(quiz: Quiz | None, assignment: Assignment, taker: Taker, locale: L
     )
 
 
-def reminder(quiz: Quiz | None, assignment: Assignment, locale: Locale) -> str:
-    return locale.t(
+def practice_offer(
+    quiz: Quiz | None, assignment: Assignment, taker: Taker, missed: int, locale: Locale
+) -> Rendered:
+    """Once the homework has closed: what the member missed, and a round of it now."""
+    tap = callbacks.PractiseMissed(taker.attempt_id)
+    button = InlineKeyboardButton(locale.t("button_practise", n=missed), callback_data=tap.encode())
+    return Rendered(
+        locale.t("practice_homework_closed", title=_title(quiz, assignment, locale), n=missed),
+        InlineKeyboardMarkup([[button]]),
+    )
+
+
+def reminder(quiz: Quiz | None, assignment: Assignment, link: str, locale: Locale) -> Rendered:
+    """The one nudge in private, with the homework's own link (its attempt, not the quiz's)."""
+    text = locale.t(
         "homework_reminder_exam" if assignment.exam else "homework_reminder",
         title=_title(quiz, assignment, locale),
         deadline=_deadline(assignment),
-        quiz_id=html.escape(assignment.quiz_id),
     )
+    button = InlineKeyboardButton(locale.t("button_homework_continue"), url=link)
+    return Rendered(text, InlineKeyboardMarkup([[button]]))
 
 
 def table(
@@ -166,21 +215,34 @@ def table(
     locale: Locale,
     sections: Mapping[int, ExamResult] | None = None,
 ) -> Table:
-    """Every member who opened the homework: done in time or not, score, time, and one column
-    per question of the quiz; for an exam, before the questions, one column per section of
-    its paper (`sections`: each attempt's result, by attempt)."""
+    """Every member who opened the homework, those done first (ranked): done in time or not,
+    score, time; for an exam, one column per section of its paper (`sections`: each
+    attempt's result, by attempt); the grid of their attempt that counts (credit, a mark per
+    question of the quiz: an exam's questions not on their paper are unasked), then the
+    answers given."""
     questions = quiz.questions if quiz is not None else ()
     titles = _section_titles(sections or {}, locale)
-    header = (
-        "name", "user id", "done", "score", "total", "time (s)", *titles,
-        *(question_header(n, q, q.id, locale) for n, q in enumerate(questions, 1)),
-    )  # fmt: skip
     by_attempt = {attempt.attempt_id: attempt for attempt in attempts}
     done, _ = ranking(takers, assignment.deadline)
     order = [row.taker for row in done] + [t for t in takers if not t.done_by(assignment.deadline)]
     seconds = {row.taker.user_id: round(row.seconds, 1) for row in done}
+    marks = grid.build(
+        [(q.id, locale.plain(q.text)) for q in questions],
+        [
+            grid.Learner(
+                t.name,
+                t.user_id,
+                by_attempt[t.attempt_id].credit if t.attempt_id in by_attempt else {},
+            )
+            for t in order
+        ],
+    )
+    header = (
+        "name", "user id", "done", "score", "total", "time (s)", *titles,
+        *grid_header(marks), *answers_header(marks),
+    )  # fmt: skip
     rows = []
-    for taker in order:
+    for taker, marked in zip(order, marks.learners, strict=True):
         finished = taker.done_by(assignment.deadline)
         cells: list[Cell] = [
             taker.name,
@@ -190,6 +252,7 @@ def table(
             taker.total,
             seconds.get(taker.user_id),
             *_section_cells((sections or {}).get(taker.attempt_id), titles, locale),
+            *grid_cells(marked),
         ]
         answers = by_attempt[taker.attempt_id].answers if taker.attempt_id in by_attempt else {}
         for question in questions:
@@ -219,3 +282,30 @@ def _section_cells(result: ExamResult | None, titles: Sequence[str], locale: Loc
         return [None] * len(titles)
     points = {locale.plain(part.title): float(part.points) for part in result.parts if part.title}
     return [number_cell(points[title]) if title in points else None for title in titles]
+
+
+def setup_menu(
+    quiz: Quiz, hours: Sequence[int], best: bool, shuffle: bool, locale: Locale
+) -> Rendered:
+    """`/assign`'s menu once a quiz is chosen: the two options as toggles (☑️ when on), then a
+    button per common deadline that sets the homework with them."""
+
+    def setup(at: int, best: bool = best, shuffle: bool = shuffle) -> str:
+        return callbacks.AssignSetup(quiz.id, at, int(best), int(shuffle)).encode()
+
+    toggles = [
+        InlineKeyboardButton(
+            locale.t("menu_best_button", mark="☑️" if best else "⬜"),
+            callback_data=setup(0, best=not best),
+        ),
+        InlineKeyboardButton(
+            locale.t("menu_shuffle_button", mark="☑️" if shuffle else "⬜"),
+            callback_data=setup(0, shuffle=not shuffle),
+        ),
+    ]
+    deadlines = [
+        InlineKeyboardButton(locale.t(f"menu_deadline_{at}h"), callback_data=setup(at))
+        for at in hours
+    ]
+    text = locale.t("menu_until_when", title=_title(quiz, None, locale), n=len(quiz))
+    return Rendered(text, InlineKeyboardMarkup([toggles, deadlines]))

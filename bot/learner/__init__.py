@@ -11,18 +11,20 @@ from typing import Any
 from telegram.ext import JobQueue
 
 from bot.core.context import Services
-from bot.learner import exams, flow, reminders
+from bot.learner import exams, reminders
+from bot.learner.exams import open_homework_exam
+from bot.learner.flow import open_attempt
 from bot.learner.handlers import COMMANDS, handlers
 
-__all__ = ["COMMANDS", "handlers", "start"]
+# `open_attempt` asks a private attempt another feature started (a review of what a member
+# missed in a group, a homework), `open_homework_exam` an exam homework's exam: `bot/app.py`
+# hands them to those features
+__all__ = ["COMMANDS", "handlers", "open_attempt", "open_homework_exam", "start"]
 
 
 async def start(jobs: JobQueue[Any], services: Services) -> None:
     """At start: the sweep that sends the daily review reminders; every running exam's time
-    limit re-armed; the learner's sessions lent to the features that start private
-    attempts."""
-    services.open_attempt = flow.open_attempt
-    services.homework_exams = exams.HOMEWORK_EXAMS
+    limit re-armed."""
     await exams.resume(jobs, services)
     jobs.run_repeating(
         reminders.send_due_reminders,

@@ -23,7 +23,7 @@ from telegram.error import BadRequest
 from telegram.ext import JobQueue
 
 from bot.core import callbacks, pictures
-from bot.core.context import HomeworkExams, QuizContext, Services
+from bot.core.context import QuizContext, Services
 from bot.core.i18n import Locale
 from bot.core.render import Rendered, choice_count, letter, letters, picture_line, takes_reply
 from bot.learner import exam_render as render
@@ -34,7 +34,7 @@ from content.grading import NumberReply, TextReply, Unreadable
 from content.model import Exam, Question, QuestionType, Quiz, clip
 from storage import AwaitedReply
 from storage.exam_store import BY_LEARNER, BY_TIME, Sitting
-from storage.homework_store import Assignment
+from storage.homework_store import FIRST, Assignment
 
 log = logging.getLogger(__name__)
 
@@ -130,26 +130,26 @@ async def open_exam(
 async def open_homework_exam(
     bot: Bot, services: Services, jobs: Jobs, chat_id: int, user_id: int, quiz: Quiz,
     assignment: Assignment, locale: Locale,
-) -> int | None:  # fmt: skip
-    """A homework's exam from its link: the member's running one where it was, else a new one
-    with the homework's minutes (never past its deadline). The attempt's id, for the homework
-    to count; None when none runs (nothing to draw)."""
-    sitting = await services.storage.exams.running(user_id, quiz.id, assignment.id)
+) -> None:  # fmt: skip
+    """A homework's exam from its link: the member's running one where it was, else a new
+    attempt of the homework with its minutes (never past its deadline) while they have one
+    left (the first counts: one; the best: the bank's `attempts`, 0 for any), else their
+    last result."""
+    exams = services.storage.exams
+    sitting = await exams.running(user_id, quiz.id, assignment.id)
     if sitting is not None:
         await _resume(bot, services, chat_id, sitting, locale)
-        return sitting.attempt.id
-    rules = rules_of(quiz, assignment.exam_minutes)
-    begun = await _begin(bot, services, jobs, chat_id, user_id, quiz, rules, 1, locale, assignment)
-    return None if begun is None else begun.attempt.id
-
-
-async def end_homework_exams(bot: Bot, services: Services, assignment_id: int) -> None:
-    """At a homework's deadline: its exams still running end, as when their time is up."""
-    for sitting in await services.storage.exams.running_for(assignment_id):
-        await end_exam(bot, services, sitting, BY_TIME)
-
-
-HOMEWORK_EXAMS = HomeworkExams(open=open_homework_exam, end_all=end_homework_exams)
+        return
+    taken = await exams.taken(user_id, quiz.id, assignment.id)
+    allowed = 1 if assignment.counts == FIRST else rules_of(quiz).attempts
+    rules = rules_of(quiz, assignment.exam_minutes, allowed)
+    if allowed and len(taken) >= allowed:
+        await bot.send_message(chat_id, locale.t("exam_no_attempts_left", n=allowed))
+        await send_result(bot, services, chat_id, taken[-1], locale)
+        return
+    await _begin(
+        bot, services, jobs, chat_id, user_id, quiz, rules, len(taken) + 1, locale, assignment
+    )
 
 
 async def _resume(

@@ -27,6 +27,7 @@ from content.formats.base import (
     dropped_languages,
     exam_left_out,
     number_text,
+    one_line,
 )
 from content.formats.html_text import text_to_html
 from content.formats.table import LETTERS
@@ -126,13 +127,21 @@ class _Note:
                 f'<div class="explanation">{text_to_html(self.text(question.explanation))}</div>'
             )
         parts.append(self.picture(question.explanation_image))
+        if (guide := question.guide) is not None:
+            parts.append(
+                f'<div class="guide"><a href="{html.escape(guide.url)}">'
+                f"{html.escape(self.text(guide.title))}</a></div>"
+            )
         return "".join(parts)
 
 
 def write_apkg(quiz: Quiz, images: Mapping[str, bytes], options: WriteOptions) -> Written:
     language = options.language
     notes = _Note(quiz, language)
-    deck = genanki.Deck(_stable_id("quiz-tutor", "deck", quiz.id), notes.text(quiz.title))
+    warnings: list[str] = []
+    deck = genanki.Deck(
+        _stable_id("quiz-tutor", "deck", quiz.id), deck_name(notes.text(quiz.title), warnings)
+    )
     tags = [quiz.id, f"level::{quiz.level.value}"]
     media: dict[str, bytes] = {}
     for question in quiz.questions:
@@ -159,6 +168,15 @@ def write_apkg(quiz: Quiz, images: Mapping[str, bytes], options: WriteOptions) -
         target = Path(folder, "deck.apkg")
         genanki.Package(deck, media_files=paths).write_to_file(str(target))
         data = target.read_bytes()
-    warnings = dropped_languages(quiz, language, "An Anki deck")
-    warnings += exam_left_out(quiz, "An Anki deck")
+    warnings.extend(dropped_languages(quiz, language, "An Anki deck"))
+    warnings.extend(exam_left_out(quiz, "An Anki deck"))
     return Written(data, warnings=tuple(warnings))
+
+
+def deck_name(title: str, warnings: list[str]) -> str:
+    """The title as a deck's name: one line, and `::` (which Anki reads as a deck inside
+    another) written `:`."""
+    name = one_line(title, "the title", warnings)
+    while "::" in name:
+        name = name.replace("::", ":")
+    return name

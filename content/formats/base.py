@@ -486,7 +486,8 @@ def text_in(value: LocalizedText | None, language: str) -> str | None:
 
 
 def texts_of(question: Question) -> list[LocalizedText]:
-    """Every localized text of a question: text, options, answers, unit, explanation, alt."""
+    """Every localized text of a question: text, options, answers, unit, explanation, alt,
+    its guide's title."""
     found = [question.text, *question.options]
     match question.key:
         case TypedAnswer(accepted):
@@ -494,7 +495,8 @@ def texts_of(question: Question) -> list[LocalizedText]:
         case NumericAnswer(unit=unit, others=others):
             found.extend(unit for unit in [unit] if unit is not None)
             found.extend(other.feedback for other in others if other.feedback is not None)
-    found.extend(value for value in (question.explanation, question.image_alt) if value)
+    guide = question.guide.title if question.guide else None
+    found.extend(value for value in (question.explanation, question.image_alt, guide) if value)
     return found
 
 
@@ -532,6 +534,18 @@ def exam_left_out(quiz: Quiz, format_name: str) -> list[str]:
     if quiz.exam is None:
         return []
     return [f"{format_name} holds no exam settings: the bank's exam block was left out"]
+
+
+def one_line(text: str, what: str, warnings: list[str]) -> str:
+    """A text that a format writes on one line of its own (a GIFT category, a Moodle
+    category's path, an Anki deck's name): its line breaks (every kind: `\r`, U+2028…)
+    become spaces, with a warning naming the field. Without this, a title's line break
+    would start a line that reads as a question."""
+    lines = text.splitlines()
+    if len(lines) <= 1:
+        return text
+    warnings.append(f"{what}: its line breaks became spaces (it is written on one line)")
+    return " ".join(line.strip() for line in lines if line.strip())
 
 
 def dropped_languages(quiz: Quiz, language: str, format_name: str) -> list[str]:

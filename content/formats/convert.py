@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from posixpath import basename
 from typing import Any
 
@@ -28,7 +28,7 @@ from content.formats.base import (
     quiz_id_from,
     title_from,
 )
-from content.formats.registry import FORMATS, Format, bundle_mains, format_of
+from content.formats.registry import FORMATS, Format, bundle_main_format, bundle_mains
 from content.images import BundleImages, ImageError, ImageSource, NoImages
 from content.loader import EVERYTHING, MAX_BANK_BYTES, Accepts, check_bank, question_label
 from content.model import Quiz
@@ -45,6 +45,7 @@ class Loaded:
     images: Mapping[str, bytes] = field(default_factory=dict, repr=False)
     warnings: tuple[str, ...] = ()
     skipped: tuple[str, ...] = ()
+    assumed: tuple[str, ...] = ()  # the quiz's fields the file did not give: id, title, level
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,7 @@ def _validated(draft: Draft, options: ReadOptions, images: ImageSource, accepts:
     if options.title:
         bank["title"] = options.title
         draft.field_origins.pop("title", None)
+    assumed = tuple(key for key in ("id", "title", "level") if key not in bank)
     bank.setdefault("title", title_from(options.name))
     bank.setdefault("id", quiz_id_from(title_from(options.name)))
     bank.setdefault("level", "medium")
@@ -96,10 +98,12 @@ def _validated(draft: Draft, options: ReadOptions, images: ImageSource, accepts:
         result = check_bank(bank, options.name, options.language, images=images, accepts=accepts)
         if result.quiz is None:
             raise ConversionError(result.errors)
-        return _fitting(Loaded(result.quiz, result.images, tuple(draft.warnings) + result.warnings))
+        loaded = Loaded(result.quiz, result.images, tuple(draft.warnings) + result.warnings)
+        return replace(_fitting(loaded), assumed=assumed)
     assign_ids(draft)
     skip = options.skip_unsupported
-    return _fitting(validated(draft, options.name, options.language, skip, images, accepts))
+    loaded = validated(draft, options.name, options.language, skip, images, accepts)
+    return replace(_fitting(loaded), assumed=assumed)
 
 
 def validated(
@@ -212,7 +216,7 @@ def read_bundle_quiz(
         bundle = read_bundle(data, bundle_mains())
     except BundleError as error:
         raise ConversionError([str(error)]) from None
-    fmt = format_of(bundle.bank_name, given)
+    fmt = bundle_main_format(bundle.bank_name, bundle.bank, given)
     named = ReadOptions(
         language=options.language,
         quiz_id=options.quiz_id,

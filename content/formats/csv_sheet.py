@@ -18,8 +18,34 @@ from content.formats.base import (
     decode_text,
     quiz_fields_left_out,
 )
-from content.formats.table import header_for, numbers_left_out, question_row, read_table
+from content.formats.table import (
+    FORMULA_STARTS,
+    NUMBER,
+    header_for,
+    numbers_left_out,
+    question_row,
+    read_table,
+)
 from content.model import Quiz
+
+
+def guarded(text: str) -> str:
+    """A cell as CSV writes it: text that a spreadsheet would run as a formula (it starts with
+    `=`, `+`, `-`, `@`, a tab or a carriage return, after any `'`) gets a leading `'`, which
+    spreadsheets show and our reader takes away; a plain number such as `-3` is left alone.
+    `unguarded(guarded(text)) == text` for every text."""
+    bare = text.lstrip("'")
+    if bare.startswith(FORMULA_STARTS) and (bare != text or not NUMBER.fullmatch(text)):
+        return "'" + text
+    return text
+
+
+def unguarded(cell: str) -> str:
+    """A cell as our reader takes it: the `'` that `guarded` put before a formula start
+    removed."""
+    if cell.startswith("'") and cell.lstrip("'").startswith(FORMULA_STARTS):
+        return cell[1:]
+    return cell
 
 
 def _delimiter(text: str) -> str:
@@ -38,7 +64,7 @@ def read_csv(data: bytes, options: ReadOptions) -> Draft:
         line = 1
         try:
             for cells in reader:
-                yield f"line {line}", cells
+                yield f"line {line}", [unguarded(cell) for cell in cells]
                 line = reader.line_num + 1
         except csv.Error as error:
             raise ConversionError([f"line {reader.line_num}: {error}"]) from None
@@ -55,7 +81,7 @@ def write_csv(quiz: Quiz, images: Mapping[str, bytes], options: WriteOptions) ->
     for question in quiz.questions:
         writer.writerow(
             [
-                "" if cell is None else cell
+                "" if cell is None else guarded(cell) if isinstance(cell, str) else cell
                 for cell in question_row(question, header, options.language)
             ]
         )

@@ -7,7 +7,10 @@ one already); `\\:` `\\=` `\\~` `\\#` `\\{` `\\}` `\\n` and `\\\\` are escapes; 
 is `{…}` (text after it makes a missing-word question, shown with `_____`); `####` starts
 the general feedback, `#` an answer's feedback; `[html]` `[moodle]` `[plain]` `[markdown]`
 say how a text is written (HTML and Moodle's auto-format become plain text; the question's
-format is the default of its answers). Weights (`~%50%`, `~%-100%`) are kept as the
+format is the default of its answers). In HTML, a question's first `<img>` is its picture and
+the general feedback's first the explanation's (`@@PLUGINFILE@@/<path>` or a path, relative to
+the file, or an https address; the validator checks the file came with it); sound and video
+refuse the question by name (docs/formats.md). Weights (`~%50%`, `~%-100%`) are kept as the
 question's `weights` where they say more than its plain rule (content/grading.py); a numeric
 question's other numbers (`=%0%5#feedback`, `=%50%9:2`) become its `numbers`. What Moodle
 would read as matching, essay or description questions, several right answers to a
@@ -21,6 +24,7 @@ and other numbers as above.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -38,6 +42,7 @@ from content.formats.base import (
     dropped_languages,
     full_credit,
     number_text,
+    one_line,
     put_numbers,
     question_id_from,
     quiz_fields_left_out,
@@ -47,7 +52,8 @@ from content.formats.base import (
     weight_numbers,
     weights_kept,
 )
-from content.formats.html_text import html_to_text
+from content.formats.html_text import Converted, Picture, file_path, html_to_text
+from content.formats.html_text import named as named_list
 from content.model import Question, Quiz
 from content.schema import MAX_QUESTIONS
 
@@ -111,19 +117,20 @@ def _restore(text: str) -> str:
     return restored
 
 
-def _plain(text: str, text_format: str) -> str:
-    """A piece of GIFT text as our plain text, by its format."""
+def _plain(text: str, text_format: str) -> Converted:
+    """A piece of GIFT text as our plain text, by its format, with the pictures, sound and
+    files its HTML names."""
     if text_format == "html":
-        return html_to_text(_restore(text)).text
+        return html_to_text(_restore(text))
     if text_format == "moodle":  # Moodle's auto-format: HTML where a newline is a line break
-        return html_to_text(_restore(text).replace("\n", "<br>")).text
+        return html_to_text(_restore(text).replace("\n", "<br>"))
     if text_format == "plain":  # shown as written: a backtick is a backtick
-        return _restore(text).replace("`", "\\`").strip()
-    return _restore(text).strip()  # markdown: our text is markdown's code and lines
+        return Converted(_restore(text).replace("`", "\\`").strip())
+    return Converted(_restore(text).strip())  # markdown: our text is markdown's code and lines
 
 
-def _formatted(text: str, default: str) -> tuple[str, str]:
-    """(plain text, its format) of a piece that may start with a [format] marker."""
+def _formatted(text: str, default: str) -> tuple[Converted, str]:
+    """(the piece converted, its format) of a piece that may start with a [format] marker."""
     text = text.strip()
     match = _MARKER.match(text)
     text_format = default
@@ -133,6 +140,18 @@ def _formatted(text: str, default: str) -> tuple[str, str]:
     return _plain(text, text_format), text_format
 
 
+@dataclass
+class _Named:
+    """What the HTML of one question names besides its text: its pictures (by where they
+    are), sound and video, and links to other files."""
+
+    question: list[Picture] = field(default_factory=list)
+    explanation: list[Picture] = field(default_factory=list)
+    elsewhere: list[str] = field(default_factory=list)  # pictures in answers and feedback
+    media: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+
+
 class _Reader:
     def __init__(self, options: ReadOptions) -> None:
         self.options = options
@@ -140,6 +159,7 @@ class _Reader:
         self.categories: list[str] = []
         self.draft = Draft(bank={})
         self.problems = self.draft.problems
+        self.named = _Named()  # what the question being read names besides its text
 
     def read(self, text: str) -> Draft:
         block: list[str] = []
@@ -213,7 +233,77 @@ class _Reader:
             question["id"] = question_id_from(name)
         self.draft.add({key: value for key, value in question.items() if value is not None}, place)
 
+    def _text(self, piece: str, text_format: str, where: str = "elsewhere") -> str:
+        """A piece as plain text; what its HTML names is noted for the question."""
+        converted = _formatted(piece, text_format)[0]
+        self._note(converted, where)
+        return converted.text
+
+    def _note(self, converted: Converted, where: str) -> None:
+        named = self.named
+        if where == "question":
+            named.question.extend(converted.pictures)
+        elif where == "explanation":
+            named.explanation.extend(converted.pictures)
+        else:
+            named.elsewhere.extend(picture.source for picture in converted.pictures)
+        named.media.extend(converted.media)
+        named.files.extend(converted.files)
+
     def _question(self, text: str, place: str) -> dict[str, Any] | None:
+        self.named = _Named()
+        question = self._question_text(text, place)
+        if question is None or not self._pictures(question, place):
+            return None
+        return question
+
+    def _pictures(self, question: dict[str, Any], place: str) -> bool:
+        """The question's first picture and its explanation's first picture kept (the rest
+        named in a warning); False, with the reason, when the question cannot be kept: it
+        has sound or video, or a picture that is no file nor https:// address."""
+        named = self.named
+        if named.media:
+            self.problems.unsupported_part(place, f"sound or video ({named_list(named.media)})")
+            return False
+        if not question.get("text") and named.question:
+            shown = named_list([picture.source for picture in named.question])
+            self.problems.unsupported_part(
+                place, f"a question that is only a picture ({shown}); a question has text"
+            )
+            return False
+        for field_name, pictures in (
+            ("image", named.question),
+            ("explanation_image", named.explanation),
+        ):
+            sources = list(dict.fromkeys(picture.source for picture in pictures))
+            if not sources:
+                continue
+            path = file_path(sources[0])
+            if not path.startswith("https://") and (not path or ":" in path.split("/")[0]):
+                self.problems.unsupported_part(
+                    place,
+                    f"a picture at {sources[0][:60]!r} (a picture is a file that comes with the "
+                    "questions, or an https:// address)",
+                )
+                return False
+            question[field_name] = path
+            if field_name == "image" and (alt := (pictures[0].alt or "").strip()):
+                question["image_alt"] = alt
+            if len(sources) > 1:
+                named.elsewhere.extend(sources[1:])
+        if named.elsewhere:
+            shown = named_list(named.elsewhere)
+            self.warnings.add(
+                f"pictures besides the question's first and the explanation's first are not "
+                f"kept ({shown})",
+                place,
+            )
+        if named.files:
+            shown = named_list(named.files)
+            self.warnings.add(f"links to files are not kept, only their text ({shown})", place)
+        return True
+
+    def _question_text(self, text: str, place: str) -> dict[str, Any] | None:
         start, finish = text.find("{"), text.find("}")
         if start < 0 and finish < 0:
             self.problems.unsupported_part(place, "a description (text with no answer section {…})")
@@ -236,8 +326,10 @@ class _Reader:
         if (separator := answers.rfind("####")) >= 0:
             general = answers[separator + 4 :]
             answers = answers[:separator].strip()
-        question_text, text_format = _formatted(stem, DEFAULT_FORMAT)
-        explanation = _formatted(general, text_format)[0] if general is not None else ""
+        converted, text_format = _formatted(stem, DEFAULT_FORMAT)
+        self._note(converted, "question")
+        question_text = converted.text
+        explanation = self._text(general, text_format, "explanation") if general else ""
         question: dict[str, Any] = {"text": question_text}
         if not answers:
             self.problems.unsupported_part(place, "an essay question (an empty answer section {})")
@@ -264,10 +356,22 @@ class _Reader:
             )
         return question
 
-    def _feedback(self, piece: str, text_format: str) -> tuple[str, str]:
-        """(answer, its feedback) of `answer#feedback`, both as plain text."""
+    def _feedback(self, piece: str, text_format: str, place: str) -> tuple[str | None, str]:
+        """(answer, its feedback) of `answer#feedback`, both as plain text; the answer is
+        None, with the reason, when it is only a picture."""
         answer, _, feedback = piece.partition("#")
-        return _formatted(answer, text_format)[0], _formatted(feedback, text_format)[0]
+        return self._answer(answer, text_format, place), self._text(feedback, text_format)
+
+    def _answer(self, piece: str, text_format: str, place: str) -> str | None:
+        converted = _formatted(piece, text_format)[0]
+        self._note(converted, "elsewhere")
+        if not converted.text and converted.pictures:
+            shown = named_list([picture.source for picture in converted.pictures])
+            self.problems.unsupported_part(
+                place, f"an answer that is only a picture ({shown}); an answer is text"
+            )
+            return None
+        return converted.text
 
     def _choice(
         self, question: dict[str, Any], answers: str, text_format: str, place: str
@@ -293,7 +397,9 @@ class _Reader:
                 if abs(weight) > 100:
                     self.problems.error(place, f"a weight of {weight}%: weights are -100% to 100%")
                     return None
-            option, feedback = self._feedback(piece, text_format)
+            option, feedback = self._feedback(piece, text_format, place)
+            if option is None:
+                return None
             if not option:
                 self.problems.error(place, "an empty answer")
                 return None
@@ -355,8 +461,8 @@ class _Reader:
         parts = answers.split("#", 2)
         question["type"] = "true_false"
         question["answer"] = _TRUTHS[parts[0].strip()]
-        wrong = _formatted(parts[1], text_format)[0] if len(parts) > 1 else ""
-        right = _formatted(parts[2], text_format)[0] if len(parts) > 2 else ""
+        wrong = self._text(parts[1], text_format) if len(parts) > 1 else ""
+        right = self._text(parts[2], text_format) if len(parts) > 2 else ""
         if wrong:
             self.warnings.add(
                 "feedback on wrong answers is not kept (a question has one explanation)", place
@@ -382,7 +488,10 @@ class _Reader:
                 if not full_credit(weight, "a short answer", self.problems, place):
                     return None
             raw, _, feedback = piece.partition("#")
-            text = typed_answer(_formatted(raw, text_format)[0], self.problems, place)
+            answer = self._answer(raw, text_format, place)
+            if answer is None:
+                return None
+            text = typed_answer(answer, self.problems, place)
             if text is None:
                 return None
             if text.casefold() in ("true", "false", "t", "f"):
@@ -391,7 +500,7 @@ class _Reader:
                     place,
                 )
             accepted.append(text)
-            feedbacks.append(_formatted(feedback, text_format)[0])
+            feedbacks.append(self._text(feedback, text_format))
         if not accepted:
             self.problems.error(place, "no right answer")
             return None
@@ -425,7 +534,7 @@ class _Reader:
             number = self._range(_restore(raw).strip(), place)
             if number is None:
                 return None
-            text = _formatted(feedback, text_format)[0]
+            text = self._text(feedback, text_format)
             found.append(NumberAnswer(weight, *number, text or None))
         right = put_numbers(question, found, self.problems, place)
         if right is None:
@@ -561,8 +670,12 @@ def _dropped(quiz: Quiz) -> list[str]:
             for question in quiz.questions
             if isinstance(question.key, model.TypedAnswer) and question.key.strict_diacritics
         ),
+        "question guides": sum(1 for question in quiz.questions if question.guide is not None),
     }
-    singular = {"images": "image", "units": "unit", "strict_diacritics": "strict_diacritics"}
+    singular = {
+        "images": "image", "units": "unit", "strict_diacritics": "strict_diacritics",
+        "question guides": "question guide",
+    }  # fmt: skip
     found.extend(
         f"{count} {name if count > 1 else singular[name]}"
         for name, count in counts.items()
@@ -571,12 +684,21 @@ def _dropped(quiz: Quiz) -> list[str]:
     return found
 
 
+def category_line(title: str) -> str:
+    """`$CATEGORY:` with the title as the last part of the path (`category_name` reads it
+    back): a slash doubled, and a space before a leading one, which would join the
+    separator before it."""
+    name = title.replace("/", "//")
+    return f"$CATEGORY: $course$/top/{' ' + name if name.startswith('/') else name}"
+
+
 def write_gift(quiz: Quiz, options: WriteOptions) -> Written:
     language = options.language
-    title = quiz.title.get(language, language)
+    header_warnings: list[str] = []
+    title = one_line(quiz.title.get(language, language), "the title", header_warnings)
     out = [
         f"// {escape(title)}: exported by Quiz Tutor, one question per block",
-        f"$CATEGORY: $course$/top/{title.replace('/', '//')}",
+        category_line(title),
         "",
     ]
     left_out: list[str] = []
@@ -590,10 +712,11 @@ def write_gift(quiz: Quiz, options: WriteOptions) -> Written:
         out.extend(f"\t{answer}" for answer in answers)
         explanation = text_in(question.explanation, language)
         if explanation:
-            out.append(f"\t####{escape(explanation)}")
+            out.append(f"\t####{_piece(explanation)}")
         out.extend(["}", ""])
     warnings = [
         "GIFT has no quiz id: it comes back from the file name or from --id",
+        *header_warnings,
         *dropped_languages(quiz, language, "GIFT"),
     ]
     if dropped := _dropped(quiz):

@@ -11,7 +11,7 @@ What maps to what (both ways):
   tolerance, its unit; the other answers, at 0% to below 100% with their feedback, its
   `numbers`), `shortanswer` (the answers worth 100%) are `true_false`, `numeric`, `typed`.
 - `<idnumber>` (else `<name>`) is the question's id; `<generalfeedback>` its explanation (else
-  the right answer's feedback); an image in the question text (`@@PLUGINFILE@@` and its
+  the right answer's feedback), and its guide as a last `quiz-tutor-guide` paragraph there; an image in the question text (`@@PLUGINFILE@@` and its
   base64 `<file>`, or an https URL) its image with the `alt` text; one in the general feedback
   its explanation image. Tags `level:<level>` and `strict-diacritics` carry those fields;
   `<shuffleanswers>` carries shuffle_options.
@@ -23,7 +23,9 @@ Refused (or skipped with --skip-unsupported): every other question type (calcula
 cloze, matching, essay, description, drag and drop, ...), partial credit for a short
 answer, several right answers to a one-answer question (or numbers to a numeric one), a
 number worth a negative fraction or placed before the right one and overlapping it, wildcards
-in short answers, images in answers, more than one image in a text. Moodle's grading settings (default mark, penalty, numbering, hidden) are not
+in short answers, an answer that is only a picture, sound and video, a picture without its
+<file>. A text's pictures after the first, and pictures beside an answer's text, are named in
+a warning. Moodle's grading settings (default mark, penalty, numbering, hidden) are not
 content and are not kept; combined feedback, hints, other tags, extra units are dropped with
 a warning.
 """
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import html
 import posixpath
 import re
@@ -40,7 +43,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
-from urllib.parse import quote, unquote
+from urllib.parse import quote
 
 import defusedxml
 from defusedxml.ElementTree import DefusedXMLParser
@@ -60,6 +63,7 @@ from content.formats.base import (
     moodle_language,
     no_quiz_id,
     number_text,
+    one_line,
     put_numbers,
     question_id_from,
     quiz_slug,
@@ -69,14 +73,21 @@ from content.formats.base import (
     weights_kept,
 )
 from content.formats.gift import category_name, question_right
-from content.formats.html_text import Picture, html_to_text, split_languages, text_to_html
+from content.formats.html_text import (
+    PLUGINFILE,
+    Picture,
+    file_path,
+    html_to_text,
+    named,
+    split_languages,
+    text_to_html,
+)
 from content.grading import right_choices
 from content.images import ImageError, image_location
-from content.model import Image, LocalizedText, Question, Quiz
+from content.model import Guide, Image, LocalizedText, Question, Quiz
 from content.schema import MAX_QUESTIONS
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
-PLUGINFILE = "@@PLUGINFILE@@/"
 GUIDE_CLASS = "quiz-tutor-guide"
 LEVEL_TAG = "level:"
 STRICT_TAG = "strict-diacritics"
@@ -85,6 +96,13 @@ MAX_ELEMENTS = 200_000  # 500 questions of ten options take about 30,000
 # Text outside the base64 of embedded files: a bank's 512 KiB of YAML, with its HTML and
 # multilang spans escaped, takes about three times that.
 MAX_TEXT_CHARACTERS = 4 * 1024 * 1024
+# Element and attribute names: Moodle writes about a hundred different ones. Expat keeps each
+# new name in a table that slows as it grows: 28 MiB of attributes a1="" a2="" … took 7 s.
+MAX_NAMES = 500
+# A tag (or a comment) longer than this is no Moodle XML; expat reads a whole tag before it
+# says anything of it, so this is checked before parsing (in one pass over the bytes).
+MAX_MARKUP = 64 * 1024
+_LONG_MARKUP = re.compile(rb"<[^<>]{%d}" % MAX_MARKUP)
 SUPPORTED = ("multichoice", "truefalse", "numerical", "shortanswer")
 UNSUPPORTED_TYPES = {
     "calculated": "calculated",
@@ -148,6 +166,7 @@ class _Builder(ET.TreeBuilder):
         self.expat: Any = None
         self.in_file = 0
         self.text_characters = 0
+        self.names: set[str] = set()
 
     def start(self, tag: str, attrs: dict[str, str]) -> ET.Element:
         self.depth += 1
@@ -156,6 +175,10 @@ class _Builder(ET.TreeBuilder):
             raise _TooBig(f"elements nested more than {MAX_DEPTH} deep")
         if self.count > MAX_ELEMENTS:
             raise _TooBig(f"more than {MAX_ELEMENTS:,} elements")
+        self.names.add(tag)
+        self.names.update(attrs)
+        if len(self.names) > MAX_NAMES:
+            raise _TooBig(f"more than {MAX_NAMES} different element and attribute names")
         self.in_file += tag == "file"
         element = super().start(tag, attrs)
         if tag == "question" and self.expat is not None:
@@ -190,6 +213,11 @@ def parse_xml(data: bytes) -> tuple[ET.Element, dict[int, int]]:
                     f"line {line}: {what}; Moodle XML has none, and entities are refused (they can expand without bound)"
                 ]
             )
+    if (long := _LONG_MARKUP.search(data)) is not None:
+        line = data.count(b"\n", 0, long.start()) + 1
+        raise ConversionError(
+            [f"line {line}: a tag or comment longer than {MAX_MARKUP // 1024} KiB; not Moodle XML"]
+        )
     builder = _Builder()
     parser = DefusedXMLParser(target=builder, forbid_dtd=True)
     builder.expat = parser.parser
@@ -228,6 +256,11 @@ class _Rich:
 
     texts: dict[str, str] = field(default_factory=dict)
     pictures: dict[str, list[Picture]] = field(default_factory=dict)
+    media: list[str] = field(default_factory=list)  # sound and video it names
+    files: list[str] = field(default_factory=list)  # other files it links to
+
+    def named(self, sources: list[str]) -> str:
+        return named(sources)
 
 
 class _Reader:
@@ -241,6 +274,9 @@ class _Reader:
         self.levels: dict[str, str] = {}
         self.shuffles: list[bool] = []
         self.image_bytes: dict[str, bytes] = {}
+        self.media: list[str] = []  # sound and video the question being read names
+        self.placed: dict[tuple[str, bytes], str] = {}  # (name, digest) → where it is kept
+        self.next_number: dict[str, int] = {}  # the next number to try for a name
 
     # texts
 
@@ -272,6 +308,9 @@ class _Reader:
                 source = part.replace("\n", "<br>") if text_format == "moodle_auto_format" else part
                 converted = html_to_text(source)
                 text, pictures = converted.text, converted.pictures
+                result.media.extend(converted.media)
+                result.files.extend(converted.files)
+                self.media.extend(converted.media)
             if text:
                 result.texts[language] = text
             if pictures:
@@ -303,31 +342,42 @@ class _Reader:
         place: str,
         what: str,
     ) -> tuple[str | None, dict[str, str] | None]:
-        """(the image's location or URL, its alt text by language) of one text element."""
+        """(the image's location or URL, its alt text by language) of one text element: its
+        first picture (the others named in a warning)."""
         files = self._files(element, place)
-        sources = {picture.source for pictures in rich.pictures.values() for picture in pictures}
-        if len(sources) > 1 or any(len(p) > 1 for p in rich.pictures.values()):
-            self.problems.unsupported_part(place, f"more than one image in the {what}")
-            return None, None
-        alts = {
-            language: pictures[0].alt
-            for language, pictures in rich.pictures.items()
-            if pictures[0].alt and pictures[0].alt.strip()
-        }
+        if rich.files:
+            self.warnings.add(
+                f"links to files are not kept, only their text ({rich.named(rich.files)})", place
+            )
+        ordered = [picture.source for pictures in rich.pictures.values() for picture in pictures]
+        sources = list(dict.fromkeys(ordered))
+        if len(sources) > 1:
+            self.warnings.add(
+                f"pictures after the first in the {what} are not kept ({rich.named(sources[1:])})",
+                place,
+            )
         if not sources:
             if files:
                 self.warnings.add(
                     f"files attached to the {what} but not shown in it are not kept", place
                 )
             return None, None
-        source = sources.pop()
+        source = sources[0]
+        alts = {
+            language: picture.alt
+            for language, pictures in rich.pictures.items()
+            for picture in pictures[:1]
+            if picture.source == source and picture.alt and picture.alt.strip()
+        }
         if source.startswith("https://"):
             location = source
         elif source.startswith(PLUGINFILE):
-            path = unquote(source[len(PLUGINFILE) :]).split("?")[0]
+            path = file_path(source)
             data = files.get(path)
             if data is None:
-                self.problems.error(place, f"the image {path[:60]!r} has no <file> in the {what}")
+                self.problems.unsupported_part(
+                    place, f"a picture without its file ({path[:60]}: no <file> in the {what})"
+                )
                 return None, None
             try:
                 location = self._store(image_location(path), data)
@@ -347,12 +397,19 @@ class _Reader:
 
     def _store(self, location: str, data: bytes) -> str:
         """The location under which these bytes are kept: Moodle names files per question, so
-        two questions may each have their own `image.png`."""
-        candidate, number = location, 2
-        while candidate in self.image_bytes and self.image_bytes[candidate] != data:
-            root, extension = posixpath.splitext(location)
+        two questions may each have their own `image.png` (the second is `image-2.png`).
+        Found by the bytes' digest and a counter per name: a thousand files named alike cost
+        a thousand steps, not a million comparisons of their bytes."""
+        key = (location, hashlib.sha256(data).digest())
+        if (known := self.placed.get(key)) is not None:
+            return known
+        root, extension = posixpath.splitext(location)
+        candidate, number = location, self.next_number.get(location, 2)
+        while candidate in self.image_bytes:
             candidate = f"{root}-{number}{extension}"
             number += 1
+        self.next_number[location] = number
+        self.placed[key] = candidate
         self.image_bytes[candidate] = data
         return candidate
 
@@ -434,27 +491,31 @@ class _Reader:
     def _info(
         self, info: ET.Element, place: str
     ) -> tuple[dict[str, str] | None, dict[str, Any] | None]:
-        raw = info.findtext("text") or ""
-        guide = None
-        marker = raw.lower().rfind(f'<p class="{GUIDE_CLASS}">')
-        if marker >= 0:
-            tail = raw[marker:]
-            link = re.search(r'<a href="([^"<>]*)">', tail)
-            end = tail.lower().rfind("</a>")
-            if link and end > link.end():
-                inner = tail[link.end() : end]
-                titles = split_languages(inner) or {None: inner}
-                title = {}
-                for code, part in titles.items():
-                    language = self._language(code, place)
-                    if language:
-                        title[language] = html_to_text(part).text
-                guide = {"title": title, "url": html.unescape(link.group(1))}
-                raw = raw[:marker]
+        raw, guide = self._guide(info.findtext("text") or "", place)
         element = ET.Element("info", {"format": info.get("format", "html")})
         ET.SubElement(element, "text").text = raw
         description = self._rich(element, place).texts or None
         return description, guide
+
+    def _guide(self, raw: str, place: str) -> tuple[str, dict[str, Any] | None]:
+        """An HTML text without its last `<p class="quiz-tutor-guide">` paragraph, and the
+        guide that paragraph links to (a category's, or a question's in its feedback)."""
+        marker = raw.lower().rfind(f'<p class="{GUIDE_CLASS}">')
+        if marker < 0:
+            return raw, None
+        tail = raw[marker:]
+        link = re.search(r'<a href="([^"<>]*)">', tail)
+        end = tail.lower().rfind("</a>")
+        if not link or end <= link.end():
+            return raw, None
+        inner = tail[link.end() : end]
+        titles = split_languages(inner) or {None: inner}
+        title = {}
+        for code, part in titles.items():
+            language = self._language(code, place)
+            if language:
+                title[language] = html_to_text(part).text
+        return raw[:marker], {"title": title, "url": html.unescape(link.group(1))}
 
     def _element(self, element: ET.Element, place: str) -> None:
         kind = element.get("type", "")
@@ -488,15 +549,32 @@ class _Reader:
             )
 
     def _question(self, element: ET.Element, kind: str, place: str) -> dict[str, Any] | None:
+        self.media = []
+        question = self._question_fields(element, kind, place)
+        if question is not None and self.media:
+            self.problems.unsupported_part(place, f"sound or video ({named(self.media)})")
+            return None
+        return question
+
+    def _question_fields(self, element: ET.Element, kind: str, place: str) -> dict[str, Any] | None:
         text_element = element.find("questiontext")
         text = self._rich(text_element, place)
         if not text.texts:
+            if text.pictures:
+                shown = text.named([p.source for ps in text.pictures.values() for p in ps])
+                self.problems.unsupported_part(
+                    place, f"a question that is only a picture ({shown}); a question has text"
+                )
+                return None
             self.problems.error(place, "a question with no text")
             return None
         question: dict[str, Any] = {"text": text.texts}
         image, alt = self._image(text_element, text, place, "question text")
         question["image"], question["image_alt"] = image, alt
         feedback_element = element.find("generalfeedback")
+        feedback_text = feedback_element.find("text") if feedback_element is not None else None
+        if feedback_text is not None:
+            feedback_text.text, question["guide"] = self._guide(feedback_text.text or "", place)
         general = self._rich(feedback_element, place)
         explanation_image, _ = self._image(feedback_element, general, place, "general feedback")
         question["explanation_image"] = explanation_image
@@ -584,9 +662,17 @@ class _Reader:
         options = []
         for _, answer in answers:
             rich = self._rich(answer, place)
-            if rich.pictures:
-                self.problems.unsupported_part(place, "an image in an answer")
+            pictures = [p.source for ps in rich.pictures.values() for p in ps]
+            if pictures and not rich.texts:
+                self.problems.unsupported_part(
+                    place,
+                    f"an answer that is only a picture ({rich.named(pictures)}); an answer is text",
+                )
                 return None
+            if pictures:
+                self.warnings.add(
+                    f"pictures in answers are not kept ({rich.named(pictures)})", place
+                )
             if not rich.texts:
                 self.problems.error(place, "an empty answer")
                 return None
@@ -815,16 +901,25 @@ class _Writer:
 
     def _category(self, root: ET.Element) -> None:
         category = ET.SubElement(root, "question", {"type": "category"})
-        name = self._plain_multilang(self.quiz.title).replace("/", "//")
+        title = LocalizedText(
+            {
+                code: one_line(text, f"the title ({code})", self.warnings)
+                for code, text in self.quiz.title.translations.items()
+            }
+        )
+        name = self._plain_multilang(title).replace("/", "//")
         # Moodle splits a path at single slashes: a name cannot start with one
         path = "$course$/top/" + (" " + name if name.startswith("/") else name)
         ET.SubElement(ET.SubElement(category, "category"), "text").text = path
-        info = self._html(self.quiz.description)
-        if self.quiz.guide is not None:
-            url = html.escape(self.quiz.guide.url)
-            info += f'<p class="{GUIDE_CLASS}"><a href="{url}">{self._html(self.quiz.guide.title)}</a></p>'
+        info = self._html(self.quiz.description) + self._guide_paragraph(self.quiz.guide)
         self._text(category, "info", info)
         ET.SubElement(category, "idnumber").text = self.quiz.id
+
+    def _guide_paragraph(self, guide: Guide | None) -> str:
+        if guide is None:
+            return ""
+        url = html.escape(guide.url)
+        return f'<p class="{GUIDE_CLASS}"><a href="{url}">{self._html(guide.title)}</a></p>'
 
     def _question(self, root: ET.Element, question: Question) -> None:
         kinds = {
@@ -846,7 +941,8 @@ class _Writer:
         self._text(
             element,
             "generalfeedback",
-            self._html(question.explanation, explanation_image),
+            self._html(question.explanation, explanation_image)
+            + self._guide_paragraph(question.guide),
             explanation_image,
         )
         if question.explanation is None and question.explanation_image is not None:

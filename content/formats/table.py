@@ -2,8 +2,10 @@
 
 Columns (a header row names them; order free, case ignored): `id`, `type`, `question`,
 `option1`…`option10`, `answer`, `tolerance`, `explanation`, `image`, `image_alt`, `unit`,
-`explanation_image`, `weights`, `strict_diacritics`; a localized column in another language is
-`question:yo`, `option1:yo`, `answer:yo`, `unit:yo`, `explanation:yo`, `image_alt:yo`.
+`explanation_image`, `weights`, `strict_diacritics`, `guide` (the URL of the guide's section
+that teaches the question) and `guide_title`; a localized column in another language is
+`question:yo`, `option1:yo`, `answer:yo`, `unit:yo`, `explanation:yo`, `image_alt:yo`,
+`guide_title:yo`.
 `answer` is a letter (`A`) for single, letters (`A,C`) for multiple, `true`/`false`, a
 number, or the accepted answers joined by `|` for typed (`\\|` is a bar in an answer; in
 `answer:yo` the n-th answer is the Yoruba form of the n-th answer of `answer`). `weights`
@@ -50,13 +52,21 @@ COLUMNS = (
     "explanation_image",
     "weights",
     "strict_diacritics",
+    "guide",
+    "guide_title",
 )
-LOCALIZED = frozenset({"question", *OPTION_COLUMNS, "answer", "unit", "explanation", "image_alt"})
+LOCALIZED = frozenset(
+    {"question", *OPTION_COLUMNS, "answer", "unit", "explanation", "image_alt", "guide_title"}
+)
 REQUIRED = ("question", "answer")
 TYPES = tuple(kind.value for kind in QuestionType)
 LETTERS = "ABCDEFGHIJ"
 MAX_COLUMNS = 500  # far more than the 19 columns and their translations
 _SEPARATOR = re.compile(r"[,;\s]+")
+# What a spreadsheet reads as the start of a formula (OWASP's list: a tab or a carriage
+# return may hide one), and a plain number, which starts like one and is none.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 Cell = str | int | float | bool | datetime.datetime | datetime.date | datetime.time | None
 
 
@@ -260,6 +270,12 @@ class Rows:
                 self.problems.error(place, "strict_diacritics is true or false")
                 return None
             question["strict_diacritics"] = strict == "true"
+        guide_title = self._localized(values, "guide_title")
+        if ("guide", None) in values or guide_title is not None:
+            if ("guide", None) not in values or guide_title is None:
+                self.problems.error(place, "a guide has a guide_title and a guide (its URL)")
+                return None
+            question["guide"] = {"title": guide_title, "url": values[("guide", None)]}
         if kind == "single":
             del question["type"]
         return question
@@ -382,6 +398,7 @@ def _languages(quiz: Quiz, language: str) -> dict[str, list[str]]:
             note(OPTION_COLUMNS[number], option)
         note("explanation", question.explanation)
         note("image_alt", question.image_alt)
+        note("guide_title", question.guide.title if question.guide else None)
         match question.key:
             case model.NumericAnswer(unit=unit):
                 note("unit", unit)
@@ -417,6 +434,7 @@ def question_row(question: Question, header: Sequence[str], language: str) -> li
         "question": question.text,
         "explanation": question.explanation,
         "image_alt": question.image_alt,
+        "guide_title": question.guide.title if question.guide else None,
     }
     for index, option in enumerate(question.options):
         localized_fields[OPTION_COLUMNS[index]] = option
@@ -450,6 +468,8 @@ def question_row(question: Question, header: Sequence[str], language: str) -> li
         cells["image"] = question.image.location
     if question.explanation_image is not None:
         cells["explanation_image"] = question.explanation_image.location
+    if question.guide is not None:
+        cells["guide"] = question.guide.url
     return [cells.get(name) for name in header]
 
 

@@ -5,8 +5,9 @@ guide (its URL), guide_title, shuffle_options, and `title:yo`, `description:yo`,
 
 An .xlsx is untrusted input and a zip: its size is checked before it is opened (5 MiB), the
 zip's entries are checked like a bundle's (count, declared sizes, how far each expands, 40 MiB
-unpacked in all) before openpyxl sees it, openpyxl opens it read-only, and the rows and
-columns read are bounded.
+unpacked in all) and the elements of its XML parts counted (content/formats/xlsx_parts.py)
+before openpyxl sees it, openpyxl opens it read-only, and the rows and columns read are
+bounded.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from content.formats.table import (
     question_row,
     read_table,
 )
+from content.formats.xlsx_parts import count_parts
 from content.images import MIB
 from content.model import Level, LocalizedText, Quiz
 from content.schema import LANGUAGE_CODE
@@ -52,6 +54,9 @@ MAX_ENTRIES = 1000
 MAX_RATIO = 100
 RATIO_FLOOR = 64 * 1024
 EXCEL_MAX_ROWS = 1_048_576  # rows beyond Excel's last are not read
+# Rows in the file times the sheet's width: 500 questions of 40 columns are 20,000. A row of
+# one empty cell still costs its width (openpyxl fills it), about 0.15 µs a cell.
+MAX_CELLS = 2_000_000
 QUIZ_SHEET = "quiz"
 HELP_SHEET = "help"
 QUIZ_KEYS = ("id", "title", "description", "level", "guide", "guide_title", "shuffle_options")
@@ -91,6 +96,7 @@ def check_zip(data: bytes) -> None:
                         f"more than {MAX_UNPACKED // MIB} MiB unpacked; a question sheet is far smaller"
                     ]
                 )
+        count_parts(archive)
 
 
 def _rows(sheet: Any, width: int) -> Iterator[tuple[str, Sequence[Any]]]:
@@ -100,6 +106,7 @@ def _rows(sheet: Any, width: int) -> Iterator[tuple[str, Sequence[Any]]]:
     on without looking at its cells again, so a sheet whose one cell sits in Excel's last
     row costs a million cheap steps, not a million times its width."""
     filler: object = None
+    cells = 0
     for number, row in enumerate(
         sheet.iter_rows(max_row=EXCEL_MAX_ROWS, max_col=width, values_only=True), 1
     ):
@@ -107,6 +114,14 @@ def _rows(sheet: Any, width: int) -> Iterator[tuple[str, Sequence[Any]]]:
             continue
         if filler is None and not any(cell is not None for cell in row):
             filler = row
+        cells += width  # each row in the file is made as wide as the sheet: what it costs
+        if cells > MAX_CELLS:
+            raise ConversionError(
+                [
+                    f"row {number}: the sheet has more than {MAX_CELLS:,} cells "
+                    f"({width} columns a row); a sheet of questions is far smaller"
+                ]
+            )
         yield f"row {number}", row
 
 
@@ -260,9 +275,21 @@ def _workbook(
     if "level" in keys:
         levels.add(f"B{keys.index('level') + 1}")
         quiz_sheet.add_data_validation(levels)
+    for each in (sheet, quiz_sheet):
+        _as_text(each)
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
+
+
+def _as_text(sheet: Any) -> None:
+    """Every text cell written as text: openpyxl makes text that starts with `=` a formula,
+    which a spreadsheet would run when the file is opened (bot/core/tables.py does the same
+    for reports)."""
+    for row in sheet.iter_rows():
+        for cell in row:
+            if isinstance(cell.value, str):
+                cell.data_type = "s"
 
 
 def write_xlsx(quiz: Quiz, images: Mapping[str, bytes], options: WriteOptions) -> Written:

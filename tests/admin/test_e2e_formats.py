@@ -299,3 +299,45 @@ async def test_xml_with_entities_and_truncated_xml_are_refused_with_their_line(
     report = await upload(api, ADMIN, truncated, "was refused", name="cut.xml")
     assert "line" in report.text
     assert nothing_stored(db_path)
+
+
+SYMBOL_GIFT = (
+    "::symbol:: Which network element does this symbol stand for? "
+    '<img src="@@PLUGINFILE@@/symbols/router%201.png" alt="A round symbol"> '
+    "{=A router ~A switch ~A hub}\n\n"
+    '::listen:: What do you hear? <a href="@@PLUGINFILE@@/beep.mp3">Listen</a> {=A beep ~A tune}\n'
+)
+
+
+async def test_a_gift_with_media_bundle_is_imported_with_its_picture_and_played(
+    api: FakeBotApi, bot: QuizApplication, db_path: Path
+) -> None:
+    """The layout of Moodle's GIFT-with-media importer: a .txt at the root of the .zip, the
+    pictures it names as @@PLUGINFILE@@/<path>; the question with sound is skipped by name."""
+    bundle = zipped(
+        ("questions.txt", SYMBOL_GIFT.encode()),
+        ("symbols/router 1.png", png()),
+        ("beep.mp3", b"ID3" + bytes(2000)),
+    )
+    seen = len(api.bot_messages(ADMIN.id))
+    api.upload(ADMIN, bundle, "network.zip", caption="/import --skip-unsupported")
+    done = await api.wait_for_bot_message(ADMIN.id, "imported", after=seen)
+    notes = "\n".join(m.text for m in api.bot_messages(ADMIN.id)[seen:])
+    assert "::listen::" in notes and "sound or video (beep.mp3)" in notes
+    assert "1 question" in done.text
+    assert rows(db_path, "SELECT location FROM bank_pictures") == [("symbols/router 1.png",)]
+    assert rows(db_path, "SELECT data FROM pictures") == [(png(),)]
+    ada = Learner(api, FakeUser(5101, "Ada", "en"))
+    question = await ada.send("/quiz questions", "Question 1 of 1")
+    assert question.photo is not None and "A round symbol" in (question.caption or "")
+    assert failed_calls(api) == []
+
+
+async def test_a_gift_picture_sent_without_its_file_is_refused_by_name(
+    api: FakeBotApi, bot: QuizApplication, db_path: Path
+) -> None:
+    symbol_only = SYMBOL_GIFT.split("\n\n")[0]
+    report = await upload(api, ADMIN, symbol_only, "was refused", name="network.gift")
+    assert "::symbol::" in report.text and "symbols/router 1.png" in report.text
+    assert "as a .zip" in report.text
+    assert nothing_stored(db_path)

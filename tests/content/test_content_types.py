@@ -262,7 +262,7 @@ def test_a_question_that_is_not_a_mapping() -> None:
         (
             {**TRUE_FALSE, "explanation_image": "a.png"},
             "explanation_image",
-            "send the bank as a .zip",
+            "send the file as a .zip",
         ),
         (
             {**TRUE_FALSE, "image_alt": "x" * 301, "image": "https://e.org/a.png"},

@@ -94,6 +94,16 @@ def test_a_file_is_refused_with_every_problem_at_its_place(
             "line 1: unknown column 'colour' (column 4); the columns are " + ", ".join(COLUMNS),
         ),
         ("csv", "id,question,option1,option2\n", "line 1: no answer column"),
+        (
+            "csv",
+            "question,option1,option2,answer,guide\nWhich?,a,b,A,https://example.org/#s\n",
+            "line 2: a guide has a guide_title and a guide (its URL)",
+        ),
+        (
+            "csv",
+            "question,option1,option2,answer,guide_title:yo\nWhich?,a,b,A,Apá\n",
+            "line 2: a guide has a guide_title and a guide (its URL)",
+        ),
         ("csv", "question,answer,question\n", "line 1: column 'question' is there twice"),
         (
             "csv",

@@ -53,7 +53,7 @@ async def test_an_exam_homework_from_assign_to_results_and_report(
         await room.say(ADA, "/assign mini-exam exam", "Which deadline?")
         post = await room.say(ADA, "/assign mini-exam 2h exam 10", "Homework #1")
         assert "an exam of 4 questions, ⏱ 10:00" in post.text
-        assert "the right answers are shown after the deadline" in post.text
+        assert "the right answers shown after the deadline" in post.text
         [(deadline,)] = stored(settings.db_path, "SELECT deadline FROM assignments")
 
         # Bo takes it from the link, all right but one, and hands in

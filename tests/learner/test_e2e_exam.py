@@ -404,7 +404,7 @@ async def test_a_review_of_what_was_missed_in_a_group_is_refused_while_the_exam_
     api.press_link(BO, final)
     await api.wait_for_bot_message(BO.id, "you missed", after=seen)
     asked = await api.wait_for(
-        lambda: next((m for m in bo.learner.messages()[seen:] if "Review 1 of" in m.text), None)
+        lambda: next((m for m in bo.learner.messages()[seen:] if "Practice 1 of" in m.text), None)
     )
     toast = await bo.learner.tap(asked, asked.button_data()[0])
     assert (

@@ -447,3 +447,24 @@ def test_a_block_over_the_limit_is_cut_at_line_ends() -> None:
     joined = "\n".join(messages)
     assert all(line in joined for line in lines)
     assert messages[0].startswith("intro") and messages[-1].endswith("outro")
+
+
+def test_a_practice_round_with_many_sections_to_read_fits_one_message() -> None:
+    from bot.learner.render import Practice, practice_summary
+    from content.model import LocalizedText
+    from content.rules import Summary
+
+    sections = [
+        Guide(
+            LocalizedText({"en": f"{n} " + "Sëction & <more> " * 12}),
+            f"https://e.org/{n}#" + "x" * 400,
+        )
+        for n in range(30)
+    ]
+    summary = Summary(score=0, total=500, missed=tuple(f"q{n}" for n in range(500)))
+    shown = practice_summary(summary, None, 0, sections, Practice(7, 500), Locale("en", "en"))
+    visible = visible_text(shown.text, "HTML")
+    assert telegram_length(visible) <= MAX_MESSAGE_LENGTH
+    assert visible.count("• ") == 10 and "… and 20 more" in visible
+    assert shown.markup is not None
+    assert shown.markup.inline_keyboard[0][0].text == "🎯 Practise the 500 still missed"

@@ -21,7 +21,7 @@ MEMBER = FakeUser(4003, "Bisi", "en")
 
 LEARNER_MENU = [
     "start", "quizzes", "quiz", "exam", "review", "progress", "preview",
-    "remind", "timezone", "language", "forgetme", "help", "whoami",
+    "remind", "goal", "timezone", "language", "forgetme", "help", "whoami",
 ]  # fmt: skip
 BOT_ADMIN_MENU = [
     *LEARNER_MENU[:7], "push", "schedule", "report", "import", "export", "addquestion",

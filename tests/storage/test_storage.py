@@ -119,11 +119,11 @@ async def test_nobody_found_is_remembered_until_they_are_written(storage: Storag
         nonlocal reads
         reads += sql.startswith("SELECT * FROM users")
 
-    await storage.database.connection.set_trace_callback(trace)
+    await storage.database.set_trace_callback(trace)
     for _ in range(5):
         assert await storage.learners.get_user(9) is None
     assert reads == 1
-    await storage.database.connection.set_trace_callback(None)
+    await storage.database.set_trace_callback(None)
     user = await storage.learners.touch_user(9, "Tunde", None, T0)
     assert await storage.learners.get_user(9) == user
 
