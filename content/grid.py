@@ -2,7 +2,7 @@
 attempts. One builder for every view of it: `/report`'s picture, the CSV and XLSX files, and
 the teacher's dashboard (its JSON, `Grid.as_json`).
 
-A mark is the credit an answer was given, 0 to 1, as it was stored when it was graded (a
+A mark is the credit an answer was given, -1 to 1, as it was stored when it was graded (a
 multiple question's partial credit, a weighted option's share), or None where the learner
 did not answer. Pure: plain data in, a `Grid` out; nothing here grades.
 """
@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-Mark = float | None  # credit 0-1; None: not answered
+Mark = float | None  # credit -1 to 1; None: not answered
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,7 @@ class Grid:
 
     def as_json(self) -> dict[str, Any]:
         """The dashboard's form: `{"questions": [...], "learners": [{"name", "marks",
-        "total"}]}`, a mark the credit 0-1 or null."""
+        "total"}]}`, a mark the credit -1 to 1 or null."""
         return {
             "questions": [q.as_json() for q in self.questions],
             "learners": [
@@ -122,7 +122,8 @@ class Learner:
 
 def build(questions: Sequence[tuple[str, str]], learners: Sequence[Learner]) -> Grid:
     """The grid of these questions ((id, plain text), in the order shown) and learners (in
-    the order given): each mark the stored credit, clamped to 0-1, or None."""
+    the order given): each mark the stored credit, -1 to 1 (a wrong answer a weight marks
+    down counts below 0, as in the score), or None."""
     shown = tuple(GridQuestion(qid, n, text) for n, (qid, text) in enumerate(questions, 1))
     rows = tuple(
         GridRow(
@@ -136,4 +137,4 @@ def build(questions: Sequence[tuple[str, str]], learners: Sequence[Learner]) -> 
 
 
 def _mark(credit: float | None) -> Mark:
-    return None if credit is None else min(1.0, max(0.0, float(credit)))
+    return None if credit is None else min(1.0, max(-1.0, float(credit)))

@@ -46,7 +46,7 @@ class LatestAttempt:
     answers: dict[str, GivenAnswer]  # by question id
 
     @property
-    def credit(self) -> dict[str, float]:
+    def question_marks(self) -> dict[str, float]:
         """Each answered question's credit, by question id."""
         return {question_id: given.credit for question_id, given in self.answers.items()}
 

@@ -25,7 +25,7 @@ from bot.core import telegram_html
 from bot.core.callbacks import Tap
 from bot.core.display import NAME_LIMIT, isolate
 from bot.core.i18n import Locale
-from content.grading import Grade, Response, choices_of, right_choices
+from content.grading import Grade, Mark, Response, choices_of, right_choices
 from content.model import (
     LocalizedText,
     MultipleAnswer,
@@ -207,13 +207,30 @@ def answer_toast(
     if grade.fully_right:
         return locale.t("correct_toast")
     if grade.partly_right:
-        return locale.t("partial_toast", score=fraction_text(grade.credit))
+        return locale.t("partial_toast", score=partial_text(question, grade, locale))
     right = right_letters(question, order)
     if question.type is QuestionType.MULTIPLE:
         return locale.t("wrong_options_toast", letters=right)
+    if question.type is QuestionType.TRUE_FALSE:  # its buttons say True and False, no letter
+        (right_choice,) = right_choices(question)
+        return locale.t("wrong_toast", letter=choice_labels(question, locale)[right_choice])
     if grade.credit < 0:
         return locale.t("marked_down_toast", score=fraction_text(grade.credit), letter=right)
     return locale.t("wrong_toast", letter=right)
+
+
+def partial_text(question: Question, grade: Grade, locale: Locale) -> str:
+    """A partly right answer's credit, and how it was counted where a rule counted it: a
+    multiple question without weights says "2 of 3 right, 1 wrong: 1/3"."""
+    score = fraction_text(grade.credit)
+    if question.type is not QuestionType.MULTIPLE or question.weights is not None:
+        return score
+    right = sum(1 for mark in grade.marks if mark is Mark.RIGHT)
+    wrong = sum(1 for mark in grade.marks if mark is Mark.WRONG)
+    missed = sum(1 for mark in grade.marks if mark is Mark.MISSED)
+    if not wrong:
+        return locale.t("partial_counted_none_wrong", right=right, of=right + missed, score=score)
+    return locale.t("partial_counted", right=right, of=right + missed, wrong=wrong, score=score)
 
 
 def answer_hint(question: Question, locale: Locale) -> str | None:

@@ -111,7 +111,7 @@ def grid_header(grid: Grid) -> tuple[str, ...]:
 
 
 def grid_cells(row: GridRow) -> tuple[Cell, ...]:
-    """A learner's total and marks in a file: numbers (the credit, 0 to 1), empty where the
+    """A learner's total and marks in a file: numbers (the credit, -1 to 1), empty where the
     question was not answered."""
     return (_number(row.total), *(None if m is None else _number(m) for m in row.marks))
 

@@ -23,6 +23,7 @@ from bot.core.render import (
     letter,
     option_button,
     option_lines,
+    partial_text,
     person,
     place_mark,
     weight_note,
@@ -209,7 +210,7 @@ def tap_toast(
     if grade.fully_right:
         return locale.t("group_toast_right", n=points)
     if grade.partly_right:
-        return locale.t("group_toast_partly", score=fraction_text(grade.credit), n=points)
+        return locale.t("group_toast_partly", score=partial_text(question, grade, locale), n=points)
     if grade.credit < 0:
         return locale.t("group_toast_marked_down", score=fraction_text(grade.credit), n=points)
     if is_multiple(question):

@@ -232,7 +232,7 @@ def table(
             grid.Learner(
                 t.name,
                 t.user_id,
-                by_attempt[t.attempt_id].credit if t.attempt_id in by_attempt else {},
+                by_attempt[t.attempt_id].question_marks if t.attempt_id in by_attempt else {},
             )
             for t in order
         ],

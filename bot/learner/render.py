@@ -167,7 +167,7 @@ _ONE_MARKS = {
     Mark.WRONG: "❌",
     Mark.NONE: "▫️",
 }
-_SEVERAL_MARKS = {**_ONE_MARKS, Mark.MISSED: "☑️"}
+_SEVERAL_MARKS = {**_ONE_MARKS, Mark.MISSED: "👉"}  # a right one not picked: unlike ✅ on a phone
 
 
 @dataclass(frozen=True)

@@ -198,7 +198,7 @@ def leeches(
 def attempts_grid(quiz: Quiz, attempts: Sequence[LatestAttempt], locale: Locale) -> Grid:
     """These attempts' grid (in their order), a column per question of the quiz as it is
     now, each mark the credit stored with the answer."""
-    learners = [grid.Learner(a.name, a.user_id, a.credit) for a in attempts]
+    learners = [grid.Learner(a.name, a.user_id, a.question_marks) for a in attempts]
     return grid.build([(q.id, locale.plain(q.text)) for q in quiz.questions], learners)
 
 

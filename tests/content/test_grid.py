@@ -1,5 +1,5 @@
 """The learner × question grid (content/grid.py): one builder for /report's picture, its files
-and the dashboard; a mark is the stored credit 0-1, or None where nothing was answered."""
+and the dashboard; a mark is the stored credit -1 to 1, or None where nothing was answered."""
 
 from __future__ import annotations
 
@@ -53,11 +53,16 @@ def test_marks_are_the_stored_credit_and_totals_their_sum() -> None:
     }
 
 
+def test_a_mark_below_zero_stays_below_zero_as_in_the_score() -> None:
+    built = grid.build([("a", "A?"), ("b", "B?")], [grid.Learner("Bo", 2, {"a": -1.0, "b": 0.5})])
+    assert built.learners[0].marks == (-1.0, 0.5) and built.learners[0].total == -0.5
+
+
 @given(grids())
 def test_every_mark_is_credit_or_none_and_a_total_their_sum(built: grid.Grid) -> None:
     for row in built.learners:
         assert len(row.marks) == len(built.questions)
-        assert all(m is None or 0.0 <= m <= 1.0 for m in row.marks)
+        assert all(m is None or -1.0 <= m <= 1.0 for m in row.marks)
         assert row.total == sum(m for m in row.marks if m is not None)
 
 

@@ -125,7 +125,9 @@ async def test_a_group_quiz_plays_true_false_multiple_code_and_pictures(
         assert await room.tap(CY, m, 0) == SELECTION.format("A, B, D")
         assert await room.tap(DI, m, 4) == "Choose at least one option first."
         assert room.current(m).edits == 0 and room.current(m).reply_markup == m.reply_markup
-        assert (await room.tap(BO, m, 4)).startswith("🟡 Partly right (1/3): +")
+        assert (await room.tap(BO, m, 4)).startswith(
+            "🟡 Partly right (2 of 3 right, 1 wrong: 1/3): +"
+        )
         assert (await room.tap(CY, m, 4)).startswith("✅ Right! +")
         assert await room.tap(BO, m, 4) == "Your answer A, B, C stands: one answer per question."
         assert await room.tap(BO, m, 3) == "You already answered this question."
@@ -379,7 +381,7 @@ async def test_a_member_who_forgets_after_submitting_is_still_told_their_answer_
         m = await room.say(ADA, "/groupquiz multi 60", "Question 1 of 3")
         assert await room.tap(BO, m, 0) == SELECTION.format("A")
         assert await room.tap(CY, m, 1) == SELECTION.format("B")
-        assert (await room.tap(BO, m, 4)).startswith("🟡 Partly right (1/2)")
+        assert (await room.tap(BO, m, 4)).startswith("🟡 Partly right (1 of 2 right: 1/2)")
         ask = await bo.send("/forgetme", "This deletes everything")
         (data,) = [b["callback_data"] for b in ask.buttons if b["text"] == "Delete my data"]
         assert (await bo.tap(ask, str(data)))["text"].startswith("Your data is deleted")

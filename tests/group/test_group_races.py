@@ -25,6 +25,7 @@ from bot.core.context import Services
 from bot.group import answers
 from bot.group import flow as group_flow
 from content.catalog import Catalog
+from content.group_rules import shown_state
 from content.model import Quiz
 from storage import Storage
 
@@ -208,10 +209,11 @@ async def test_what_a_session_keeps_in_memory_goes_with_its_questions(world: Wor
     services, client, jobs = world.services, world.client, world.jobs
     session = await world.start()
     shown = services.shown_counts
-    assert shown.shows((session.id, 0), 0) and len(shown) == 1  # posted: no answers yet
+    posted = shown_state(0, session.seconds)  # no answers yet, all its time left
+    assert shown.shows((session.id, 0), posted) and len(shown) == 1
     await group_flow.reveal(client, services, jobs, session.id, 0)  # type: ignore[arg-type]
-    assert not shown.shows((session.id, 0), 0)
-    assert shown.shows((session.id, 1), 0) and len(shown) == 1
+    assert not shown.shows((session.id, 0), posted)
+    assert shown.shows((session.id, 1), posted) and len(shown) == 1
     running = await services.storage.groups.get_session(session.id)
     assert running is not None
     assert await group_flow.stop(client, services, jobs, running)  # type: ignore[arg-type]

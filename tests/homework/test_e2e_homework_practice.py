@@ -72,6 +72,6 @@ def _attempt_of(settings: Settings, user_id: int) -> int:
     with sqlite3.connect(settings.db_path) as db:
         return int(
             db.execute(
-                "SELECT attempt_id FROM homework_attempts WHERE user_id=?", (user_id,)
+                "SELECT id FROM attempts WHERE user_id=? AND assignment_id IS NOT NULL", (user_id,)
             ).fetchone()[0]
         )
