@@ -294,14 +294,20 @@ async def _redraw_closed(
 async def report(
     services: Services, assignment: Assignment, locale: Locale
 ) -> tuple[str, bytes, str]:
-    """The homework's report: caption, CSV, file name."""
+    """The homework's report: caption, CSV, file name. An exam homework's, before its
+    deadline, says only who opened it and who is done: its scores, grid and answers would be
+    a key to the exam."""
     quiz = services.catalog.get(assignment.quiz_id)
     takers = await services.storage.homework.takers(assignment.id)
+    title = locale.text(quiz.title, 200) if quiz is not None else assignment.quiz_id
+    caption = locale.t("homework_report_caption", number=assignment.id, title=title, n=len(takers))
+    if assignment.exam and services.clock() < assignment.deadline:
+        table = render.done_table(assignment, takers)
+        caption += "\n" + locale.t("homework_report_exam_open")
+        return caption, to_csv(table), f"homework-{assignment.id}-{assignment.quiz_id}.csv"
     attempts = await services.storage.reports.attempts([t.attempt_id for t in takers])
     sections = await _exam_results(services, quiz, takers) if assignment.exam else None
     table = render.table(quiz, assignment, takers, attempts, locale, sections)
-    title = locale.text(quiz.title, 200) if quiz is not None else assignment.quiz_id
-    caption = locale.t("homework_report_caption", number=assignment.id, title=title, n=len(takers))
     return caption, to_csv(table), f"homework-{assignment.id}-{assignment.quiz_id}.csv"
 
 

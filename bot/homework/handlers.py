@@ -238,9 +238,6 @@ async def on_report_link(update: Update, context: QuizContext, link: AssignmentR
         return
     if not await sender_passes(context, assignment.chat_id, is_chat_admin, "report_admins_only"):
         return
-    if assignment.exam and services.clock() < assignment.deadline:
-        await context.say(context.locale.t("homework_report_exam_open"))  # its answers: a key
-        return
     await flow.send_report(context.bot, services, context.chat_id, assignment, context.locale)
 
 

@@ -207,6 +207,15 @@ def reminder(quiz: Quiz | None, assignment: Assignment, link: str, locale: Local
     return Rendered(text, InlineKeyboardMarkup([[button]]))
 
 
+def done_table(assignment: Assignment, takers: Sequence[Taker]) -> Table:
+    """Who opened the homework and who is done, nothing more (an exam's before its deadline)."""
+    rows = tuple(
+        (taker.name, taker.user_id, "yes" if taker.done_by(assignment.deadline) else "no")
+        for taker in takers
+    )
+    return Table(("name", "user id", "done"), rows)
+
+
 def table(
     quiz: Quiz | None,
     assignment: Assignment,

@@ -17,7 +17,7 @@ from bot.core.render import Rendered, choice_count
 from bot.learner import exam_render as render
 from content import grading
 from content.deadlines import local_time
-from content.exams import ExamResult, Paper, mark_responses
+from content.exams import ExamResult, Outcome, Paper, mark_responses
 from content.model import Question, QuestionType, Quiz
 from content.rules import option_order
 from storage.exam_store import BY_TIME, MarkedAnswer, Sitting
@@ -134,6 +134,15 @@ async def _review_closed(services: Services, sitting: Sitting, paper: Paper,
     return locale.t("exam_review_after_attempts", n=left) if left > 0 else None
 
 
+async def answers_closed(services: Services, attempt_id: int, locale: Locale) -> str | None:
+    """Why an ended exam's right answers may not be shown yet (its review, a practice of what
+    it missed), or None: `_review_closed` for exam attempt `attempt_id`."""
+    sitting = await services.storage.exams.get(attempt_id)
+    if sitting is None or sitting.open:
+        return locale.t("exam_review_running")
+    return await _review_closed(services, sitting, Paper.from_json(sitting.paper), locale)
+
+
 async def send_result(
     bot: Bot, services: Services, chat_id: int, sitting: Sitting, locale: Locale
 ) -> None:
@@ -152,6 +161,7 @@ async def send_result(
         seconds_allowed=paper.seconds,
         by_time=sitting.ended_by == BY_TIME,
         review=await _review_closed(services, sitting, paper, locale),
+        missed=result.count(Outcome.WRONG) + result.count(Outcome.PARTLY),
     )
     message = render.result_message(standing, attempt.id, locale)
     await bot.send_message(chat_id, message.text, reply_markup=message.markup)

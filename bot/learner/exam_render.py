@@ -229,11 +229,13 @@ class Standing:
     seconds_allowed: int
     by_time: bool
     review: str | None  # None: the review is open; else why not yet (an interface string)
+    missed: int = 0  # answered and not fully right: a practice of them, once the review is open
 
 
 def result_message(standing: Standing, attempt_id: int, locale: Locale) -> Rendered:
     """The score with the penalty applied, per section, what was right, wrong and left out,
-    the time taken; and the button to the review (open, or saying why not yet)."""
+    the time taken; and the button to the review (open, or saying why not yet), and once it is
+    open, "Practise the N you missed"."""
     result = standing.result
     score = locale.t(
         "exam_score",
@@ -285,7 +287,17 @@ def result_message(standing: Standing, attempt_id: int, locale: Locale) -> Rende
         locale.t("exam_button_review"),
         callback_data=callbacks.ExamReview(attempt_id, 0).encode(),
     )
-    return Rendered("\n\n".join(lines), InlineKeyboardMarkup([[button]]))
+    rows = [[button]]
+    if standing.review is None and standing.missed:
+        practise = callbacks.PractiseMissed(attempt_id).encode()
+        rows.append(
+            [
+                InlineKeyboardButton(
+                    locale.t("button_practise", n=standing.missed), callback_data=practise
+                )
+            ]
+        )
+    return Rendered("\n\n".join(lines), InlineKeyboardMarkup(rows))
 
 
 def review_page(

@@ -27,7 +27,7 @@ from bot.core.render import (
     picture_line,
     takes_reply,
 )
-from bot.learner import exams, render
+from bot.learner import exam_end, exams, render
 from content import grading
 from content.answers import DigitGrouping
 from content.catalog import Catalog
@@ -286,6 +286,12 @@ async def practise(
     offer = await _practice_offer(services, source)
     if offer.waits:
         await query.answer(locale.t("practice_after_deadline"))
+        return
+    closed = (
+        await exam_end.answers_closed(services, source.id, locale) if source.kind == EXAM else None
+    )
+    if closed is not None:  # a practice reveals the right answers, as the review would
+        await query.answer(closed)
         return
     missed = await _missed_items(services, source)
     if not missed:

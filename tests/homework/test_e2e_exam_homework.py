@@ -70,6 +70,13 @@ async def test_an_exam_homework_from_assign_to_results_and_report(
         assert "The right answers are shown after the homework's deadline" in result.text
         toast = await bo.learner.tap(result, bo.button(result, "Review"))
         assert toast["text"].startswith("The right answers are shown after the homework's")
+        # no practice of what he missed either: offered none, a forged one is refused
+        assert not any("Practise" in b["text"] for b in result.buttons)
+        homework_attempt = stored(
+            settings.db_path, "SELECT id FROM attempts WHERE assignment_id=1 AND user_id=?", BO.id
+        )[0][0]
+        toast = await bo.learner.tap(result, f"1:pm:{homework_attempt}", forge=True)
+        assert toast["text"] == "Practice of what you missed opens once the homework has closed."
         # until the deadline the bank's answers stay hidden from Bo in private too
         await bo.learner.send("/quiz mini-exam", "its answers stay hidden until then")
         await bo.learner.send("/exam mini-exam", "📝")  # a private exam: allowed, reviewed later
@@ -78,18 +85,33 @@ async def test_an_exam_homework_from_assign_to_results_and_report(
         own_result = [m for m in bo.learner.messages() if "Score:" in m.text][-1]
         toast = await bo.learner.tap(own_result, bo.button(own_result, "Review"))
         assert toast["text"].startswith("A homework exam of this quiz is open for you")
+        own_attempt = stored(
+            settings.db_path,
+            "SELECT id FROM attempts WHERE kind='exam' AND assignment_id IS NULL AND user_id=?",
+            BO.id,
+        )[0][0]
+        toast = await bo.learner.tap(own_result, f"1:pm:{own_attempt}", forge=True)
+        assert toast["text"].startswith("A homework exam of this quiz is open for you")
         # the link again: handed in, told so
         seen = len(bo.learner.messages())
         api.press_link(BO, post)
         await api.wait_for_bot_message(BO.id, "You handed in", after=seen)
         # no group quiz, no post of that bank in the group until the deadline
         await room.say(ADA, "/groupquiz mini-exam", "Homework #1 is an exam of this quiz here")
-        # nor its report, even by a signed link to it (the bot posts one at the deadline)
+        # its report before the deadline, even by a signed link to it (the bot posts one at
+        # the deadline), says who is done, no score, grid or answer
         services: Services = application.bot_data[SERVICES_KEY]
         payload = services.links.encode(deeplinks.AssignmentReport(1), services.clock())
         seen = len(ada.messages())
         api.open_link(ADA, deeplinks.url(application.bot.username, payload))
-        await api.wait_for_bot_message(ADA.id, "comes at its deadline", after=seen)
+        early = await api.wait_for(
+            lambda: next((m for m in ada.messages()[seen:] if m.document), None)
+        )
+        assert early.caption is not None and "come at its deadline" in early.caption
+        assert rows_of(api.file_content(early.document or {})) == [
+            ["name", "user id", "done"],
+            ["Bo", str(BO.id), "yes"],
+        ]
         await api.wait_for(lambda: "✅ 1 done" in room.current(post).text or None)
 
     # back 3 seconds before the deadline: Cy opens it then, answers one question and leaves

@@ -196,6 +196,12 @@ async def test_an_exam_is_marked_with_the_penalty_per_section_and_reviewed_page_
     again = await api.wait_for_bot_message(ADA.id, "Score:", after=seen)
     assert "1.75 / 4" in again.text
 
+    # the review is open, so is a practice of what was answered wrong (not what was left out)
+    seen = len(ada.learner.messages())
+    await ada.press(result, "Practise the 1 you missed")
+    practice = await api.wait_for_bot_message(ADA.id, "Practice 1 of 1", after=seen)
+    assert TEXTS[paper[1]] in practice.text
+
 
 async def test_a_tap_after_the_time_limit_is_refused_and_ends_the_exam(
     api: FakeBotApi, bot: QuizApplication, clock: Clock, settings: Settings
