@@ -117,11 +117,14 @@ def build_application(
 def _feature_handlers() -> list[list[BaseHandler[Any, QuizContext, Any]]]:
     """Each feature's handlers, in the order of `FEATURES`, and what a feature lends another:
     the learner's `open_attempt` asks the private attempts that reports (a review of what a
-    member missed) and homework start."""
+    member missed) and homework start, and its `open_homework_exam` a member's exam of an exam
+    homework."""
     handlers_of = {
         admin: admin.handlers(),
         group: group.handlers(),
-        homework: homework.handlers(open_attempt=learner.open_attempt),
+        homework: homework.handlers(
+            open_attempt=learner.open_attempt, open_exam=learner.open_homework_exam
+        ),
         reports: reports.handlers(open_attempt=learner.open_attempt),
         chats: chats.handlers(),
         learner: learner.handlers(),

@@ -486,6 +486,38 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
         "CREATE INDEX chat_requests_by_user ON chat_requests(user_id)",
     ),
+    # 17: exams (content/exams.py). An exam attempt is an attempt of kind 'exam' named
+    # ':exam:<quiz id>' (a homework's tied to it by `attempts.assignment_id`, as any homework
+    # attempt: one running per learner, quiz and homework, beside their own quiz attempt), its
+    # questions the paper drawn. Beside it: the seed it was drawn from, the paper's sections and
+    # the rules it is marked by (JSON), when its time is up, the question shown and the message
+    # that shows it, who ended it. Its answers stay changeable responses until it ends, when
+    # they become answers (and reviews of their cards) at once.
+    # A homework may be an exam (`exam`), with a time limit of its own (`exam_minutes`;
+    # NULL: the bank's).
+    (
+        """CREATE TABLE exam_attempts (
+            attempt_id INTEGER PRIMARY KEY REFERENCES attempts(id) ON DELETE CASCADE,
+            seed INTEGER NOT NULL,
+            paper TEXT NOT NULL,
+            ends_at REAL NOT NULL,
+            position INTEGER NOT NULL DEFAULT 0 CHECK (position >= 0),
+            message_id INTEGER,
+            ended_by TEXT CHECK (ended_by IN ('learner', 'time'))
+        )""",
+        """CREATE TABLE exam_responses (
+            attempt_id INTEGER NOT NULL REFERENCES attempts(id) ON DELETE CASCADE,
+            item TEXT NOT NULL,
+            chosen INTEGER NOT NULL,
+            reply TEXT,
+            answered_at REAL NOT NULL,
+            PRIMARY KEY (attempt_id, item)
+        )""",
+        "CREATE INDEX exam_attempts_open ON exam_attempts(ends_at) WHERE ended_by IS NULL",
+        """ALTER TABLE assignments ADD COLUMN exam INTEGER NOT NULL DEFAULT 0
+            CHECK (exam IN (0, 1))""",
+        "ALTER TABLE assignments ADD COLUMN exam_minutes INTEGER CHECK (exam_minutes > 0)",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

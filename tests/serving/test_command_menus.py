@@ -20,12 +20,12 @@ TEACHER = FakeUser(4002, "Tayo", "yo")
 MEMBER = FakeUser(4003, "Bisi", "en")
 
 LEARNER_MENU = [
-    "start", "quizzes", "quiz", "review", "progress", "preview",
+    "start", "quizzes", "quiz", "exam", "review", "progress", "preview",
     "remind", "goal", "timezone", "language", "forgetme", "help", "whoami",
 ]  # fmt: skip
 BOT_ADMIN_MENU = [
-    *LEARNER_MENU[:6], "push", "schedule", "report", "import", "export", "addquestion",
-    "collect", "delquestion", "stats", *LEARNER_MENU[6:],
+    *LEARNER_MENU[:7], "push", "schedule", "report", "import", "export", "addquestion",
+    "collect", "delquestion", "stats", *LEARNER_MENU[7:],
 ]  # fmt: skip
 MEMBER_MENU = ["leaderboard", "assignments", "help", "whoami"]
 CHAT_ADMIN_MENU = [
