@@ -118,8 +118,20 @@ def test_no_page_speaks_of_issues(page: Path) -> None:
     assert re.findall(r"(?i)\bissues? \d+", page.read_text(encoding="utf-8")) == []
 
 
-@pytest.mark.parametrize("page", USER_PAGES, ids=lambda p: str(p.relative_to(ROOT)))
-def test_user_pages_use_no_words_of_the_workshop(page: Path) -> None:
-    text = page.read_text(encoding="utf-8").lower()
-    words = ("stand-in", "floor bot", "first pass", "second pass", "third pass", "attack1")
-    assert [word for word in words if word in text] == []
+# How the bot was made is not what any page is about: no page under docs/ (user pages and
+# design records alike) speaks of who did the work, in which round or on which branch.
+_WORKSHOP = re.compile(
+    r"(?i)stand-in|floor bot|floor-aio|\b(?:first|second|third) pass\b|\battack\d+"
+    r"|\bthe lead\b|\blead's\b|\(lead\b|\bhelpers?\b|\bhelpers'"
+    r"|\bthe issue\b|\bissue's\b|\bissue (?:was|is|asks|allows|item)\b|\bitem \d+\b"
+    r"|\bthe brief\b|\bthis branch\b|\bbranch `|\bthis wave\b|\bthis change\b"
+    r"|what was built|left alone, noticed|\bmy report\b"
+    r"|\b(?:sec|grade|fid|store|cmd|year|tutor|teach|exam|app|dedup|groupscale|rich|media"
+    r"|fsrs|scale|layout|split|toast|docs|forget)\d{2}[a-z]?\b"
+)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_page_uses_words_of_the_workshop(page: Path) -> None:
+    found = [m.group(0) for m in _WORKSHOP.finditer(page.read_text(encoding="utf-8"))]
+    assert found == []
