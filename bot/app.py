@@ -19,7 +19,7 @@ from telegram.constants import ParseMode
 from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes, Defaults
 
-from bot import admin, chats, common, group, homework, learner, reports
+from bot import admin, chats, common, dashboard, group, homework, learner, reports
 from bot.config import Settings
 from bot.core import handlers
 from bot.core.context import SERVICES_KEY, QuizContext, Services
@@ -53,7 +53,7 @@ ADMIN_COMMANDS = (
     *reports.ADMIN_COMMANDS,
 )  # fmt: skip
 # in the order they are asked for an update: a feature's deep links before the learner's /start
-FEATURES = (admin, group, reports, homework, chats, learner)
+FEATURES = (admin, group, reports, homework, chats, dashboard, learner)
 
 QuizApplication = Application[Any, QuizContext, Any, Any, Any, Any]
 

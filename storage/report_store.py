@@ -49,6 +49,15 @@ class ReportStore:
             for row in rows
         ]
 
+    async def session_names(self, session_id: int) -> dict[int, str]:
+        """Each member's name as the session's answers recorded it (a forgotten member: '')."""
+        rows = await self._database.fetchall(
+            """SELECT COALESCE(forgotten_as, user_id) AS who, MAX(name) AS name
+               FROM group_answers WHERE session_id=? GROUP BY who""",
+            session_id,
+        )
+        return {row["who"]: row["name"] for row in rows}
+
     async def asked_positions(self, session_id: int) -> list[tuple[int, str]]:
         """(position, question id) of every question the session asked, in order."""
         rows = await self._database.fetchall(

@@ -25,7 +25,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("bot", "content", "storage")
-FEATURES = ("bot.learner", "bot.group", "bot.admin", "bot.common", "bot.reports", "bot.homework")
+FEATURES = (
+    "bot.learner",
+    "bot.group",
+    "bot.admin",
+    "bot.common",
+    "bot.reports",
+    "bot.homework",
+    "bot.dashboard",
+)
 
 
 def _module_name(path: Path) -> str:

@@ -58,6 +58,7 @@ from aiohttp.typedefs import Handler
 from PIL import Image as PILImage
 
 from bot.sandbox.html_check import EntityParseError, telegram_length, visible_text
+from bot.sandbox.web_app import web_app_button_problem
 
 
 @dataclass(frozen=True)
@@ -1034,6 +1035,12 @@ class FakeBotApi:
                     raise ApiError(400, "Bad Request: BUTTON_URL_INVALID")
                 if (data is None) == (link is None) and not _other_action(button):
                     raise ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")
+                if "web_app" in button:
+                    raw = params.get("chat_id")
+                    chat = self.chats.get(raw) if isinstance(raw, int) else None
+                    problem = web_app_button_problem(button, chat.type if chat else "", True)
+                    if problem:
+                        raise ApiError(400, problem)
         return markup
 
     async def _api_sendMessage(self, params: dict[str, Any]) -> Any:
@@ -1348,6 +1355,15 @@ class FakeBotApi:
                 can_delete_stories=False,
             )  # fmt: skip
         return member
+
+    async def _api_getChatAdministrators(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params)
+        if chat.type == "private":
+            raise ApiError(400, "Bad Request: there are no administrators in the private chat")
+        return [
+            await self._api_getChatMember({**params, "user_id": admin})
+            for admin in sorted(chat.admins)
+        ]
 
 
 class _WebhookDelivery:

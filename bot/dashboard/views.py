@@ -1,0 +1,122 @@
+"""What the dashboard's API answers, as plain JSON-ready data: a class at a glance and the
+learner × question grid of a quiz played there. Reads storage and the catalog; knows no HTTP."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core.context import Services
+from bot.core.i18n import FALLBACK, STRINGS, Locale
+from content.model import Quiz
+
+RECENT = 20  # group quizzes and homework listed per class
+QUESTION_PREVIEW = 90  # characters of a question's text shown in the grid's header
+
+
+def strings(language: str) -> dict[str, str]:
+    """The dashboard's own interface strings (`app_*`) in that language, English beside."""
+    own = STRINGS.get(language, {})
+    return {
+        key: own.get(key) or text
+        for key, text in STRINGS[FALLBACK].items()
+        if key.startswith("app_")
+    }
+
+
+async def class_overview(services: Services, chat_id: int, locale: Locale) -> dict[str, Any]:
+    storage = services.storage
+    known = await storage.chats.known_chat(chat_id)
+    homework = []
+    for assignment in await storage.homework.recent_assignments(chat_id, RECENT):
+        quiz = services.catalog.get(assignment.quiz_id)
+        homework.append(
+            {
+                "id": assignment.id,
+                "quiz": assignment.quiz_id,
+                "title": _title(quiz, assignment.quiz_id, locale),
+                "deadline": assignment.deadline,
+                "open": assignment.open,
+                "opened": len(await storage.homework.takers(assignment.id)),
+                "done": await storage.homework.done_count(assignment.id, assignment.deadline),
+            }
+        )
+    sessions = []
+    for session in await storage.groups.recent_sessions(chat_id, RECENT):
+        quiz = services.catalog.get(session.quiz_id)
+        sessions.append(
+            {
+                "id": session.id,
+                "quiz": session.quiz_id,
+                "title": _title(quiz, session.quiz_id, locale),
+                "started_at": session.started_at,
+                "running": session.running,
+                "questions": session.total,
+            }
+        )
+    return {
+        "id": chat_id,
+        "title": known.title if known else "",
+        "homework": homework,
+        "sessions": sessions,
+    }
+
+
+async def quiz_grid(
+    services: Services, chat_id: int, quiz_id: str, locale: Locale
+) -> dict[str, Any] | None:
+    """Who answered what in the chat's latest group quiz of `quiz_id`: a mark per learner and
+    question (1 right, 0 wrong, null not answered), with totals; None when the chat never
+    played it."""
+    session = next(
+        (
+            s
+            for s in await services.storage.groups.recent_sessions(chat_id, 200)
+            if s.quiz_id == quiz_id
+        ),
+        None,
+    )
+    if session is None:
+        return None
+    reports = services.storage.reports
+    asked = await reports.asked_positions(session.id)
+    names = await reports.session_names(session.id)
+    quiz = services.catalog.get(quiz_id)
+    columns = {position: index for index, (position, _) in enumerate(asked)}
+    marks: dict[int, list[float | None]] = {}
+    for answer in await reports.session_answers(session.id):
+        if answer.position in columns:
+            row = marks.setdefault(answer.user_id, [None] * len(asked))
+            row[columns[answer.position]] = 1.0 if answer.correct else 0.0
+    rows = sorted(
+        ((names.get(who) or "(deleted)", row) for who, row in marks.items()),
+        key=lambda named: (-_total(named[1]), named[0]),
+    )
+    questions = []
+    for index, (_, question_id) in enumerate(asked):
+        answered = [row[index] for _, row in rows if row[index] is not None]
+        question = quiz.question(question_id) if quiz is not None else None
+        questions.append(
+            {
+                "id": question_id,
+                "number": index + 1,
+                "text": locale.plain(question.text)[:QUESTION_PREVIEW] if question else "",
+                "answered": len(answered),
+                "right": _total(answered),
+            }
+        )
+    learners = [{"name": name, "marks": row, "total": _total(row)} for name, row in rows]
+    return {
+        "quiz": quiz_id,
+        "title": _title(quiz, quiz_id, locale),
+        "session": session.id,
+        "questions": questions,
+        "learners": learners,
+    }
+
+
+def _total(marks: list[float | None]) -> float:
+    return sum(mark for mark in marks if mark is not None)
+
+
+def _title(quiz: Quiz | None, quiz_id: str, locale: Locale) -> str:
+    return locale.plain(quiz.title) if quiz is not None else quiz_id

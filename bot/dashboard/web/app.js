@@ -1,0 +1,247 @@
+// The teacher's dashboard: classes, a class at a glance, the learner × question grid.
+// Every text is put in as text (never as HTML). Telegram's script gives initData, the theme
+// and the Back button; without it (a plain browser), they are read from the page's address,
+// as Telegram passes them, and the page's own Back button is used.
+"use strict";
+
+const tg = window.Telegram && window.Telegram.WebApp;
+const launch = new URLSearchParams(location.hash.slice(1));
+const initData = (tg && tg.initData) || launch.get("tgWebAppData") || "";
+let language = "";
+let strings = {};
+const history = [];
+
+function t(key) {
+  return strings[key] || key;
+}
+
+function node(tag, attributes, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes || {})) {
+    if (name === "class") element.className = value;
+    else if (name.startsWith("on")) element.addEventListener(name.slice(2), value);
+    else element.setAttribute(name, value);
+  }
+  for (const child of children) {
+    if (child === null || child === undefined) continue;
+    element.append(typeof child === "string" ? document.createTextNode(child) : child);
+  }
+  return element;
+}
+
+async function api(path) {
+  const separator = path.includes("?") ? "&" : "?";
+  const url = "api/" + path + (language ? separator + "lang=" + encodeURIComponent(language) : "");
+  const response = await fetch(url, { headers: { Authorization: "tma " + initData } });
+  if (!response.ok) {
+    const error = new Error(String(response.status));
+    error.status = response.status;
+    throw error;
+  }
+  return response.json();
+}
+
+function show(title, ...content) {
+  document.getElementById("heading").textContent = title;
+  document.getElementById("main").replaceChildren(...content);
+  const canGoBack = history.length > 1;
+  document.getElementById("back").hidden = !canGoBack || Boolean(tg && tg.BackButton);
+  if (tg && tg.BackButton) {
+    if (canGoBack) tg.BackButton.show();
+    else tg.BackButton.hide();
+  }
+}
+
+function open(view) {
+  history.push(view);
+  return render();
+}
+
+function back() {
+  if (history.length > 1) {
+    history.pop();
+    render();
+  }
+}
+
+async function render() {
+  const view = history[history.length - 1];
+  try {
+    await view();
+  } catch (error) {
+    const key = error.status === 401 ? "app_error_signed" : error.status === 403 ? "app_error_forbidden" : "app_error";
+    show(t("app_title"), node("p", { class: "error", role: "alert" }, t(key)));
+  }
+}
+
+function date(seconds) {
+  return new Date(seconds * 1000).toLocaleString(language || undefined, {
+    dateStyle: "medium",
+    timeStyle: "short",
+  });
+}
+
+async function classes() {
+  const chats = await api("chats");
+  if (!chats.length) {
+    show(t("app_title"), node("p", { class: "muted" }, t("app_no_classes")));
+    return;
+  }
+  const items = chats.map((chat) =>
+    node("li", {}, node("button", { type: "button", onclick: () => open(() => classView(chat.id)) },
+      node("span", {}, chat.title || String(chat.id)),
+      node("span", { class: "meta" }, "›"))));
+  show(t("app_title"), node("h2", {}, t("app_my_classes")), node("ul", { class: "list" }, ...items));
+}
+
+async function classView(chatId) {
+  const data = await api("chats/" + chatId);
+  const homework = data.homework.map((item) =>
+    node("li", {}, node("button", { type: "button", onclick: () => open(() => gridView(chatId, item.quiz)) },
+      node("span", {}, item.title),
+      node("span", { class: "meta" },
+        (item.open ? t("app_open") : t("app_closed")) + " · " + t("app_done") + " " + item.done +
+        "/" + item.opened + " · " + date(item.deadline)))));
+  const sessions = data.sessions.map((item) =>
+    node("li", {}, node("button", { type: "button", onclick: () => open(() => gridView(chatId, item.quiz)) },
+      node("span", {}, item.title),
+      node("span", { class: "meta" }, (item.running ? t("app_running") + " · " : "") + date(item.started_at)))));
+  show(data.title || String(chatId),
+    node("h2", {}, t("app_homework")),
+    homework.length ? node("ul", { class: "list" }, ...homework) : node("p", { class: "muted" }, t("app_none")),
+    node("h2", {}, t("app_group_quizzes")),
+    sessions.length ? node("ul", { class: "list" }, ...sessions) : node("p", { class: "muted" }, t("app_none")));
+}
+
+const MARKS = {
+  right: { symbol: "✓", key: "app_right", sample: 1 },
+  wrong: { symbol: "✗", key: "app_wrong", sample: 0 },
+  part: { symbol: "½", key: "app_partly", sample: 0.5 },
+  none: { symbol: "·", key: "app_unanswered", sample: null },
+};
+
+function markKind(mark) {
+  if (mark === null) return "none";
+  if (mark >= 1) return "right";
+  if (mark <= 0) return "wrong";
+  return "part";
+}
+
+function markCell(mark) {
+  const kind = markKind(mark);
+  const label = t(MARKS[kind].key) + (kind === "part" ? " " + Math.round(mark * 100) + "%" : "");
+  return node("span", { class: "m " + kind, title: label, "aria-label": label }, MARKS[kind].symbol);
+}
+
+async function gridView(chatId, quizId) {
+  const grid = await api("chats/" + chatId + "/grid?quiz=" + encodeURIComponent(quizId));
+  let order = { by: "total", column: -1, descending: true };
+  const table = node("table", {});
+  const wrap = node("div", { class: "grid-wrap" }, table);
+
+  function sortedLearners() {
+    const rows = grid.learners.slice();
+    const value = (learner) =>
+      order.by === "name" ? learner.name.toLocaleLowerCase() :
+      order.by === "total" ? learner.total :
+      (learner.marks[order.column] === null ? -1 : learner.marks[order.column]);
+    rows.sort((a, b) => {
+      const x = value(a), y = value(b);
+      const result = x < y ? -1 : x > y ? 1 : a.name.localeCompare(b.name);
+      return order.descending ? -result : result;
+    });
+    return rows;
+  }
+
+  function sortBy(by, column) {
+    const same = order.by === by && order.column === column;
+    order = { by, column, descending: same ? !order.descending : by !== "name" };
+    draw();
+  }
+
+  function header(label, sub, by, column, describe) {
+    const active = order.by === by && order.column === column;
+    return node("th", { scope: "col", "aria-sort": active ? (order.descending ? "descending" : "ascending") : "none" },
+      node("button", { type: "button", title: describe, onclick: () => sortBy(by, column) }, label,
+        sub === null ? null : node("span", { class: "pct" }, sub)));
+  }
+
+  function draw() {
+    const head = node("tr", {},
+      header(t("app_learner"), null, "name", -1, t("app_sort")),
+      ...grid.questions.map((question, index) =>
+        header(String(question.number),
+          question.answered ? Math.round((100 * question.right) / question.answered) + "%" : "–",
+          "question", index, question.text + " (" + question.answered + ")")),
+      header(t("app_total"), null, "total", -1, t("app_sort")));
+    const body = sortedLearners().map((learner) =>
+      node("tr", {},
+        node("th", { scope: "row" }, learner.name),
+        ...learner.marks.map((mark) => node("td", {}, markCell(mark))),
+        node("td", { class: "total" }, String(Math.round(learner.total * 10) / 10))));
+    table.replaceChildren(node("thead", {}, head), node("tbody", {}, ...body));
+  }
+
+  draw();
+  const legend = node("p", { class: "legend" },
+    ...Object.values(MARKS).map((mark) => node("span", {}, markCell(mark.sample), " ", t(mark.key))));
+  show(grid.title,
+    node("p", { class: "muted" }, grid.learners.length + " · " + t("app_learners")),
+    legend,
+    grid.learners.length ? wrap : node("p", { class: "muted" }, t("app_none")));
+}
+
+async function start() {
+  if (tg) {
+    tg.ready();
+    tg.expand();
+    tg.BackButton.onClick(back);
+  } else {
+    const theme = launch.get("tgWebAppThemeParams");
+    if (theme) {
+      try {
+        for (const [key, value] of Object.entries(JSON.parse(theme))) {
+          if (/^[a-z_]+$/.test(key) && /^#[0-9a-fA-F]{3,8}$/.test(String(value))) {
+            document.documentElement.style.setProperty("--tg-theme-" + key.replaceAll("_", "-"), value);
+          }
+        }
+      } catch (error) {
+        // a theme that does not parse leaves the page's own colours
+      }
+    }
+  }
+  document.getElementById("back").addEventListener("click", back);
+  const select = document.getElementById("language");
+  select.addEventListener("change", async () => {
+    language = select.value;
+    await loadStrings();
+    render();
+  });
+  if (!initData) {
+    show("Quiz Tutor", node("p", { class: "error", role: "alert" }, "Open this page from the bot's /dashboard button in Telegram."));
+    return;
+  }
+  try {
+    await loadStrings();
+  } catch (error) {
+    show("Quiz Tutor", node("p", { class: "error", role: "alert" }, "This link has expired: open the dashboard again from the bot."));
+    return;
+  }
+  open(classes);
+}
+
+async function loadStrings() {
+  const me = await api("me");
+  language = me.language;
+  strings = me.strings;
+  document.documentElement.lang = language;
+  const select = document.getElementById("language");
+  select.replaceChildren(...me.languages.map((item) => {
+    const option = node("option", { value: item.code }, item.name);
+    option.selected = item.code === language;
+    return option;
+  }));
+  document.getElementById("language-name").textContent = t("app_language");
+}
+
+start();
