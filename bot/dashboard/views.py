@@ -79,16 +79,12 @@ async def quiz_grid(
         return None
     reports = services.storage.reports
     asked = await reports.asked_positions(session.id)
-    names = await reports.session_names(session.id)
     quiz = services.catalog.get(quiz_id)
-    columns = {position: index for index, (position, _) in enumerate(asked)}
-    marks: dict[int, list[float | None]] = {}
-    for answer in await reports.session_answers(session.id):
-        if answer.position in columns:
-            row = marks.setdefault(answer.user_id, [None] * len(asked))
-            row[columns[answer.position]] = 1.0 if answer.correct else 0.0
     rows = sorted(
-        ((names.get(who) or "(deleted)", row) for who, row in marks.items()),
+        (
+            (member.name, [_mark(member.marks.get(position)) for position, _ in asked])
+            for member in await reports.session_marks(session.id)
+        ),
         key=lambda named: (-_total(named[1]), named[0]),
     )
     questions = []
@@ -112,6 +108,13 @@ async def quiz_grid(
         "questions": questions,
         "learners": learners,
     }
+
+
+def _mark(credit: float | None) -> float | None:
+    """A credit as the grid sends it: 1 and 0 as integers, a part to two decimals."""
+    if credit is None:
+        return None
+    return int(credit) if credit in (0, 1) else round(credit, 2)
 
 
 def _total(marks: list[float | None]) -> float:
