@@ -1,5 +1,6 @@
 """`python -m bot` (and `quiz-tutor`): run the bot with long polling, or a webhook if configured;
-`python -m bot sandbox`: the bot with an embedded Bot API and a chat page (bot/sandbox/run.py)."""
+`python -m bot sandbox`: the bot with an embedded Bot API and a chat page (bot/sandbox/run.py);
+`python -m bot commands`: the table of every command, as README.md shows it."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ import sys
 
 from telegram.error import InvalidToken
 
-from bot.app import QuizApplication, build_application
+from bot.app import COMMANDS, QuizApplication, build_application
 from bot.config import Settings
+from bot.core.commands import markdown_table
+from bot.core.i18n import FALLBACK, translate
 from bot.sandbox import run
 from bot.serving import lifecycle
 from bot.serving.logs import configured
@@ -48,6 +51,9 @@ def main(argv: list[str] | None = None) -> int:
     args = _arguments().parse_args(sys.argv[1:] if argv is None else argv)
     if args.command == "sandbox":
         return run.main(args)
+    if args.command == "commands":
+        print(command_table(), end="")
+        return 0
     return _run_configured()
 
 
@@ -65,7 +71,17 @@ def _arguments() -> argparse.ArgumentParser:
         "http://127.0.0.1:PORT where simulated people use it. No token, no network.",
     )
     run.add_arguments(sandbox)
+    commands.add_parser(
+        "commands",
+        help="print the table of every command (Markdown), as README.md shows it",
+        description="Every command the bot declares: who may use it, where, its usage, what "
+        "it does and an example. README.md's table is this output.",
+    )
     return parser
+
+
+def command_table() -> str:
+    return markdown_table(COMMANDS, lambda key: translate(FALLBACK, key))
 
 
 def _run_configured() -> int:

@@ -7,23 +7,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from telegram import (
-    Bot,
-    BotCommand,
-    BotCommandScopeAllGroupChats,
-    BotCommandScopeAllPrivateChats,
-    BotCommandScopeChat,
-    LinkPreviewOptions,
-)
+from telegram import LinkPreviewOptions
 from telegram.constants import ParseMode
-from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes, Defaults
 
 from bot import admin, chats, common, dashboard, group, homework, learner, reports
 from bot.config import Settings
-from bot.core import handlers
+from bot.core import commands, handlers
 from bot.core.context import SERVICES_KEY, QuizContext, Services
-from bot.core.i18n import STRINGS, translate
+from bot.core.menus import CommandMenus
 from bot.core.transport import AiohttpRequest, QuizBot, RateLimiter
 from bot.core.update_processor import PerChatUpdateProcessor, UpdateQueue
 from bot.serving.toaster import Toaster
@@ -33,27 +25,10 @@ from storage import ClaimedDatabase, Storage
 
 log = logging.getLogger(__name__)
 
-# the command menus, in the order shown
-PRIVATE_COMMANDS = (
-    "start",
-    "quizzes",
-    "quiz",
-    "review",
-    "progress",
-    "preview",
-    "remind",
-    "timezone",
-    "language",
-    "help",
-    "forgetme",
-)
-GROUP_COMMANDS = (*group.COMMANDS, *reports.COMMANDS, *homework.COMMANDS, "help")
-ADMIN_COMMANDS = (
-    "import", "addquestion", "export", "delquestion", "push", "schedule", "stats", "collect",
-    *reports.ADMIN_COMMANDS,
-)  # fmt: skip
 # in the order they are asked for an update: a feature's deep links before the learner's /start
-FEATURES = (admin, group, reports, homework, chats, dashboard, learner)
+FEATURES = (admin, group, homework, reports, chats, dashboard, learner)
+# every command, as its feature declares it: menus, /help and the README's table follow
+COMMANDS = tuple(c for feature in (*FEATURES, common) for c in feature.COMMANDS)
 
 QuizApplication = Application[Any, QuizContext, Any, Any, Any, Any]
 
@@ -77,6 +52,7 @@ def build_application(
     # the database once opened: closed at shutdown even if a stop interrupted post_init (its
     # thread would keep the process from exiting)
     storages: list[Storage] = []
+    menus = CommandMenus(COMMANDS, settings)
 
     async def post_init(application: QuizApplication) -> None:
         storage = await Storage.open(
@@ -98,7 +74,7 @@ def build_application(
         assert application.job_queue is not None
         for feature in FEATURES:
             await feature.start(application.job_queue, services)
-        await _set_commands(application, settings)
+        await menus.start(application)
         log.info(
             "Quiz Tutor ready as @%s: %d quiz(zes), database %s",
             application.bot.username,
@@ -131,7 +107,9 @@ def build_application(
     # the common handlers take what no feature took
     for feature in FEATURES:
         application.add_handlers(feature.handlers())
-    application.add_handlers(common.handlers(private_commands=learner.COMMANDS))
+    application.add_handlers(common.handlers(COMMANDS))
+    commands.publish(application.bot_data, COMMANDS)
+    menus.install(application)
     application.add_error_handler(common.on_error)
     return application
 
@@ -160,70 +138,3 @@ def _rate_limiter(settings: Settings) -> RateLimiter:
     if overall > 0:
         return RateLimiter(overall_max_rate=overall, overall_time_period=1, max_retries=5)
     return RateLimiter(overall_max_rate=0, max_retries=5)
-
-
-def _commands(names: tuple[str, ...], language: str) -> list[BotCommand]:
-    return [BotCommand(name, translate(language, f"cmd_{name}")) for name in names]
-
-
-async def _set_commands(application: QuizApplication, settings: Settings) -> None:
-    """The command menus. They are a convenience: a refusal is one WARNING line and the bot
-    serves on, while a JobQueue job tries again, `commands_retry_seconds` later and then
-    twice as long each time (at most 10 minutes), `commands_retries` times."""
-    try:
-        await _send_commands(application.bot, settings)
-    except TelegramError as error:
-        log.warning("command menus not set (%s); will retry in the background", error)
-        _retry_commands(application, settings, tries=1)
-
-
-COMMANDS_MAX_RETRY_SECONDS = 600.0
-
-
-def _retry_commands(application: QuizApplication, settings: Settings, tries: int) -> None:
-    async def again(context: QuizContext) -> None:
-        try:
-            await _send_commands(context.bot, settings)
-        except TelegramError as error:
-            if tries >= settings.commands_retries:
-                log.warning(
-                    "command menus: gave up after %d retries (%s); they are tried again at "
-                    "the next start",
-                    tries,
-                    error,
-                )
-                return
-            log.info("command menus: retry %d failed (%s)", tries, error)
-            _retry_commands(application, settings, tries + 1)
-        else:
-            log.info("command menus set, on retry %d", tries)
-
-    assert application.job_queue is not None
-    delay = min(settings.commands_retry_seconds * 2 ** (tries - 1), COMMANDS_MAX_RETRY_SECONDS)
-    application.job_queue.run_once(again, when=delay, name="command-menus")
-
-
-async def _send_commands(bot: Bot, settings: Settings) -> None:
-    """The command menu per scope, in every interface language; admins get theirs in their
-    own chat (a chat scope), so nobody else sees the admin commands."""
-    for language in STRINGS:
-        code = None if language == "en" else language
-        await bot.set_my_commands(
-            _commands(PRIVATE_COMMANDS, language),
-            scope=BotCommandScopeAllPrivateChats(),
-            language_code=code,
-        )
-        await bot.set_my_commands(
-            _commands(GROUP_COMMANDS, language),
-            scope=BotCommandScopeAllGroupChats(),
-            language_code=code,
-        )
-        for admin_id in sorted(settings.admin_ids):
-            try:
-                await bot.set_my_commands(
-                    _commands(PRIVATE_COMMANDS + ADMIN_COMMANDS, language),
-                    scope=BotCommandScopeChat(admin_id),
-                    language_code=code,
-                )
-            except TelegramError as error:  # e.g. the admin has not opened a chat with the bot
-                log.warning("admin %s: command menu not set: %s", admin_id, error)

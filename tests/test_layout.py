@@ -3,7 +3,8 @@
 
 - `content/` and `storage/` know nothing of Telegram or of the bot (the storage command line,
   `python -m storage`, reads the bot's configuration: `bot.config`, which imports no Telegram);
-- a feature (`bot/learner`, `bot/group`, `bot/admin`, `bot/common`) imports `bot/core`,
+  `content/` imports nothing of `storage/`;
+- a feature (every folder of `bot/` but `core`, `sandbox` and `serving`) imports `bot/core`,
   `bot.config`, `content` and `storage`, never another feature;
 - `bot/core` imports no feature, nor the application that wires them;
 - `bot/sandbox`, the Bot API stand-in and the sandbox's chat page, imports nothing of the bot,
@@ -26,14 +27,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("bot", "content", "storage")
 FEATURES = (
-    "bot.learner",
-    "bot.group",
-    "bot.admin",
-    "bot.common",
-    "bot.reports",
-    "bot.homework",
-    "bot.dashboard",
-)
+    "bot.learner", "bot.group", "bot.admin", "bot.reports", "bot.homework", "bot.chats",
+    "bot.common", "bot.dashboard",
+)  # fmt: skip
+NOT_FEATURES = ("core", "sandbox", "serving")  # the folders of bot/ that are not features
 
 
 def _module_name(path: Path) -> str:
@@ -99,6 +96,19 @@ def test_content_and_storage_know_nothing_of_telegram_or_the_bot(package: str) -
     offences = _offences(package, ("telegram", "bot"))
     assert [o for o in offences if o != "storage.__main__ imports bot.config"] == []
     assert _offences("bot.config", ("telegram",)) == []
+
+
+def test_content_imports_no_storage() -> None:
+    assert _offences("content", ("storage",)) == []
+
+
+def test_every_feature_folder_is_known() -> None:
+    folders = {
+        f"bot.{path.parent.name}"
+        for path in (ROOT / "bot").glob("*/__init__.py")
+        if path.parent.name not in NOT_FEATURES
+    }
+    assert folders == set(FEATURES)
 
 
 @pytest.mark.parametrize("feature", FEATURES)

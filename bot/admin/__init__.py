@@ -1,4 +1,5 @@
-"""The bot's admins editing content: import, export, /addquestion, /delquestion, /stats.
+"""The bot's admins editing content: /import, /export, /addquestion, /collect, /delquestion,
+/stats.
 
 The feature's face, as `bot/app.py` wires it: its handlers, its commands, and what it does at
 start."""

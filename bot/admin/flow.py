@@ -189,7 +189,7 @@ async def import_document(
     stored_size = len(checked.stored.encode())
     if stored_size > MAX_BANK_BYTES:  # stored as canonical YAML, which may be longer
         await bot.send_message(
-            chat_id, locale.t("import_too_large", size=stored_size, limit=MAX_BANK_BYTES)
+            chat_id, locale.t("import_too_large", n=stored_size, limit=MAX_BANK_BYTES)
         )
         return
     for text in render.conversion_notes(name, checked.skipped, checked.warnings, locale):
@@ -213,12 +213,12 @@ async def _download(
     def too_large(size: int | None) -> str:
         if yaml:  # the words a YAML bank always had
             if size is None:
-                return locale.t("import_too_large_unsized", limit=limit)
-            return locale.t("import_too_large", size=size, limit=limit)
+                return locale.t("import_too_large_unsized", n=limit)
+            return locale.t("import_too_large", n=size, limit=limit)
         shown = {"format": kind.label, "limit": f"{limit:,}"}
         if size is None:
-            return locale.t("import_too_large_format_unsized", **shown)
-        return locale.t("import_too_large_format", size=f"{size:,}", **shown)
+            return locale.t("import_too_large_format_unsized", format=kind.label, n=limit)
+        return locale.t("import_too_large_format", n=size, **shown)
 
     if document.file_size is not None and document.file_size > limit:
         await bot.send_message(chat_id, too_large(document.file_size))
@@ -263,8 +263,7 @@ async def export_quiz(
         await send_blocks(bot, chat_id, locale.t("export_failed", **shown), error.problems)
         return
     if len(exported.data) > files.MAX_SEND_BYTES:
-        size = f"{len(exported.data):,}"
-        await bot.send_message(chat_id, locale.t("export_too_large", size=size))
+        await bot.send_message(chat_id, locale.t("export_too_large", n=len(exported.data)))
         return
     key = "export_caption" if fmt.name == "yaml" else "export_caption_format"
     caption = locale.t(key, quiz_id=quiz.id, n=len(quiz), format=fmt.label)
@@ -492,7 +491,7 @@ def check_text(text: str | None, limit: int) -> str | Reply:
     if not value:
         return Reply("draft_empty")
     if utf16_length(value) > limit:
-        return Reply("draft_too_long", {"length": utf16_length(value), "limit": limit})
+        return Reply("draft_too_long", {"n": utf16_length(value), "limit": limit})
     return value
 
 
@@ -502,9 +501,7 @@ def parse_options(text: str | None) -> list[str] | Reply:
         return Reply("draft_options_count", {"n": len(lines)})
     for line in lines:
         if utf16_length(line) > MAX_OPTION_LENGTH:
-            return Reply(
-                "draft_too_long", {"length": utf16_length(line), "limit": MAX_OPTION_LENGTH}
-            )
+            return Reply("draft_too_long", {"n": utf16_length(line), "limit": MAX_OPTION_LENGTH})
     return lines
 
 
@@ -565,12 +562,10 @@ def parse_accepted(text: str | None) -> list[str] | Reply:
     """The accepted replies of a typed question, one a line."""
     lines = list(dict.fromkeys(line.strip() for line in (text or "").splitlines() if line.strip()))
     if not 1 <= len(lines) <= MAX_ACCEPTED_ANSWERS:
-        return Reply("draft_accepted_count", {"n": len(lines), "most": MAX_ACCEPTED_ANSWERS})
+        return Reply("draft_accepted_count", {"got": len(lines), "n": MAX_ACCEPTED_ANSWERS})
     for line in lines:
         if utf16_length(line) > MAX_ACCEPTED_LENGTH:
-            return Reply(
-                "draft_too_long", {"length": utf16_length(line), "limit": MAX_ACCEPTED_LENGTH}
-            )
+            return Reply("draft_too_long", {"n": utf16_length(line), "limit": MAX_ACCEPTED_LENGTH})
         if not normalize(line):  # a bank refuses it: no reply could ever match it
             return Reply("draft_accepted_punctuation", {"text": echo(line)})
     return lines
@@ -589,7 +584,7 @@ def parse_translation(text: str | None, draft: Draft) -> tuple[str, list[str]] |
     limits = [MAX_QUESTION_LENGTH] + [MAX_OPTION_LENGTH] * n + [MAX_EXPLANATION_LENGTH]
     for line, limit in zip(lines[1:], limits, strict=False):
         if utf16_length(line) > limit:
-            return Reply("draft_too_long", {"length": utf16_length(line), "limit": limit})
+            return Reply("draft_too_long", {"n": utf16_length(line), "limit": limit})
     return code, lines[1:]
 
 

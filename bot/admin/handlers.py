@@ -20,9 +20,10 @@ from telegram.warnings import PTBUserWarning
 from bot.admin import charts, collecting, flow, render
 from bot.admin.collecting import Collection
 from bot.admin.flow import Draft
-from bot.core import arguments, callbacks
+from bot.core import arguments, callbacks, commands
 from bot.core.access import admin_only, is_bot_admin
 from bot.core.arguments import Refusal
+from bot.core.commands import QUIZ, Command, Role, Task, Where
 from bot.core.context import QuizContext
 from bot.core.handlers import PRIVATE_MESSAGE, TapHandler
 from bot.core.i18n import language_name
@@ -30,14 +31,12 @@ from bot.core.render import Reply, split_blocks
 from content.editing import EditError
 from content.loader import BankResult
 
-COMMANDS = ("import", "addquestion", "export", "delquestion", "stats", "collect")
 DRAFT_KEY = "admin_draft"
 COLLECTION_KEY = "admin_collection"
 CONFIRM = flow.STEPS  # the conversation's states: the draft's steps, then its confirmation
 END = ConversationHandler.END
 
 
-@admin_only
 async def import_bank(update: Update, context: QuizContext) -> None:
     """A quiz file captioned `/import`, or `/import` in reply to one; `--skip-unsupported`
     converts what a bank can hold and lists the rest."""
@@ -66,7 +65,6 @@ async def import_bank(update: Update, context: QuizContext) -> None:
     )
 
 
-@admin_only
 async def export(update: Update, context: QuizContext) -> None:
     """`/export <quiz id> [format]`: the quiz as a document of that format (YAML unless
     given; a `.zip` where its images travel beside it) that /import accepts back."""
@@ -80,7 +78,6 @@ async def export(update: Update, context: QuizContext) -> None:
     )
 
 
-@admin_only
 async def delquestion(update: Update, context: QuizContext) -> None:
     """`/delquestion <quiz id> <question id>`: retire it; answers already given are kept."""
     locale = context.locale
@@ -100,7 +97,6 @@ async def delquestion(update: Update, context: QuizContext) -> None:
     await context.say(locale.t("question_retired", **shown, n=len(smaller)))
 
 
-@admin_only
 async def stats(update: Update, context: QuizContext) -> None:
     """Learners, answers and the hardest questions, per quiz; retired questions marked."""
     for text in await flow.stats(context.services, context.locale):
@@ -132,7 +128,6 @@ async def _say(
     await context.bot.send_message(context.chat_id, text, reply_markup=markup)
 
 
-@admin_only
 async def collect(update: Update, context: QuizContext) -> None:
     """`/collect <quiz id>`: the button to create quiz polls here; each becomes a question."""
     locale = context.locale
@@ -224,7 +219,6 @@ def _drop_draft(context: QuizContext) -> None:
         context.user_data.pop(DRAFT_KEY, None)
 
 
-@admin_only
 async def addquestion(update: Update, context: QuizContext) -> int:
     quiz = await context.parsed(arguments.addquestion(context.args, context.services.catalog))
     if quiz is None:
@@ -369,7 +363,7 @@ def _addquestion_conversation() -> ConversationHandler[QuizContext]:
         # Buttons are tracked per chat and user, which is what a private draft needs.
         warnings.filterwarnings("ignore", message=".*per_message.*", category=PTBUserWarning)
         return ConversationHandler(
-            entry_points=[CommandHandler("addquestion", addquestion, filters=PRIVATE_MESSAGE)],
+            entry_points=[ADDQUESTION.handler()],
             states={
                 **{
                     step: [
@@ -395,18 +389,30 @@ def _addquestion_conversation() -> ConversationHandler[QuizContext]:
         )
 
 
+ADMIN, PRIVATE, CONTENT = Role.BOT_ADMIN, Where.PRIVATE, Task.CONTENT
+IMPORT = Command("import", import_bank, ADMIN, PRIVATE, CONTENT)  # a file's caption
+ADDQUESTION = Command("addquestion", addquestion, ADMIN, PRIVATE, CONTENT, "<quiz id>", QUIZ)
+COMMANDS = (
+    IMPORT,
+    Command("export", export, ADMIN, PRIVATE, CONTENT, "<quiz id> [format]", f"{QUIZ} gift"),
+    ADDQUESTION,
+    Command("collect", collect, ADMIN, PRIVATE, CONTENT, "<quiz id>", QUIZ),
+    Command(
+        "delquestion", delquestion, ADMIN, PRIVATE, CONTENT, "<quiz id> <question id>",
+        f"{QUIZ} q1",
+    ),
+    Command("stats", stats, ADMIN, PRIVATE, CONTENT),
+)  # fmt: skip
+
+
 def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
     """Registered before the other features': the conversation takes an admin's text first."""
     private = PRIVATE_MESSAGE
     caption_import = private & filters.Document.ALL & filters.CaptionRegex(r"^/import(@\w+)?(\s|$)")
     return [
         _addquestion_conversation(),
-        CommandHandler("import", import_bank, filters=private),
-        MessageHandler(caption_import, import_bank),
-        CommandHandler("export", export, filters=private),
-        CommandHandler("delquestion", delquestion, filters=private),
-        CommandHandler("stats", stats, filters=private),
-        CommandHandler("collect", collect, filters=private),
+        *commands.handlers(c for c in COMMANDS if c is not ADDQUESTION),
+        MessageHandler(caption_import, IMPORT.guarded),
         CommandHandler("done", done, filters=private),
         MessageHandler(private & filters.POLL, collected_poll),
         CommandHandler("cancel", cancel, filters=private),

@@ -209,8 +209,8 @@ def stats_messages(
                     "stats_quiz",
                     title=title,
                     quiz_id=quiz.id,
-                    learners=total.learners,
-                    answers=total.answers,
+                    learners=locale.t("n_learners", n=total.learners),
+                    answers=locale.t("n_answers", n=total.answers),
                     percent=_percent(total.correct, total.answers),
                 )
             ]

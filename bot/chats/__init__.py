@@ -1,7 +1,7 @@
 """A group's own settings, set by its admins: the language the bot posts in there
 (`/language`) and the time zone its homework deadlines are read in (`/timezone`).
 
-The feature's face, as `bot/app.py` wires it: its handlers."""
+The feature's face, as `bot/app.py` wires it: its handlers and its commands."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from typing import Any
 
 from telegram.ext import JobQueue
 
-from bot.chats.handlers import handlers
+from bot.chats.handlers import COMMANDS, handlers
 from bot.core.context import Services
 
-__all__ = ["handlers", "start"]
+__all__ = ["COMMANDS", "handlers", "start"]
 
 
 async def start(jobs: JobQueue[Any], services: Services) -> None:

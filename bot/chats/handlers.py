@@ -6,19 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 from telegram import Update
-from telegram.ext import BaseHandler, CommandHandler, filters
+from telegram.ext import BaseHandler
 
-from bot.core import arguments
-from bot.core.access import chat_admin_only
+from bot.core import arguments, commands
 from bot.core.arguments import Refusal
+from bot.core.commands import Command, Role, Task, Where
 from bot.core.context import QuizContext
 from bot.core.i18n import Locale, language_name, ui_languages
 
-# a group's message, an anonymous admin's included (sent as the group itself)
-GROUP_COMMAND = filters.UpdateType.MESSAGE & filters.ChatType.GROUPS
 
-
-@chat_admin_only
 async def language(update: Update, context: QuizContext) -> None:
     """`/language <code>`: the language the bot posts in here."""
     services = context.services
@@ -33,7 +29,6 @@ async def language(update: Update, context: QuizContext) -> None:
     await context.say(done.t("group_language_set", language=language_name(wanted)))
 
 
-@chat_admin_only
 async def timezone(update: Update, context: QuizContext) -> None:
     """`/timezone Area/City` in a group: the zone its homework deadlines are read in."""
     services = context.services
@@ -46,8 +41,15 @@ async def timezone(update: Update, context: QuizContext) -> None:
     await context.say(context.locale.t("group_timezone_set", timezone=wanted))
 
 
+ADMIN, GROUP, SETTINGS = Role.CHAT_ADMIN, Where.GROUP, Task.SETTINGS
+COMMANDS = (
+    Command("language", language, ADMIN, GROUP, SETTINGS, "<code>", "yo", key="cmd_language_group"),
+    Command(
+        "timezone", timezone, ADMIN, GROUP, SETTINGS, "<Area/City>", "Africa/Lagos",
+        key="cmd_timezone_group",
+    ),
+)  # fmt: skip
+
+
 def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
-    return [
-        CommandHandler("language", language, filters=GROUP_COMMAND),
-        CommandHandler("timezone", timezone, filters=GROUP_COMMAND),
-    ]
+    return commands.handlers(COMMANDS)

@@ -1,4 +1,5 @@
-"""What every chat gets: /help, answers to unknown commands and stray text, the error handler."""
+"""What every chat gets: /help, /whoami, answers to unknown commands and stray text, the error
+handler."""
 
 from __future__ import annotations
 
@@ -7,14 +8,17 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from telegram import Update
+from telegram import CallbackQuery, Update
 from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, MessageHandler, filters
 
-from bot.core import faults
+from bot.common import render
+from bot.core import arguments, callbacks, commands, faults
+from bot.core.access import controls_chat, is_bot_admin
+from bot.core.commands import Audience, Command, Role, Task, Where
 from bot.core.context import QuizContext
-from bot.core.handlers import GROUP_MESSAGE, PRIVATE_MESSAGE, USER_MESSAGE
+from bot.core.handlers import GROUP_MESSAGE, PRIVATE_MESSAGE, TapHandler
 from bot.core.i18n import translate
 from storage import DatabaseLost, StorageError
 
@@ -25,12 +29,63 @@ def _bot_link(context: QuizContext) -> str:
     return html.escape(f"https://t.me/{context.bot.username}")
 
 
+async def _audience(update: Update, context: QuizContext) -> Audience:
+    """Who asks, where: in private one of the bot's admins or not; in a group one who may
+    control it (its admins, the bot's) or a member."""
+    chat = update.effective_chat
+    if chat is not None and chat.type == ChatType.PRIVATE:
+        return Audience.BOT_ADMIN if is_bot_admin(context) else Audience.LEARNER
+    return Audience.CHAT_ADMIN if await controls_chat(context) else Audience.MEMBER
+
+
 async def help_command(update: Update, context: QuizContext) -> None:
-    """What the bot does, for this person in this chat."""
-    if update.effective_chat is not None and update.effective_chat.type == ChatType.PRIVATE:
-        await context.say(context.locale.t("help"))
+    """What this person may use here, by task, each command with an example."""
+    audience = await _audience(update, context)
+    message = render.help_message(
+        commands.declared(context),
+        audience,
+        arguments.example_quiz(context.services.catalog),
+        context.locale,
+        _bot_link(context),
+    )
+    await context.say(message.text, message.markup)
+
+
+async def on_help_topic(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.HelpTopic
+) -> None:
+    """A topic of /help pressed: its page in place of the overview, or the overview again."""
+    declared = commands.declared(context)
+    audience = next((a for a in Audience if a.value == tap.audience), None)
+    task = next((t for t in Task if t.value == tap.task), None)
+    if audience is None or (task is None and tap.task != render.OVERVIEW):
+        await query.answer(context.locale.t("stale_button"))
+        return
+    await query.answer()
+    if task is None:
+        page = render.help_overview(declared, audience, context.locale, _bot_link(context))
     else:
-        await context.say(context.locale.t("help_group", link=_bot_link(context)))
+        quiz_id = arguments.example_quiz(context.services.catalog)
+        page = render.help_topic(declared, audience, task, quiz_id, context.locale)
+    await faults.edit_quietly(query, page)
+
+
+async def whoami(update: Update, context: QuizContext) -> None:
+    """`/whoami`: the person's Telegram id; to an admin in a group, the chat's id too."""
+    chat, user, message = update.effective_chat, update.effective_user, update.effective_message
+    assert chat is not None  # a command
+    private = chat.type == ChatType.PRIVATE
+    sender_chat = message.sender_chat if message is not None else None
+    text = render.whoami(
+        user.id if user is not None else None,
+        chat.id,
+        private=private,
+        admin=not private and await controls_chat(context),
+        bot_admin=is_bot_admin(context) and sender_chat is None,
+        sender_chat_id=sender_chat.id if sender_chat is not None else None,
+        locale=context.locale,
+    )
+    await context.say(text)
 
 
 async def private_command_elsewhere(update: Update, context: QuizContext) -> None:
@@ -51,12 +106,22 @@ async def stale_button(update: Update, context: QuizContext) -> None:
     await context.answer(context.locale.t("stale_button"))
 
 
-def handlers(private_commands: Sequence[str]) -> list[BaseHandler[Update, QuizContext, Any]]:
-    """Registered after the features' handlers: they catch what those did not take.
-    `private_commands` are answered in a group with a pointer to the private chat."""
+COMMANDS = (
+    Command("help", help_command, Role.LEARNER, Where.PRIVATE | Where.GROUP, Task.SETTINGS),
+    Command("whoami", whoami, Role.LEARNER, Where.PRIVATE | Where.GROUP, Task.SETTINGS),
+)
+
+
+def handlers(declared: Sequence[Command]) -> list[BaseHandler[Update, QuizContext, Any]]:
+    """Registered after the features' handlers: they catch what those did not take. A
+    learner's command that works in private only is answered in a group with a pointer to
+    the private chat."""
     return [
-        CommandHandler("help", help_command, filters=USER_MESSAGE),
-        CommandHandler(private_commands, private_command_elsewhere, filters=GROUP_MESSAGE),
+        *commands.handlers(COMMANDS),
+        CommandHandler(
+            commands.private_only(declared), private_command_elsewhere, filters=GROUP_MESSAGE
+        ),
+        TapHandler(callbacks.HelpTopic, on_help_topic),
         MessageHandler(filters.COMMAND & PRIVATE_MESSAGE, unknown_command),
         MessageHandler(filters.TEXT & ~filters.COMMAND & PRIVATE_MESSAGE, plain_text),
         CallbackQueryHandler(stale_button),

@@ -11,6 +11,8 @@ import functools
 from collections.abc import Callable, Coroutine
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
+from telegram.constants import ChatType
+
 from bot.core.context import QuizContext
 from content.group_rules import may_control
 
@@ -33,7 +35,7 @@ def admin_only(handler: Handler[U, P, R]) -> Guarded[U, P, R]:
     ) -> R | None:
         if is_bot_admin(context):
             return await handler(first, context, *args, **kwargs)
-        await context.answer(context.locale.t("not_admin"))
+        await context.answer(not_admin(context))
         return None
 
     return guarded
@@ -52,6 +54,17 @@ def chat_admin_only(handler: Handler[U, P, R]) -> Guarded[U, P, R]:
         return None
 
     return guarded
+
+
+def not_admin(context: QuizContext) -> str:
+    """The refusal of a bot admin's command; in a private chat it tells the person their id,
+    which the bot's operator puts in QUIZ_ADMIN_IDS to make them an admin."""
+    refusal = context.locale.t("not_admin")
+    update = context.current_update
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None or chat.type != ChatType.PRIVATE:
+        return refusal
+    return f"{refusal}\n\n{context.locale.t('not_admin_hint', user_id=user.id)}"
 
 
 def is_bot_admin(context: QuizContext) -> bool:

@@ -24,6 +24,7 @@ MAX_BYTES = 64
 PRIVATE = frozenset({"private"})
 GROUPS = frozenset({"group", "supergroup", "channel"})
 ANY_CHAT = PRIVATE | GROUPS
+PEOPLES_CHATS = frozenset({"private", "group", "supergroup"})  # where people send commands
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,17 @@ class Tap:
 
 
 _KINDS: dict[str, type[Tap]] = {}
+
+
+# --- everyone ---
+
+
+class HelpTopic(Tap, prefix="hp", chats=PEOPLES_CHATS):
+    """A topic of `/help` (a task's name, or `all` for the overview), as drawn for
+    `audience` (`bot.core.commands.Audience`): the message shows what it showed its reader."""
+
+    audience: Slug
+    task: Slug
 
 
 # --- a learner in a private chat ---

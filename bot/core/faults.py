@@ -19,9 +19,11 @@ reminders, the error handler) asks `classify` what a failure means, and acts on 
 from __future__ import annotations
 
 import enum
+import logging
 from dataclasses import dataclass
 from http import HTTPStatus
 
+from telegram import CallbackQuery
 from telegram.error import (
     BadRequest,
     ChatMigrated,
@@ -31,6 +33,10 @@ from telegram.error import (
     TelegramError,
     TimedOut,
 )
+
+from bot.core.render import Rendered
+
+log = logging.getLogger(__name__)
 
 # seconds before each repeated try of a request that certainly did not reach Telegram
 RETRY_DELAYS = (0.5, 1.0, 2.0)
@@ -181,3 +187,15 @@ def describe(error: TelegramError) -> str:
     if fault is Fault.RETRY_LATER and call is not None and call.tries > 1:
         return f"{where_}: {what}, after {call.tries} tries"
     return f"{where_}: {what} ({fault.value})"
+
+
+async def edit_quietly(query: CallbackQuery, message: Rendered) -> None:
+    """Edit the tapped message; a message that is already so, or gone, is not an error."""
+    try:
+        await query.edit_message_text(message.text, reply_markup=message.markup)
+    except BadRequest as error:
+        text = str(error).lower()
+        if "not modified" in text or "message to edit not found" in text:
+            log.debug("edit skipped: %s", error)
+            return
+        raise

@@ -36,10 +36,6 @@ class _HasSender(filters.MessageFilter):
 USER_MESSAGE = filters.UpdateType.MESSAGE & _HasSender()
 PRIVATE_MESSAGE = USER_MESSAGE & filters.ChatType.PRIVATE
 GROUP_MESSAGE = USER_MESSAGE & filters.ChatType.GROUPS
-# a command for a whole chat: a member's message in a group, or a post in a channel
-CHAT_COMMAND = (filters.UpdateType.MESSAGE & filters.ChatType.GROUPS) | (
-    filters.UpdateType.CHANNEL_POST & filters.ChatType.CHANNEL
-)
 
 T = TypeVar("T", bound=Tap)
 L = TypeVar("L", bound=Link)

@@ -7,8 +7,10 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, WebAppInfo
 from telegram.constants import ChatMemberStatus, ChatType
-from telegram.ext import BaseHandler, ChatMemberHandler, CommandHandler
+from telegram.ext import BaseHandler, ChatMemberHandler
 
+from bot.core import commands
+from bot.core.commands import Command, Role, Task, Where
 from bot.core.context import QuizContext
 
 ADMIN_STATUSES = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
@@ -58,9 +60,15 @@ async def member_change(update: Update, context: QuizContext) -> None:
         )
 
 
+# everyone may ask: it shows a person only the chats they administer (none: an empty list)
+COMMANDS = (
+    Command("dashboard", dashboard, Role.LEARNER, Where.PRIVATE | Where.GROUP, Task.HOMEWORK),
+)
+
+
 def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
     return [
-        CommandHandler("dashboard", dashboard),
+        *commands.handlers(COMMANDS),
         ChatMemberHandler(bot_membership, ChatMemberHandler.MY_CHAT_MEMBER),
         ChatMemberHandler(member_change, ChatMemberHandler.CHAT_MEMBER),
     ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.context import Services
-from bot.core.i18n import FALLBACK, STRINGS, Locale
+from bot.core.i18n import FALLBACK, STRINGS, Locale, translate
 from content.model import Quiz
 
 RECENT = 20  # group quizzes and homework listed per class
@@ -14,13 +14,9 @@ QUESTION_PREVIEW = 90  # characters of a question's text shown in the grid's hea
 
 
 def strings(language: str) -> dict[str, str]:
-    """The dashboard's own interface strings (`app_*`) in that language, English beside."""
-    own = STRINGS.get(language, {})
-    return {
-        key: own.get(key) or text
-        for key, text in STRINGS[FALLBACK].items()
-        if key.startswith("app_")
-    }
+    """The dashboard's own interface strings (`app_*`) in that language (English where it
+    has none)."""
+    return {key: translate(language, key) for key in STRINGS[FALLBACK] if key.startswith("app_")}
 
 
 async def class_overview(services: Services, chat_id: int, locale: Locale) -> dict[str, Any]:

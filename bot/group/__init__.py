@@ -1,8 +1,8 @@
 """Quizzes for a whole chat (group, supergroup, channel): timed quizzes, quiz polls, posted
 questions and their daily schedules.
 
-The feature's face, as `bot/app.py` wires it: its handlers, its commands (the admins' two
-apart), and what it arms at start."""
+The feature's face, as `bot/app.py` wires it: its handlers, its commands, and what it arms at
+start."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from telegram.ext import JobQueue
 
 from bot.core.context import Services
 from bot.group import flow, posts
-from bot.group.handlers import ADMIN_COMMANDS, COMMANDS, handlers
+from bot.group.handlers import COMMANDS, handlers
 
-__all__ = ["ADMIN_COMMANDS", "COMMANDS", "handlers", "start"]
+__all__ = ["COMMANDS", "handlers", "start"]
 
 
 async def start(jobs: JobQueue[Any], services: Services) -> None:

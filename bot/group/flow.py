@@ -221,7 +221,7 @@ async def _end_unposted(
     if fault.permanent:
         text = locale.t("group_ended_admin", **values)
     else:
-        text = locale.t("group_gave_up_admin", **values, tries=tries)
+        text = locale.t("group_gave_up_admin", **values, n=tries)
     try:
         await bot.send_message(session.started_by, text)
     except TelegramError as told:

@@ -15,18 +15,15 @@ from telegram import CallbackQuery, Update
 from telegram.constants import ChatType
 from telegram.ext import BaseHandler, CommandHandler, PollAnswerHandler
 
-from bot.core import arguments, callbacks
-from bot.core.access import admin_only, chat_admin_only, controls_chat
+from bot.core import arguments, callbacks, commands
+from bot.core.access import controls_chat
+from bot.core.commands import QUIZ, Command, Role, Task, Where
 from bot.core.context import QuizContext
-from bot.core.handlers import CHAT_COMMAND, PRIVATE_MESSAGE, TapHandler
+from bot.core.handlers import PRIVATE_MESSAGE, TapHandler
 from bot.group import answers, flow, posts, render
 from content.group_rules import rank
 
-COMMANDS = ("groupquiz", "stopquiz", "skip", "leaderboard")
-ADMIN_COMMANDS = ("push", "schedule")  # the bot's admins, in their private chat
 
-
-@chat_admin_only
 async def groupquiz(update: Update, context: QuizContext) -> None:
     """`/groupquiz <id> [seconds] [poll]`: start a quiz for the chat (admins only)."""
     services, locale = context.services, context.locale
@@ -60,7 +57,6 @@ async def groupquiz(update: Update, context: QuizContext) -> None:
         await context.say(locale.t("group_running_already"))
 
 
-@chat_admin_only
 async def stopquiz(update: Update, context: QuizContext) -> None:
     """`/stopquiz`: end the running quiz now and post its results (admins only)."""
     session = await context.services.storage.groups.running_session(
@@ -70,7 +66,6 @@ async def stopquiz(update: Update, context: QuizContext) -> None:
         await context.say(context.locale.t("group_none_running"))
 
 
-@chat_admin_only
 async def skip(update: Update, context: QuizContext) -> None:
     """`/skip`: reveal the current question now and go on (admins only)."""
     groups = context.services.storage.groups
@@ -163,7 +158,6 @@ async def private_groupquiz(update: Update, context: QuizContext) -> None:
     await context.say(context.locale.t("group_only_here", example=example))
 
 
-@admin_only
 async def push(update: Update, context: QuizContext) -> None:
     """`/push <quiz id> <@channel or chat id>`: the next unposted question, answerable there."""
     wanted = await context.parsed(arguments.push(context.args, context.services.catalog))
@@ -176,7 +170,6 @@ async def push(update: Update, context: QuizContext) -> None:
     await context.say(outcome.text(context.locale))
 
 
-@admin_only
 async def schedule(update: Update, context: QuizContext) -> None:
     """`/schedule <quiz id> <chat> <HH:MM>`: `/push` every day at that time (UTC);
     `off` instead of the time ends it."""
@@ -194,16 +187,31 @@ async def schedule(update: Update, context: QuizContext) -> None:
     await context.say(outcome.text(context.locale))
 
 
+CHATS = Where.GROUP | Where.CHANNEL
+TO_A_CHAT = "<quiz id> <@channel or chat id>"
+COMMANDS = (
+    Command(
+        "groupquiz", groupquiz, Role.CHAT_ADMIN, CHATS, Task.GROUP_QUIZ,
+        "<quiz id> [seconds] [poll]", f"{QUIZ} 30 poll",
+    ),
+    Command("stopquiz", stopquiz, Role.CHAT_ADMIN, CHATS, Task.GROUP_QUIZ),
+    Command("skip", skip, Role.CHAT_ADMIN, CHATS, Task.GROUP_QUIZ),
+    Command("leaderboard", leaderboard, Role.LEARNER, CHATS, Task.GROUP_QUIZ),
+    Command(
+        "push", push, Role.BOT_ADMIN, Where.PRIVATE, Task.GROUP_QUIZ, TO_A_CHAT, f"{QUIZ} @mychannel"
+    ),
+    Command(
+        "schedule", schedule, Role.BOT_ADMIN, Where.PRIVATE, Task.GROUP_QUIZ,
+        f"{TO_A_CHAT} <HH:MM or off>", f"{QUIZ} @mychannel 07:30",
+    ),
+)  # fmt: skip
+
+
 def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
-    private = PRIVATE_MESSAGE
+    elsewhere = commands.not_declared(COMMANDS, Where.PRIVATE)
     return [
-        CommandHandler("groupquiz", groupquiz, filters=CHAT_COMMAND),
-        CommandHandler("stopquiz", stopquiz, filters=CHAT_COMMAND),
-        CommandHandler("skip", skip, filters=CHAT_COMMAND),
-        CommandHandler("leaderboard", leaderboard, filters=CHAT_COMMAND),
-        CommandHandler(COMMANDS, private_groupquiz, filters=private),
-        CommandHandler("push", push, filters=private),
-        CommandHandler("schedule", schedule, filters=private),
+        *commands.handlers(COMMANDS),
+        CommandHandler(elsewhere, private_groupquiz, filters=PRIVATE_MESSAGE),
         TapHandler(callbacks.GroupAnswer, on_answer),
         TapHandler(callbacks.PostAnswer, on_answer),
         TapHandler(callbacks.GroupPick, on_pick),

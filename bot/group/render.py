@@ -235,7 +235,7 @@ def tap_toast(
     if outcome.status is AnswerStatus.CLOSED:
         return locale.t("post_closed" if session.posted else "group_toast_closed")
     score = credit(question, chosen)
-    right = locale.t("group_toast_right", points=outcome.points)
+    right = locale.t("group_toast_right", n=outcome.points)
     if is_multiple(question):
         shown = f"{score.numerator}/{score.denominator}"
         if session.posted:
@@ -247,7 +247,7 @@ def tap_toast(
         if score == 1:
             return right
         if score:
-            return locale.t("group_toast_partly", score=shown, points=outcome.points)
+            return locale.t("group_toast_partly", score=shown, n=outcome.points)
         return locale.t("group_toast_wrong_options")
     if session.posted:
         return answer_toast(question, chosen, locale)
@@ -347,7 +347,7 @@ def board_lines(rows: Sequence[ScoreRow], locale: Locale, limit: int = BOARD_SIZ
                 "board_line",
                 place=place_mark(place),
                 name=locale.t("deleted_learner") if row.forgotten else person(row.name, locale),
-                points=row.points,
+                n=row.points,
                 correct=row.correct,
                 answered=row.answered,
                 seconds=f"{row.total_time:.1f}",

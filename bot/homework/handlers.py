@@ -8,11 +8,12 @@ from typing import Any
 
 from telegram import Update
 from telegram.error import TelegramError
-from telegram.ext import BaseHandler, CommandHandler, filters
+from telegram.ext import BaseHandler, CommandHandler
 
-from bot.core import arguments, faults
-from bot.core.access import chat_admin_only, is_chat_admin, is_member
+from bot.core import arguments, commands, faults
+from bot.core.access import is_chat_admin, is_member
 from bot.core.arguments import Refusal
+from bot.core.commands import QUIZ, Command, Role, Task, Where
 from bot.core.context import QuizContext
 from bot.core.deeplinks import AssignmentReport, Homework
 from bot.core.handlers import PRIVATE_MESSAGE, StartLinkHandler
@@ -20,17 +21,12 @@ from bot.homework import flow, render
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("assign", "assignments", "unassign")
-# a group's message, an anonymous admin's included (sent as the group itself)
-GROUP_COMMAND = filters.UpdateType.MESSAGE & filters.ChatType.GROUPS
-
 
 async def _timezone(context: QuizContext) -> str:
     stored = await context.services.storage.chats.settings(context.chat_id)
     return stored.timezone or context.services.settings.default_timezone
 
 
-@chat_admin_only
 async def assign(update: Update, context: QuizContext) -> None:
     """`/assign <quiz id> <deadline>`: homework for the group, taken in private."""
     services = context.services
@@ -66,7 +62,6 @@ async def assignments(update: Update, context: QuizContext) -> None:
     await context.say(render.assignments_list(entries, context.locale))
 
 
-@chat_admin_only
 async def unassign(update: Update, context: QuizContext) -> None:
     """`/unassign <number>`: cancel an open homework of this group."""
     services, locale = context.services, context.locale
@@ -137,12 +132,19 @@ async def on_report_link(update: Update, context: QuizContext, link: AssignmentR
     await flow.send_report(context.bot, services, context.chat_id, assignment, context.locale)
 
 
+GROUP = Where.GROUP
+COMMANDS = (
+    Command("assign", assign, Role.CHAT_ADMIN, GROUP, Task.HOMEWORK, "<quiz id> <deadline>", f"{QUIZ} 2d"),
+    Command("assignments", assignments, Role.LEARNER, GROUP, Task.HOMEWORK),
+    Command("unassign", unassign, Role.CHAT_ADMIN, GROUP, Task.HOMEWORK, "<number>", "1"),
+)  # fmt: skip
+
+
 def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
+    elsewhere = commands.not_declared(COMMANDS, Where.PRIVATE)
     return [
-        CommandHandler("assign", assign, filters=GROUP_COMMAND),
-        CommandHandler("assignments", assignments, filters=GROUP_COMMAND),
-        CommandHandler("unassign", unassign, filters=GROUP_COMMAND),
-        CommandHandler(COMMANDS, private_assign, filters=PRIVATE_MESSAGE),
+        *commands.handlers(COMMANDS),
+        CommandHandler(elsewhere, private_assign, filters=PRIVATE_MESSAGE),
         StartLinkHandler(Homework, on_homework),
         StartLinkHandler(AssignmentReport, on_report_link),
     ]

@@ -42,7 +42,7 @@ async def progress_chart(
 
     def alt(right: int, wrong: int, active: int, shown: object) -> str:
         listed = "; ".join(f"{html.escape(title)} {percent}%" for title, percent in rows)
-        return locale.t("chart_progress_alt", right=right, wrong=wrong, days=active, mastery=listed)
+        return locale.t("chart_progress_alt", right=right, wrong=wrong, n=active, mastery=listed)
 
     labels = charts.ProgressLabels(
         answers_title=locale.t("chart_answers_title"),

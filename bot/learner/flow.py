@@ -636,15 +636,3 @@ def _not_an_answer(why: str, question: Question, text: str, locale: Locale) -> s
 
 ONE_TAP = frozenset({QuestionType.SINGLE, QuestionType.TRUE_FALSE})
 MULTIPLE = frozenset({QuestionType.MULTIPLE})
-
-
-async def edit_quietly(query: CallbackQuery, message: Rendered) -> None:
-    """Edit the tapped message; a message that is already so, or gone, is not an error."""
-    try:
-        await query.edit_message_text(message.text, reply_markup=message.markup)
-    except BadRequest as error:
-        text = str(error).lower()
-        if "not modified" in text or "message to edit not found" in text:
-            log.debug("edit skipped: %s", error)
-            return
-        raise

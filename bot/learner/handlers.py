@@ -9,11 +9,13 @@ from datetime import time
 from typing import Any
 
 from telegram import CallbackQuery, Update
-from telegram.ext import BaseHandler, CommandHandler, MessageHandler, filters
+from telegram.ext import BaseHandler, MessageHandler, filters
 
-from bot.core import arguments, callbacks
+from bot.core import arguments, callbacks, commands
 from bot.core.arguments import Refusal
+from bot.core.commands import QUIZ, Command, Role, Task, Where
 from bot.core.context import QuizContext
+from bot.core.faults import edit_quietly
 from bot.core.handlers import PRIVATE_MESSAGE, TapHandler
 from bot.core.i18n import Locale, language_name, ui_languages
 from bot.core.render import Rendered, person
@@ -21,18 +23,6 @@ from bot.learner import charts, flow, render
 
 log = logging.getLogger(__name__)
 
-COMMANDS = (
-    "start",
-    "quizzes",
-    "quiz",
-    "preview",
-    "progress",
-    "language",
-    "review",
-    "timezone",
-    "remind",
-    "forgetme",
-)
 FORGET_CONFIRM_SECONDS = 10 * 60  # a /forgetme confirmation left lying around expires
 
 
@@ -205,7 +195,7 @@ async def on_language(
         "language_set", language=language_name(tap.language)
     )
     await query.answer(done)
-    await flow.edit_quietly(query, Rendered(done))
+    await edit_quietly(query, Rendered(done))
 
 
 async def on_list(query: CallbackQuery, context: QuizContext, tap: callbacks.ListQuizzes) -> None:
@@ -253,23 +243,28 @@ async def on_forget(
         log.info("a learner deleted their data (/forgetme): %s", forgotten.describe())
         outcome = "forget_done"
     await query.answer(context.locale.t(outcome))
-    await flow.edit_quietly(query, Rendered(context.locale.t(outcome)))
+    await edit_quietly(query, Rendered(context.locale.t(outcome)))
+
+
+LEARNER, PRIVATE = Role.LEARNER, Where.PRIVATE
+COMMANDS = (
+    Command("start", start, LEARNER, PRIVATE, Task.STUDY),
+    Command("quizzes", quizzes, LEARNER, PRIVATE, Task.STUDY),
+    Command("quiz", quiz, LEARNER, PRIVATE, Task.STUDY, "<quiz id>", QUIZ),
+    Command("review", review, LEARNER, PRIVATE, Task.STUDY),
+    Command("progress", progress, LEARNER, PRIVATE, Task.STUDY),
+    Command("preview", preview, LEARNER, PRIVATE, Task.STUDY, "<quiz id>", QUIZ),
+    Command("remind", remind, LEARNER, PRIVATE, Task.SETTINGS, "<HH:MM> or off", "19:00"),
+    Command("timezone", timezone, LEARNER, PRIVATE, Task.SETTINGS, "<Area/City>", "Africa/Lagos"),
+    Command("language", language, LEARNER, PRIVATE, Task.SETTINGS),
+    Command("forgetme", forgetme, LEARNER, PRIVATE, Task.SETTINGS),
+)
 
 
 def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
-    private = PRIVATE_MESSAGE
     return [
-        CommandHandler("start", start, filters=private),
-        CommandHandler("quizzes", quizzes, filters=private),
-        CommandHandler("quiz", quiz, filters=private),
-        CommandHandler("preview", preview, filters=private),
-        CommandHandler("progress", progress, filters=private),
-        CommandHandler("language", language, filters=private),
-        CommandHandler("review", review, filters=private),
-        CommandHandler("timezone", timezone, filters=private),
-        CommandHandler("remind", remind, filters=private),
-        CommandHandler("forgetme", forgetme, filters=private),
-        MessageHandler(filters.TEXT & ~filters.COMMAND & private, on_text),
+        *commands.handlers(COMMANDS),
+        MessageHandler(filters.TEXT & ~filters.COMMAND & PRIVATE_MESSAGE, on_text),
         TapHandler(callbacks.AnswerTap, on_answer),
         TapHandler(callbacks.PickOption, on_pick),
         TapHandler(callbacks.SubmitPicks, on_submit),

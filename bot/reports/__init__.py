@@ -10,9 +10,9 @@ from typing import Any
 from telegram.ext import JobQueue
 
 from bot.core.context import Services
-from bot.reports.handlers import ADMIN_COMMANDS, COMMANDS, handlers
+from bot.reports.handlers import COMMANDS, handlers
 
-__all__ = ["ADMIN_COMMANDS", "COMMANDS", "handlers", "start"]
+__all__ = ["COMMANDS", "handlers", "start"]
 
 
 async def start(jobs: JobQueue[Any], services: Services) -> None:

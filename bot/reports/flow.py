@@ -98,7 +98,12 @@ async def session_report(services: Services, session: GroupSession, locale: Loca
     chart = None
     if scores:
         points = [row.points for row in scores]
-        alt = locale.t("chart_scores_alt", n=len(points), low=min(points), high=max(points))
+        alt = locale.t(
+            "chart_scores_alt",
+            members=locale.t("n_members", n=len(points)),
+            low=min(points),
+            high=locale.t("n_points", n=max(points)),
+        )
         chart = await charts.render(
             charts.score_distribution,
             points,

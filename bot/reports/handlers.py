@@ -10,21 +10,19 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
-from telegram.ext import BaseHandler, CommandHandler
+from telegram.ext import BaseHandler
 
-from bot.core import arguments, deeplinks, faults
-from bot.core.access import admin_only, chat_admin_only, is_chat_admin, is_member
+from bot.core import arguments, commands, deeplinks, faults
+from bot.core.access import is_chat_admin, is_member
 from bot.core.arguments import Refusal
+from bot.core.commands import QUIZ, Command, Role, Task, Where
 from bot.core.context import QuizContext
 from bot.core.deeplinks import MissedReview, ReportFile
-from bot.core.handlers import CHAT_COMMAND, PRIVATE_MESSAGE, StartLinkHandler
+from bot.core.handlers import StartLinkHandler
 from bot.reports import flow
 from storage.group_store import GroupSession
 
 log = logging.getLogger(__name__)
-
-COMMANDS = ("report",)  # in groups
-ADMIN_COMMANDS = ("report",)  # the bot's admins, in private
 
 
 async def on_missed(update: Update, context: QuizContext, link: MissedReview) -> None:
@@ -47,7 +45,6 @@ async def on_missed(update: Update, context: QuizContext, link: MissedReview) ->
     await flow.open_missed(context.bot, services, context.chat_id, learner.user_id, found, locale)
 
 
-@chat_admin_only
 async def report(update: Update, context: QuizContext) -> None:
     """`/report` in a group: the current or last quiz's report, to the admin in private."""
     services, locale = context.services, context.locale
@@ -119,7 +116,6 @@ async def on_report_link(update: Update, context: QuizContext, link: ReportFile)
     await flow.send_report(context.bot, context.chat_id, built)
 
 
-@admin_only
 async def quiz_report(update: Update, context: QuizContext) -> None:
     """`/report <quiz id> [csv|xlsx]` in private: every learner's latest attempt."""
     services, locale = context.services, context.locale
@@ -135,10 +131,18 @@ async def quiz_report(update: Update, context: QuizContext) -> None:
     await flow.send_report(context.bot, context.chat_id, built)
 
 
+COMMANDS = (
+    Command("report", report, Role.CHAT_ADMIN, Where.GROUP | Where.CHANNEL, Task.HOMEWORK),
+    Command(
+        "report", quiz_report, Role.BOT_ADMIN, Where.PRIVATE, Task.HOMEWORK,
+        "<quiz id> [csv or xlsx]", f"{QUIZ} xlsx", key="cmd_report_quiz",
+    ),
+)  # fmt: skip
+
+
 def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
     return [
-        CommandHandler("report", report, filters=CHAT_COMMAND),
-        CommandHandler("report", quiz_report, filters=PRIVATE_MESSAGE),
+        *commands.handlers(COMMANDS),
         StartLinkHandler(MissedReview, on_missed),
         StartLinkHandler(ReportFile, on_report_link),
     ]

@@ -107,7 +107,7 @@ def session_summary(
         points = sum(row.points for row in scores) / count
         right = sum(row.correct for row in scores) / count
         lines.append(
-            locale.t("report_average", points=round(points), right=f"{right:.1f}", n=len(asked))
+            locale.t("report_average", n=round(points), right=f"{right:.1f}", questions=len(asked))
         )
     if worst is not None:
         lines.append(

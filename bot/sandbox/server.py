@@ -82,6 +82,18 @@ _URL_PHOTO = bytes.fromhex(
     "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
     "0000000d49444154789c6360f80f0000010100005a4d6f8e0000000049454e44ae426082"
 )
+# setMyCommands: Telegram's rules for a menu, and the fields each scope type needs
+COMMAND_NAME = re.compile(r"[a-z0-9_]{1,32}")
+MAX_BOT_COMMANDS = 100
+MENU_SCOPES: dict[str, tuple[str, ...]] = {
+    "default": (),
+    "all_private_chats": (),
+    "all_group_chats": (),
+    "all_chat_administrators": (),
+    "chat": ("chat_id",),
+    "chat_administrators": ("chat_id",),
+    "chat_member": ("chat_id", "user_id"),
+}
 STALE_QUERY = "Bad Request: query is too old and response timeout expired or query id is invalid"
 
 T = TypeVar("T")
@@ -923,15 +935,87 @@ class FakeBotApi:
         return True
 
     async def _api_setMyCommands(self, params: dict[str, Any]) -> Any:
-        commands = params.get("commands") or []
+        """As Telegram checks it: each command 1-32 characters of [a-z0-9_], a description of
+        1-256, at most 100 commands; a known scope type with the fields it needs (a chat the
+        bot knows: a person who never wrote to it has no private chat yet); a language code of
+        two letters, or none. An empty list deletes the scope's list."""
+        commands = params.get("commands")
+        if not isinstance(commands, list):
+            raise ApiError(400, "Bad Request: can't parse commands JSON object")
+        if len(commands) > MAX_BOT_COMMANDS:
+            raise ApiError(400, "Bad Request: BOT_COMMANDS_TOO_MUCH")
         for command in commands:
-            if not 1 <= len(command.get("command", "")) <= 32:
+            name, description = command.get("command"), command.get("description")
+            if not isinstance(name, str) or not COMMAND_NAME.fullmatch(name):
                 raise ApiError(400, "Bad Request: BOT_COMMAND_INVALID")
-            if not 1 <= len(command.get("description", "")) <= 256:
+            if not isinstance(description, str) or not 1 <= len(description) <= 256:
                 raise ApiError(400, "Bad Request: BOT_COMMAND_DESCRIPTION_INVALID")
-        scope = json.dumps(params.get("scope") or {"type": "default"}, sort_keys=True)
-        self.commands[f"{scope}|{params.get('language_code') or ''}"] = commands
+        key = self._menu_key(params.get("scope"), params.get("language_code"))
+        if commands:
+            self.commands[key] = commands
+        else:
+            self.commands.pop(key, None)
         return True
+
+    async def _api_deleteMyCommands(self, params: dict[str, Any]) -> Any:
+        self.commands.pop(self._menu_key(params.get("scope"), params.get("language_code")), None)
+        return True
+
+    async def _api_getMyCommands(self, params: dict[str, Any]) -> Any:
+        return self.commands.get(
+            self._menu_key(params.get("scope"), params.get("language_code")), []
+        )
+
+    def _menu_key(self, raw_scope: Any, language: Any) -> str:
+        """The key of a scope and a language in `commands`, once both are checked."""
+        scope = raw_scope or {"type": "default"}
+        if isinstance(scope, str):
+            try:
+                scope = json.loads(scope)
+            except ValueError:
+                raise ApiError(
+                    400, "Bad Request: can't parse BotCommandScope JSON object"
+                ) from None
+        if not isinstance(scope, dict) or scope.get("type") not in MENU_SCOPES:
+            raise ApiError(400, "Bad Request: unsupported bot command scope type")
+        for needed in MENU_SCOPES[scope["type"]]:
+            if needed not in scope:
+                raise ApiError(400, f'Bad Request: can\'t find field "{needed}"')
+        if "chat_id" in scope:
+            chat = self.chats.get(int(scope["chat_id"]))
+            if chat is None:
+                raise ApiError(400, "Bad Request: chat not found")
+            if scope["type"] in ("chat_administrators", "chat_member") and chat.type == "private":
+                raise ApiError(400, "Bad Request: can't use the scope in a private chat")
+        if language not in (None, "") and not re.fullmatch(r"[a-z]{2}", str(language)):
+            raise ApiError(400, "Bad Request: invalid language code specified")
+        return f"{json.dumps(scope, sort_keys=True)}|{language or ''}"
+
+    def menu(self, user: FakeUser, chat: Chat | None = None) -> list[str]:
+        """The commands Telegram shows `user` in `chat` (default: their private chat): the
+        most specific scope that has a list, in the person's language if it has one, else
+        the list for every language. Lists are never merged."""
+        chat = chat or self.private_chat(user)
+        if chat.type == "private":
+            scopes: list[dict[str, Any]] = [
+                {"type": "chat", "chat_id": chat.id},
+                {"type": "all_private_chats"},
+            ]
+        else:
+            admin = user.id in chat.admins
+            scopes = [
+                {"type": "chat_member", "chat_id": chat.id, "user_id": user.id},
+                *([{"type": "chat_administrators", "chat_id": chat.id}] if admin else []),
+                {"type": "chat", "chat_id": chat.id},
+                *([{"type": "all_chat_administrators"}] if admin else []),
+                {"type": "all_group_chats"},
+            ]
+        for scope in [*scopes, {"type": "default"}]:
+            for language in (user.language_code or "", ""):
+                found = self.commands.get(f"{json.dumps(scope, sort_keys=True)}|{language}")
+                if found:
+                    return [command["command"] for command in found]
+        return []
 
     async def _api_getUpdates(self, params: dict[str, Any]) -> Any:
         offset = int(params.get("offset") or 0)

@@ -293,7 +293,7 @@ async def test_delquestion_keeps_history_skips_it_and_stats_show_it_retired(
     await ada.send("/quiz small-bank", "Legs of a spider?")
     stats = await admin.send("/stats", "Statistics")
     assert "Learners: 1 · answers: 1" in stats.text
-    assert "Small bank (small-bank): 1 learners, 1 answers, 0% right" in stats.text
+    assert "Small bank (small-bank): 1 learner, 1 answer, 0% right" in stats.text
     assert "Retired: s2" in stats.text
     await admin.send("/delquestion small-bank s1", "is retired")
     stats = await admin.send("/stats", "Statistics")

@@ -140,7 +140,8 @@ async def test_every_input_format_is_imported(
     n: int,
 ) -> None:
     report = await upload(api, ADMIN, content, "imported", name=name)
-    assert f"<code>{quiz_id}</code>" in report.html and f"{n} questions" in report.text
+    shown = f"{n} question" if n == 1 else f"{n} questions"
+    assert f"<code>{quiz_id}</code>" in report.html and f"imported: {shown}." in report.text
     assert rows(db_path, "SELECT quiz_id FROM content_banks") == [(quiz_id,)]
 
 

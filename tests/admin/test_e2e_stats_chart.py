@@ -21,7 +21,7 @@ async def test_stats_has_a_chart_once_there_are_answers(
     admin = Learner(api, ADMIN)
     async with running_bot(replace(settings, admin_ids=frozenset({ADMIN.id}))):
         await admin.send("/stats", "Statistics")
-        await admin.send("/help", "")  # what /stats sent came before
+        await admin.send("/help", "/whoami")  # what /stats sent came before
         assert not any(m.photo for m in admin.messages())  # nothing answered: no chart
         question = await admin.send("/quiz model-pipeline-parallelism", "Question 1 of 8")
         await admin.tap(question, question.button_data()[0])

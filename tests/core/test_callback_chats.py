@@ -37,7 +37,9 @@ def test_learner_and_draft_kinds_are_private_group_kinds_are_groups() -> None:
     # a posted question may live in any chat; the post names its chat and message
     posts = {"adp", "pp", "ps"}
     assert all(declared[prefix] == callbacks.ANY_CHAT for prefix in posts)
-    assert set(declared) == private | groups | posts
+    # /help's topics: wherever people send commands, never in a channel
+    assert declared["hp"] == {"private", "group", "supergroup"}
+    assert set(declared) == private | groups | posts | {"hp"}
 
 
 @st.composite

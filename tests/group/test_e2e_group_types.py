@@ -100,7 +100,7 @@ async def test_a_group_quiz_plays_true_false_multiple_code_and_pictures(
     async with running_bot(settings):
         await room.say(ADA, "/groupquiz typed-only 30", "cannot play any question of")
         tf = await room.say(ADA, "/groupquiz types 60", "Question 1 of 5")
-        assert "3 question(s) of this quiz are skipped here" in room.messages()[-2].text
+        assert "3 questions of this quiz are skipped here" in room.messages()[-2].text
         assert [b["text"] for b in tf.buttons] == ["A. True", "B. False", "👁 Reveal (admins)"]
         assert (await room.tap(BO, tf, 0)).startswith("✅ Right! +")
         assert (await room.tap(CY, tf, 1)).startswith("❌ Not quite")
@@ -297,7 +297,7 @@ async def test_the_drill_bank_is_played_whole_in_a_group(
     assert quiz is not None
     async with running_bot(settings):
         message = await room.say(ADA, f"/groupquiz {DRILL} 60", "Question 1 of 8")
-        assert "7 question(s) of this quiz are skipped here" in room.messages()[-2].text
+        assert "7 questions of this quiz are skipped here" in room.messages()[-2].text
         for k in range(1, 9):
             await _answer_right(room, quiz, message)
             seen = len(room.messages())

@@ -172,23 +172,3 @@ async def test_deep_link_quizzes_preview_help_and_unknown(
     await learner.send("/help", "/progress")
     welcome = await learner.send("/start", "Hello, \u2068Gbenga")
     assert "Quiz Tutor" in welcome.text
-
-
-async def test_command_menus_are_set_per_scope_and_language(
-    api: FakeBotApi, bot: QuizApplication
-) -> None:
-    private = '{"type": "all_private_chats"}'
-    english = {c["command"]: c["description"] for c in api.commands[f"{private}|"]}
-    yoruba = {c["command"]: c["description"] for c in api.commands[f"{private}|yo"]}
-    assert set(english) == {
-        "start", "quizzes", "quiz", "review", "progress", "preview", "remind", "timezone",
-        "language", "help", "forgetme",
-    }  # fmt: skip
-    assert set(yoruba) == set(english)
-    assert yoruba["quiz"] != english["quiz"]
-    group = [c["command"] for c in api.commands['{"type": "all_group_chats"}|']]
-    assert group == [
-        "groupquiz", "stopquiz", "skip", "leaderboard", "report", "assign", "assignments",
-        "unassign", "help",
-    ]  # fmt: skip
-    assert len(api.commands['{"type": "all_group_chats"}|yo']) == len(group)

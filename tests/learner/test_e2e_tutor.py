@@ -118,7 +118,7 @@ async def test_daily_reminder_fires_once_after_its_time_and_skips_blocked_users(
         clock.advance(2 * 60)  # 08:01 local
         await sweep(application)
         reminder = await api.wait_for_bot_message(ada.chat_id, "due for review", after=sent_to_ada)
-        assert "1 question(s)" in reminder.text
+        assert "1 question is due" in reminder.text
         assert any("Review now" in b["text"] for b in reminder.buttons)
 
         await sweep(application)  # the same day: nothing more

@@ -421,10 +421,15 @@ def test_every_interface_string_has_a_yoruba_translation_with_the_same_placehold
     def fields(template: str) -> set[str]:
         return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
+    def templates(entry: str | dict[str, str]) -> list[str]:  # a plural has one per form
+        return list(entry.values()) if isinstance(entry, dict) else [entry]
+
     assert set(STRINGS["yo"]) == set(STRINGS["en"])
     for key, english in STRINGS["en"].items():
-        assert fields(STRINGS["yo"][key]) == fields(english), key
-        visible(Rendered(STRINGS["yo"][key].format(**dict.fromkeys(fields(english), "x"))))
+        wanted = set().union(*(fields(template) for template in templates(english)))
+        for template in templates(STRINGS["yo"][key]):
+            assert fields(template) == wanted, key
+            visible(Rendered(template.format(**dict.fromkeys(wanted, 1))))
 
 
 def test_a_block_over_the_limit_is_cut_at_line_ends() -> None:

@@ -49,13 +49,13 @@ async def test_a_group_report_reaches_the_admin_in_private_with_the_answers(
         seen = len(ada.messages())
         api.press_link(ADA, offer)
         summary = await api.wait_for_bot_message(ADA.id, "report", after=seen)
-        assert "3 participant(s)" in summary.text
+        assert "3 participants" in summary.text
         assert "Hardest: question 1, 1 of 2 right: Two plus two?" in summary.text
         document, data = await _document(api, ADA.id, seen)
         assert document.document is not None
         assert document.document["file_name"] == "report-tiny-group-1.csv"
         [chart] = [m for m in ada.messages()[seen:] if m.photo]  # before the file
-        assert chart.caption is not None and "3 member(s)" in chart.caption
+        assert chart.caption is not None and "3 members" in chart.caption
         assert chart.photo is not None and chart.photo[-1]["width"] == 900
         rows = rows_of(data)
         assert rows[0][:6] == ["name", "user id", "points", "right", "answered", "total time (s)"]

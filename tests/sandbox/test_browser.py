@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,12 +43,7 @@ def test_the_seed_quiz_is_played_by_clicking_in_the_page(
         sandbox_process(tmp_path) as sandbox,
         browser.chromium(tmp_path / "profile") as driver,
     ):
-        driver.get(sandbox.url + "?as=emma")
-        browser.until(
-            "the page is ready",
-            lambda: driver.find_elements("css selector", "body[data-ready]"),
-            driver,
-        )
+        browser.open_page(driver, sandbox.url + "?as=emma")
         field = driver.find_element("id", "text")
         field.send_keys(f"/quiz {QUIZ_ID}")
         driver.find_element("id", "send").click()
@@ -115,3 +111,75 @@ def test_the_seed_quiz_is_played_by_clicking_in_the_page(
             == 0
         )
         assert driver.execute_script("return window.pwned === undefined")
+
+
+def _help_on_screen(driver: Any, person: str, where: str, expect: str) -> dict[str, Any]:
+    """`person` sends /help `where` (private or group); the reply, once it shows `expect`,
+    checked to fit a phone's screen: no wider than the window, no taller than the chat."""
+    from selenium.webdriver.support.ui import Select
+
+    Select(driver.find_element("id", "person")).select_by_value(person)
+    driver.execute_script("document.getElementById(arguments[0]).click()", f"chat-{where}")
+    before = {m["id"] for m in browser.messages(driver)}
+    driver.find_element("id", "text").send_keys("/help")
+    driver.find_element("id", "send").click()
+    found = browser.until(
+        f"{person}'s /help",
+        lambda: browser.find(driver, lambda m: m["id"] not in before and expect in m["text"]),
+        driver,
+    )
+    _fits_the_screen(driver, found["id"])
+    return found
+
+
+def _fits_the_screen(driver: Any, message_id: str) -> None:
+    box = driver.execute_script(
+        "const r = document.getElementById(arguments[0]).getBoundingClientRect();"
+        "const chat = document.querySelector('main').getBoundingClientRect();"
+        "return [r.width, r.height, window.innerWidth, chat.height];",
+        message_id,
+    )
+    width, height, window_width, chat_height = box
+    if not (width <= window_width and height <= chat_height):
+        driver.save_screenshot(f"/tmp/cmd24-help-{message_id}.png")
+    assert width <= window_width and height <= chat_height, (message_id, box)
+
+
+@pytest.mark.timeout(240)
+def test_help_fits_a_phone_screen_for_each_person(browser_ready: None, tmp_path: Path) -> None:
+    """/help for a learner, the bot admin (a teacher) and a group's admin at phone width: each
+    message, and each topic tapped, fits the screen (the teacher's is the picture in docs/)."""
+    with (
+        sandbox_process(tmp_path) as sandbox,
+        browser.chromium(tmp_path / "profile") as driver,
+    ):
+        browser.open_page(driver, sandbox.url + "?as=emma")
+        _help_on_screen(driver, "emma", "private", "/progress")
+        group = _help_on_screen(driver, "chidi", "group", "/groupquiz")
+        assert "/assign" in group["text"] and "/report" in group["text"]
+        teacher = _help_on_screen(driver, "funmi", "private", "/import")
+        assert "/groupquiz" in teacher["text"]
+        overview = teacher["buttons"]
+        for index, topic in enumerate(overview):
+            driver.find_elements("css selector", f"#{teacher['id']} .keyboard button")[
+                index
+            ].click()
+            page = browser.until(
+                f"the topic {topic}",
+                lambda t=topic: browser.find(
+                    driver,
+                    lambda m: (
+                        m["id"] == teacher["id"] and t in m["text"] and m["buttons"] != overview
+                    ),
+                ),
+                driver,
+            )
+            _fits_the_screen(driver, page["id"])
+            driver.find_elements("css selector", f"#{teacher['id']} .keyboard button")[0].click()
+            browser.until(
+                "the overview again",
+                lambda: browser.find(
+                    driver, lambda m: m["id"] == teacher["id"] and m["buttons"] == overview
+                ),
+                driver,
+            )

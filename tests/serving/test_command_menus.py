@@ -1,5 +1,7 @@
-"""Command menus refused at start: nice to have, so one warning, the bot serves on, and a
-JobQueue job tries again with backoff, a bounded number of times."""
+"""Command menus: one complete list per scope and language, as Telegram shows them to each
+person (the stand-in resolves scopes as Telegram does, never merging two); refused at start,
+one warning, the bot serves on, and a JobQueue job tries again with backoff, a bounded number
+of times; an admin who never wrote to the bot gets their menu when they first write."""
 
 from __future__ import annotations
 
@@ -8,38 +10,88 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import GROUP_COMMANDS, PRIVATE_COMMANDS
 from bot.core.i18n import STRINGS
 from bot.sandbox import FakeBotApi, FakeUser
 from tests.support.harness import make_settings, running_bot
 from tests.support.learner import Learner
 
-ADMIN = 4001
+ADMIN = FakeUser(4001, "Funmi", "en")
+TEACHER = FakeUser(4002, "Tayo", "yo")
+MEMBER = FakeUser(4003, "Bisi", "en")
+
+LEARNER_MENU = [
+    "start", "quizzes", "quiz", "review", "progress", "preview",
+    "remind", "timezone", "language", "forgetme", "help", "whoami",
+]  # fmt: skip
+BOT_ADMIN_MENU = [
+    *LEARNER_MENU[:6], "push", "schedule", "report", "import", "export", "addquestion",
+    "collect", "delquestion", "stats", *LEARNER_MENU[6:],
+]  # fmt: skip
+MEMBER_MENU = ["leaderboard", "assignments", "help", "whoami"]
+CHAT_ADMIN_MENU = [
+    "groupquiz", "stopquiz", "skip", "leaderboard", "assign", "assignments", "unassign",
+    "report", "language", "timezone", "help", "whoami",
+]  # fmt: skip
 
 
 def _menu_records(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
-    return [r for r in caplog.records if r.name == "bot.app" and "menu" in r.getMessage()]
+    return [r for r in caplog.records if r.name == "bot.core.menus" and "menu" in r.getMessage()]
+
+
+async def test_each_person_sees_the_complete_menu_of_their_role_in_their_language(
+    api: FakeBotApi, db_path: Path
+) -> None:
+    group = api.group(-1007, "class", admins={TEACHER.id})
+    settings = make_settings(api, db_path, admin_ids=frozenset({ADMIN.id}))
+    async with running_bot(settings):
+        await api.wait_for(lambda: len(api.commands) == 5 * len(STRINGS))
+    assert api.menu(MEMBER) == LEARNER_MENU
+    assert api.menu(ADMIN) == BOT_ADMIN_MENU
+    assert api.menu(MEMBER, group) == MEMBER_MENU
+    assert api.menu(TEACHER, group) == CHAT_ADMIN_MENU  # in Yoruba, TEACHER's language
+    yoruba = {
+        c["command"]: c["description"] for c in api.commands['{"type": "all_private_chats"}|yo']
+    }
+    english = {
+        c["command"]: c["description"] for c in api.commands['{"type": "all_private_chats"}|']
+    }
+    assert set(yoruba) == set(english) and yoruba["quiz"] != english["quiz"]
+    admins = '{"type": "all_chat_administrators"}|yo'
+    assert [c["command"] for c in api.commands[admins]] == CHAT_ADMIN_MENU
+    assert not any(call for call in api.calls_to("setMyCommands") if not call.ok)
+
+
+async def test_an_admin_who_never_wrote_gets_their_menu_when_they_first_write(
+    api: FakeBotApi, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    settings = make_settings(api, db_path, admins_wrote=False, admin_ids=frozenset({ADMIN.id}))
+    async with running_bot(settings):
+        await api.wait_for(lambda: len(api.commands) == 4 * len(STRINGS))
+        assert api.menu(ADMIN) == LEARNER_MENU  # Telegram refused their own: chat not found
+        await Learner(api, ADMIN).send("/whoami", str(ADMIN.id))
+        await api.wait_for(lambda: api.menu(ADMIN) == BOT_ADMIN_MENU)
+        await Learner(api, ADMIN).send("/help", "/import")
+    chat_scopes = [c for c in api.calls_to("setMyCommands") if c.params["scope"]["type"] == "chat"]
+    assert [c.ok for c in chat_scopes] == [False] + [True] * len(STRINGS)  # not again after
+    assert not [r for r in _menu_records(caplog) if r.levelno >= logging.WARNING]
 
 
 async def test_refused_command_menus_are_one_warning_and_retried(
     api: FakeBotApi, db_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO)
-    settings = make_settings(api, db_path, admin_ids=frozenset({ADMIN}), commands_retry_seconds=0.2)
+    settings = make_settings(api, db_path, commands_retry_seconds=0.2)
     api.fail("setMyCommands", 500, "Internal Server Error")
     api.fail("setMyCommands", 502, "Bad Gateway")
     api.fail("setMyCommands", 400, "Bad Request: BOT_COMMANDS_TOO_MUCH")
     async with running_bot(settings):
-        await Learner(api, FakeUser(2201, "Bisi", "en")).send("/start", "Hello, \u2068Bisi\u2069")
+        await Learner(api, MEMBER).send("/start", "Hello, \u2068Bisi\u2069")
         # every scope in every language, once the refusals are over
-        scopes = 3 * len(STRINGS)
-        await api.wait_for(lambda: len(api.commands) == scopes, timeout=20)
+        await api.wait_for(lambda: len(api.commands) == 4 * len(STRINGS), timeout=20)
     refused = [call for call in api.calls_to("setMyCommands") if not call.ok]
     assert len(refused) == 3
-    private = [c["command"] for c in api.commands['{"type": "all_private_chats"}|']]
-    assert private == list(PRIVATE_COMMANDS)
-    group = [c["command"] for c in api.commands['{"type": "all_group_chats"}|']]
-    assert group == list(GROUP_COMMANDS)
+    assert api.menu(MEMBER) == LEARNER_MENU
     records = _menu_records(caplog)
     warnings = [r for r in records if r.levelno >= logging.WARNING]
     assert len(warnings) == 1, [r.getMessage() for r in records]

@@ -58,6 +58,16 @@ def chromium(profile: Path, width: int = 420, height: int = 860) -> Iterator[obj
         shutil.rmtree(profile, ignore_errors=True)
 
 
+def open_page(driver: Any, url: str) -> None:
+    """Open the sandbox's page at `url` and wait until it has drawn its state."""
+    driver.get(url)
+    until(
+        "the page is ready",
+        lambda: driver.find_elements("css selector", "body[data-ready]"),
+        driver,
+    )
+
+
 def until(what: str, check: Callable[[], T | None], driver: Any, timeout: float = 20) -> T:
     """Wait until `check()` gives something (looked at every 50 ms); fail saying what."""
     deadline = time.monotonic() + timeout

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -11,7 +11,7 @@ from telegram import Update
 
 from bot.app import QuizApplication, build_application
 from bot.config import DEFAULT_CONTENT_DIR, Settings
-from bot.sandbox import FakeBotApi
+from bot.sandbox import FakeBotApi, FakeUser
 
 SEED = "model-pipeline-parallelism"  # the bank shipped in content/banks
 
@@ -28,7 +28,15 @@ def bank_folder(tmp_path: Path, *, seed: bool = False, **banks: str) -> Path:
     return folder
 
 
-def make_settings(api: FakeBotApi, db_path: Path, **overrides: object) -> Settings:
+def make_settings(
+    api: FakeBotApi, db_path: Path, *, admins_wrote: bool = True, **overrides: object
+) -> Settings:
+    """Settings for a bot on the stand-in. The bot's admins (`admin_ids`) have written to it
+    before, unless `admins_wrote` is False: Telegram knows their private chats, so their
+    command menus are set at start."""
+    admins: Iterable[int] = overrides.get("admin_ids", ())  # type: ignore[assignment]
+    for admin_id in admins if admins_wrote else ():
+        api.private_chat(FakeUser(admin_id, "Admin"))
     values: dict[str, object] = {
         "token": api.token,
         "api_base_url": api.base_url,
