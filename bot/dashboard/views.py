@@ -103,6 +103,7 @@ async def quiz_grid(
         "session": session.id,
         "questions": questions,
         "learners": learners,
+        "counted": locale.t("n_learners", n=len(learners)),
     }
 
 

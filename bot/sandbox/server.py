@@ -74,6 +74,9 @@ class Strictness:
     callback_query_max_age: float | None = 15.0  # seconds: a tap older is "query is too old"
     max_upload: int = 50 * 1000 * 1000  # bytes of a file a bot sends (sendDocument)
     max_download: int = 20 * 1000 * 1000  # bytes of a file a bot may fetch with getFile
+    # Telegram's test environment takes http:// Mini App URLs (the sandbox's app is served on
+    # 127.0.0.1, without TLS); production takes https:// only
+    http_web_apps: bool = False
 
 
 TELEGRAM = Strictness()
@@ -1122,7 +1125,9 @@ class FakeBotApi:
                 if "web_app" in button:
                     raw = params.get("chat_id")
                     chat = self.chats.get(raw) if isinstance(raw, int) else None
-                    problem = web_app_button_problem(button, chat.type if chat else "", True)
+                    problem = web_app_button_problem(
+                        button, chat.type if chat else "", True, self.strictness.http_web_apps
+                    )
                     if problem:
                         raise ApiError(400, problem)
         return markup

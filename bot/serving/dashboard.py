@@ -36,15 +36,22 @@ log = logging.getLogger(__name__)
 PREFIX = "/app"
 STATIC = {"index.html": "text/html", "app.js": "text/javascript", "app.css": "text/css"}
 WEB = resources.files("bot.dashboard") / "web"
-SECURITY_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'none'; script-src 'self' https://telegram.org; style-src 'self'; "
-        "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
-        "frame-ancestors https://web.telegram.org https://*.telegram.org"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-}
+TELEGRAM_CLIENTS = "https://web.telegram.org https://*.telegram.org"  # who may frame the page
+
+
+def security_headers(frame_ancestors: str) -> dict[str, str]:
+    return {
+        "Content-Security-Policy": (
+            "default-src 'none'; script-src 'self' https://telegram.org; style-src 'self'; "
+            "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+            f"frame-ancestors {frame_ancestors}"
+        ),
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "no-referrer",
+    }
+
+
+SECURITY_HEADERS = security_headers(TELEGRAM_CLIENTS)
 RATE_PER_SECOND = 5.0  # each person's requests, on average
 RATE_BURST = 30.0
 RATE_PEOPLE = 10_000  # people whose buckets are kept
@@ -56,8 +63,13 @@ AnyApplication = Application[Any, Any, Any, Any, Any, Any]
 class Dashboard:
     """The request handler for every path under `/app/`."""
 
-    def __init__(self, application: AnyApplication) -> None:
+    def __init__(
+        self, application: AnyApplication, frame_ancestors: str = TELEGRAM_CLIENTS
+    ) -> None:
+        """`frame_ancestors`: who may show the page in a frame (Telegram's web clients; the
+        sandbox's page, `'self'`)."""
         self._application = application
+        self._headers = security_headers(frame_ancestors)
         self.refusals = RefusalLog(log, "dashboard")
         self._buckets: OrderedDict[int, tuple[float, float]] = OrderedDict()
         self._access: ClassAccess | None = None
@@ -105,7 +117,7 @@ class Dashboard:
         if kind is None:
             return self._refuse("path", 404, "a request for an unknown file")
         body = (WEB / name).read_bytes()
-        headers = {**SECURITY_HEADERS, "Cache-Control": "no-cache"}
+        headers = {**self._headers, "Cache-Control": "no-cache"}
         return web.Response(body=body, content_type=kind, charset="utf-8", headers=headers)
 
     def _refuse(

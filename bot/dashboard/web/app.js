@@ -153,27 +153,29 @@ async function gridView(chatId, quizId) {
     return rows;
   }
 
-  function sortBy(by, column) {
+  function sortBy(by, column, place) {
     const same = order.by === by && order.column === column;
     order = { by, column, descending: same ? !order.descending : by !== "name" };
     draw();
+    // the header is drawn anew: the keyboard stays on the button it pressed
+    table.querySelectorAll("thead th button")[place].focus();
   }
 
-  function header(label, sub, by, column, describe) {
+  function header(label, sub, by, column, describe, place) {
     const active = order.by === by && order.column === column;
     return node("th", { scope: "col", "aria-sort": active ? (order.descending ? "descending" : "ascending") : "none" },
-      node("button", { type: "button", title: describe, onclick: () => sortBy(by, column) }, label,
+      node("button", { type: "button", title: describe, onclick: () => sortBy(by, column, place) }, label,
         sub === null ? null : node("span", { class: "pct" }, sub)));
   }
 
   function draw() {
     const head = node("tr", {},
-      header(t("app_learner"), null, "name", -1, t("app_sort")),
+      header(t("app_learner"), null, "name", -1, t("app_sort"), 0),
       ...grid.questions.map((question, index) =>
         header(String(question.number),
           question.answered ? Math.round((100 * question.right) / question.answered) + "%" : "–",
-          "question", index, question.text + " (" + question.answered + ")")),
-      header(t("app_total"), null, "total", -1, t("app_sort")));
+          "question", index, question.text + " (" + question.answered + ")", index + 1)),
+      header(t("app_total"), null, "total", -1, t("app_sort"), grid.questions.length + 1));
     const body = sortedLearners().map((learner) =>
       node("tr", {},
         node("th", { scope: "row" }, learner.name),
@@ -186,7 +188,7 @@ async function gridView(chatId, quizId) {
   const legend = node("p", { class: "legend" },
     ...Object.values(MARKS).map((mark) => node("span", {}, markCell(mark.sample), " ", t(mark.key))));
   show(grid.title,
-    node("p", { class: "muted" }, grid.learners.length + " · " + t("app_learners")),
+    node("p", { class: "muted" }, grid.counted),
     legend,
     grid.learners.length ? wrap : node("p", { class: "muted" }, t("app_none")));
 }
