@@ -1123,8 +1123,8 @@ class FakeBotApi:
                 if (data is None) == (link is None) and not _other_action(button):
                     raise ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")
                 if "web_app" in button:
-                    raw = params.get("chat_id")
-                    chat = self.chats.get(raw) if isinstance(raw, int) else None
+                    raw = str(params.get("chat_id"))  # an int, or its text in a form
+                    chat = self.chats.get(int(raw)) if re.fullmatch(r"-?\d{1,20}", raw) else None
                     problem = web_app_button_problem(
                         button, chat.type if chat else "", True, self.strictness.http_web_apps
                     )
