@@ -109,6 +109,10 @@ def build_application(
         application.add_handlers(feature.handlers())
     application.add_handlers(common.handlers(COMMANDS))
     commands.publish(application.bot_data, COMMANDS)
+    # what a feature lends another: the dashboard sends and serves the reports' files
+    dashboard.lend(
+        application.bot_data, dashboard.Reports(reports.report_file, reports.send_session_report)
+    )
     menus.install(application)
     application.add_error_handler(common.on_error)
     return application

@@ -44,6 +44,24 @@ class LatestAttempt:
     answers: dict[str, tuple[int, bool]]  # question id -> (chosen, correct)
 
 
+WEEK = 7 * 86_400
+FIRST_MONDAY = 4 * 86_400  # 1970-01-05, the first Monday after the epoch (a Thursday)
+
+
+@dataclass(frozen=True)
+class WeekActivity:
+    """A chat's group answers in one week (Monday to Sunday, UTC)."""
+
+    week: int  # weeks since 1970-01-05
+    answers: int
+    learners: int  # members who answered, forgotten ones counted without their name
+    credit: float  # the answers' credit summed (a right answer 1, a wrong one 0)
+
+    @property
+    def starts_at(self) -> int:
+        return FIRST_MONDAY + self.week * WEEK
+
+
 class ReportStore:
     def __init__(self, database: Database) -> None:
         self._database = database
@@ -104,6 +122,26 @@ class ReportStore:
             since,
         )
         return {row["day"]: (int(row["n_right"]), int(row["n"] - row["n_right"])) for row in rows}
+
+    async def weekly_activity(self, chat_id: int, since: float) -> list[WeekActivity]:
+        """The chat's group quizzes and posted questions, answered since `since`, week by
+        week (weeks with no answer left out)."""
+        rows = await self._database.fetchall(
+            """SELECT CAST((a.answered_at - ?) / ? AS INTEGER) AS week, COUNT(*) AS answers,
+                      COUNT(DISTINCT COALESCE(a.forgotten_as, a.user_id)) AS learners,
+                      SUM(a.correct) AS credit
+               FROM group_sessions s JOIN group_answers a ON a.session_id = s.id
+               WHERE s.chat_id = ? AND a.answered_at >= ?
+               GROUP BY week ORDER BY week""",
+            FIRST_MONDAY,
+            WEEK,
+            chat_id,
+            since,
+        )
+        return [
+            WeekActivity(row["week"], row["answers"], row["learners"], float(row["credit"]))
+            for row in rows
+        ]
 
     async def latest_attempts(self, quiz_id: str) -> list[LatestAttempt]:
         """Each learner's latest finished attempt at the quiz (quiz attempts, not reviews)."""

@@ -8,8 +8,10 @@ from typing import Any
 from bot.core.context import Services
 from bot.core.i18n import FALLBACK, STRINGS, Locale, translate
 from content.model import Quiz
+from storage.report_store import FIRST_MONDAY, WEEK, WeekActivity
 
 RECENT = 20  # group quizzes and homework listed per class
+WEEKS = 12  # weeks the class's activity is drawn over
 QUESTION_PREVIEW = 90  # characters of a question's text shown in the grid's header
 
 
@@ -120,3 +122,39 @@ def _total(marks: list[float | None]) -> float:
 
 def _title(quiz: Quiz | None, quiz_id: str, locale: Locale) -> str:
     return locale.plain(quiz.title) if quiz is not None else quiz_id
+
+
+async def weekly(services: Services, chat_id: int, now: float, locale: Locale) -> dict[str, Any]:
+    """The class's last `WEEKS` weeks (this one last): answers, learners and right %, and
+    what they say in one sentence (the chart's text)."""
+    this_week = int((now - FIRST_MONDAY) // WEEK)
+    since = FIRST_MONDAY + (this_week - WEEKS + 1) * WEEK
+    found = await services.storage.reports.weekly_activity(chat_id, since)
+    answers = sum(activity.answers for activity in found)
+    credit = sum(activity.credit for activity in found)
+    summary = locale.t(
+        "app_weeks_summary",
+        weeks=locale.t("n_weeks", n=WEEKS),
+        answers=locale.t("n_answers", n=answers),
+        right=round(100 * credit / answers) if answers else 0,
+    )
+    return {"weeks": weekly_series(found, this_week, WEEKS), "summary": summary}
+
+
+def weekly_series(found: list[WeekActivity], last_week: int, weeks: int) -> list[dict[str, Any]]:
+    """`weeks` weeks up to `last_week`, each present (a week without answers: zeros, right %
+    none), oldest first."""
+    by_week = {activity.week: activity for activity in found}
+    series = []
+    for week in range(last_week - weeks + 1, last_week + 1):
+        activity = by_week.get(week, WeekActivity(week, 0, 0, 0.0))
+        right = round(100 * activity.credit / activity.answers) if activity.answers else None
+        series.append(
+            {
+                "starts_at": activity.starts_at,
+                "answers": activity.answers,
+                "learners": activity.learners,
+                "right": right,
+            }
+        )
+    return series

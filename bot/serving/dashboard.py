@@ -20,13 +20,15 @@ from importlib import resources
 from typing import Any
 
 from aiohttp import web
+from telegram.error import BadRequest, Forbidden
 from telegram.ext import Application
 
 from bot.config import HEALTH_PATH
 from bot.core.context import SERVICES_KEY, Services
 from bot.core.i18n import STRINGS, Locale, language_name, ui_languages
-from bot.dashboard import views
+from bot.dashboard import exports, views
 from bot.dashboard.access import ClassAccess
+from bot.dashboard.exports import Downloads
 from bot.dashboard.init_data import InitDataError, WebAppUser, verify_init_data
 from bot.serving import health
 from bot.serving.http import DEFAULT_LIMITS, Limits, Listener, RefusalLog
@@ -55,7 +57,10 @@ SECURITY_HEADERS = security_headers(TELEGRAM_CLIENTS)
 RATE_PER_SECOND = 5.0  # each person's requests, on average
 RATE_BURST = 30.0
 RATE_PEOPLE = 10_000  # people whose buckets are kept
-_CHAT_PATH = re.compile(r"/api/chats/(-?[0-9]{1,20})(/grid)?")
+_CHAT_PATH = re.compile(
+    r"/api/chats/(-?[0-9]{1,20})(?:/(grid|weeks)|/sessions/([0-9]{1,18})/(send|link))?"
+)
+_DOWNLOAD_PATH = re.compile(r"/download/([A-Za-z0-9_-]{1,64})")
 
 AnyApplication = Application[Any, Any, Any, Any, Any, Any]
 
@@ -73,6 +78,7 @@ class Dashboard:
         self.refusals = RefusalLog(log, "dashboard")
         self._buckets: OrderedDict[int, tuple[float, float]] = OrderedDict()
         self._access: ClassAccess | None = None
+        self._downloads: Downloads | None = None
 
     @staticmethod
     def serves(path: str) -> bool:
@@ -80,17 +86,27 @@ class Dashboard:
 
     async def __call__(self, request: web.BaseRequest) -> web.StreamResponse:
         path = request.path[len(PREFIX) :]
-        if request.method not in ("GET", "HEAD"):
-            return self._refuse("method", 405, f"a {request.method} request", {"Allow": "GET"})
+        found = _CHAT_PATH.fullmatch(path)
+        action = found.group(4) if found is not None else None
+        posted = request.method == "POST"
+        # a POST asks the bot to do something (send a report, make a link); the rest are GETs
+        if request.method not in ("GET", "HEAD", "POST") or posted != (action is not None):
+            allowed = "POST" if action is not None else "GET"
+            return self._refuse("method", 405, f"a {request.method} request", {"Allow": allowed})
         if path in ("", "/"):
             return self._static("index.html")
         if path.startswith("/static/"):
             return self._static(path.removeprefix("/static/"))
-        if not path.startswith("/api/"):
+        download = _DOWNLOAD_PATH.fullmatch(path)
+        if not path.startswith("/api/") and download is None:
             return self._refuse("path", 404, "a request for an unknown path")
         services: Services | None = self._application.bot_data.get(SERVICES_KEY)
         if services is None or not self._application.running:
             return _json({"error": "starting"}, 503)
+        if download is not None:
+            if request.method != "GET":  # a HEAD would use the link up
+                return self._refuse("method", 405, "a HEAD of a download", {"Allow": "GET"})
+            return await self._download(download.group(1), services)
         user = self._user(request, services)
         if user is None:
             return _json({"error": "unauthorized"}, 401)
@@ -100,15 +116,19 @@ class Dashboard:
             return await self._me(request, user, services)
         if path == "/api/chats":
             return await self._chats(user, services)
-        if (found := _CHAT_PATH.fullmatch(path)) is not None:
-            chat_id = int(found.group(1))
-            if not await self._access_of(services).may_open(user.id, chat_id):
-                return _json({"error": "forbidden"}, 403)
-            locale = await _locale(request, user, services)
-            if found.group(2):
-                return await self._grid(request, chat_id, services, locale)
-            return _json(await views.class_overview(services, chat_id, locale))
-        return self._refuse("path", 404, "a request for an unknown API path")
+        if found is None:
+            return self._refuse("path", 404, "a request for an unknown API path")
+        chat_id = int(found.group(1))
+        if not await self._access_of(services).may_open(user.id, chat_id):
+            return _json({"error": "forbidden"}, 403)
+        locale = await _locale(request, user, services)
+        if found.group(2) == "grid":
+            return await self._grid(request, chat_id, services, locale)
+        if found.group(2) == "weeks":
+            return _json(await views.weekly(services, chat_id, services.clock(), locale))
+        if action is not None:
+            return await self._export(request, action, user, chat_id, int(found.group(3)), locale)
+        return _json(await views.class_overview(services, chat_id, locale))
 
     # pieces
 
@@ -154,6 +174,11 @@ class Dashboard:
             )
         return self._access
 
+    def _downloads_of(self, services: Services) -> Downloads:
+        if self._downloads is None:
+            self._downloads = Downloads(services.settings.token)
+        return self._downloads
+
     # routes
 
     async def _me(
@@ -185,6 +210,74 @@ class Dashboard:
         if grid is None:
             return _json({"error": "not found"}, 404)
         return _json(grid)
+
+    async def _export(
+        self,
+        request: web.BaseRequest,
+        action: str,
+        user: WebAppUser,
+        chat_id: int,
+        session_id: int,
+        locale: Locale,
+    ) -> web.Response:
+        """`send`: the bot sends the report into the person's private chat; `link`: a
+        single-use download link for it, signed for this person."""
+        services: Services = self._application.bot_data[SERVICES_KEY]
+        form = request.query.get("format", "csv")
+        reports = exports.lent(self._application.bot_data)
+        session = await services.storage.groups.get_session(session_id)
+        if form not in exports.FORMS:
+            return _json({"error": f"format: one of {', '.join(exports.FORMS)}"}, 400)
+        if session is None or session.chat_id != chat_id:
+            return _json({"error": "not found"}, 404)  # another chat's quiz: not named
+        if reports is None:
+            return _json({"error": "starting"}, 503)
+        now = services.clock()
+        if action == "link":
+            payload = self._downloads_of(services).link(user.id, session.id, form, now)
+            return _json({"url": f"download/{payload}", "expires": int(now) + exports.LIFETIME})
+        try:
+            await reports.send(self._application.bot, services, user.id, session, locale, form)
+        except (Forbidden, BadRequest) as error:  # never opened a private chat, or blocked it
+            log.info("dashboard: a report could not be sent in private: %s", error)
+            return _json({"error": "start_first"}, 409)
+        return _json({"sent": True})
+
+    async def _download(self, payload: str, services: Services) -> web.Response:
+        """A download link, taken once: the report, if its person still administers the
+        chat."""
+        now = services.clock()
+        taken = self._downloads_of(services).redeem(payload, now)
+        if taken is exports.Refusal.FORGED:
+            self.refusals.note("auth", "refused a download link: not ours, or altered (403)")
+            return _json({"error": "forbidden"}, 403)
+        if taken is exports.Refusal.GONE:
+            return _json({"error": "gone"}, 410)
+        assert isinstance(taken, exports.Download)
+        if not self._take(taken.user_id, now):
+            return self._refuse("rate", 429, "requests too fast", {"Retry-After": "1"})
+        session = await services.storage.groups.get_session(taken.session_id)
+        reports = exports.lent(self._application.bot_data)
+        if session is None or reports is None:
+            return _json({"error": "gone"}, 410)
+        if not await self._access_of(services).may_open(taken.user_id, session.chat_id):
+            return _json({"error": "forbidden"}, 403)
+        stored = await services.storage.learners.get_user(taken.user_id)
+        default = services.settings.default_language
+        locale = services.locale_of(stored) if stored is not None else Locale(default, default)
+        form = exports.FORMS[taken.form]
+        name, data = await reports.file(services, session, locale, form)
+        headers = {
+            **SECURITY_HEADERS,
+            "Cache-Control": "no-store",
+            "Content-Type": exports.MEDIA_TYPES[form],
+            "Content-Disposition": f'attachment; filename="{_safe_file_name(name)}"',
+        }
+        return web.Response(body=data, headers=headers)
+
+
+def _safe_file_name(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]", "_", name)[:120] or "report"
 
 
 async def _locale(request: web.BaseRequest, user: WebAppUser, services: Services) -> Locale:

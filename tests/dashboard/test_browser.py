@@ -1,8 +1,9 @@
 """The dashboard as a teacher meets it, in headless Chromium at a phone's width: the sandbox
 (`python -m bot sandbox`) with a group quiz played by two learners, `/dashboard` sent by the
 group's admin in private, its button opened in the page's Mini App panel (initData signed
-with the sandbox's token, as Telegram signs it), the class opened, the grid read, the
-language switched."""
+with the sandbox's token, as Telegram signs it), the class opened (its weeks drawn), the grid
+read and sorted with the keyboard, the report sent into the private chat, the language
+switched."""
 
 from __future__ import annotations
 
@@ -39,27 +40,45 @@ def test_a_group_admin_opens_the_dashboard_from_the_sandbox_and_reads_the_grid(
         assert driver.execute_script("return document.documentElement.scrollWidth") <= 390
         classes[0].click()
 
-        quizzes = browser.until(
-            "the class's group quizzes", lambda: buttons(driver, ".list button"), driver
-        )
+        browser.until("the class", lambda: heading(driver) == "Study group" or None, driver)
+        quizzes = buttons(driver, ".list button")
+        chart = driver.find_element("css selector", "svg.chart[role=img]")
+        described = chart.find_element("css selector", "desc").get_attribute("textContent")
+        assert described == "The last 12 weeks: 4 answers in group quizzes, 75% right."
         assert "Model and Pipeline Parallelism" in quizzes[0].text
         quizzes[0].click()
 
         rows = browser.until("the grid", lambda: grid_rows(driver), driver)
         assert rows == [["Adé", "✓", "✓", "·", "2"], ["Emma", "✓", "✗", "·", "1"]]
-        header = driver.find_elements("css selector", "thead th")
         # the third question was asked when the quiz was stopped: nobody answered it
-        assert [h.text.split("\n")[0] for h in header] == ["Learner", "1", "2", "3", "Total"]
-        assert [h.text.split("\n")[1] for h in header[1:4]] == ["100%", "50%", "–"]
+        assert header_text(driver) == ["Learner", "1", "2", "3", "Total"]
+        shares = driver.find_elements("css selector", "thead th .pct")
+        assert [share.text for share in shares] == ["100%", "50%", "–"]
 
         # sorted by learner with the keyboard: a first Enter sorts names A to Z, a second Z to A
         from selenium.webdriver.common.keys import Keys
 
-        by_name = header[0].find_element("css selector", "button")
+        by_name = driver.find_element("css selector", "thead th button")
         by_name.send_keys(Keys.ENTER)
         browser.until("A to Z", lambda: header_sort(driver) == "ascending" or None, driver)
         driver.switch_to.active_element.send_keys(Keys.ENTER)
         browser.until("Z to A", lambda: grid_rows(driver)[0][0] == "Emma" or None, driver)
+
+        # the report file, sent into the teacher's private chat by the bot
+        driver.find_element("css selector", ".export button").click()
+        browser.until(
+            "sent",
+            lambda: "Sent" in driver.find_element("css selector", "[role=status]").text or None,
+            driver,
+        )
+        driver.switch_to.default_content()
+        sent = browser.until(
+            "the report in the private chat",
+            lambda: browser.find(driver, lambda m: "report-model-pipeline" in m["text"]),
+            driver,
+        )
+        assert ".csv" in sent["text"]
+        driver.switch_to.frame(driver.find_element("id", "mini-app-frame"))
 
         choose_language(driver, "yo")
         browser.until("the grid in Yoruba", lambda: header_text(driver)[0] == "Akẹ́kọ̀ọ́", driver)
@@ -67,6 +86,12 @@ def test_a_group_admin_opens_the_dashboard_from_the_sandbox_and_reads_the_grid(
         assert grid_rows(driver) == [["Adé", "✓", "✓", "·", "2"], ["Emma", "✓", "✗", "·", "1"]]
 
         driver.switch_to.default_content()
+        driver.find_element("id", "mini-app-close").click()
+        assert not driver.find_element("id", "mini-app").is_displayed()
+
+
+def heading(driver: Any) -> str:
+    return str(driver.execute_script("return document.getElementById('heading').textContent"))
 
 
 def buttons(driver: Any, selector: str) -> list[Any]:
@@ -76,7 +101,7 @@ def buttons(driver: Any, selector: str) -> list[Any]:
 def grid_rows(driver: Any) -> list[list[str]]:
     return list(
         driver.execute_script(
-            """return [...document.querySelectorAll('tbody tr')].map((tr) =>
+            """return [...document.querySelectorAll('.grid-wrap tbody tr')].map((tr) =>
                  [...tr.children].map((cell) => cell.textContent.trim()))"""
         )
     )
@@ -87,7 +112,14 @@ def header_sort(driver: Any) -> str:
 
 
 def header_text(driver: Any) -> list[str]:
-    return [h.text.split("\n")[0] for h in driver.find_elements("css selector", "thead th")]
+    """Each column's heading, without the share of right answers under a question's number
+    (read at one instant: the table is drawn anew when sorted)."""
+    return list(
+        driver.execute_script(
+            """return [...document.querySelectorAll('thead th button')].map((b) =>
+                 b.firstChild.textContent.trim())"""
+        )
+    )
 
 
 def choose_language(driver: Any, code: str) -> None:

@@ -4,33 +4,18 @@ own listener on 127.0.0.1, requests signed as Telegram signs a Mini App's initDa
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from dataclasses import replace
-from typing import Any
 
 import aiohttp
 import pytest
 
-from bot.app import QuizApplication
 from bot.config import Settings
-from bot.sandbox import FakeBotApi, FakeUser
+from bot.sandbox import FakeBotApi
 from bot.sandbox.web_app import sign_init_data
-from bot.serving.dashboard import start_dashboard
-from bot.serving.http import Listener
-from tests.support.harness import running_bot
+from tests.support.dashboard import APP_URL, Browser, Clock, dashboard, play_a_quiz
 from tests.support.room import ADA, BO, CY, GROUP_ID, Room
 
-APP_URL = "https://quiz.example.org/app/"
 OTHER_GROUP = -100999
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
@@ -41,48 +26,6 @@ def clock() -> Clock:
 @pytest.fixture
 def app_settings(settings: Settings) -> Settings:
     return replace(settings, app_url=APP_URL, group_min_seconds=1)
-
-
-@asynccontextmanager
-async def dashboard(
-    settings: Settings, clock: Clock
-) -> AsyncIterator[tuple[QuizApplication, Listener]]:
-    async with running_bot(settings, clock) as application:
-        listener = await start_dashboard(application, 0)
-        try:
-            yield application, listener
-        finally:
-            await listener.close()
-
-
-class Browser:
-    """A Mini App opened by `user`: initData signed with the bot's token."""
-
-    def __init__(self, listener: Listener, api: FakeBotApi, user: FakeUser, clock: Clock):
-        self.base = f"http://127.0.0.1:{listener.port}/app/"
-        self.init_data = sign_init_data(
-            {"id": user.id, "first_name": user.first_name}, api.token, int(clock.now)
-        )
-
-    async def get(self, path: str, init_data: str | None = None) -> tuple[int, Any]:
-        headers = {"Authorization": f"tma {self.init_data if init_data is None else init_data}"}
-        async with (
-            aiohttp.ClientSession() as session,
-            session.get(self.base + path, headers=headers) as response,
-        ):
-            kind = response.headers.get("Content-Type", "")
-            body = await (response.json() if "json" in kind else response.text())
-            return response.status, body
-
-
-async def play_a_quiz(api: FakeBotApi, room: Room) -> None:
-    """Ada runs the small quiz in the group; Bo answers the first question right, Cy wrong."""
-    q1 = await room.say(ADA, "/groupquiz tiny 60", "Question 1 of 3")
-    assert (await room.tap(BO, q1, 1)).startswith("✅")
-    assert (await room.tap(CY, q1, 0)).startswith("❌")
-    seen = len(room.messages())
-    api.send_text(ADA, "/stopquiz", room.chat)
-    await api.wait_for_bot_message(GROUP_ID, "final results", after=seen)
 
 
 async def test_dashboard_in_private_gives_a_web_app_button_and_in_a_group_points_there(

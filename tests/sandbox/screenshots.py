@@ -99,9 +99,14 @@ def take_dashboard(folder: Path) -> None:
         driver.switch_to.frame(driver.find_element("id", "mini-app-frame"))
         listed()[0].click()
         browser.until(
-            "the class", lambda: driver.find_elements("css selector", ".list button"), driver
-        )[0].click()
-        browser.until("the grid", lambda: driver.find_elements("css selector", "tbody tr"), driver)
+            "the class",
+            lambda: driver.find_element("id", "heading").text == "Study group" or None,
+            driver,
+        )
+        listed()[0].click()
+        browser.until(
+            "the grid", lambda: driver.find_elements("css selector", ".grid-wrap tbody tr"), driver
+        )
         driver.switch_to.default_content()
         phone.screenshot(str(folder / "dashboard-grid.png"))
 

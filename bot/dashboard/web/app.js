@@ -29,10 +29,10 @@ function node(tag, attributes, ...children) {
   return element;
 }
 
-async function api(path) {
+async function api(path, method) {
   const separator = path.includes("?") ? "&" : "?";
   const url = "api/" + path + (language ? separator + "lang=" + encodeURIComponent(language) : "");
-  const response = await fetch(url, { headers: { Authorization: "tma " + initData } });
+  const response = await fetch(url, { method: method || "GET", headers: { Authorization: "tma " + initData } });
   if (!response.ok) {
     const error = new Error(String(response.status));
     error.status = response.status;
@@ -95,7 +95,7 @@ async function classes() {
 }
 
 async function classView(chatId) {
-  const data = await api("chats/" + chatId);
+  const [data, weeks] = await Promise.all([api("chats/" + chatId), api("chats/" + chatId + "/weeks")]);
   const homework = data.homework.map((item) =>
     node("li", {}, node("button", { type: "button", onclick: () => open(() => gridView(chatId, item.quiz)) },
       node("span", {}, item.title),
@@ -110,7 +110,64 @@ async function classView(chatId) {
     node("h2", {}, t("app_homework")),
     homework.length ? node("ul", { class: "list" }, ...homework) : node("p", { class: "muted" }, t("app_none")),
     node("h2", {}, t("app_group_quizzes")),
-    sessions.length ? node("ul", { class: "list" }, ...sessions) : node("p", { class: "muted" }, t("app_none")));
+    sessions.length ? node("ul", { class: "list" }, ...sessions) : node("p", { class: "muted" }, t("app_none")),
+    weeksView(weeks));
+}
+
+// --- the class week by week: an SVG chart (bars: answers; dots and a line: right %) with its
+// numbers in a table beside it, for screen readers and for reading exact figures
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attributes, ...children) {
+  const element = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes || {})) element.setAttribute(name, String(value));
+  for (const child of children) element.append(typeof child === "string" ? document.createTextNode(child) : child);
+  return element;
+}
+
+function shortDate(seconds) {
+  return new Date(seconds * 1000).toLocaleDateString(language || undefined, { day: "numeric", month: "short", timeZone: "UTC" });
+}
+
+function weeksView(data) {
+  const weeks = data.weeks, summary = data.summary;
+  const heading = node("h2", { id: "weeks-heading" }, t("app_weeks"));
+  if (!weeks.some((week) => week.answers > 0)) return node("section", {}, heading, node("p", { class: "muted" }, t("app_none")));
+  const width = 360, height = 150, top = 10, bottom = 22, step = width / weeks.length;
+  const most = Math.max(...weeks.map((week) => week.answers));
+  const y = (share) => top + (height - top - bottom) * (1 - share);
+  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-labelledby": "weeks-title weeks-desc", class: "chart" },
+    svg("title", { id: "weeks-title" }, t("app_weeks")),
+    svg("desc", { id: "weeks-desc" }, summary),
+    svg("line", { x1: 0, x2: width, y1: y(0), y2: y(0), class: "axis" }));
+  const points = [];
+  weeks.forEach((week, index) => {
+    const x = index * step;
+    if (week.answers) {
+      chart.append(svg("rect", { x: x + step * 0.2, width: step * 0.6, y: y(week.answers / most), height: y(0) - y(week.answers / most), class: "bar" }));
+    }
+    if (week.right !== null) points.push([x + step / 2, y(week.right / 100)]);
+    if (index % 3 === weeks.length % 3 - 1 || index === weeks.length - 1) {
+      chart.append(svg("text", { x: x + step / 2, y: height - 6, "text-anchor": "middle", class: "tick" }, shortDate(week.starts_at)));
+    }
+  });
+  if (points.length > 1) chart.append(svg("polyline", { points: points.map((p) => p.join(",")).join(" "), class: "line" }));
+  for (const [x, py] of points) chart.append(svg("circle", { cx: x, cy: py, r: 3.5, class: "dot" }));
+  const legend = node("p", { class: "legend" },
+    node("span", {}, node("span", { class: "key bar-key" }), " ", t("app_answers")),
+    node("span", {}, node("span", { class: "key dot-key" }), " ", t("app_right_pct")));
+  const rows = weeks.filter((week) => week.answers).map((week) =>
+    node("tr", {}, node("th", { scope: "row" }, shortDate(week.starts_at)),
+      node("td", {}, String(week.answers)), node("td", {}, String(week.learners)),
+      node("td", {}, week.right === null ? "–" : week.right + "%")));
+  const table = node("table", { class: "numbers" },
+    node("thead", {}, node("tr", {}, node("th", { scope: "col" }, t("app_week")), node("th", { scope: "col" }, t("app_answers")),
+      node("th", { scope: "col" }, t("app_learners_col")), node("th", { scope: "col" }, t("app_right_pct")))),
+    node("tbody", {}, ...rows));
+  return node("section", { "aria-labelledby": "weeks-heading" }, heading,
+    node("p", { class: "muted" }, summary), chart, legend,
+    node("details", {}, node("summary", {}, t("app_as_table")), table));
 }
 
 const MARKS = {
@@ -185,12 +242,55 @@ async function gridView(chatId, quizId) {
   }
 
   draw();
+  const status = node("p", { class: "muted", role: "status" });
+  const exportRows = ["csv", "xlsx"].map((form) =>
+    node("div", { class: "export" },
+      node("span", { class: "form" }, form.toUpperCase()),
+      node("button", { type: "button", onclick: () => sendReport(chatId, grid.session, form, status) }, t("app_send_to_chat")),
+      node("button", { type: "button", onclick: () => downloadReport(chatId, grid.session, form, status) }, t("app_download"))));
+  const exportBox = node("section", { "aria-labelledby": "export-heading" },
+    node("h2", { id: "export-heading" }, t("app_report_file")), ...exportRows, status);
   const legend = node("p", { class: "legend" },
     ...Object.values(MARKS).map((mark) => node("span", {}, markCell(mark.sample), " ", t(mark.key))));
   show(grid.title,
     node("p", { class: "muted" }, grid.counted),
     legend,
-    grid.learners.length ? wrap : node("p", { class: "muted" }, t("app_none")));
+    grid.learners.length ? wrap : node("p", { class: "muted" }, t("app_none")),
+    exportBox);
+}
+
+async function sendReport(chatId, sessionId, form, status) {
+  status.textContent = "…";
+  try {
+    await api("chats/" + chatId + "/sessions/" + sessionId + "/send?format=" + form, "POST");
+    status.textContent = t("app_sent");
+  } catch (error) {
+    status.textContent = t(error.status === 409 ? "app_start_first" : "app_error");
+  }
+}
+
+async function downloadReport(chatId, sessionId, form, status) {
+  status.textContent = "…";
+  let made;
+  try {
+    made = await api("chats/" + chatId + "/sessions/" + sessionId + "/link?format=" + form, "POST");
+  } catch (error) {
+    status.textContent = t("app_error");
+    return;
+  }
+  // the link is good once, for a few minutes: opened at once
+  const url = new URL(made.url, location.href).href;
+  status.textContent = "";
+  if (tg && tg.isVersionAtLeast && tg.isVersionAtLeast("8.0") && tg.downloadFile) {
+    tg.downloadFile({ url, file_name: "report." + form });
+  } else if (tg && tg.openLink) {
+    tg.openLink(url);
+  } else {
+    const link = node("a", { href: url, download: "" });
+    document.body.append(link);
+    link.click();
+    link.remove();
+  }
 }
 
 async function start() {
