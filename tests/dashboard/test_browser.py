@@ -28,7 +28,7 @@ def test_a_group_admin_opens_the_dashboard_from_the_sandbox_and_reads_the_grid(
         sandbox_process(tmp_path) as sandbox,
         browser.chromium(tmp_path / "profile", width=390, height=844) as driver,
     ):
-        browser.open_page(driver, sandbox.url + "?as=chidi")
+        browser.open_page(driver, sandbox.url + "?as=chidi&theme=dark")
         browser.play_group_quiz(driver, QUIZ_ID, "chidi", PLANS, right_answers(), label_is)
 
         browser.open_dashboard(driver)
@@ -37,6 +37,9 @@ def test_a_group_admin_opens_the_dashboard_from_the_sandbox_and_reads_the_grid(
         driver.switch_to.frame(frame)
         classes = browser.until("the classes", lambda: buttons(driver, ".list button"), driver)
         assert [b.text.split("\n")[0] for b in classes] == ["Study group"]
+        # Telegram's dark theme, as its client passed it (themeParams): the page's colours
+        colours = "const s = getComputedStyle(document.body); return [s.backgroundColor, s.color]"
+        assert driver.execute_script(colours) == ["rgb(33, 33, 33)", "rgb(255, 255, 255)"]
         assert driver.execute_script("return document.documentElement.scrollWidth") <= 390
         classes[0].click()
 
@@ -84,6 +87,11 @@ def test_a_group_admin_opens_the_dashboard_from_the_sandbox_and_reads_the_grid(
         browser.until("the grid in Yoruba", lambda: header_text(driver)[0] == "Akẹ́kọ̀ọ́", driver)
         assert driver.execute_script("return document.documentElement.lang") == "yo"
         assert grid_rows(driver) == [["Adé", "✓", "✓", "·", "2"], ["Emma", "✓", "✗", "·", "1"]]
+
+        # Escape goes back, and the keyboard starts at the class's heading
+        driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        browser.until("back in the class", lambda: heading(driver) == "Study group" or None, driver)
+        assert driver.switch_to.active_element.get_attribute("id") == "heading"
 
         driver.switch_to.default_content()
         driver.find_element("id", "mini-app-close").click()

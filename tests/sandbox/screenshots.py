@@ -2,8 +2,8 @@
 `python -m tests.sandbox.screenshots docs/sandbox` writes question.png, reveal.png,
 leaderboard.png and help-teacher.png there (a phone-sized window; a fresh database in a
 temporary folder; `--help-only`: the last alone). `--dashboard-only [docs/images]`: the
-teacher's dashboard in the page's Mini App panel, dashboard-classes.png and
-dashboard-grid.png."""
+teacher's dashboard in the page's Mini App panel, dashboard-classes.png, dashboard-class.png
+and dashboard-grid.png (`--dark`: in Telegram's dark theme, named ...-dark.png)."""
 
 from __future__ import annotations
 
@@ -79,43 +79,51 @@ def take_help(folder: Path) -> None:
         driver.save_screenshot(str(folder / "help-teacher.png"))
 
 
-def take_dashboard(folder: Path) -> None:
-    """The group admin's dashboard in the sandbox's Mini App panel, at a phone's size: their
-    classes (dashboard-classes.png) and a group quiz's grid (dashboard-grid.png)."""
+def take_dashboard(folder: Path, theme: str = "light") -> None:
+    """The group admin's dashboard in the sandbox's Mini App panel, at a phone's size, in
+    Telegram's light (or dark) theme: their classes (dashboard-classes.png), the class with
+    its weeks (dashboard-class.png) and a group quiz's grid (dashboard-grid.png)."""
     plans = (
         {"ade": True, "emma": True, "funmi": False},
         {"ade": True, "emma": False, "funmi": True},
         {"ade": False, "emma": True},
     )
-    with _page(folder, "chidi", width=390, height=844) as driver:
+    suffix = "" if theme == "light" else f"-{theme}"
+    with _page(folder, f"chidi&theme={theme}", width=390, height=844) as driver:
         browser.play_group_quiz(driver, QUIZ_ID, "chidi", plans, right_answers(), label_is)
         browser.open_dashboard(driver)
+        phone = driver.find_element("id", "mini-app-phone")
+
+        def shot(name: str) -> None:
+            driver.switch_to.default_content()
+            phone.screenshot(str(folder / f"dashboard-{name}{suffix}.png"))
+            driver.switch_to.frame(driver.find_element("id", "mini-app-frame"))
+
+        def heading_is(text: str) -> bool | None:
+            return driver.find_element("id", "heading").text == text or None
+
         driver.switch_to.frame(driver.find_element("id", "mini-app-frame"))
         listed = lambda: driver.find_elements("css selector", ".list button")  # noqa: E731
         browser.until("the classes", listed, driver)
-        driver.switch_to.default_content()
-        phone = driver.find_element("id", "mini-app-phone")
-        phone.screenshot(str(folder / "dashboard-classes.png"))
-        driver.switch_to.frame(driver.find_element("id", "mini-app-frame"))
+        shot("classes")
         listed()[0].click()
-        browser.until(
-            "the class",
-            lambda: driver.find_element("id", "heading").text == "Study group" or None,
-            driver,
-        )
+        browser.until("the class", lambda: heading_is("Study group"), driver)
+        driver.execute_script("document.querySelector('details').open = true")
+        driver.execute_script("document.getElementById('weeks-heading').scrollIntoView()")
+        shot("class")
         listed()[0].click()
         browser.until(
             "the grid", lambda: driver.find_elements("css selector", ".grid-wrap tbody tr"), driver
         )
-        driver.switch_to.default_content()
-        phone.screenshot(str(folder / "dashboard-grid.png"))
+        shot("grid")
 
 
 if __name__ == "__main__":
     arguments = [a for a in sys.argv[1:] if not a.startswith("--")]
     where = Path(arguments[0] if arguments else "docs/sandbox")
     if "--dashboard-only" in sys.argv:
-        take_dashboard(Path(arguments[0] if arguments else "docs/images"))
+        theme = "dark" if "--dark" in sys.argv else "light"
+        take_dashboard(Path(arguments[0] if arguments else "docs/images"), theme)
     else:
         if "--help-only" not in sys.argv:
             take(where)

@@ -41,9 +41,15 @@ async function api(path, method) {
   return response.json();
 }
 
+let focusHeading = false;  // a view opened by the person: the keyboard starts at its heading
+
 function show(title, ...content) {
-  document.getElementById("heading").textContent = title;
+  const heading = document.getElementById("heading");
+  heading.textContent = title;
   document.getElementById("main").replaceChildren(...content);
+  if (focusHeading) heading.focus({ preventScroll: true });
+  focusHeading = false;
+  document.getElementById("back").setAttribute("aria-label", t("app_back"));
   const canGoBack = history.length > 1;
   document.getElementById("back").hidden = !canGoBack || Boolean(tg && tg.BackButton);
   if (tg && tg.BackButton) {
@@ -54,12 +60,14 @@ function show(title, ...content) {
 
 function open(view) {
   history.push(view);
+  focusHeading = history.length > 1;
   return render();
 }
 
 function back() {
   if (history.length > 1) {
     history.pop();
+    focusHeading = true;
     render();
   }
 }
@@ -90,7 +98,7 @@ async function classes() {
   const items = chats.map((chat) =>
     node("li", {}, node("button", { type: "button", onclick: () => open(() => classView(chat.id)) },
       node("span", {}, chat.title || String(chat.id)),
-      node("span", { class: "meta" }, "›"))));
+      node("span", { class: "chevron", "aria-hidden": "true" }, "›"))));
   show(t("app_title"), node("h2", {}, t("app_my_classes")), node("ul", { class: "list" }, ...items));
 }
 
@@ -134,22 +142,29 @@ function weeksView(data) {
   const weeks = data.weeks, summary = data.summary;
   const heading = node("h2", { id: "weeks-heading" }, t("app_weeks"));
   if (!weeks.some((week) => week.answers > 0)) return node("section", {}, heading, node("p", { class: "muted" }, t("app_none")));
-  const width = 360, height = 150, top = 10, bottom = 22, step = width / weeks.length;
+  const width = 360, height = 156, top = 16, bottom = 22, step = width / weeks.length;
   const most = Math.max(...weeks.map((week) => week.answers));
   const y = (share) => top + (height - top - bottom) * (1 - share);
   const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-labelledby": "weeks-title weeks-desc", class: "chart" },
     svg("title", { id: "weeks-title" }, t("app_weeks")),
     svg("desc", { id: "weeks-desc" }, summary),
-    svg("line", { x1: 0, x2: width, y1: y(0), y2: y(0), class: "axis" }));
+    svg("line", { x1: 0, x2: width, y1: y(0), y2: y(0), class: "axis" }),
+    ...[0.5, 1].flatMap((share) => [
+      svg("line", { x1: 0, x2: width, y1: y(share), y2: y(share), class: "grid-line" }),
+      svg("text", { x: 2, y: y(share) - 3, class: "tick" }, share * 100 + "%")]));
   const points = [];
   weeks.forEach((week, index) => {
     const x = index * step;
     if (week.answers) {
       chart.append(svg("rect", { x: x + step * 0.2, width: step * 0.6, y: y(week.answers / most), height: y(0) - y(week.answers / most), class: "bar" }));
+      if (week.answers === most) {
+        chart.append(svg("text", { x: x + step / 2, y: y(1) + 10, "text-anchor": "middle", class: "tick count" }, String(most)));
+      }
     }
     if (week.right !== null) points.push([x + step / 2, y(week.right / 100)]);
     if (index % 3 === weeks.length % 3 - 1 || index === weeks.length - 1) {
-      chart.append(svg("text", { x: x + step / 2, y: height - 6, "text-anchor": "middle", class: "tick" }, shortDate(week.starts_at)));
+      const last = index === weeks.length - 1;
+      chart.append(svg("text", { x: last ? width : x + step / 2, y: height - 6, "text-anchor": last ? "end" : "middle", class: "tick" }, shortDate(week.starts_at)));
     }
   });
   if (points.length > 1) chart.append(svg("polyline", { points: points.map((p) => p.join(",")).join(" "), class: "line" }));
@@ -298,6 +313,7 @@ async function start() {
     tg.ready();
     tg.expand();
     tg.BackButton.onClick(back);
+    if (tg.setHeaderColor) tg.setHeaderColor("bg_color");
   } else {
     const theme = launch.get("tgWebAppThemeParams");
     if (theme) {
@@ -313,6 +329,11 @@ async function start() {
     }
   }
   document.getElementById("back").addEventListener("click", back);
+  // Escape goes back too: a keyboard on a desktop client reaches Telegram's Back button
+  // only through its own window
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && history.length > 1) back();
+  });
   const select = document.getElementById("language");
   select.addEventListener("change", async () => {
     language = select.value;
