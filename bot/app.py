@@ -9,18 +9,18 @@ from typing import Any
 
 from telegram import LinkPreviewOptions
 from telegram.constants import ParseMode
-from telegram.ext import Application, ContextTypes, Defaults
+from telegram.ext import Application, BaseHandler, ContextTypes, Defaults
 
 from bot import admin, chats, common, dashboard, group, homework, learner, reports
 from bot.config import Settings
 from bot.core import commands, handlers
 from bot.core.context import SERVICES_KEY, QuizContext, Services
 from bot.core.menus import CommandMenus
+from bot.core.pace import SendPace
 from bot.core.transport import AiohttpRequest, QuizBot, RateLimiter
-from bot.core.update_processor import PerChatUpdateProcessor, UpdateQueue
+from bot.core.update_processor import PerChatUpdateProcessor, UpdateQueue, poll_chats
 from bot.serving.toaster import Toaster
 from content.catalog import Catalog
-from content.group_rules import SendPace
 from storage import ClaimedDatabase, Storage
 
 log = logging.getLogger(__name__)
@@ -47,7 +47,7 @@ def build_application(
     the database file already claimed (`storage.claim_database`), else `settings.db_path`;
     `on_database_lost` is called once if that file is deleted or replaced while the bot runs
     (`python -m bot` stops then, to be restarted)."""
-    poll_chats: dict[str, int] = {}  # quiz polls this process posted -> their chat
+    polls = poll_chats()  # quiz polls this process posted -> their chat
     toasters: list[Toaster] = []  # the toast process, while it runs (QUIZ_TOAST_PROCESS)
     # the database once opened: closed at shutdown even if a stop interrupted post_init (its
     # thread would keep the process from exiting)
@@ -68,7 +68,7 @@ def build_application(
         if toaster is not None:
             toasters.append(toaster)
         services = Services(
-            settings, storage, catalog, clock, pace=pace, poll_chats=poll_chats, toaster=toaster
+            settings, storage, catalog, clock, toaster=toaster, pace=pace, poll_chats=polls
         )
         application.bot_data[SERVICES_KEY] = services
         assert application.job_queue is not None
@@ -95,7 +95,7 @@ def build_application(
         Application.builder()
         .bot(_bot(settings))
         .context_types(ContextTypes(context=QuizContext))
-        .concurrent_updates(PerChatUpdateProcessor(poll_chats=poll_chats, clock=clock))
+        .concurrent_updates(PerChatUpdateProcessor(poll_chats=polls, clock=clock))
         .update_queue(UpdateQueue())
         .post_init(post_init)
         .post_shutdown(post_shutdown)
@@ -105,8 +105,8 @@ def build_application(
         application.add_handler(guard, group=group_number)
     # the admin's /addquestion conversation takes an admin's text before anything else;
     # the common handlers take what no feature took
-    for feature in FEATURES:
-        application.add_handlers(feature.handlers())
+    for feature_handlers in _feature_handlers():
+        application.add_handlers(feature_handlers)
     application.add_handlers(common.handlers(COMMANDS))
     commands.publish(application.bot_data, COMMANDS)
     # what a feature lends another: the dashboard sends and serves the reports' files
@@ -116,6 +116,22 @@ def build_application(
     menus.install(application)
     application.add_error_handler(common.on_error)
     return application
+
+
+def _feature_handlers() -> list[list[BaseHandler[Any, QuizContext, Any]]]:
+    """Each feature's handlers, in the order of `FEATURES`, and what a feature lends another:
+    the learner's `open_attempt` asks the private attempts that reports (a review of what a
+    member missed) and homework start."""
+    handlers_of = {
+        admin: admin.handlers(),
+        group: group.handlers(),
+        homework: homework.handlers(open_attempt=learner.open_attempt),
+        reports: reports.handlers(open_attempt=learner.open_attempt),
+        chats: chats.handlers(),
+        dashboard: dashboard.handlers(),
+        learner: learner.handlers(),
+    }
+    return [handlers_of[feature] for feature in FEATURES]
 
 
 def _bot(settings: Settings) -> QuizBot:

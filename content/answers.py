@@ -1,4 +1,5 @@
-"""What counts as an answer, for every question type: pure functions over plain data.
+"""How a learner's reply is read: numbers and typed text, pure functions over plain data. The
+grading module (content/grading.py) calls these; it alone says how right an answer is.
 
 Numbers (numeric questions). A reply is read as one number, with the question's unit after
 it or without: `14`, `14.0`, `14,0`, `1.4e1`, `+14`, `−14` (Unicode minus), `14 GB`, `14GB`.
@@ -7,16 +8,13 @@ learner can be told to write the number without it: `1 000`, `1.000.000`, `1,000
 `12'000` are grouping. A lone `,` followed by exactly three digits after one to three digits
 that do not start with 0 (`1,000`, `12,500`) could be either, so it is refused as grouping
 too; with `.` it is a decimal (`3.142`, `1.000`), as in English and in code; `0,500` and
-`1000,000` cannot be grouping and are decimals. Comparison is exact (decimal, not binary
-floating point), with the question's absolute tolerance.
+`1000,000` cannot be grouping and are decimals. The number is exact (decimal, not binary
+floating point).
 
 Typed text (typed questions). Reply and accepted answers are compared after Unicode NFKC,
 case folding, collapsing and trimming spaces, dropping punctuation at either end, and
 dropping diacritics unless the question asks for them (`strict_diacritics`), so `Ọkọ.`
 matches `oko`, and with strict diacritics only `ọkọ`.
-
-Several right options (multiple questions). score = max(0, (right picks − wrong picks) /
-right options); fully right only when the picks are exactly the right options.
 """
 
 from __future__ import annotations
@@ -25,37 +23,13 @@ import re
 import unicodedata
 from collections.abc import Collection
 from dataclasses import dataclass
-from decimal import Decimal, localcontext
-from enum import StrEnum
-from fractions import Fraction
+from decimal import Decimal
 
-from content.model import (
-    LocalizedText,
-    MultipleAnswer,
-    NumericAnswer,
-    SingleAnswer,
-    TrueFalseAnswer,
-    TypedAnswer,
-)
+from content.model import LocalizedText, TypedAnswer
 
 MAX_NUMBER_REPLY = 100  # characters; longer is not a number
 # Exponents beyond this are no answer anyone means (and keep the exact arithmetic small).
 MAX_EXPONENT = 400
-
-
-@dataclass(frozen=True)
-class Grade:
-    """How right an answer is: 0 to 1. Only a fully right answer rates Good in FSRS."""
-
-    score: Fraction
-
-    @property
-    def fully_right(self) -> bool:
-        return self.score == 1
-
-    @classmethod
-    def of(cls, right: bool) -> Grade:
-        return cls(Fraction(1 if right else 0))
 
 
 # --- numbers -------------------------------------------------------------------------------
@@ -135,21 +109,6 @@ def read_number(reply: str, unit: LocalizedText | None = None) -> NumberReading:
     return NotANumber()
 
 
-def number_matches(value: Decimal, key: NumericAnswer) -> bool:
-    """Within the tolerance of the right number, computed exactly."""
-    with localcontext() as context:
-        context.prec = 2 * MAX_EXPONENT + 200
-        return abs(value - key.value) <= key.tolerance
-
-
-def grade_number(reply: str, key: NumericAnswer) -> Grade | DigitGrouping | NotANumber:
-    """A reply to a numeric question: a grade, or why it is not taken as an answer."""
-    reading = read_number(reply, key.unit)
-    if isinstance(reading, Number):
-        return Grade.of(number_matches(reading.value, key))
-    return reading
-
-
 # --- typed text ----------------------------------------------------------------------------
 
 # Dropped at either end of a typed answer: sentence punctuation and quotes, not symbols or
@@ -185,56 +144,3 @@ def accepted_forms(key: TypedAnswer) -> frozenset[str]:
         for accepted in key.accepted
         for text in accepted.translations.values()
     )
-
-
-def typed_matches(reply: str, key: TypedAnswer) -> bool:
-    normalized = normalize(reply, key.strict_diacritics)
-    return bool(normalized) and normalized in accepted_forms(key)
-
-
-def grade_typed(reply: str, key: TypedAnswer) -> Grade:
-    return Grade.of(typed_matches(reply, key))
-
-
-# --- options -------------------------------------------------------------------------------
-
-
-class Mark(StrEnum):
-    """How the reveal shows an option of a multiple question."""
-
-    RIGHT = "right"  # a right option, picked
-    MISSED = "missed"  # a right option, not picked
-    WRONG = "wrong"  # picked, not right
-    NONE = "none"  # neither
-
-
-def multiple_score(picked: Collection[int], right: Collection[int]) -> Fraction:
-    """max(0, (right picks − wrong picks) / right options)."""
-    chosen, correct = set(picked), set(right)
-    if not correct:
-        raise ValueError("a multiple question has at least one right option")
-    hits, misses = len(chosen & correct), len(chosen - correct)
-    return max(Fraction(0), Fraction(hits - misses, len(correct)))
-
-
-def grade_multiple(picked: Collection[int], key: MultipleAnswer) -> Grade:
-    return Grade(multiple_score(picked, key.options))
-
-
-def option_marks(picked: Collection[int], key: MultipleAnswer, count: int) -> tuple[Mark, ...]:
-    chosen = set(picked)
-    marks = []
-    for option in range(count):
-        if option in key.options:
-            marks.append(Mark.RIGHT if option in chosen else Mark.MISSED)
-        else:
-            marks.append(Mark.WRONG if option in chosen else Mark.NONE)
-    return tuple(marks)
-
-
-def grade_single(picked: int, key: SingleAnswer) -> Grade:
-    return Grade.of(picked == key.option)
-
-
-def grade_true_false(picked: bool, key: TrueFalseAnswer) -> Grade:
-    return Grade.of(picked is key.value)

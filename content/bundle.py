@@ -6,8 +6,9 @@ all. Entries are only stored or deflated, never encrypted; no links or other spe
 no absolute names, no `..`, no backslashes, no name twice. The sizes an entry declares are
 checked before anything is unpacked, an entry over 64 KiB may not expand more than 100 times,
 and every entry is read with a limit and must give exactly its declared size and checksum, so
-a zip bomb costs at most the limits. Files outside the bank's folder and macOS's `__MACOSX/`
-and `.DS_Store` are not read. Nothing is ever written to disk.
+a zip bomb costs at most the limits. Files outside the bank's folder, sound and video files
+(no bank can use them) and macOS's `__MACOSX/` and `.DS_Store` are not read. Nothing is ever
+written to disk.
 """
 
 from __future__ import annotations
@@ -20,7 +21,14 @@ import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from content.images import MAX_IMAGE_BYTES, MIB, BundleImages, ImageError, image_location
+from content.images import (
+    MAX_IMAGE_BYTES,
+    MEDIA_SUFFIXES,
+    MIB,
+    BundleImages,
+    ImageError,
+    image_location,
+)
 from content.loader import MAX_BANK_BYTES, PLAYABLE, Accepts, BankResult, parse_bank
 
 MAX_BUNDLE_BYTES = 20 * MIB  # the .zip itself, and everything in it unpacked
@@ -72,6 +80,8 @@ def _check_entry(info: zipfile.ZipInfo, name: str, mains: Mapping[str, int]) -> 
         raise BundleError(f"{name}: {what}; a bundle holds plain files")
     main = _main_limit(name, mains)
     limit = main if main is not None else MAX_IMAGE_BYTES
+    if _media(name):
+        limit = MAX_BUNDLE_BYTES  # not read: counted in the bundle's unpacked size only
     if info.file_size > limit:
         what = "a bank" if main is not None else "an image"
         raise BundleError(
@@ -91,7 +101,16 @@ def _main_limit(name: str, mains: Mapping[str, int]) -> int | None:
 
 
 def _ignored(name: str) -> bool:
-    return name.startswith(_IGNORED_FOLDERS) or posixpath.basename(name) in _IGNORED_NAMES
+    return (
+        name.startswith(_IGNORED_FOLDERS)
+        or posixpath.basename(name) in _IGNORED_NAMES
+        or _media(name)
+    )
+
+
+def _media(name: str) -> bool:
+    """Sound or video: no bank can use it (the question naming it says so), so it is not read."""
+    return posixpath.splitext(name.lower())[1].lstrip(".") in MEDIA_SUFFIXES
 
 
 def _read(archive: zipfile.ZipFile, info: zipfile.ZipInfo, name: str) -> bytes:

@@ -44,9 +44,13 @@ def parse_deadline(
     except ValueError:
         return DeadlineProblem("unreadable")
     at = wall.replace(tzinfo=tz)
-    if at.astimezone(UTC).astimezone(tz).replace(tzinfo=None) != wall:
-        return DeadlineProblem("no_such_time")
-    return _checked(at.timestamp(), now, min_seconds)
+    try:
+        if at.astimezone(UTC).astimezone(tz).replace(tzinfo=None) != wall:
+            return DeadlineProblem("no_such_time")
+        instant = at.timestamp()
+    except OverflowError:  # before year 1 or after 9999 in UTC: the calendar's two ends
+        return DeadlineProblem("past" if year == 1 else "too_far")
+    return _checked(instant, now, min_seconds)
 
 
 def _checked(deadline: float, now: float, min_seconds: int) -> float | DeadlineProblem:

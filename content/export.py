@@ -17,7 +17,7 @@ import yaml
 
 from content import model
 from content.bundle import write_bundle
-from content.model import LocalizedText, Question, QuestionType, Quiz
+from content.model import Guide, LocalizedText, Question, QuestionType, Quiz
 
 HEADER = "# Quiz Tutor bank, exported; /import accepts this document back unchanged.\n"
 
@@ -64,21 +64,41 @@ def question_data(question: Question) -> dict[str, Any]:
             data["answer"] = sorted(options)
         case model.TrueFalseAnswer(value):
             data["answer"] = value
-        case model.NumericAnswer(value, tolerance, unit):
+        case model.NumericAnswer(value, tolerance, unit, others):
             data["answer"] = _number(value)
             if tolerance:
                 data["tolerance"] = _number(tolerance)
             if unit is not None:
                 data["unit"] = _text(unit)
+            if others:
+                data["numbers"] = [_other_number(other) for other in others]
         case model.TypedAnswer(accepted, strict_diacritics):
             data["answer"] = [_text(text) for text in accepted]
             if strict_diacritics:
                 data["strict_diacritics"] = True
+    if question.weights is not None:
+        data["weights"] = [_number(weight) for weight in question.weights]
     if question.explanation is not None:
         data["explanation"] = _text(question.explanation)
     if question.explanation_image is not None:
         data["explanation_image"] = question.explanation_image.location
+    if question.guide is not None:
+        data["guide"] = _guide(question.guide)
     return data
+
+
+def _other_number(other: model.OtherNumber) -> dict[str, Any]:
+    data: dict[str, Any] = {"value": _number(other.value)}
+    if other.tolerance:
+        data["tolerance"] = _number(other.tolerance)
+    data["weight"] = _number(other.weight)
+    if other.feedback is not None:
+        data["feedback"] = _text(other.feedback)
+    return data
+
+
+def _guide(guide: Guide) -> dict[str, Any]:
+    return {"title": _text(guide.title), "url": guide.url}
 
 
 def bank_data(quiz: Quiz) -> dict[str, Any]:
@@ -88,7 +108,7 @@ def bank_data(quiz: Quiz) -> dict[str, Any]:
         data["description"] = _text(quiz.description)
     data["level"] = quiz.level.value
     if quiz.guide is not None:
-        data["guide"] = {"title": _text(quiz.guide.title), "url": quiz.guide.url}
+        data["guide"] = _guide(quiz.guide)
     if not quiz.shuffle_options:
         data["shuffle_options"] = False
     data["questions"] = [question_data(question) for question in quiz.questions]

@@ -1,14 +1,14 @@
 """The rules of a quiz run for a whole chat, as pure functions over plain data.
 
 Scoring, ranking, who may control a chat's quiz, and when the live answer count may be
-redrawn without breaking Telegram's limit of 20 messages and edits a minute in one group.
+redrawn without breaking Telegram's limit of 20 messages and edits a minute in one group
+(`count_edit_wait`; what the bot sent lately is remembered by bot/core/pace.py).
 """
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Protocol, TypeVar
 
 MAX_POINTS = 1000
@@ -35,6 +35,13 @@ def points(correct: bool, elapsed: float, duration: float) -> int:
         return MAX_POINTS
     share = min(max(elapsed, 0.0), duration) / duration
     return round(MAX_POINTS * (1 - MIN_SHARE * share))
+
+
+def answer_points(credit: Fraction, elapsed: float, duration: float) -> int:
+    """A timed quiz's points for an answer: those of a right answer at that speed, times its
+    credit (content/grading.py). Partly right earns its part; a credit below 0 (a weight that
+    marks a choice down) takes away its part of them, so a quick guess costs the most."""
+    return round(points(True, elapsed, duration) * credit)
 
 
 class Ranked(Protocol):
@@ -98,43 +105,6 @@ def peak_per_minute(times: Sequence[float]) -> int:
     return peak
 
 
-@dataclass
-class SendPace:
-    """What the bot has sent or edited into each group in the last minute, to pace redraws.
-
-    Ephemeral by design: after a restart the window starts empty, and the rate limiter in
-    front of every request waits out a 429 should the chat still be near its limit.
-    """
-
-    per_minute: int = GROUP_SENDS_PER_MINUTE
-    interval: float = COUNT_EDIT_INTERVAL
-    _sends: dict[int, deque[float]] = field(default_factory=dict)
-    _last_count_edit: dict[int, float] = field(default_factory=dict)
-    shown_counts: dict[tuple[int, int], int] = field(default_factory=dict)  # (session, position)
-
-    def _window(self, chat_id: int, now: float) -> deque[float]:
-        sends = self._sends.setdefault(chat_id, deque())
-        while sends and now - sends[0] >= 60:
-            sends.popleft()
-        return sends
-
-    def record(self, chat_id: int, now: float, count_edit: bool = False) -> None:
-        self._window(chat_id, now).append(now)
-        if count_edit:
-            self._last_count_edit[chat_id] = now
-
-    def count_edit_wait(self, chat_id: int, now: float, upcoming: Sequence[float] = ()) -> float:
-        """Seconds until a redraw of the live count may go out (0: now)."""
-        return count_edit_wait(
-            list(self._window(chat_id, now)),
-            self._last_count_edit.get(chat_id),
-            now,
-            upcoming=upcoming,
-            per_minute=self.per_minute,
-            interval=self.interval,
-        )
-
-
 def count_edit_wait(
     recent: Sequence[float],
     last_count_edit: float | None,
@@ -159,3 +129,26 @@ def count_edit_wait(
     if peak_per_minute([*in_window, now, *upcoming]) > per_minute - spare:
         return retry
     return 0.0
+
+
+def time_marks(seconds: int) -> list[int]:
+    """The seconds left at which a question on a timer redraws its time left: every 10 s in
+    its last minute, every 30 s before, and at 5 s (none at its start, which shows it all)."""
+    marks = {5} if seconds > 5 else set()
+    marks |= {m for m in range(10, min(seconds, 61), 10) if m < seconds}
+    marks |= {m for m in range(90, seconds, 30)}
+    return sorted(marks, reverse=True)
+
+
+def time_left(deadline: float, now: float) -> int:
+    """The seconds left shown on a question: whole, never below 0 (0 for a question with no
+    timer, whose deadline is +infinity)."""
+    if deadline == float("inf"):
+        return 0
+    return max(0, round(deadline - now))
+
+
+def shown_state(count: int, left: int) -> int:
+    """What a question's message shows of its live state, as one number (its count of
+    answers and its seconds left, at most 600): a redraw is due when this changes."""
+    return count * 1000 + min(left, 999)

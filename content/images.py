@@ -38,10 +38,23 @@ MAX_SIDE_RATIO = 20  # sendPhoto: "width and height ratio must be at most 20"
 # What a bank's images may weigh together, so that the bank (at most 512 KiB of YAML) and its
 # images always fit one bundle (content/bundle.py, 20 MiB) when it is exported.
 MAX_BANK_IMAGES_BYTES = 19 * MIB
+# What a PNG's pixels take once inflated (rows of pixels, each with its filter byte), read
+# from its header before anything is inflated: a picture of 4,000 × 4,000 in 8-bit RGBA takes
+# 61 MiB; a 195 KB file of 5,000 × 5,000 in 16-bit RGBA inflates to 200 MB, which every
+# device showing it would have to decode. Inflating costs about 2.5 ms a MiB here.
+MAX_PICTURE_PIXEL_BYTES = 64 * MIB
+MAX_BANK_PIXEL_BYTES = 512 * MIB  # a bank's PNGs together: some 60 full-HD screenshots
 MAX_PATH_LENGTH = 255
 MAX_URL_LENGTH = 2048
 
 FORMATS = {"PNG": "PNG", "JPEG": "JPEG", "WEBP": "WebP"}
+# Sound and video, by extension: what a bank cannot show (a question naming one is refused by
+# name, and a bundle does not read such files).
+# fmt: off
+MEDIA_SUFFIXES = frozenset(["mp3", "wav", "ogg", "oga", "opus", "m4a", "aac", "flac", "wma",
+    "mid", "midi", "mp4", "m4v", "webm", "ogv", "mov", "avi", "mkv", "wmv", "mpeg", "mpg", "3gp",
+    "flv", "swf"])
+# fmt: on
 _MAGIC = (
     (b"\x89PNG\r\n\x1a\n", "PNG"),
     (b"\xff\xd8\xff", "JPEG"),
@@ -106,10 +119,13 @@ class ImageInfo:
     format: str  # PNG, JPEG or WebP
     width: int
     height: int
+    pixel_bytes: int = 0  # a PNG's pixels inflated (0 for the others: they are not decoded here)
 
 
-def inspect_image(data: bytes) -> ImageInfo:
-    """What the bytes are, if they make an image Telegram takes as a photo; else ImageError."""
+def inspect_image(data: bytes, pixel_bytes_left: int = MAX_BANK_PIXEL_BYTES) -> ImageInfo:
+    """What the bytes are, if they make an image Telegram takes as a photo; else ImageError.
+    Its size and, for a PNG, what its pixels take inflated are checked from the header, before
+    its pixel data is inflated (`pixel_bytes_left`: what the bank's PNGs may still take)."""
     if len(data) > MAX_IMAGE_BYTES:
         raise ImageError(f"{_bytes(len(data))}; an image may have at most 5 MiB")
     if not any(data.startswith(magic) for magic, _ in _MAGIC) and not (
@@ -122,16 +138,38 @@ def inspect_image(data: bytes) -> ImageInfo:
             warnings.simplefilter("error", PillowImage.DecompressionBombWarning)
             with PillowImage.open(io.BytesIO(data), formats=list(FORMATS)) as image:
                 kind = FORMATS.get(image.format or "")
-                width, height = image.size
+                width, height = image.size  # from the header: nothing decoded yet
+                _check_size(width, height)
                 image.verify()  # the file's structure (PNG chunks and checksums), no pixels
     except (PillowImage.DecompressionBombError, PillowImage.DecompressionBombWarning):
         raise ImageError("too many pixels for a safe image") from None
+    except ImageError:
+        raise
     except Exception:  # Pillow raises many kinds for a broken file; any of them means "broken"
         raise ImageError(f"{NOT_AN_IMAGE}, or a damaged one") from None
     if kind is None:
         raise ImageError(NOT_AN_IMAGE)
-    if kind == "PNG" and not _png_pixels_fit(data, width, height):
-        raise ImageError(f"{NOT_AN_IMAGE}, or a damaged one (its pixel data does not fit it)")
+    pixel_bytes = 0
+    if kind == "PNG":
+        pixel_bytes = png_pixel_bytes(data, width, height)
+        if pixel_bytes > MAX_PICTURE_PIXEL_BYTES:
+            raise ImageError(
+                f"{width} × {height} pixels of {_png_bits(data)} bits take {pixel_bytes / MIB:,.0f} MiB "
+                f"once inflated; a picture may take at most {MAX_PICTURE_PIXEL_BYTES // MIB} MiB "
+                "(save it smaller, or with 8 bits a channel)"
+            )
+        if pixel_bytes > pixel_bytes_left:
+            raise ImageError(
+                f"the bank's PNG pictures would take more than {MAX_BANK_PIXEL_BYTES // MIB} MiB "
+                "together once inflated (save some smaller, or as JPEG)"
+            )
+        if not _png_pixels_fit(data, pixel_bytes):
+            raise ImageError(f"{NOT_AN_IMAGE}, or a damaged one (its pixel data does not fit it)")
+    return ImageInfo(kind, width, height, pixel_bytes)
+
+
+def _check_size(width: int, height: int) -> None:
+    """Refuses, from the header, a size Telegram refuses for a photo."""
     if width < 1 or height < 1:
         raise ImageError(f"{width} × {height} pixels: an empty image")
     if width + height > MAX_WIDTH_PLUS_HEIGHT:
@@ -144,7 +182,6 @@ def inspect_image(data: bytes) -> ImageInfo:
             f"{width} × {height} pixels: Telegram takes photos whose long side is at most "
             f"{MAX_SIDE_RATIO} times the short one"
         )
-    return ImageInfo(kind, width, height)
 
 
 _PNG_CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}  # by colour type
@@ -152,18 +189,30 @@ _ADAM7 = ((0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), 
           (0, 1, 1, 2))  # fmt: skip
 
 
-def _png_pixels_fit(data: bytes, width: int, height: int) -> bool:
-    """Whether a PNG's IDAT (checksums already verified) inflates to exactly the bytes its
-    header declares: neither garbage nor a stream cut short, nor more than the image (a bomb
-    that Telegram would decode). Streamed in chunks: memory stays small whatever it holds."""
-    depth, colour, interlaced = data[24], data[25], data[28]
-    bits = depth * _PNG_CHANNELS.get(colour, 4)
+def _png_bits(data: bytes) -> int:
+    """Bits a pixel of a PNG (its IHDR, which Pillow has read: the bytes are there)."""
+    depth, colour = data[24], data[25]
+    return depth * _PNG_CHANNELS.get(colour, 4)
+
+
+def png_pixel_bytes(data: bytes, width: int, height: int) -> int:
+    """What a PNG's pixel data inflates to, from its header: each row of each pass with its
+    filter byte."""
+    bits, interlaced = _png_bits(data), data[28]
     passes = _ADAM7 if interlaced else ((0, 0, 1, 1),)
     expected = 0
     for x0, y0, dx, dy in passes:
         columns, rows = (width - x0 + dx - 1) // dx, (height - y0 + dy - 1) // dy
         if columns > 0 and rows > 0:
             expected += rows * (1 + (columns * bits + 7) // 8)
+    return expected
+
+
+def _png_pixels_fit(data: bytes, expected: int) -> bool:
+    """Whether a PNG's IDAT (checksums already verified) inflates to exactly the `expected`
+    bytes its header declares: neither garbage nor a stream cut short, nor more than the image
+    (a bomb that Telegram would decode). Streamed in chunks: memory stays small whatever it
+    holds."""
     inflater, produced, position = zlib.decompressobj(), 0, 8
     try:
         while position + 8 <= len(data):
@@ -240,7 +289,7 @@ class NoImages:
     """A bank that came alone (a YAML document): it may only use https URLs."""
 
     def read(self, location: str) -> bytes:
-        raise ImageError("not found: send the bank as a .zip that holds the YAML and its images")
+        raise ImageError("not found: send the file as a .zip that holds it and its images")
 
 
 @dataclass
@@ -252,6 +301,7 @@ class ImageChecker:
 
     source: ImageSource
     files: dict[str, bytes] = field(default_factory=dict)
+    pixel_bytes: int = 0  # what the PNGs checked so far take inflated
     _checked: dict[str, Image | ImageError] = field(default_factory=dict)
 
     @property
@@ -273,12 +323,11 @@ class ImageChecker:
     def _check_file(self, location: str) -> Image | ImageError:
         try:
             data = self.source.read(location)
-            inspect_image(data)
+            if self.total_bytes + len(data) > MAX_BANK_IMAGES_BYTES:
+                raise ImageError("the bank's images would weigh more than 19 MiB together")
+            info = inspect_image(data, MAX_BANK_PIXEL_BYTES - self.pixel_bytes)
         except ImageError as error:
             return ImageError(f"{location}: {error}")
-        if self.total_bytes + len(data) > MAX_BANK_IMAGES_BYTES:
-            return ImageError(
-                f"{location}: the bank's images would weigh more than 19 MiB together"
-            )
+        self.pixel_bytes += info.pixel_bytes
         self.files[location] = data
         return Image(location, hashlib.sha256(data).hexdigest())

@@ -84,13 +84,17 @@ class BankResult:
     errors: tuple[str, ...] = field(default=())
     warnings: tuple[str, ...] = field(default=())
     images: Mapping[str, bytes] = field(default_factory=dict, repr=False, compare=False)
+    # for each error, the index of the question it is about (None: the bank's own fields), so
+    # that a converter can leave out the questions that cannot be taken
+    error_questions: tuple[int | None, ...] = field(default=(), compare=False)
 
     @property
     def ok(self) -> bool:
         return self.quiz is not None and not self.errors
 
 
-def _question_label(raw: Any, index: int) -> str:
+def question_label(raw: Any, index: int) -> str:
+    """How an error names question `index` of a bank: `question <id> (#<number>)`."""
     questions = raw.get("questions") if isinstance(raw, dict) else None
     if isinstance(questions, list) and index < len(questions):
         item = questions[index]
@@ -105,7 +109,7 @@ def _place(raw: Any, location: Sequence[int | str]) -> str:
     parts: list[str] = []
     rest = list(location)
     if len(rest) >= 2 and rest[0] == "questions" and isinstance(rest[1], int):
-        parts.append(_question_label(raw, rest[1]))
+        parts.append(question_label(raw, rest[1]))
         rest = rest[2:]
         if rest and rest[0] in QUESTION_SCHEMAS:  # the union's tag: the question's type
             rest = rest[1:]
@@ -120,6 +124,12 @@ def _place(raw: Any, location: Sequence[int | str]) -> str:
     return ", ".join(parts) or "bank"
 
 
+def _question_index(location: Sequence[int | str]) -> int | None:
+    if len(location) >= 2 and location[0] == "questions" and isinstance(location[1], int):
+        return location[1]
+    return None
+
+
 def _misplaced(location: Sequence[int | str]) -> str | None:
     """For a field of another question type: what to say instead of "unknown field"."""
     if len(location) != 4 or location[2] not in QUESTION_SCHEMAS:
@@ -131,9 +141,11 @@ def _misplaced(location: Sequence[int | str]) -> str | None:
     return f"not a field of a {kind} question (it belongs to {' and '.join(owners)} questions)"
 
 
-def _messages(raw: Any, error: ValidationError) -> list[str]:
+def _messages(raw: Any, items: Sequence[Any]) -> list[str]:
+    """pydantic's errors (`ValidationError.errors()`, asked for once: a long list is built in
+    one call that holds the GIL) as messages with their places."""
     messages = []
-    for item in error.errors(include_url=False):
+    for item in items:
         message = item["msg"].removeprefix("Value error, ")
         location = item["loc"]
         if item["type"] == "extra_forbidden":
@@ -147,6 +159,11 @@ def _messages(raw: Any, error: ValidationError) -> list[str]:
         elif item["type"] == "model_type" and len(location) == 3 and location[0] == "questions":
             message = "a question must be a mapping with id, text and answer"
             location = location[:2]
+        elif item["type"] == "string_pattern_mismatch" and tuple(location) == ("id",):
+            message = (
+                f"{str(item['input'])[:60]!r} is not a quiz id: lower-case letters and digits, "
+                "words joined by single dashes (such as my-quiz)"
+            )
         messages.append(f"{_place(raw, location)}: {message}")
     return messages
 
@@ -206,14 +223,16 @@ def check_bank(
     try:
         bank = BankSchema.model_validate(raw, context={"images": checker})
     except ValidationError as error:
-        return BankResult(source, None, tuple(_messages(raw, error)))
+        items = error.errors(include_url=False)
+        about = tuple(_question_index(item["loc"]) for item in items)
+        return BankResult(source, None, tuple(_messages(raw, items)), error_questions=about)
     quiz = to_quiz(bank, default_language)
-    refused = [
-        f"{_place(raw, ('questions', index, name))}: {why}"
-        for index, name, why in accepts.refusals(quiz)
-    ]
-    if refused:
-        return BankResult(source, None, tuple(refused))
+    refusals = accepts.refusals(quiz)
+    if refusals:
+        refused = tuple(
+            f"{_place(raw, ('questions', index, name))}: {why}" for index, name, why in refusals
+        )
+        return BankResult(source, None, refused, error_questions=tuple(i for i, _, _ in refusals))
     return BankResult(
         source, quiz, warnings=tuple(_markup_warnings(raw, quiz)), images=checker.files
     )

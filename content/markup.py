@@ -59,8 +59,22 @@ def _backticks(text: str, start: int) -> int:
     return end - start
 
 
-def _line(text: str, index: int) -> str:
-    return f"line {text.count(chr(10), 0, index) + 1}: " if "\n" in text else ""
+class _Lines:
+    """The line of an index, counted from the last index asked (indexes only grow): the
+    newlines of the text are counted once in all, not once per problem."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.several = "\n" in text
+        self.index = 0
+        self.line = 1
+
+    def __call__(self, index: int) -> str:
+        if not self.several:
+            return ""
+        self.line += self.text.count("\n", self.index, index)
+        self.index = index
+        return f"line {self.line}: "
 
 
 def parse_markup(text: str) -> Parsed:
@@ -68,6 +82,8 @@ def parse_markup(text: str) -> Parsed:
     segments: list[Segment] = []
     problems: list[str] = []
     plain: list[str] = []
+    line_of = _Lines(text)
+    no_closer_from = len(text) + 1  # a search for a closing ``` from here on finds none
 
     def flush() -> None:
         if plain:
@@ -90,7 +106,11 @@ def parse_markup(text: str) -> Parsed:
         run = _backticks(text, i)
         at_line_start = i == 0 or text[i - 1] == "\n"
         if run == 3 and at_line_start and (opener := _OPENER.match(text, i)):
-            closer = _CLOSER.search(text, opener.end())
+            closer = None
+            if opener.end() < no_closer_from:
+                closer = _CLOSER.search(text, opener.end())
+                if closer is None:  # nor will any later opener's search: never search again
+                    no_closer_from = opener.end()
             if closer is not None and opener.group(0).endswith("\n"):
                 body_end = max(closer.start() - 1, opener.end())
                 flush()
@@ -98,16 +118,16 @@ def parse_markup(text: str) -> Parsed:
                 i = closer.end()
                 continue
             problems.append(
-                f"{_line(text, i)}a ``` code block is not closed (a line with just ``` closes it)"
+                f"{line_of(i)}a ``` code block is not closed (a line with just ``` closes it)"
             )
         elif run >= 3 and at_line_start:
             problems.append(
-                f"{_line(text, i)}``` opens a code block only alone on its line, with an "
+                f"{line_of(i)}``` opens a code block only alone on its line, with an "
                 "optional language such as ```python"
             )
         elif run >= 2:
             problems.append(
-                f"{_line(text, i)}{run} backticks in a row show as they are: inline code takes "
+                f"{line_of(i)}{run} backticks in a row show as they are: inline code takes "
                 "one backtick on each side, and a literal backtick is written \\`"
             )
         if run >= 2:
@@ -117,7 +137,7 @@ def parse_markup(text: str) -> Parsed:
         code, j = _inline(text, i + 1)
         if code is None:
             problems.append(
-                f"{_line(text, i)}a ` starts inline code that is not closed on its line; "
+                f"{line_of(i)}a ` starts inline code that is not closed on its line; "
                 "a literal backtick is written \\`"
             )
             plain.append("`")
@@ -184,3 +204,36 @@ def to_source(parsed: Iterable[Segment]) -> str:
             case CodeBlock(code, language):
                 out.append(f"```{language or ''}\n{code}{chr(10) if code else ''}```")
     return "".join(out)
+
+
+_SENTENCE_END = re.compile(r"[.!?][\"'’”)\]]*\s+")
+_ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "cf", "dr", "mr", "mrs", "ms", "no", "fig"})
+
+
+def _ends_sentence(text: str, end: re.Match[str], after_code: bool) -> bool:
+    following = text[end.end() : end.end() + 1]
+    if not following or following.islower():
+        return False
+    before = text[: end.start()]
+    if not before:
+        return after_code  # `code`. Then: the code was the sentence's last word
+    word = before.rsplit(None, 1)[-1].lstrip("(\"'‘“").lower() if before.strip() else ""
+    return len(word) > 1 and word not in _ABBREVIATIONS
+
+
+def first_sentence(parsed: Iterable[Segment]) -> tuple[tuple[Segment, ...], tuple[Segment, ...]]:
+    """The segments split after the first sentence: its end is a `.`, `!` or `?` in plain text
+    (closing quotes and brackets kept with it) before a space and a word that does not start
+    in lower case, not after an abbreviation (e.g., etc.) or an initial. With no such end,
+    everything is the first part."""
+    segments_in = tuple(parsed)
+    for index, segment in enumerate(segments_in):
+        if not isinstance(segment, Plain):
+            continue
+        for end in _SENTENCE_END.finditer(segment.text):
+            if _ends_sentence(segment.text, end, after_code=index > 0):
+                head = segment.text[: end.end()].rstrip()
+                tail = segment.text[end.end() :]
+                before = (*segments_in[:index], Plain(head))
+                return before, (Plain(tail), *segments_in[index + 1 :])
+    return segments_in, ()

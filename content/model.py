@@ -57,6 +57,8 @@ class Level(StrEnum):
 
 @dataclass(frozen=True)
 class Guide:
+    """Where a topic is taught: a quiz's guide, or the section of it a question names."""
+
     title: LocalizedText
     url: str
 
@@ -69,16 +71,23 @@ class QuestionType(StrEnum):
     TYPED = "typed"  # the learner replies with text
 
 
+# Moodle's fractions: one percentage per option, -100 to 100, in the options' order. Without
+# them a question scores by its type's plain rule (content/grading.py).
+Weights = tuple[Decimal, ...]
+
+
 @dataclass(frozen=True)
 class SingleAnswer:
-    option: int  # 0-based index of the right option
+    option: int  # 0-based index of the right option (with weights: the one at 100)
+    weights: Weights | None = None
 
     type: ClassVar[QuestionType] = QuestionType.SINGLE
 
 
 @dataclass(frozen=True)
 class MultipleAnswer:
-    options: frozenset[int]  # 0-based indexes of the right options, at least one
+    options: frozenset[int]  # 0-based indexes of the right options (with weights: the positive)
+    weights: Weights | None = None
 
     type: ClassVar[QuestionType] = QuestionType.MULTIPLE
 
@@ -91,10 +100,23 @@ class TrueFalseAnswer:
 
 
 @dataclass(frozen=True)
+class OtherNumber:
+    """One of Moodle's further answers to a numeric question: a number worth `weight` percent
+    (0 to below 100), with what to tell a learner who gives it."""
+
+    value: Decimal
+    tolerance: Decimal = Decimal(0)
+    weight: Decimal = Decimal(0)
+    feedback: LocalizedText | None = None
+
+
+@dataclass(frozen=True)
 class NumericAnswer:
     value: Decimal  # exact: 1.1 is 1.1, so a tolerance of 0.1 takes 1.0 and 1.2
     tolerance: Decimal = Decimal(0)  # absolute
     unit: LocalizedText | None = None
+    # tried after the right number, in this order: the first that takes a reply grades it
+    others: tuple[OtherNumber, ...] = ()
 
     type: ClassVar[QuestionType] = QuestionType.NUMERIC
 
@@ -136,6 +158,7 @@ class Question:
     image: Image | None
     image_alt: LocalizedText | None
     explanation_image: Image | None
+    guide: Guide | None  # where its topic is taught; the quiz's guide when None
 
     def __init__(
         self,
@@ -149,6 +172,7 @@ class Question:
         image: Image | None = None,
         image_alt: LocalizedText | None = None,
         explanation_image: Image | None = None,
+        guide: Guide | None = None,
     ) -> None:
         # `answer=2` makes a single question (as before the other types); `key` is the field's
         # own name, which dataclasses.replace passes.
@@ -168,6 +192,7 @@ class Question:
             ("image", image),
             ("image_alt", image_alt),
             ("explanation_image", explanation_image),
+            ("guide", guide),
         ):
             object.__setattr__(self, name, value)
 
@@ -183,18 +208,9 @@ class Question:
         return self.key.option
 
     @property
-    def right_options(self) -> frozenset[int]:
-        """The right options of a single or multiple question."""
-        match self.key:
-            case SingleAnswer(option):
-                return frozenset({option})
-            case MultipleAnswer(options):
-                return options
-        raise TypeError(f"question {self.id} is {self.type}: it has no options")
-
-    def is_correct(self, option: int) -> bool:
-        """Whether that option is a right one (single and multiple questions)."""
-        return option in self.right_options
+    def weights(self) -> Weights | None:
+        """Moodle's fractions of a single or multiple question that has them."""
+        return self.key.weights if isinstance(self.key, SingleAnswer | MultipleAnswer) else None
 
     @property
     def images(self) -> tuple[Image, ...]:
@@ -221,6 +237,10 @@ class Quiz:
     def question(self, question_id: str) -> Question | None:
         index = self._by_id.get(question_id)
         return None if index is None else self.questions[index]
+
+    def guide_of(self, question: Question) -> Guide | None:
+        """Where a question's topic is taught: its own guide, else the quiz's."""
+        return question.guide or self.guide
 
     def position(self, question_id: str) -> int | None:
         """0-based place of a question in the quiz, or None if it is not (or no longer) there."""

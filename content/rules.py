@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import difflib
 import random
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections import Counter
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from datetime import timezone as dt_timezone
@@ -58,14 +60,18 @@ def attempt_progress(
     return Progress(counted, frozenset(item for item in answered if item in counted))
 
 
-def attempt_order(quiz: Quiz) -> tuple[str, ...]:
-    """The questions an attempt asks, in order."""
-    return tuple(question.id for question in quiz.questions)
+def attempt_order(quiz: Quiz, shuffle_by: str | None = None) -> tuple[str, ...]:
+    """The questions an attempt asks, in order: the quiz's, or with `shuffle_by` an order of
+    their own that this text always gives (a homework shuffled per learner)."""
+    order = [question.id for question in quiz.questions]
+    if shuffle_by is not None:
+        random.Random(shuffle_by).shuffle(order)
+    return tuple(order)
 
 
 @dataclass(frozen=True)
 class Summary:
-    score: float  # partial credit counts: a multiple question 2/3 right adds 2/3
+    score: float  # partial credit counts: 2/3 right adds 2/3; a weight below 0 takes away
     total: int
     missed: tuple[str, ...]  # not fully right
 
@@ -77,9 +83,10 @@ class Summary:
 def summarize(question_ids: Sequence[str], credit_by_question: Mapping[str, float]) -> Summary:
     """Score of an attempt and the questions to review (not fully right), in quiz order.
 
-    Each answer counts for its credit, 0 to 1 (`True` counts 1): partial credit adds its
-    share to the score, and the question is still worth another look."""
-    credits = [min(1.0, max(0.0, float(credit_by_question.get(q, 0)))) for q in question_ids]
+    Each answer counts for its credit, -1 to 1 (content/grading.py; `True` counts 1): partial
+    credit adds its share to the score, and the question is still worth another look; an
+    option whose weight marks it down takes its share away, as Moodle sums the marks."""
+    credits = [min(1.0, max(-1.0, float(credit_by_question.get(q, 0)))) for q in question_ids]
     missed = tuple(q for q, credit in zip(question_ids, credits, strict=True) if credit < 1)
     return Summary(score=_exact(sum(credits)), total=len(question_ids), missed=missed)
 
@@ -103,6 +110,24 @@ def resolve_language(chosen: str | None, telegram_code: str | None, default: str
     if telegram_code:
         return telegram_code.split("-")[0].lower()
     return default
+
+
+def usual_language(
+    learners: Iterable[tuple[str | None, str | None]], available: Collection[str], default: str
+) -> str:
+    """A group's language when its admins set none: the one most of its learners read (each
+    their own choice, else Telegram's), among those the bot speaks; on a tie, or with no
+    learner, the default."""
+    counts = Counter(
+        language
+        for chosen, telegram in learners
+        if (language := resolve_language(chosen, telegram, default)) in available
+    )
+    if not counts:
+        return default
+    most = max(counts.values())
+    tied = sorted(language for language, n in counts.items() if n == most)
+    return default if default in tied or len(tied) > 1 else tied[0]
 
 
 def option_order(
@@ -140,12 +165,24 @@ def reminder_is_due(local_now: datetime, remind_at: time, last_reminded: date | 
 _CLOCK = re.compile(r"([0-9]{1,2}):([0-9]{2})")
 
 
+_TWELVE = re.compile(r"([0-9]{1,2})(?:[:.]([0-9]{2}))?\s*([ap])\.?m\.?", re.IGNORECASE)
+
+
 def parse_clock_time(text: str) -> time | None:
-    """`HH:MM` (24-hour, ASCII digits) as a time, or None."""
-    match = _CLOCK.fullmatch(text.strip())
-    if match is None or int(match.group(1)) > 23 or int(match.group(2)) > 59:
+    """`HH:MM` on the 24-hour clock (`19:00`), or the 12-hour clock's `7pm`, `7:30 pm`,
+    `12am` (midnight), `12pm` (noon) (ASCII digits) as a time, or None."""
+    text = text.strip()
+    match = _CLOCK.fullmatch(text)
+    if match is not None:
+        hour, minute = int(match.group(1)), int(match.group(2))
+        return time(hour, minute) if hour <= 23 and minute <= 59 else None
+    match = _TWELVE.fullmatch(text)
+    if match is None:
         return None
-    return time(int(match.group(1)), int(match.group(2)))
+    hour, minute = int(match.group(1)), int(match.group(2) or 0)
+    if not 1 <= hour <= 12 or minute > 59:
+        return None
+    return time(hour % 12 + (12 if match.group(3).lower() == "p" else 0), minute)
 
 
 _OFFSET = re.compile(r"(?:UTC|GMT)?\s*([+-])([0-9]{1,2})(?::?([0-9]{2}))?", re.IGNORECASE)
@@ -178,6 +215,25 @@ def parse_timezone(text: str) -> str | None:
     if len(text) > MAX_ZONE_NAME:
         return None
     return _zone_names().get(text.lower())
+
+
+def suggest_timezones(text: str, limit: int = 4) -> list[str]:
+    """Zones a person may have meant by a name that is none (`Lagos`, `new york`,
+    `Lagoss`): those whose place is that name, else whose name holds it, else whose place is
+    spelled nearly so; at most `limit`, best first."""
+    wanted = "_".join(text.strip().lower().split())[:MAX_ZONE_NAME]
+    if len(wanted) < 3 or not wanted.isascii():
+        return []
+    names = _zone_names()
+    place = {key: key.rsplit("/", 1)[-1] for key in names}
+    found = sorted(key for key, city in place.items() if city == wanted)
+    if not found:
+        found = sorted(key for key in names if wanted in key)
+    if not found:
+        cities = sorted(set(place.values()))
+        near = difflib.get_close_matches(wanted, cities, n=limit, cutoff=0.75)
+        found = [key for city in near for key in sorted(k for k, c in place.items() if c == city)]
+    return [names[key] for key in found[:limit]]
 
 
 def zone(name: str | None) -> tzinfo:

@@ -31,6 +31,7 @@ from pydantic import (
 
 from content import model
 from content.answers import MAX_EXPONENT, normalize
+from content.grading import share
 from content.images import ImageChecker, ImageError, NoImages
 from content.model import (
     AnswerKey,
@@ -63,9 +64,14 @@ MAX_UNIT_LENGTH = 30
 MAX_ACCEPTED_LENGTH = MAX_OPTION_LENGTH
 MAX_ACCEPTED_ANSWERS = 20
 MAX_NUMBER_EXPONENT = MAX_EXPONENT  # a number's size in a bank, as in a reply
+MAX_OTHER_NUMBERS = 20
+MAX_FEEDBACK_LENGTH = MAX_EXPLANATION_LENGTH
 
 SLUG = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}(?:-[a-z0-9]{2,8})?$")
+# Control characters but tab, line feed and carriage return: XML 1.0 and spreadsheets have
+# no place for them (an export would fail, or be a file that no reader takes).
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 QuizId = Annotated[str, StringConstraints(pattern=SLUG, max_length=MAX_QUIZ_ID_LENGTH)]
 QuestionId = Annotated[
@@ -85,6 +91,11 @@ def _localized_validator(max_length: int) -> Any:
                 raise ValueError(f"{shown} is not a language code such as 'en' or 'yo'")
             if not isinstance(text, str) or not text.strip():
                 raise ValueError(f"the {code or 'default'} text must be non-empty text")
+            if (control := _CONTROL.search(text)) is not None:
+                raise ValueError(
+                    f"the {code or 'default'} text holds a control character "
+                    f"(U+{ord(control.group()):04X}), which no file format can carry; remove it"
+                )
             if (length := utf16_length(text)) > max_length:
                 counted = (
                     "" if length == len(text) else " (as Telegram counts them: an emoji is two)"
@@ -156,6 +167,7 @@ class _QuestionSchema(_Strict):
     image: ImageField | None = None
     image_alt: Text | None = None
     explanation_image: ImageField | None = None
+    guide: GuideSchema | None = None  # where its topic is taught (the quiz's guide by default)
 
     _text = field_validator("text")(_localized_validator(MAX_QUESTION_LENGTH))
     _explanation = field_validator("explanation")(_localized_validator(MAX_EXPLANATION_LENGTH))
@@ -193,10 +205,34 @@ def _only(kind: type, value: Any, problem: str) -> Any:
 Options = Annotated[list[OptionText], Field(min_length=MIN_OPTIONS, max_length=MAX_OPTIONS)]
 
 
+def _weights(value: Any) -> list[Decimal]:
+    """Moodle's fractions: a list of percentages, -100 to 100."""
+    if not isinstance(value, list):
+        raise ValueError("weights is a list of percentages, one per option, e.g. [50, 50, -100]")
+    found = []
+    for index, weight in enumerate(value):
+        number = _number(weight, f"weight {index} (of option {index})")
+        if not -100 <= number <= 100:
+            raise ValueError(f"weight {index} is {weight}: a weight is -100 to 100 (percent)")
+        found.append(number)
+    return found
+
+
+Weights = Annotated[Any, AfterValidator(_weights)]
+
+
+def _weights_fit(weights: list[Decimal] | None, options: list[Any]) -> None:
+    if weights is not None and len(weights) != len(options):
+        raise ValueError(
+            f"weights has {len(weights)} percentages for {len(options)} options: one per option"
+        )
+
+
 class SingleSchema(_QuestionSchema):
     type: Literal["single"] = "single"
     options: Options
     answer: int
+    weights: Weights | None = None
 
     @field_validator("answer", mode="before")
     @classmethod
@@ -219,6 +255,15 @@ class SingleSchema(_QuestionSchema):
             raise ValueError(
                 f"answer {self.answer} is not an option index (0 to {len(self.options) - 1})"
             )
+        _weights_fit(self.weights, self.options)
+        if self.weights is not None:
+            full = [index for index, weight in enumerate(self.weights) if weight == 100]
+            if full != [self.answer]:
+                named = ", ".join(str(index) for index in full) or "none"
+                raise ValueError(
+                    "with weights, a single question's answer is the one option at 100 "
+                    f"(answer {self.answer}; options at 100: {named})"
+                )
         return self
 
 
@@ -226,6 +271,7 @@ class MultipleSchema(_QuestionSchema):
     type: Literal["multiple"]
     options: Options
     answer: list[int] = Field(min_length=1)
+    weights: Weights | None = None
 
     @field_validator("answer", mode="before")
     @classmethod
@@ -243,6 +289,18 @@ class MultipleSchema(_QuestionSchema):
             raise ValueError(f"answer {shown}: not an option index (0 to {last})")
         if len(set(self.answer)) != len(self.answer):
             raise ValueError("answer lists an option twice")
+        _weights_fit(self.weights, self.options)
+        if self.weights is not None:
+            positive = [index for index, weight in enumerate(self.weights) if weight > 0]
+            if sorted(self.answer) != positive:
+                raise ValueError(
+                    "with weights, answer lists exactly the options with a positive weight "
+                    f"({positive})"
+                )
+            if sum(share(self.weights[index]) for index in positive) < 1:
+                raise ValueError(
+                    "the positive weights add up to less than 100: no selection is fully right"
+                )
         return self
 
 
@@ -256,24 +314,55 @@ class TrueFalseSchema(_QuestionSchema):
         return _only(bool, value, "a true_false question's answer is true or false")
 
 
+def _tolerance(value: Any) -> Decimal:
+    number = _number(value, "the tolerance")
+    if number < 0:
+        raise ValueError("the tolerance is how far a reply may be from the answer: 0 or more")
+    return number
+
+
+Tolerance = Annotated[Any, AfterValidator(_tolerance)]
+
+
+class OtherNumberSchema(_Strict):
+    """One of Moodle's further answers to a numeric question: a number worth `weight` percent
+    (0 up to below 100) and what to tell a learner who gives it."""
+
+    value: Any
+    tolerance: Tolerance = Decimal(0)
+    weight: Any = Decimal(0)
+    feedback: Text | None = None
+
+    _feedback = field_validator("feedback")(_localized_validator(MAX_FEEDBACK_LENGTH))
+
+    @field_validator("value")
+    @classmethod
+    def _value_number(cls, value: Any) -> Decimal:
+        return _number(value, "the number")
+
+    @field_validator("weight")
+    @classmethod
+    def _weight_percent(cls, value: Any) -> Decimal:
+        number = _number(value, "the weight")
+        if not 0 <= number < 100:
+            raise ValueError(
+                f"the weight of another number is 0 up to below 100 (percent), not {value}; "
+                "the right number is the answer"
+            )
+        return number
+
+
 class NumericSchema(_QuestionSchema):
     type: Literal["numeric"]
     answer: Any
-    tolerance: Any = Decimal(0)
+    tolerance: Tolerance = Decimal(0)
     unit: UnitText | None = None
+    numbers: list[OtherNumberSchema] | None = Field(default=None, max_length=MAX_OTHER_NUMBERS)
 
     @field_validator("answer")
     @classmethod
     def _answer_number(cls, value: Any) -> Decimal:
         return _number(value, "the answer")
-
-    @field_validator("tolerance")
-    @classmethod
-    def _tolerance_number(cls, value: Any) -> Decimal:
-        number = _number(value, "the tolerance")
-        if number < 0:
-            raise ValueError("the tolerance is how far a reply may be from the answer: 0 or more")
-        return number
 
 
 class TypedSchema(_QuestionSchema):
@@ -369,17 +458,33 @@ def _required(value: dict[str, str], default_language: str) -> LocalizedText:
     return text
 
 
+def _tuple(weights: list[Decimal] | None) -> tuple[Decimal, ...] | None:
+    return None if weights is None else tuple(weights)
+
+
 def _key(question: _QuestionSchema, default_language: str) -> AnswerKey:
     match question:
         case SingleSchema():
-            return model.SingleAnswer(question.answer)
+            return model.SingleAnswer(question.answer, _tuple(question.weights))
         case MultipleSchema():
-            return model.MultipleAnswer(frozenset(question.answer))
+            return model.MultipleAnswer(frozenset(question.answer), _tuple(question.weights))
         case TrueFalseSchema():
             return model.TrueFalseAnswer(question.answer)
         case NumericSchema():
+            others = tuple(
+                model.OtherNumber(
+                    other.value,
+                    other.tolerance,
+                    other.weight,
+                    _localized(other.feedback, default_language),
+                )
+                for other in question.numbers or ()
+            )
             return model.NumericAnswer(
-                question.answer, question.tolerance, _localized(question.unit, default_language)
+                question.answer,
+                question.tolerance,
+                _localized(question.unit, default_language),
+                others,
             )
         case TypedSchema():
             return model.TypedAnswer(
@@ -400,7 +505,12 @@ def to_question(question: _QuestionSchema, default_language: str) -> Question:
         image=question.image,
         image_alt=_localized(question.image_alt, default_language),
         explanation_image=question.explanation_image,
+        guide=_guide(question.guide, default_language),
     )
+
+
+def _guide(guide: GuideSchema | None, default_language: str) -> Guide | None:
+    return Guide(_required(guide.title, default_language), guide.url) if guide else None
 
 
 def to_quiz(bank: BankSchema, default_language: str) -> Quiz:
@@ -409,11 +519,7 @@ def to_quiz(bank: BankSchema, default_language: str) -> Quiz:
         title=_required(bank.title, default_language),
         description=_localized(bank.description, default_language),
         level=bank.level,
-        guide=(
-            Guide(_required(bank.guide.title, default_language), bank.guide.url)
-            if bank.guide
-            else None
-        ),
+        guide=_guide(bank.guide, default_language),
         shuffle_options=bank.shuffle_options,
         questions=tuple(to_question(q, default_language) for q in bank.questions),
     )

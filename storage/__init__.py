@@ -2,7 +2,7 @@
 which opens them together. No Telegram here."""
 
 from storage.answer_batch import AnswerOutcome
-from storage.card_reviews import CardReview
+from storage.card_reviews import CardReview, Reviewed
 from storage.database import Database, Transaction
 from storage.database_file import (
     ClaimedDatabase,
@@ -13,6 +13,7 @@ from storage.database_file import (
 )
 from storage.errors import StorageError
 from storage.learner_store import (
+    PRACTICE,
     REVIEW,
     REVIEW_QUIZ_ID,
     Answer,
@@ -22,11 +23,14 @@ from storage.learner_store import (
     StoredCard,
     User,
     attempt_item_parts,
+    names_items,
+    practice_of,
     review_item,
 )
 from storage.stores import Storage
 
 __all__ = [
+    "PRACTICE",
     "REVIEW",
     "REVIEW_QUIZ_ID",
     "Answer",
@@ -40,6 +44,7 @@ __all__ = [
     "DatabaseLost",
     "DatabaseRefused",
     "QuizRecord",
+    "Reviewed",
     "Storage",
     "StorageError",
     "StoredCard",
@@ -47,5 +52,7 @@ __all__ = [
     "User",
     "attempt_item_parts",
     "claim_database",
+    "names_items",
+    "practice_of",
     "review_item",
 ]

@@ -6,13 +6,14 @@ answer is durable before it is acknowledged.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from storage.batching import BatchTx, WriteBatcher, placeholders
-from storage.card_reviews import CardReview, ReviewOf, apply_reviews
+from storage.card_reviews import CardReview, Reviewed, ReviewOf, apply_reviews
 
 MAX_BATCH = 200  # 10 parameters a row: far below SQLite's 32,766 bound variables
 
@@ -24,6 +25,10 @@ class AnswerOutcome:
     recorded: bool
     finished: bool
     score: float  # the attempt's score when it finished (partial credit counts); 0 while it runs
+    # the answer's card as this answer left it (None: not recorded, or no card reviewed):
+    # when it is due, and whether it just became a leech its learner is to be told about
+    # (not part of the outcome's equality: what the answer did to its attempt)
+    card: Reviewed | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -40,7 +45,7 @@ class PendingAnswer:
     card: CardReview | None  # the review of the learner's card this answer is
     # (score, total) to store if this answer finishes the attempt; None: every answer counts
     result: tuple[float, int] | None = None
-    credit: float | None = None  # 0 to 1 (partial credit); None: `correct` says it all
+    credit: float | None = None  # -1 to 1 (content/grading.py); None: `correct` says it all
     reply: str | None = None  # what the learner typed (numeric and typed questions)
 
     @property
@@ -92,15 +97,16 @@ async def write_batch(tx: BatchTx, batch: Sequence[PendingAnswer]) -> list[Answe
         )
     }
     recorded = [answer.key in inserted for answer in batch]
-    await apply_reviews(
+    reviewed = [a for a, r in zip(batch, recorded, strict=True) if r and a.card is not None]
+    cards = await apply_reviews(
         tx,
         [
             ReviewOf(a.user_id, a.quiz_id, a.question_id, a.card, a.answered_at,
                      answer_id=inserted[a.key])
-            for a, r in zip(batch, recorded, strict=True)
-            if r and a.card is not None
+            for a in reviewed if a.card is not None
         ],
     )  # fmt: skip
+    card_of = {a.key: card for a, card in zip(reviewed, cards, strict=True)}
     to_check = {
         a.attempt_id
         for a, r in zip(batch, recorded, strict=True)
@@ -129,6 +135,10 @@ async def write_batch(tx: BatchTx, batch: Sequence[PendingAnswer]) -> list[Answe
             if was_recorded and finished:
                 finishing[answer.attempt_id] = (answer.answered_at, score, total)
             outcomes.append(AnswerOutcome(recorded=was_recorded, finished=finished, score=score))
+    outcomes = [
+        dataclasses.replace(outcome, card=card_of.get(answer.key)) if outcome.recorded else outcome
+        for answer, outcome in zip(batch, outcomes, strict=True)
+    ]
     if finishing:
         await tx.executemany(
             "UPDATE attempts SET finished_at=?, score=?, total=COALESCE(?, total) WHERE id=?",

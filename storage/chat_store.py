@@ -4,6 +4,8 @@
   deadlines are read in (`chat_settings`), set by the chat's admins. Read on every command in
   a group, written rarely: a read-through cache, kept coherent because every write goes
   through this store.
+- The commands waiting for a chat to be picked with Telegram's chat picker
+  (`chat_requests`): kept until the pick arrives, or for a day.
 - The chats the bot is in (`known_chats`, from Telegram's my_chat_member updates and the
   chats it quizzes) and who administers each (`chat_admins`, from getChatAdministrators and
   chat_member updates): the Bot API cannot list a person's chats, so this is where a
@@ -16,9 +18,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from storage.database import Database
+from storage.database import Database, row_as
 
 CACHE_SIZE = 10_000
+REQUEST_LIFETIME = 86_400.0  # seconds a chat picker waits for its pick
+
+
+@dataclass(frozen=True)
+class ChatRequest:
+    """A command waiting for a chat: who asked, for what (`action`), with what (`details`,
+    JSON), when."""
+
+    id: int
+    user_id: int
+    action: str
+    details: str
+    created_at: float
 
 
 BOT_PRESENT = ("member", "administrator", "creator", "restricted")
@@ -75,6 +90,40 @@ class ChatStore:
                 now,
             )
         self._cache.pop(chat_id, None)
+
+    # commands waiting for a picked chat
+
+    async def open_request(self, user_id: int, action: str, details: str, now: float) -> int:
+        """Keep what a command will do once a chat is picked; its number. Requests older than
+        a day go at the same time."""
+        async with self._database.transaction() as tx:
+            await tx.execute(
+                "DELETE FROM chat_requests WHERE created_at < ?", now - REQUEST_LIFETIME
+            )
+            cursor = await tx.execute(
+                """INSERT INTO chat_requests (user_id, action, details, created_at)
+                   VALUES (?, ?, ?, ?)""",
+                user_id,
+                action,
+                details,
+                now,
+            )
+            return int(cursor.lastrowid or 0)
+
+    async def request(self, number: int, now: float) -> ChatRequest | None:
+        """The waiting request of that number; None when there is none, or it is too old."""
+        return await self._database.fetchone_as(
+            lambda row: row_as(ChatRequest, row),
+            "SELECT * FROM chat_requests WHERE id=? AND created_at >= ?",
+            number,
+            now - REQUEST_LIFETIME,
+        )
+
+    async def close_request(self, number: int) -> bool:
+        """The request is carried out: False when another pick carried it out first."""
+        async with self._database.transaction() as tx:
+            cursor = await tx.execute("DELETE FROM chat_requests WHERE id=?", number)
+            return cursor.rowcount == 1
 
     async def note_chat(
         self, chat_id: int, chat_type: str, title: str, bot_status: str, now: float

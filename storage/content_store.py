@@ -256,7 +256,7 @@ class ContentStore:
             WrongReply(row["quiz_id"], row["question_id"], row["reply"], row["n"]) for row in rows
         ]
 
-    async def credit_stats(self) -> list[CreditStat]:
+    async def questions_with_credit(self) -> list[CreditStat]:
         """The credit of the private answers of every question answered with one."""
         rows = await self._database.fetchall(
             """SELECT quiz_id, question_id, COUNT(*) AS n,

@@ -1,14 +1,19 @@
-"""The one `Database`: an aiosqlite connection per process and everything that touches it
+"""The one `Database`: the aiosqlite connections of a process and everything that touches them
 directly. Every store (storage/learner_store.py, group_store.py, content_store.py, audit.py,
-privacy.py) receives it the same way and uses only what is public here.
+privacy.py...) receives it the same way and uses only what is public here.
 
-- **The connection** is opened once, its PRAGMAs set once (WAL, `synchronous=FULL`,
+- **The write connection** is opened once, its PRAGMAs set once (WAL, `synchronous=FULL`,
   `foreign_keys=ON`, `busy_timeout`), and the schema migrated before anyone uses it.
 - **Writes** run in `transaction()`: a `BEGIN IMMEDIATE` under an asyncio lock, one writer at a
   time, and the block returns only after COMMIT, so a caller that acknowledges after the call
   never acknowledges a write that a crash could lose. Any error rolls the whole block back.
-- **Reads** (`fetchone`, `fetchall`) run outside transactions; in WAL mode they see the last
-  commit and never wait for a writer.
+- **Reads** (`fetchone`, `fetchall`) are one statement each, outside any transaction: in WAL
+  mode such a statement reads one snapshot, the last commit when it began. While no write is
+  in progress a read runs on the write connection (its thread runs it before any transaction
+  asked after it); while one is, on a read connection of its own (`READERS`, read-only, each
+  on its own thread). So a read sees every write committed before it and nothing of a
+  transaction still open (which may yet roll back), and it never waits for a writer. A
+  database in memory has no second connection: its reads wait for the write lock instead.
 - **Migrations** (storage/migrations.py) run in order, each in one transaction with the
   `PRAGMA user_version` it sets: a migration that fails leaves the previous version intact.
 - **The file** is checked before it is opened and locked while it is open
@@ -30,7 +35,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import fields
 from pathlib import Path
-from typing import Any, TypedDict, TypeVar
+from typing import Any, TypedDict, TypeVar, cast
 
 import aiosqlite
 
@@ -62,6 +67,8 @@ PRAGMAS = (
     "PRAGMA foreign_keys=ON",
     "PRAGMA busy_timeout=5000",
 )
+READER_PRAGMAS = ("PRAGMA busy_timeout=5000",)  # a reader waits only while the log is recovered
+READERS = 2  # read connections, for the reads made while a write is in progress
 
 
 class OpenOptions(TypedDict, total=False):
@@ -97,6 +104,9 @@ class Database:
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._connection = connection
         self._write_lock = asyncio.Lock()
+        self._readers: list[aiosqlite.Connection] = []  # none yet: reads take the write lock
+        self._idle_readers: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
+        self._closed = False
         self._lock: DatabaseLock | None = None
         self._file: FileWatch | None = None
         self._lost: str | None = None
@@ -132,6 +142,12 @@ class Database:
         except BaseException:
             claimed.lock.release()
             raise
+        try:
+            await database._open_readers(claimed.path)
+        except BaseException:
+            await database.close()
+            claimed.lock.release()
+            raise
         database._lock = claimed.lock
         database._file = FileWatch(claimed.path)
         database._on_lost = on_lost
@@ -156,21 +172,50 @@ class Database:
             raise
         return database
 
+    async def _open_readers(self, path: Path) -> None:
+        """The read connections, once the schema is migrated: read-only, so the write
+        connection, closed last, is the one that checkpoints the log and removes it."""
+        for _ in range(READERS):
+            reader = await aiosqlite.connect(
+                f"{path.as_uri()}?mode=ro", uri=True, isolation_level=None
+            )
+            try:
+                reader.row_factory = aiosqlite.Row
+                for pragma in READER_PRAGMAS:
+                    await reader.execute(pragma)
+            except BaseException:
+                await reader.close()
+                raise
+            self._readers.append(reader)
+            self._idle_readers.put_nowait(reader)
+
     async def close(self) -> None:
-        """Stop the file watch, wait for a running write, close, release the lock file."""
+        """Stop the file watch, wait for the running reads and write, close (the readers
+        first), release the lock file. Reads asked after this are refused."""
+        self._closed = True
         if self._watcher is not None:
             self._watcher.cancel()
             await asyncio.gather(self._watcher, return_exceptions=True)
+        for _ in self._readers:
+            await (await self._idle_readers.get()).close()
+        self._readers.clear()
         async with self._write_lock:
             await self._connection.close()
         if self._lock is not None:
             self._lock.release()
+            self._lock = None
 
     @property
     def connection(self) -> aiosqlite.Connection:
-        """The raw connection, for tests and diagnostics only (a statement trace, a PRAGMA):
-        stores write through `transaction()` and read through `fetchone`/`fetchall`."""
+        """The write connection, for tests and diagnostics only (a PRAGMA): stores write
+        through `transaction()` and read through `fetchone`/`fetchall`."""
         return self._connection
+
+    async def set_trace_callback(self, trace: Callable[[str], None] | None) -> None:
+        """Call `trace` with every statement run on any of the connections, from their
+        threads (None: stop), for tests and diagnostics."""
+        for connection in (self._connection, *self._readers):
+            await connection.set_trace_callback(cast(Callable[..., Any], trace))  # None: stop
 
     # the file
 
@@ -263,9 +308,25 @@ class Database:
             return cursor.rowcount == 1
 
     async def fetchall(self, sql: str, *params: Any) -> list[Any]:
+        """Every row of a read: one statement outside any transaction, so one snapshot, the
+        last commit when it began. On the write connection while no write is in progress (its
+        thread runs the read before any `BEGIN` asked after it), else on a read connection."""
         self._refuse_if_lost()
+        if self._closed:
+            raise StorageError("the database is closed")
         try:
-            return list(await self._connection.execute_fetchall(sql, params))
+            if not self._readers:
+                async with self._write_lock:
+                    return list(await self._connection.execute_fetchall(sql, params))
+            if not self._write_lock.locked():
+                # queued on the write connection's thread now, before this coroutine yields:
+                # a transaction begun after this is queued behind it
+                return list(await self._connection.execute_fetchall(sql, params))
+            reader = await self._idle_readers.get()
+            try:
+                return list(await reader.execute_fetchall(sql, params))
+            finally:
+                self._idle_readers.put_nowait(reader)
         except sqlite3.Error as error:
             raise StorageError(str(error)) from error
 

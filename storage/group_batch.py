@@ -90,6 +90,7 @@ class PendingGroupAnswer(MemberTap):
     elapsed: float
     points: int
     answered_at: float
+    credit: float | None = None  # -1 to 1, where the question scores in parts
 
 
 async def write_group_answers(
@@ -102,19 +103,20 @@ async def write_group_answers(
         raise ValueError("a batch takes at most one answer per person and question")
     rows = [
         (seq, a.session_id, a.position, a.question_id, a.user_id, a.name, a.chosen,
-         int(a.correct), a.elapsed, a.points, a.answered_at)
+         int(a.correct), a.elapsed, a.points, a.answered_at, a.credit)
         for seq, a in enumerate(batch)
     ]  # fmt: skip
     inserted = {
         (row[0], row[1], row[2])
         for row in await tx.fetchall(
             f"""WITH incoming(seq, session_id, position, question_id, user_id, name, chosen,
-                              correct, elapsed, points, at)
-                     AS (VALUES {placeholders(len(rows), 11)})
+                              correct, elapsed, points, at, credit)
+                     AS (VALUES {placeholders(len(rows), 12)})
                 INSERT INTO group_answers (session_id, position, question_id, user_id, name,
-                                           chosen, correct, elapsed, points, answered_at)
+                                           chosen, correct, elapsed, points, answered_at,
+                                           credit)
                 SELECT i.session_id, i.position, i.question_id, i.user_id, i.name, i.chosen,
-                       i.correct, i.elapsed, i.points, i.at
+                       i.correct, i.elapsed, i.points, i.at, i.credit
                 {OPEN_QUESTION}
                 ORDER BY i.seq
                 ON CONFLICT(session_id, position, user_id) DO NOTHING

@@ -499,9 +499,11 @@ class GroupStore:
         elapsed: float,
         points: int,
         now: float,
+        credit: float | None = None,
     ) -> GroupAnswerOutcome:
         """Store a person's first answer to the current, open question, in the next batch of
-        answers (storage/group_batch.py); returns after its COMMIT.
+        answers (storage/group_batch.py); returns after its COMMIT. `credit` (-1 to 1) is
+        kept where the question scores in parts; else `correct` says it all.
 
         Refused (CLOSED) unless the session runs, `position` is its current question, that
         question is not revealed and its deadline has not passed at `now`.
@@ -518,6 +520,7 @@ class GroupStore:
                 elapsed=elapsed,
                 points=points,
                 answered_at=now,
+                credit=credit,
             )
         )
 
@@ -603,6 +606,19 @@ class GroupStore:
             )
             for row in rows
         ]
+
+    async def member_languages(self, chat_id: int) -> list[tuple[str | None, str | None]]:
+        """(chosen language, Telegram's) of the learners who answered in the chat (those with
+        a private chat with the bot; at most the first 1,000 found)."""
+        rows = await self._database.fetchall(
+            """SELECT u.language, u.telegram_language FROM users u
+               WHERE u.user_id IN (
+                   SELECT DISTINCT a.user_id FROM group_answers a
+                   JOIN group_sessions s ON s.id = a.session_id
+                   WHERE s.chat_id=? AND a.user_id > 0 LIMIT 1000)""",
+            chat_id,
+        )
+        return [(row["language"], row["telegram_language"]) for row in rows]
 
     async def member_results(self, session_id: int, user_id: int) -> list[MemberResult]:
         """Every question the session asked (in order), with this member's answer to it."""

@@ -1,10 +1,12 @@
 """Homework.
 
 An assignment is a quiz posted into a group with a deadline; members take it in private, each
-as one ordinary attempt tagged to it (`homework_attempts`). It is closed once, at its deadline
-or by `/unassign`: `close` says which caller closed it, so results are posted at most once,
-whatever a restart does. A member is "done" when their tagged attempt finished before the
-deadline.
+in attempts of their own started from its link and tied to it (`attempts.assignment_id`): an
+attempt at the quiz started before, or outside the homework, never counts. It is closed once,
+at its deadline or by `/unassign`: `close` says which caller closed it, so results are posted
+at most once, whatever a restart does. A member is "done" when one of their attempts at it
+finished before the deadline; the one that counts is their first (`FIRST`), or their best
+finished in time (`BEST`: members may try again).
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from storage.database import Database, row_as
 
 FINISHED = "finished"
 CANCELLED = "cancelled"
+FIRST = "first"  # the first attempt counts: the link hands a finished one back
+BEST = "best"  # the best attempt finished in time counts: the link starts another
+COUNTS = (FIRST, BEST)
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,8 @@ class Assignment:
     reminded_at: float | None
     closed_at: float | None
     outcome: str | None
+    counts: str = FIRST  # which of a member's attempts counts: FIRST or BEST
+    shuffled: bool = False  # each member's questions in an order of their own
 
     @property
     def open(self) -> bool:
@@ -42,23 +49,54 @@ class Assignment:
 
 @dataclass(frozen=True)
 class Taker:
-    """A member who opened the homework, and how their tagged attempt stands."""
+    """A member who opened the homework, and how their attempt that counts stands (while
+    none finished in time: their latest)."""
 
     user_id: int
     name: str
     attempt_id: int
-    opened_at: float
+    opened_at: float  # their first attempt's start
     started_at: float
     finished_at: float | None
-    score: int | None
+    score: float | None  # partial credit counts
     total: int
+    tries: int  # attempts started from the link
 
     def done_by(self, deadline: float) -> bool:
         return self.finished_at is not None and self.finished_at <= deadline
 
 
 def _assignment(row: Any) -> Assignment:
-    return row_as(Assignment, row)
+    return row_as(Assignment, row, shuffled=bool(row["shuffled"]))
+
+
+# Each member's attempts at an assignment, the one that counts first: FIRST, the first begun;
+# BEST, those finished in time before the others, the best score among them, then the first
+# finished; and while none is, the latest begun.
+_TAKERS = """
+WITH tries AS (
+    SELECT a.id AS attempt_id, a.user_id, a.started_at, a.finished_at, a.score, a.total,
+           COALESCE(a.finished_at <= s.deadline, 0) AS in_time, s.counts
+    FROM attempts a JOIN assignments s ON s.id = a.assignment_id
+    WHERE a.assignment_id = ?1 AND (?2 IS NULL OR a.user_id = ?2)
+),
+ranked AS (
+    SELECT t.*,
+           MIN(started_at) OVER (PARTITION BY user_id) AS opened_at,
+           COUNT(*) OVER (PARTITION BY user_id) AS tries,
+           ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY
+               CASE WHEN counts = 'first' THEN started_at END,
+               in_time DESC,
+               CASE WHEN in_time THEN CAST(score AS REAL) / MAX(total, 1) END DESC,
+               CASE WHEN in_time THEN finished_at END,
+               started_at DESC, attempt_id DESC) AS place
+    FROM tries t
+)
+SELECT r.user_id, u.first_name AS name, r.attempt_id, r.opened_at, r.started_at,
+       r.finished_at, r.score, r.total, r.tries
+FROM ranked r JOIN users u ON u.user_id = r.user_id
+WHERE r.place = 1 ORDER BY r.opened_at, r.user_id
+"""
 
 
 class HomeworkStore:
@@ -78,12 +116,16 @@ class HomeworkStore:
         timezone: str,
         created_by: int | None,
         now: float,
+        counts: str = FIRST,
+        shuffled: bool = False,
     ) -> Assignment:
         async with self._database.transaction() as tx:
             cursor = await tx.execute(
                 """INSERT INTO assignments (chat_id, thread_id, quiz_id, deadline, language,
-                       timezone, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+                       timezone, created_by, created_at, counts, shuffled)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
                 chat_id, thread_id, quiz_id, deadline, language, timezone, created_by, now,
+                counts, int(shuffled),
             )  # fmt: skip
             new_id = cursor.lastrowid
         found = await self.get(int(new_id or 0))
@@ -144,41 +186,22 @@ class HomeworkStore:
 
     # the members who opened it
 
-    async def tag(self, assignment_id: int, user_id: int, attempt_id: int, now: float) -> int:
-        """Tag a member's attempt to the assignment, once: the attempt that counts (the one
-        tagged before, if any)."""
-        async with self._database.transaction() as tx:
-            await tx.execute(
-                """INSERT INTO homework_attempts (assignment_id, user_id, attempt_id, opened_at)
-                   VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING""",
-                assignment_id,
-                user_id,
-                attempt_id,
-                now,
-            )
-            row = await tx.fetchone(
-                """SELECT attempt_id FROM homework_attempts
-                   WHERE assignment_id=? AND user_id=?""",
-                assignment_id,
-                user_id,
-            )
-        return int(row["attempt_id"])
-
     async def takers(self, assignment_id: int) -> list[Taker]:
-        rows = await self._database.fetchall(
-            """SELECT h.user_id, u.first_name AS name, h.attempt_id, h.opened_at, a.started_at,
-                      a.finished_at, a.score, a.total
-               FROM homework_attempts h JOIN attempts a ON a.id = h.attempt_id
-               JOIN users u ON u.user_id = h.user_id
-               WHERE h.assignment_id=? ORDER BY h.opened_at""",
-            assignment_id,
-        )
+        """Every member who started it, with the attempt that counts, first opened first."""
+        rows = await self._database.fetchall(_TAKERS, assignment_id, None)
         return [row_as(Taker, row) for row in rows]
 
+    async def taker(self, assignment_id: int, user_id: int) -> Taker | None:
+        """One member's standing: None if they never started it."""
+        return await self._database.fetchone_as(
+            lambda row: row_as(Taker, row), _TAKERS, assignment_id, user_id
+        )
+
     async def done_count(self, assignment_id: int, deadline: float) -> int:
+        """How many members finished an attempt at it by the deadline."""
         row = await self._database.fetchone(
-            """SELECT COUNT(*) FROM homework_attempts h JOIN attempts a ON a.id = h.attempt_id
-               WHERE h.assignment_id=? AND a.finished_at IS NOT NULL AND a.finished_at <= ?""",
+            """SELECT COUNT(DISTINCT user_id) FROM attempts
+               WHERE assignment_id=? AND finished_at IS NOT NULL AND finished_at <= ?""",
             assignment_id,
             deadline,
         )

@@ -36,6 +36,7 @@ class User:
     timezone: str | None = None
     remind_at: str | None = None
     last_reminded: str | None = None
+    daily_goal: int | None = None  # answers a day the learner aims at; None: no goal
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class Attempt:
     finished_at: float | None
     score: float | None  # partial credit counts: 7.5 of 10
     kind: str = "quiz"
+    assignment_id: int | None = None  # a homework's attempt, started from its link
 
     @property
     def total(self) -> int:
@@ -65,7 +67,7 @@ class Answer:
     # True and 1 for False (true_false: the choice as shown), -1 for a typed reply
     correct: bool  # fully right
     answered_at: float
-    credit: float | None = None  # partial credit (0 to 1) where there is some; else None
+    credit: float | None = None  # -1 to 1, where the question scores in parts; else None
 
     @property
     def score(self) -> float:
@@ -130,16 +132,35 @@ class StoredCard:
     card_json: str
     due: float
     last_review: float | None
+    lapses: int = 0  # Agains while it was in the Review state (storage/card_reviews.py)
+    lapsed_at: float | None = None  # its last lapse
 
 
 def _card(row: Any) -> StoredCard:
     return StoredCard(
-        row["quiz_id"], row["question_id"], row["card"], row["due"], row["last_review"]
-    )
+        row["quiz_id"], row["question_id"], row["card"], row["due"], row["last_review"],
+        row["lapses"], row["lapsed_at"],
+    )  # fmt: skip
 
 
 REVIEW = "review"
 REVIEW_QUIZ_ID = ":review"  # never a quiz id: one running review session per learner
+# a round of practice of what the learner just missed: its items are named as a review's, and
+# its answers are reviews of their cards (short-term steps; never a lapse)
+PRACTICE = "practice"
+PRACTICE_PREFIX = ":practice:"  # never a quiz id; + the attempt whose misses it practises
+
+
+def practice_of(attempt_id: int) -> str:
+    """The attempt name of a practice of attempt `attempt_id`'s misses: pressing its button
+    again resumes it while it runs."""
+    return f"{PRACTICE_PREFIX}{attempt_id}"
+
+
+def names_items(kind: str) -> bool:
+    """Whether an attempt of this kind names each item `quiz/question` (reviews and
+    practice rounds mix quizzes)."""
+    return kind in (REVIEW, PRACTICE)
 
 
 def review_item(quiz_id: str, question_id: str) -> str:
@@ -149,7 +170,7 @@ def review_item(quiz_id: str, question_id: str) -> str:
 
 def attempt_item_parts(attempt: Attempt, item: str) -> tuple[str, str]:
     """(quiz id, question id) of one item of an attempt."""
-    if attempt.kind == REVIEW:
+    if names_items(attempt.kind):
         quiz_id, _, question_id = item.partition("/")
         return quiz_id, question_id
     return attempt.quiz_id, item
@@ -245,6 +266,7 @@ class LearnerStore:
                 timezone=row["timezone"],
                 remind_at=row["remind_at"],
                 last_reminded=row["last_reminded"],
+                daily_goal=row["daily_goal"],
             )
             for row in rows
         }
@@ -263,12 +285,18 @@ class LearnerStore:
 
     # attempts and answers
 
-    async def running_attempt(self, user_id: int, quiz_id: str) -> Attempt | None:
+    async def running_attempt(
+        self, user_id: int, quiz_id: str, assignment_id: int | None = None
+    ) -> Attempt | None:
+        """The learner's running attempt at the quiz: their own (`assignment_id` None), or
+        the one of that homework."""
         return await self._database.fetchone_as(
             _attempt,
-            "SELECT * FROM attempts WHERE user_id=? AND quiz_id=? AND finished_at IS NULL",
+            """SELECT * FROM attempts WHERE user_id=? AND quiz_id=? AND assignment_id IS ?
+                 AND finished_at IS NULL""",
             user_id,
             quiz_id,
+            assignment_id,
         )
 
     async def get_attempt(self, attempt_id: int) -> Attempt | None:
@@ -283,21 +311,26 @@ class LearnerStore:
         question_ids: tuple[str, ...],
         now: float,
         kind: str = "quiz",
+        assignment_id: int | None = None,
     ) -> Attempt:
-        """Start an attempt, or return the one already running for this learner and quiz."""
+        """Start an attempt, or return the one already running for this learner and quiz (and
+        homework: a homework's attempt runs beside the learner's own)."""
         async with self._database.transaction() as tx:
             await tx.execute(
-                """INSERT INTO attempts (user_id, quiz_id, question_ids, total, started_at, kind)
-                   VALUES (?, ?, ?, ?, ?, ?)
-                   ON CONFLICT(user_id, quiz_id) WHERE finished_at IS NULL DO NOTHING""",
+                """INSERT INTO attempts (user_id, quiz_id, question_ids, total, started_at, kind,
+                                         assignment_id)
+                   VALUES (?, ?, ?, ?, ?, ?, ?)
+                   ON CONFLICT(user_id, quiz_id, COALESCE(assignment_id, 0))
+                   WHERE finished_at IS NULL DO NOTHING""",
                 user_id,
                 quiz_id,
                 json.dumps(list(question_ids)),
                 len(question_ids),
                 now,
                 kind,
+                assignment_id,
             )
-        attempt = await self.running_attempt(user_id, quiz_id)
+        attempt = await self.running_attempt(user_id, quiz_id, assignment_id)
         assert attempt is not None
         return attempt
 
@@ -314,7 +347,7 @@ class LearnerStore:
         for row in rows:
             item = (
                 review_item(row["quiz_id"], row["question_id"])
-                if row["kind"] == REVIEW
+                if names_items(row["kind"])
                 else row["question_id"]
             )
             answers[item] = Answer.of_row(item, row)
@@ -344,8 +377,8 @@ class LearnerStore:
         in the same commit, and the review logged (storage/card_reviews.py).
         `result` is the (score, total) the attempt finishes with, when the caller counts only
         some of its items (questions retired meanwhile); by default every answer counts.
-        `credit` is the answer's partial credit (0 to 1; by default `correct`'s), `reply` what
-        the learner typed, for a question answered with a typed reply.
+        `credit` is the answer's credit (-1 to 1, content/grading.py; by default `correct`'s),
+        `reply` what the learner typed, for a question answered with a typed reply.
         """
         if question_id not in attempt.question_ids:
             raise ValueError(f"question {question_id!r} is not part of attempt {attempt.id}")
@@ -399,6 +432,7 @@ class LearnerStore:
                 SELECT a.quiz_id, a.total,
                        (SELECT COUNT(*) FROM answers WHERE attempt_id=a.id) AS answered
                 FROM attempts a WHERE a.user_id=? AND a.finished_at IS NULL AND a.kind='quiz'
+                  AND a.assignment_id IS NULL
             ),
             quizzes AS (
                 SELECT quiz_id FROM finished UNION SELECT quiz_id FROM running
@@ -559,6 +593,49 @@ class LearnerStore:
         )
         return None if row is None or row[0] is None else float(row[0])
 
+    async def lapsed_cards(self, user_id: int, since: float) -> list[StoredCard]:
+        """Cards that lapsed since `since`, most recent lapse first."""
+        rows = await self._database.fetchall(
+            """SELECT * FROM cards WHERE user_id=? AND lapsed_at>=?
+               ORDER BY lapsed_at DESC, quiz_id, question_id""",
+            user_id,
+            since,
+        )
+        return [_card(row) for row in rows]
+
+    async def review_counts(self, user_id: int, since: float) -> tuple[int, int]:
+        """(right, all) among the reviews since `since` of cards seen before: the learner's
+        true retention (a card's first answer is no recall, and not counted)."""
+        row = await self._database.fetchone(
+            """SELECT COUNT(*) AS n, COALESCE(SUM(rating > 1), 0) AS n_right FROM (
+                   SELECT rating, reviewed_at, ROW_NUMBER() OVER (
+                       PARTITION BY quiz_id, question_id ORDER BY reviewed_at, id) AS nth
+                   FROM review_log WHERE user_id=?)
+               WHERE nth > 1 AND reviewed_at >= ?""",
+            user_id,
+            since,
+        )
+        return int(row["n_right"]), int(row["n"])
+
+    async def count_reviews(self, user_id: int, since: float) -> int:
+        """The learner's answers since `since`, private and in groups (each is a review)."""
+        row = await self._database.fetchone(
+            "SELECT COUNT(*) FROM review_log WHERE user_id=? AND reviewed_at>=?", user_id, since
+        )
+        return int(row[0])
+
+    async def leeches(self, quiz_id: str, lapses: int) -> list[tuple[int, str, str, int]]:
+        """(learner, their first name, question, lapses) of every card of the quiz with at
+        least `lapses` lapses, by learner then question."""
+        rows = await self._database.fetchall(
+            """SELECT c.user_id, u.first_name, c.question_id, c.lapses
+               FROM cards c JOIN users u ON u.user_id = c.user_id
+               WHERE c.quiz_id=? AND c.lapses>=? ORDER BY c.user_id, c.question_id""",
+            quiz_id,
+            lapses,
+        )
+        return [(r["user_id"], r["first_name"], r["question_id"], r["lapses"]) for r in rows]
+
     async def study_days(self, user_id: int, utc_offset_seconds: int) -> set[int]:
         """Days (counted from 1970-01-01 in the learner's time zone) with at least one answer."""
         rows = await self._database.fetchall(
@@ -586,6 +663,13 @@ class LearnerStore:
                 remind_at,
                 now,
                 user_id,
+            )
+
+    async def set_goal(self, user_id: int, goal: int | None, now: float) -> None:
+        """Set (answers a day) or clear (None) the learner's daily goal."""
+        async with self._user_write(user_id) as tx:
+            await tx.execute(
+                "UPDATE users SET daily_goal=?, updated_at=? WHERE user_id=?", goal, now, user_id
             )
 
     async def mark_reminded(self, user_id: int, local_date: str, now: float) -> None:

@@ -40,6 +40,20 @@ _REVIEW_COLUMNS = """\
             rating INTEGER NOT NULL,
             reviewed_at REAL NOT NULL,"""
 
+
+def _review_log(table: str, answers: str) -> str:
+    """`review_log` as 10 made it, naming a private answer of `answers` or a group answer;
+    13 makes it again, naming the rebuilt answers."""
+    return f"""CREATE TABLE {table} (
+{_REVIEW_COLUMNS}
+            answer_id INTEGER REFERENCES {answers}(id),
+            session_id INTEGER,
+            position INTEGER,
+            CHECK ((answer_id IS NULL) = (session_id IS NOT NULL)),
+            CHECK ((session_id IS NULL) = (position IS NULL))
+        )"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     # 1: learners, attempts and their answers
     (
@@ -346,14 +360,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     # review log names the answer it came from, a private answer (answer_id) or a group answer
     # (session_id, position), exactly one of them
     (
-        f"""CREATE TABLE review_log_v2 (
-{_REVIEW_COLUMNS}
-            answer_id INTEGER REFERENCES answers(id),
-            session_id INTEGER,
-            position INTEGER,
-            CHECK ((answer_id IS NULL) = (session_id IS NOT NULL)),
-            CHECK ((session_id IS NULL) = (position IS NULL))
-        )""",
+        _review_log("review_log_v2", "answers"),
         """INSERT INTO review_log_v2 (id, user_id, quiz_id, question_id, rating, reviewed_at,
                 answer_id)
             SELECT id, user_id, quiz_id, question_id, rating, reviewed_at, answer_id
@@ -396,7 +403,90 @@ MIGRATIONS: tuple[Migration, ...] = (
         "CREATE INDEX group_picks_by_user ON group_picks(user_id)",
         "ALTER TABLE group_questions ADD COLUMN photo INTEGER NOT NULL DEFAULT 0",
     ),
-    # 13: the chats the bot is in, as Telegram last said (my_chat_member), and who administers
+    # 13: Moodle's weights (content/grading.py). An answer's credit is -1 to 1: a single
+    # question's option with a negative weight marks the answer down. SQLite cannot change a
+    # CHECK, so `answers` is rebuilt with the same rows; `review_log` names its rows, so it
+    # is rebuilt too, naming the new table, before the old one is dropped. A group answer
+    # keeps its credit as a private one does (NULL: `correct` says it all).
+    (
+        f"""CREATE TABLE answers_v3 (
+{_ANSWER_COLUMNS}
+            credit REAL CHECK (credit BETWEEN -1 AND 1),
+            reply TEXT,
+            UNIQUE (attempt_id, quiz_id, question_id)
+        )""",
+        """INSERT INTO answers_v3 (id, attempt_id, user_id, quiz_id, question_id, chosen,
+                correct, answered_at, credit, reply)
+            SELECT id, attempt_id, user_id, quiz_id, question_id, chosen, correct, answered_at,
+                credit, reply
+            FROM answers""",
+        _review_log("review_log_v3", "answers_v3"),
+        """INSERT INTO review_log_v3 (id, user_id, quiz_id, question_id, rating, reviewed_at,
+                answer_id, session_id, position)
+            SELECT id, user_id, quiz_id, question_id, rating, reviewed_at, answer_id,
+                session_id, position
+            FROM review_log""",
+        "DROP TABLE review_log",
+        "DROP TABLE answers",
+        "ALTER TABLE answers_v3 RENAME TO answers",
+        "ALTER TABLE review_log_v3 RENAME TO review_log",
+        """CREATE INDEX answers_by_user_question
+            ON answers(user_id, quiz_id, question_id, answered_at)""",
+        "CREATE INDEX answers_by_user_time ON answers(user_id, answered_at)",
+        "ALTER TABLE group_answers ADD COLUMN credit REAL CHECK (credit BETWEEN -1 AND 1)",
+    ),
+    # 14: the tutor a learner feels. A card's lapses (an Again while it was in the
+    # Review state: fsrs's Card keeps no count), its last lapse, and when its learner was told
+    # it had become a leech (told once); a learner's daily goal (answers a day; NULL: off); the
+    # review log read per learner and time (true retention, today's count).
+    (
+        "ALTER TABLE cards ADD COLUMN lapses INTEGER NOT NULL DEFAULT 0 CHECK (lapses >= 0)",
+        "ALTER TABLE cards ADD COLUMN lapsed_at REAL",
+        "ALTER TABLE cards ADD COLUMN leech_told_at REAL",
+        "ALTER TABLE users ADD COLUMN daily_goal INTEGER CHECK (daily_goal > 0)",
+        "CREATE INDEX review_log_by_user_time ON review_log(user_id, reviewed_at)",
+    ),
+    # 15: a homework attempt is an attempt of its own, started from the homework's link and
+    # tied to it (`attempts.assignment_id`): it runs beside the learner's own attempt at the
+    # quiz (one running attempt per learner, quiz and assignment) and one started before the
+    # homework never counts. The homework says which attempt counts (`counts`: the first, or
+    # the best when members may try again) and whether each member's questions come in an
+    # order of their own (`shuffled`). The tags of before move onto the attempts they tagged,
+    # when that attempt began after the homework was set and was tagged to it alone; the others
+    # (an attempt already running when the homework was set) never counted by this rule and
+    # are dropped with their table.
+    (
+        "ALTER TABLE attempts ADD COLUMN assignment_id INTEGER REFERENCES assignments(id)",
+        "DROP INDEX attempts_one_running",
+        """CREATE UNIQUE INDEX attempts_one_running
+            ON attempts(user_id, quiz_id, COALESCE(assignment_id, 0)) WHERE finished_at IS NULL""",
+        """CREATE INDEX attempts_by_assignment ON attempts(assignment_id, user_id)
+            WHERE assignment_id IS NOT NULL""",
+        """UPDATE attempts SET assignment_id = (
+                SELECT h.assignment_id FROM homework_attempts h
+                JOIN assignments s ON s.id = h.assignment_id
+                WHERE h.attempt_id = attempts.id AND attempts.started_at >= s.created_at)
+            WHERE id IN (SELECT attempt_id FROM homework_attempts
+                         GROUP BY attempt_id HAVING COUNT(*) = 1)""",
+        "DROP TABLE homework_attempts",
+        """ALTER TABLE assignments ADD COLUMN counts TEXT NOT NULL DEFAULT 'first'
+            CHECK (counts IN ('first', 'best'))""",
+        """ALTER TABLE assignments ADD COLUMN shuffled INTEGER NOT NULL DEFAULT 0
+            CHECK (shuffled IN (0, 1))""",
+    ),
+    # 16: a command waiting for a chat picked with Telegram's chat picker (`/push week-3`
+    # with no chat): who asked, what for, and its details (JSON), until the pick arrives
+    (
+        """CREATE TABLE chat_requests (
+            id INTEGER PRIMARY KEY,
+            user_id INTEGER NOT NULL,
+            action TEXT NOT NULL,
+            details TEXT NOT NULL,
+            created_at REAL NOT NULL
+        )""",
+        "CREATE INDEX chat_requests_by_user ON chat_requests(user_id)",
+    ),
+    # 17: the chats the bot is in, as Telegram last said (my_chat_member), and who administers
     # each, as getChatAdministrators and chat_member updates last said: the Bot API cannot
     # list a person's chats, so the teacher's dashboard finds a person's classes here
     (

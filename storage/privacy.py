@@ -7,7 +7,7 @@ negative placeholder (one per forgotten learner, never an id Telegram uses) and 
 emptied, so a group's ranking and a post's tally keep their totals and show "(deleted)" where
 the person was. An answer to a question still open is held (storage/held_answers.py): it keeps
 the person's id, nameless, so they cannot answer that question again, and is anonymized when
-the question closes. Group quizzes they started forget who started them. Admins' own actions
+the question closes. Group quizzes they started and homework they set forget who did it. Admins' own actions
 (banks, posts, schedules, the audit log) are not a learner's data and stay.
 
 Each deletion is audited in the same transaction, without the person: the audit row says what
@@ -40,8 +40,8 @@ _DELETES = (
     ("review_log", "DELETE FROM review_log WHERE user_id=?"),
     ("cards", "DELETE FROM cards WHERE user_id=?"),
     ("answers", "DELETE FROM answers WHERE user_id=?"),
-    ("homework_attempts", "DELETE FROM homework_attempts WHERE user_id=?"),
     ("attempts", "DELETE FROM attempts WHERE user_id=?"),
+    ("chat_requests", "DELETE FROM chat_requests WHERE user_id=?"),
     ("users", "DELETE FROM users WHERE user_id=?"),
 )
 # Kept for others' totals, with the person replaced by a placeholder: answers to group quizzes
@@ -174,6 +174,8 @@ async def forget(
         if touched:
             placeholder -= 1
         await tx.execute("UPDATE group_sessions SET started_by=NULL WHERE started_by=?", user_id)
+        # homework they set: its results go through the group's link, as an anonymous admin's
+        await tx.execute("UPDATE assignments SET created_by=NULL WHERE created_by=?", user_id)
         for table, sql in _DELETES:
             cursor = await tx.execute(sql, user_id)
             deleted[table] += cursor.rowcount

@@ -12,12 +12,24 @@ from storage.database import Database
 @dataclass(frozen=True)
 class SessionAnswer:
     """One member's answer to one question of a group session (a forgotten member's id is
-    their placeholder, below 0)."""
+    their placeholder, below 0); `credit` is what it counts for, -1 to 1."""
 
     user_id: int
     position: int
     chosen: int
     correct: bool
+    credit: float
+
+
+@dataclass(frozen=True)
+class GivenAnswer:
+    """One answer of an attempt as a report shows it: what was chosen (or typed), whether it
+    was fully right, and what it counts for (-1 to 1)."""
+
+    chosen: int
+    correct: bool
+    credit: float
+    reply: str | None = None
 
 
 @dataclass(frozen=True)
@@ -37,11 +49,16 @@ class LatestAttempt:
     user_id: int
     name: str
     attempt_id: int
-    score: int
+    score: float  # partial credit counts
     total: int
     started_at: float
     finished_at: float
-    answers: dict[str, tuple[int, bool]]  # question id -> (chosen, correct)
+    answers: dict[str, GivenAnswer]  # by question id
+
+    @property
+    def question_marks(self) -> dict[str, float]:
+        """Each answered question's credit, by question id."""
+        return {question_id: given.credit for question_id, given in self.answers.items()}
 
 
 WEEK = 7 * 86_400
@@ -55,7 +72,7 @@ class WeekActivity:
     week: int  # weeks since 1970-01-05
     answers: int
     learners: int  # members who answered, forgotten ones counted without their name
-    credit: float  # the answers' credit summed (a right answer 1, a wrong one 0)
+    credit: float  # the answers' credit summed (right 1, wrong 0, partly right between)
 
     @property
     def starts_at(self) -> int:
@@ -68,12 +85,15 @@ class ReportStore:
 
     async def session_answers(self, session_id: int) -> list[SessionAnswer]:
         rows = await self._database.fetchall(
-            """SELECT COALESCE(forgotten_as, user_id) AS who, position, chosen, correct
+            """SELECT COALESCE(forgotten_as, user_id) AS who, position, chosen, correct,
+                      COALESCE(credit, correct) AS credit
                FROM group_answers WHERE session_id=? ORDER BY position, answered_at""",
             session_id,
         )
         return [
-            SessionAnswer(row["who"], row["position"], row["chosen"], bool(row["correct"]))
+            SessionAnswer(
+                row["who"], row["position"], row["chosen"], bool(row["correct"]), row["credit"]
+            )
             for row in rows
         ]
 
@@ -129,7 +149,7 @@ class ReportStore:
         rows = await self._database.fetchall(
             """SELECT CAST((a.answered_at - ?) / ? AS INTEGER) AS week, COUNT(*) AS answers,
                       COUNT(DISTINCT COALESCE(a.forgotten_as, a.user_id)) AS learners,
-                      SUM(a.correct) AS credit
+                      SUM(COALESCE(a.credit, a.correct)) AS credit
                FROM group_sessions s JOIN group_answers a ON a.session_id = s.id
                WHERE s.chat_id = ? AND a.answered_at >= ?
                GROUP BY week ORDER BY week""",
@@ -177,7 +197,9 @@ class ReportStore:
         found = []
         for row in rows:
             answers = await self._database.fetchall(
-                "SELECT question_id, chosen, correct FROM answers WHERE attempt_id=?",
+                """SELECT question_id, chosen, correct, COALESCE(credit, correct) AS credit,
+                          reply
+                   FROM answers WHERE attempt_id=?""",
                 row["id"],
             )
             found.append(
@@ -185,11 +207,16 @@ class ReportStore:
                     user_id=row["user_id"],
                     name=row["first_name"],
                     attempt_id=row["id"],
-                    score=int(row["score"] or 0),
+                    score=float(row["score"] or 0),
                     total=int(row["total"]),
                     started_at=float(row["started_at"]),
                     finished_at=float(row["finished_at"]),
-                    answers={a["question_id"]: (a["chosen"], bool(a["correct"])) for a in answers},
+                    answers={
+                        a["question_id"]: GivenAnswer(
+                            a["chosen"], bool(a["correct"]), float(a["credit"]), a["reply"]
+                        )
+                        for a in answers
+                    },
                 )
             )
         return found

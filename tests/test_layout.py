@@ -13,12 +13,15 @@
 - at most 6 modules directly in `bot/`;
 - no import circle;
 - no module reaches into another module's private names (`x._name` where `_name` is defined
-  elsewhere).
+  elsewhere);
+- grading lives in `content/grading.py` alone: no other module defines `grade*`, `credit*`,
+  `*_score` or `right_choices`, or takes a grader from `content.answers`.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -207,3 +210,80 @@ def _private_reaches(path: Path) -> Iterator[str]:
 
 def test_no_module_reaches_into_another_modules_privates() -> None:
     assert [hit for path in SOURCES.values() for hit in _private_reaches(path)] == []
+
+
+# --- grading lives in one place ---------------------------------------------------------------
+
+GRADING = "content.grading"
+# a function that grades, or a grader's name taken from content.answers
+_GRADER = re.compile(r"^_*(grade|credit)|_score$|^_*right_choices$")
+
+
+def _grading_outside(name: str, path: Path) -> Iterator[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _GRADER.search(node.name):
+            yield f"{name} defines {node.name}"
+        elif isinstance(node, ast.ImportFrom) and node.module == "content.answers":
+            for alias in node.names:
+                if _GRADER.search(alias.name) or alias.name == "multiple_score":
+                    yield f"{name} imports content.answers.{alias.name}"
+        elif (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "answers"
+            and _GRADER.search(node.attr)
+        ):
+            yield f"{name} calls answers.{node.attr}"
+
+
+def test_only_the_grading_module_grades() -> None:
+    """content/grading.py is the one place that says how right an answer is: no other module
+    defines a grader (`grade*`, `credit*`, `*_score`, `right_choices`) or takes one from
+    content.answers, whose parsing helpers the grading module calls."""
+    offences = [
+        hit
+        for name, path in SOURCES.items()
+        if name != GRADING
+        for hit in _grading_outside(name, path)
+    ]
+    assert offences == []
+
+
+def test_the_grading_rule_sees_a_grader_outside_the_grading_module(tmp_path: Path) -> None:
+    stray = tmp_path / "stray.py"
+    stray.write_text(
+        "from content.answers import multiple_score, read_number\n"
+        "def credit(question, chosen): ...\n"
+        "async def grade_tap(tap): ...\n"
+        "def partial_score(x): ...\n"
+        "def right_choices(q): ...\n"
+        "def score_text(x): ...\n",
+        encoding="utf-8",
+    )
+    assert sorted(_grading_outside("stray", stray)) == [
+        "stray defines credit",
+        "stray defines grade_tap",
+        "stray defines partial_score",
+        "stray defines right_choices",
+        "stray imports content.answers.multiple_score",
+    ]
+
+
+def test_the_services_are_made_once_and_no_feature_adds_to_them() -> None:
+    """What one feature lends another is handed over in bot/app.py, where the tie can be
+    seen, never set on the shared services at start for the other to find (and assert)."""
+    tree = ast.parse(SOURCES["bot.core.context"].read_text(encoding="utf-8"))
+    (services,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Services"]
+    assert [ast.unparse(d) for d in services.decorator_list] == ["dataclass(frozen=True)"]
+    setters = [
+        f"{name}:{node.lineno}"
+        for name, path in SOURCES.items()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign)
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(target, ast.Attribute)
+        and isinstance(target.value, ast.Name)
+        and target.value.id == "services"
+    ]
+    assert setters == []

@@ -21,7 +21,7 @@ async def stats_chart(services: Services, locale: Locale) -> charts.Chart | None
         for number, question in enumerate(quiz.questions, 1):
             stat = by_question.get((quiz.id, question.id))
             if stat is not None:
-                label = f"{number}. {clip(locale.plain(question.text), 60)}"
+                label = f"{number}. {clip(locale.label(question.text), 60)}"
                 rows.append((label, stat.correct, stat.answers, number))
         if not rows:
             continue

@@ -4,8 +4,9 @@ out, so that it runs in a worker thread and tests call it without a bot.
 
 One converter for the CLI and the bot (content/formats/): a document's format is its
 extension (a `.txt` is Aiken: the bot has nothing else a text file could be), a `.zip` is a
-bundle of any input format and its images. Our YAML keeps the bank loader's exact rules
-(`parse_bank`: a bank without an id is an error, not named after its file).
+bundle of any input format and its images. Our YAML keeps the bank loader's rules (a bank
+without an id is an error, not named after its file) and, like every format, has its broken
+questions left out and listed when the admin asks to skip them.
 """
 
 from __future__ import annotations
@@ -15,12 +16,26 @@ from dataclasses import dataclass
 
 from content.bundle import MAX_BUNDLE_BYTES, BundleError, read_bundle
 from content.export import dump_bank
-from content.formats.base import ConversionError, ReadOptions, WriteOptions
-from content.formats.convert import read_quiz, write_quiz
-from content.formats.registry import FORMATS, INPUT_FORMATS, Format, bundle_mains
+from content.formats.base import ConversionError, Draft, ReadOptions, WriteOptions
+from content.formats.convert import Loaded, read_quiz, validated, write_quiz
+from content.formats.registry import (
+    FORMATS,
+    INPUT_FORMATS,
+    Format,
+    bundle_main_format,
+    bundle_mains,
+)
 from content.images import BundleImages, ImageError, ImageSource
-from content.loader import PLAYABLE, Accepts, BankResult, parse_bank
+from content.loader import (
+    MAX_BANK_BYTES,
+    PLAYABLE,
+    Accepts,
+    BankResult,
+    check_bank,
+    parse_bank,
+)
 from content.model import Quiz
+from content.safe_yaml import BankYamlError, load_bank_yaml
 
 # Telegram lets a bot download files of at most 20 MB: no input may be larger, whatever its
 # format allows (Moodle XML allows 28 MiB for the images it carries in base64).
@@ -70,7 +85,10 @@ class CheckedUpload:
     result: BankResult  # the quiz, or every error with its place
     stored: str | None  # the bank as canonical YAML, as it will be stored, when valid
     warnings: tuple[str, ...] = ()  # what the conversion could not keep
-    skipped: tuple[str, ...] = ()  # what --skip-unsupported left out
+    skipped: tuple[str, ...] = ()  # the questions `/import skip` left out, with why
+    # refused: how many questions `/import skip` would take (none: skipping cannot help)
+    good_questions: int | None = None
+    assumed: tuple[str, ...] = ()  # the quiz's fields the file did not give (id, title, level)
 
     @property
     def quiz(self) -> Quiz | None:
@@ -93,7 +111,9 @@ def check_upload(
             return _bundle(data, name, options, accepts)
         return _read(data, name, kind.fmt, options, None, accepts)
     except ConversionError as error:
-        return CheckedUpload(BankResult(name, None, error.problems), None)
+        return CheckedUpload(
+            BankResult(name, None, error.problems), None, good_questions=error.good_questions
+        )
 
 
 def _bundle(data: bytes, name: str, options: ReadOptions, accepts: Accepts) -> CheckedUpload:
@@ -101,15 +121,14 @@ def _bundle(data: bytes, name: str, options: ReadOptions, accepts: Accepts) -> C
         bundle = read_bundle(data, bundle_mains())
     except BundleError as error:
         return CheckedUpload(BankResult(name, None, (str(error),)), None)
-    main = kind_of(bundle.bank_name)
-    assert main is not None and main.fmt is not None  # read_bundle took it as a main file
+    fmt = bundle_main_format(bundle.bank_name, bundle.bank)  # as the converter reads a .zip
     inner = ReadOptions(
         language=options.language,
         skip_unsupported=options.skip_unsupported,
         name=posixpath.basename(bundle.bank_name),
     )
     source = f"{name}: {bundle.bank_name}"
-    return _read(bundle.bank, source, main.fmt, inner, BundleImages(bundle.images), accepts)
+    return _read(bundle.bank, source, fmt, inner, BundleImages(bundle.images), accepts)
 
 
 def _read(
@@ -121,14 +140,42 @@ def _read(
     accepts: Accepts,
 ) -> CheckedUpload:
     if fmt.name == "yaml":
-        result = parse_bank(data, source, options.language, images=images, accepts=accepts)
-        return CheckedUpload(result, dump_bank(result.quiz) if result.quiz is not None else None)
+        return _yaml(data, source, options, images, accepts)
     loaded = read_quiz(data, fmt, options, images, accepts)
     return CheckedUpload(
         BankResult(source, loaded.quiz, images=loaded.images),
         dump_bank(loaded.quiz),
         loaded.warnings,
         loaded.skipped,
+        assumed=loaded.assumed,
+    )
+
+
+def _yaml(
+    data: bytes, source: str, options: ReadOptions, images: ImageSource | None, accepts: Accepts
+) -> CheckedUpload:
+    """Our YAML with the loader's rules; its questions checked one by one as the converter
+    checks any format's, so that `/import skip` leaves out the broken ones."""
+    if len(data) > MAX_BANK_BYTES:  # the loader's words for it
+        return CheckedUpload(parse_bank(data, source, options.language), None)
+    try:
+        raw = load_bank_yaml(data)
+    except BankYamlError as error:
+        return CheckedUpload(BankResult(source, None, (str(error),)), None)
+    questions = raw.get("questions") if isinstance(raw, dict) else None
+    if not isinstance(raw, dict) or not isinstance(questions, list):  # the loader says why
+        result = check_bank(raw, source, options.language, images=images, accepts=accepts)
+        return CheckedUpload(result, dump_bank(result.quiz) if result.quiz is not None else None)
+    draft = Draft(bank={key: value for key, value in raw.items() if key != "questions"})
+    for question in questions:
+        draft.add(question, "")
+    loaded: Loaded = validated(
+        draft, source, options.language, options.skip_unsupported, images, accepts
+    )
+    return CheckedUpload(
+        BankResult(source, loaded.quiz, images=loaded.images),
+        dump_bank(loaded.quiz),
+        skipped=loaded.skipped,
     )
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, cast
 
-from telegram import Bot, Document
+from telegram import Bot, Document, ReplyParameters
 from telegram.error import TelegramError
 
 from bot.admin import files, render
@@ -163,9 +163,12 @@ async def import_document(
     document: Document,
     locale: Locale,
     skip_unsupported: bool = False,
+    document_message_id: int | None = None,
 ) -> None:
     """Download, read by its extension (any input format, or a `.zip` bundle of one),
-    validate with the bank validator, and store: all of it, or nothing."""
+    validate with the bank validator, and store: all of it, or nothing. A refusal that
+    skipping would get round ends with an offer to import the good questions, replying to the
+    document's message (`document_message_id`), whose button imports them from it."""
     name = document.file_name or "document"
     kind = files.kind_of(name)
     if kind is None:
@@ -179,12 +182,22 @@ async def import_document(
     # Parsing is CPU work: in a worker thread, so that other chats are served meanwhile, and
     # one upload at a time, so that admins sending at once do not multiply it.
     default = _default(services)
-    async with services.import_lock:
+    async with services.locks.upload:
         checked = await asyncio.to_thread(
             files.check_upload, data, name, kind, default, skip_unsupported
         )
     if checked.quiz is None or checked.stored is None:
         await send_import_errors(bot, chat_id, name, checked.result.errors, locale)
+        if checked.good_questions and not skip_unsupported:
+            offer = render.good_questions_offer(name, checked.good_questions, locale)
+            replying = (
+                ReplyParameters(document_message_id, allow_sending_without_reply=True)
+                if document_message_id is not None
+                else None
+            )
+            await bot.send_message(
+                chat_id, offer.text, reply_markup=offer.markup, reply_parameters=replying
+            )
         return
     stored_size = len(checked.stored.encode())
     if stored_size > MAX_BANK_BYTES:  # stored as canonical YAML, which may be longer
@@ -192,14 +205,25 @@ async def import_document(
             chat_id, locale.t("import_too_large", n=stored_size, limit=MAX_BANK_BYTES)
         )
         return
-    for text in render.conversion_notes(name, checked.skipped, checked.warnings, locale):
+    notes = render.conversion_notes(name, checked.skipped, checked.warnings, locale)
+    for text in notes.messages:
         await bot.send_message(chat_id, text)
-    await bot.send_message(
-        chat_id,
-        await apply_import(
-            services, checked.quiz, admin_id, name, locale, checked.stored, checked.result.images
-        ),
+    if notes.full_list is not None:
+        await bot.send_document(
+            chat_id,
+            notes.full_list.encode(),
+            filename=notes.file_name,
+            caption=locale.t("import_notes_file", file=html.escape(name)),
+        )
+    report = await apply_import(
+        services, checked.quiz, admin_id, name, locale, checked.stored, checked.result.images
     )
+    if checked.assumed:
+        report += "\n" + render.assumed(checked.quiz, checked.assumed, locale)
+    await bot.send_message(chat_id, report)
+    if services.catalog.get(checked.quiz.id) is not None:
+        next_steps = render.next_steps(checked.quiz, locale)
+        await bot.send_message(chat_id, next_steps.text, reply_markup=next_steps.markup)
 
 
 async def _download(
@@ -305,7 +329,7 @@ async def apply_import(
 ) -> str:
     """Store a valid bank (`stored`: its canonical YAML, if already written; `images`: the
     picture files it came with, by path) over the quiz of its id; the report to send."""
-    async with services.bank_lock:
+    async with services.locks.bank:
         if stored is None:
             stored = await asyncio.to_thread(dump_bank, quiz)
         return await _apply_import(services, quiz, admin_id, source, locale, stored, images)
@@ -601,7 +625,7 @@ async def draft_result(services: Services, draft: Draft) -> BankResult:
 
 async def save_draft(services: Services, draft: Draft, admin_id: int) -> BankResult:
     """Validate against the quiz as it is now, store, and put it into the catalog."""
-    async with services.bank_lock:
+    async with services.locks.bank:
         return await _save_draft(services, draft, admin_id)
 
 
@@ -631,7 +655,7 @@ async def save_collection(
 ) -> tuple[BankResult, list[Question]]:
     """Add the collected questions to the quiz as it is now: validated, stored with new ids
     and one audit entry, put into the catalog; or the errors (nothing stored)."""
-    async with services.bank_lock:
+    async with services.locks.bank:
         quiz = services.catalog.get(collection.quiz_id)
         if quiz is None:
             missing = f"quiz {collection.quiz_id} no longer exists"
@@ -661,7 +685,7 @@ async def save_collection(
 
 async def retire(services: Services, quiz: Quiz, question_id: str, admin_id: int) -> Quiz:
     """Retire a question: stored, audited, out of the catalog; answers stay where they are."""
-    async with services.bank_lock:
+    async with services.locks.bank:
         current = services.catalog.get(quiz.id) or quiz
         return await _retire(services, current, question_id, admin_id)
 
@@ -696,5 +720,5 @@ async def stats(services: Services, locale: Locale) -> list[str]:
         await store.retired(),
         locale,
         await store.wrong_replies(),
-        await store.credit_stats(),
+        await store.questions_with_credit(),
     )

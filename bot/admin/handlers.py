@@ -13,23 +13,26 @@ import warnings
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
-from telegram import CallbackQuery, ReplyKeyboardMarkup, ReplyKeyboardRemove, Update
+from telegram import CallbackQuery, Message, ReplyKeyboardMarkup, ReplyKeyboardRemove, Update
 from telegram.ext import BaseHandler, CommandHandler, ConversationHandler, MessageHandler, filters
 from telegram.warnings import PTBUserWarning
 
 from bot.admin import charts, collecting, flow, render
 from bot.admin.collecting import Collection
 from bot.admin.flow import Draft
-from bot.core import arguments, callbacks, commands
+from bot.core import arguments, callbacks, commands, quiz_menus
 from bot.core.access import admin_only, is_bot_admin
 from bot.core.arguments import Refusal
 from bot.core.commands import QUIZ, Command, Role, Task, Where
 from bot.core.context import QuizContext
-from bot.core.handlers import PRIVATE_MESSAGE, TapHandler
+from bot.core.handlers import PRIVATE_MESSAGE, QuizMenuHandler, TapHandler, edit_in_place
 from bot.core.i18n import language_name
+from bot.core.quiz_menus import MenuFor
 from bot.core.render import Reply, split_blocks
 from content.editing import EditError
+from content.formats.registry import OUTPUT_FORMATS
 from content.loader import BankResult
+from content.model import Quiz
 
 DRAFT_KEY = "admin_draft"
 COLLECTION_KEY = "admin_collection"
@@ -38,16 +41,18 @@ END = ConversationHandler.END
 
 
 async def import_bank(update: Update, context: QuizContext) -> None:
-    """A quiz file captioned `/import`, or `/import` in reply to one; `--skip-unsupported`
+    """A quiz file captioned `/import`, or `/import` in reply to one; `skip` (`--skip-unsupported`)
     converts what a bank can hold and lists the rest."""
     message = update.effective_message
     document = message.document if message is not None else None
+    document_message = message
     words = context.args
     if message is not None and document is not None:  # the caption's words after /import
         words = (message.caption or "").split()[1:]
     if message is not None and document is None and message.reply_to_message is not None:
-        document = message.reply_to_message.document
-    if document is None:
+        document_message = message.reply_to_message
+        document = document_message.document
+    if document is None or document_message is None:
         await context.say(context.locale.t("usage_import"))
         return
     skip = arguments.import_options(words)
@@ -62,12 +67,43 @@ async def import_bank(update: Update, context: QuizContext) -> None:
         document,
         context.locale,
         skip,
+        document_message.message_id,
+    )
+
+
+@admin_only
+async def import_good(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.ImportGood
+) -> None:
+    """The button under a refusal: `/import skip` on the file the refusal replies to. The
+    button goes at once, so that one tap is one import."""
+    message = query.message
+    replied = message.reply_to_message if isinstance(message, Message) else None
+    document = replied.document if replied is not None else None
+    if document is None or replied is None:  # deleted, or too old for Telegram to include
+        await query.answer(context.locale.t("import_good_gone"), show_alert=True)
+        return
+    await query.answer()
+    await query.edit_message_reply_markup(None)
+    await flow.import_document(
+        context.bot,
+        context.services,
+        context.chat_id,
+        context.learner.user_id,
+        document,
+        context.locale,
+        skip_unsupported=True,
+        document_message_id=replied.message_id,
     )
 
 
 async def export(update: Update, context: QuizContext) -> None:
     """`/export <quiz id> [format]`: the quiz as a document of that format (YAML unless
-    given; a `.zip` where its images travel beside it) that /import accepts back."""
+    given; a `.zip` where its images travel beside it) that /import accepts back; with no
+    quiz, the quizzes as buttons, then the formats."""
+    if not context.args:
+        await quiz_menus.show(context, MenuFor.EXPORT)
+        return
     wanted = arguments.export(context.args, context.services.catalog)
     if isinstance(wanted, Refusal):
         await context.say(wanted.text(context.locale))
@@ -76,6 +112,33 @@ async def export(update: Update, context: QuizContext) -> None:
     await flow.export_quiz(
         context.bot, context.services, context.chat_id, quiz, fmt, context.locale
     )
+
+
+@admin_only
+async def on_export_chosen(query: CallbackQuery, context: QuizContext, quiz: Quiz) -> None:
+    """A quiz chosen in `/export`'s menu: in which format?"""
+    locale = context.locale
+    text = locale.t("menu_which_format", title=locale.text(quiz.title, 200))
+    forms = [(name, callbacks.ExportChoice(quiz.id, at)) for at, name in enumerate(OUTPUT_FORMATS)]
+    shown = quiz_menus.choices(text, forms)
+    await query.answer()
+    await edit_in_place(query, shown.text, shown.markup)
+
+
+@admin_only
+async def on_export_format(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.ExportChoice
+) -> None:
+    quiz = context.services.catalog.get(tap.quiz_id)
+    if quiz is None or not 0 <= tap.form < len(OUTPUT_FORMATS):
+        await query.answer(context.locale.t("stale_button"))
+        return
+    await query.answer()
+    name = OUTPUT_FORMATS[tap.form]
+    locale = context.locale
+    title = locale.text(quiz.title, 200)
+    await edit_in_place(query, locale.t("menu_exporting", title=title, form=name))
+    await flow.export_quiz(context.bot, context.services, context.chat_id, quiz, name, locale)
 
 
 async def delquestion(update: Update, context: QuizContext) -> None:
@@ -413,6 +476,9 @@ def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
         _addquestion_conversation(),
         *commands.handlers(c for c in COMMANDS if c is not ADDQUESTION),
         MessageHandler(caption_import, IMPORT.guarded),
+        TapHandler(callbacks.ImportGood, import_good),
+        QuizMenuHandler(MenuFor.EXPORT, on_export_chosen),
+        TapHandler(callbacks.ExportChoice, on_export_format),
         CommandHandler("done", done, filters=private),
         MessageHandler(private & filters.POLL, collected_poll),
         CommandHandler("cancel", cancel, filters=private),

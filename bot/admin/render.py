@@ -20,6 +20,7 @@ from telegram import (
 from bot.core import callbacks
 from bot.core.display import isolate
 from bot.core.i18n import Locale
+from bot.core.quiz_menus import MenuFor
 from bot.core.render import (
     Rendered,
     explanation,
@@ -65,11 +66,12 @@ class ErrorReport:
 
 
 def import_errors(file_name: str, errors: Sequence[str], locale: Locale) -> ErrorReport:
-    """The first MAX_ERRORS_SHOWN errors with their place (each shortened); past that, a count
-    in the message and every error in full in a text file."""
+    """The first MAX_ERRORS_SHOWN errors, numbered, with their place (each shortened); past
+    that, a count in the message and every error in full in a text file."""
     head = locale.t("import_refused", file=html.escape(file_name), n=len(errors))
     listed = "\n".join(
-        f"• {html.escape(shorten(error, MAX_ERROR_LENGTH))}" for error in errors[:MAX_ERRORS_SHOWN]
+        f"{n}. {html.escape(shorten(error, MAX_ERROR_LENGTH))}"
+        for n, error in enumerate(errors[:MAX_ERRORS_SHOWN], 1)
     )
     blocks = [head, listed]
     more = len(errors) - MAX_ERRORS_SHOWN
@@ -94,20 +96,49 @@ def listing(head: str, lines: Sequence[str]) -> list[str]:
     return split_blocks(["\n".join([head, *listed])])
 
 
+@dataclass(frozen=True)
+class Notes:
+    """What a converted file lost on the way, as messages; every line in a file as well when
+    a list is longer than the messages show."""
+
+    messages: list[str]
+    full_list: str | None = None
+    file_name: str = ""
+
+
 def conversion_notes(
     file_name: str, skipped: Sequence[str], warnings: Sequence[str], locale: Locale
-) -> list[str]:
-    """What a converted file lost on the way: the questions skipped, what was not kept."""
+) -> Notes:
+    """The questions skipped and what was not kept: the first MAX_NOTES_SHOWN of each list
+    in messages, then a count, and all of them in a text file."""
     blocks = []
+    listing = []
     for key, notes in (("import_skipped", skipped), ("import_warnings", warnings)):
         if not notes:
             continue
         listed = [f"• {html.escape(shorten(note, MAX_ERROR_LENGTH))}" for note in notes]
         if len(notes) > MAX_NOTES_SHOWN:
-            listed[MAX_NOTES_SHOWN:] = [locale.t("and_more", n=len(notes) - MAX_NOTES_SHOWN)]
+            listed[MAX_NOTES_SHOWN:] = [
+                locale.t("import_notes_more", n=len(notes) - MAX_NOTES_SHOWN)
+            ]
         head = locale.t(key, file=html.escape(file_name), n=len(notes))
         blocks.append("\n".join([head, *listed]))
-    return split_blocks(blocks) if blocks else []
+        plain_head = html.unescape(locale.t(key, file=file_name, n=len(notes)))
+        listing.append("".join(f"{line}\n" for line in [plain_head, *notes]))
+    messages = split_blocks(blocks) if blocks else []
+    if len(skipped) <= MAX_NOTES_SHOWN and len(warnings) <= MAX_NOTES_SHOWN:
+        return Notes(messages)
+    return Notes(messages, "\n".join(listing), f"{_plain_file_name(file_name)}.skipped.txt")
+
+
+def good_questions_offer(file_name: str, good: int, locale: Locale) -> Rendered:
+    """After a refusal that skipping would get round: how many questions can be taken, and
+    a button that imports them (from the file the message replies to)."""
+    button = InlineKeyboardButton(
+        locale.t("button_import_good", n=good), callback_data=callbacks.ImportGood().encode()
+    )
+    text = locale.t("import_good_offer", file=html.escape(file_name), n=good)
+    return Rendered(text, InlineKeyboardMarkup([[button]]))
 
 
 def import_report(plan: ImportPlan, overrides_disk: bool, locale: Locale) -> str:
@@ -133,6 +164,32 @@ def import_report(plan: ImportPlan, overrides_disk: bool, locale: Locale) -> str
     if overrides_disk:
         lines.append(locale.t("import_overrides"))
     return "\n".join(lines)
+
+
+def assumed(quiz: Quiz, fields: Sequence[str], locale: Locale) -> str:
+    """What the bank took as the file did not say it: its id or title from the file's name,
+    the level medium."""
+    said = {
+        "id": locale.t("import_assumed_id", quiz_id=quiz.id),
+        "title": locale.t("import_assumed_title", title=html.escape(locale.plain(quiz.title))),
+        "level": locale.t("import_assumed_level", level=quiz.level.value),
+    }
+    return locale.t("import_assumed", what="; ".join(said[f] for f in fields if f in said))
+
+
+def next_steps(quiz: Quiz, locale: Locale) -> Rendered:
+    """After an import: try the quiz, post it to a group, set it as homework, export it."""
+    steps = [
+        ("button_try_quiz", callbacks.OpenQuiz(quiz.id)),
+        ("button_post_quiz", callbacks.QuizMenuChoice(MenuFor.PUSH, quiz.id)),
+        ("button_assign_quiz", callbacks.QuizMenuChoice(MenuFor.ASSIGN, quiz.id)),
+        ("button_export_quiz", callbacks.QuizMenuChoice(MenuFor.EXPORT, quiz.id)),
+    ]
+    buttons = [
+        InlineKeyboardButton(locale.t(key), callback_data=tap.encode()) for key, tap in steps
+    ]
+    text = locale.t("import_next", title=html.escape(locale.plain(quiz.title)))
+    return Rendered(text, InlineKeyboardMarkup([buttons[:2], buttons[2:]]))
 
 
 def draft_preview(
@@ -259,6 +316,7 @@ def per_type_lines(
     credit = {c.question_id: c for c in credits if c.quiz_id == quiz.id}
     answers: dict[QuestionType, int] = {}
     score: dict[QuestionType, float] = {}
+    in_parts: set[QuestionType] = set()  # a kind whose answers count their credit
     for stat in questions:
         question = quiz.question(stat.question_id)
         if question is None:
@@ -267,9 +325,11 @@ def per_type_lines(
         answers[kind] = answers.get(kind, 0) + stat.answers
         partial = credit.get(stat.question_id)
         score[kind] = score.get(kind, 0.0) + (partial.credit if partial else stat.correct)
+        if partial is not None:
+            in_parts.add(kind)
     parts = [
         locale.t(
-            "stats_type_part_average" if kind is QuestionType.MULTIPLE else "stats_type_part",
+            "stats_type_part_average" if kind in in_parts else "stats_type_part",
             type=locale.t(f"question_type_{kind.value}"),
             n=answers[kind],
             percent=round(100 * score[kind] / answers[kind]),

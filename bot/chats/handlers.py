@@ -5,14 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from telegram import Update
+from telegram import CallbackQuery, Update
 from telegram.ext import BaseHandler
 
-from bot.core import arguments, commands
+from bot.core import arguments, callbacks, commands, quiz_menus
+from bot.core.access import chat_admin_only
 from bot.core.arguments import Refusal
 from bot.core.commands import Command, Role, Task, Where
 from bot.core.context import QuizContext
+from bot.core.handlers import TapHandler, edit_in_place
 from bot.core.i18n import Locale, language_name, ui_languages
+from content.rules import parse_timezone
 
 
 async def language(update: Update, context: QuizContext) -> None:
@@ -30,15 +33,36 @@ async def language(update: Update, context: QuizContext) -> None:
 
 
 async def timezone(update: Update, context: QuizContext) -> None:
-    """`/timezone Area/City` in a group: the zone its homework deadlines are read in."""
-    services = context.services
+    """`/timezone Area/City` in a group: the zone its homework deadlines are read in; a place
+    that is no zone's name gets the zones it may mean as buttons (for its admins)."""
+    services, locale = context.services, context.locale
     stored = await services.storage.chats.settings(context.chat_id)
     wanted = arguments.timezone(context.args, stored.timezone or services.settings.default_timezone)
     if isinstance(wanted, Refusal):
-        await context.say(wanted.text(context.locale))
+        suggested = quiz_menus.zone_suggestions(
+            context.args or (), callbacks.SetChatTimezone, locale
+        )
+        if suggested is None or wanted.problem is None:
+            await context.say(wanted.text(locale))
+        else:
+            await context.say(suggested.text, suggested.markup)
         return
     await services.storage.chats.set_timezone(context.chat_id, wanted, services.clock())
-    await context.say(context.locale.t("group_timezone_set", timezone=wanted))
+    await context.say(locale.t("group_timezone_set", timezone=wanted))
+
+
+@chat_admin_only
+async def on_timezone(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.SetChatTimezone
+) -> None:
+    """A chat admin tapped a suggested zone: the group's now."""
+    services, locale = context.services, context.locale
+    if parse_timezone(tap.zone) != tap.zone:
+        await query.answer(locale.t("stale_button"))
+        return
+    await services.storage.chats.set_timezone(context.chat_id, tap.zone, services.clock())
+    await query.answer()
+    await edit_in_place(query, locale.t("group_timezone_set", timezone=tap.zone))
 
 
 ADMIN, GROUP, SETTINGS = Role.CHAT_ADMIN, Where.GROUP, Task.SETTINGS
@@ -52,4 +76,4 @@ COMMANDS = (
 
 
 def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
-    return commands.handlers(COMMANDS)
+    return [*commands.handlers(COMMANDS), TapHandler(callbacks.SetChatTimezone, on_timezone)]

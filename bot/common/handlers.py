@@ -8,7 +8,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from telegram import CallbackQuery, Update
+from telegram import CallbackQuery, ReplyKeyboardRemove, Update
 from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, MessageHandler, filters
@@ -101,6 +101,13 @@ async def plain_text(update: Update, context: QuizContext) -> None:
     await context.say(context.locale.t("plain_text"))
 
 
+async def stale_pick(update: Update, context: QuizContext) -> None:
+    """A chat picked with a picker no feature took: not one the bot showed (or forged)."""
+    await context.bot.send_message(
+        context.chat_id, context.locale.t("pick_expired"), reply_markup=ReplyKeyboardRemove()
+    )
+
+
 async def stale_button(update: Update, context: QuizContext) -> None:
     """A button no handler took: not ours, forged, or of a version gone by."""
     await context.answer(context.locale.t("stale_button"))
@@ -124,6 +131,7 @@ def handlers(declared: Sequence[Command]) -> list[BaseHandler[Update, QuizContex
         TapHandler(callbacks.HelpTopic, on_help_topic),
         MessageHandler(filters.COMMAND & PRIVATE_MESSAGE, unknown_command),
         MessageHandler(filters.TEXT & ~filters.COMMAND & PRIVATE_MESSAGE, plain_text),
+        MessageHandler(filters.StatusUpdate.CHAT_SHARED & PRIVATE_MESSAGE, stale_pick),
         CallbackQueryHandler(stale_button),
     ]
 

@@ -8,11 +8,13 @@ run: it returns None, which a conversation takes as "stay where you are".
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from telegram.constants import ChatType
+from telegram.error import TelegramError
 
+from bot.core import faults
 from bot.core.context import QuizContext
 from content.group_rules import may_control
 
@@ -115,6 +117,32 @@ async def is_chat_admin(context: QuizContext, chat_id: int, user_id: int) -> boo
     creator or an administrator as getChatMember says. A Telegram error is raised."""
     if user_id in context.services.settings.admin_ids:
         return True
+    return await _member_status(context, chat_id, user_id) in ("creator", "administrator")
+
+
+ChatCheck = Callable[[QuizContext, int, int], Awaitable[bool]]  # `is_member`, `is_chat_admin`
+
+
+async def sender_passes(context: QuizContext, chat_id: int, check: ChatCheck, refusal: str) -> bool:
+    """Whether the sender passes `check` in that chat, now, as Telegram answers it. A no (or
+    Telegram no longer knowing them there, or that chat) is said with the string `refusal`;
+    Telegram failing to answer now, with "try again in a moment"."""
+    try:
+        allowed = await check(context, chat_id, context.learner.user_id)
+    except TelegramError as error:
+        if not faults.classify(error).permanent:
+            await context.say(context.locale.t("member_check_failed"))
+            return False
+        allowed = False
+    if not allowed:
+        await context.say(context.locale.t(refusal))
+    return allowed
+
+
+async def administers(context: QuizContext, chat_id: int, user_id: int) -> bool:
+    """Whether the person is that chat's creator or one of its administrators, as
+    getChatMember says (being one of the bot's admins does not make one). A Telegram error is
+    raised."""
     return await _member_status(context, chat_id, user_id) in ("creator", "administrator")
 
 

@@ -192,16 +192,39 @@ def timezone(args: Words, current: str) -> str | Refusal:
 
 
 def remind(args: Words, timezone: str, current: str | None) -> time | Literal["off"] | Refusal:
-    """`/remind HH:MM` or `/remind off` (also `stop`, `no`)."""
+    """`/remind HH:MM`, `/remind 7pm` (or `7 pm`), or `/remind off` (also `stop`, `no`)."""
     shown = html.escape(current) if current else Reply("remind_none")
     usage = Reply("remind_usage", {"timezone": html.escape(timezone), "current": shown})
+    words = _words(args, usage, 1, 2)
+    if isinstance(words, Refusal):
+        return words
+    if len(words) == 1 and words[0].lower() in OFF_WORDS:
+        return OFF
+    at = clock_time(" ".join(words))
+    return Refusal(at, usage) if isinstance(at, Reply) else at
+
+
+MAX_GOAL = 1000  # answers a day
+
+
+def goal(args: Words, current: int | None) -> int | Literal["off"] | Refusal:
+    """`/goal <answers a day>` (1 to 1000) or `/goal off` (also `stop`, `no`)."""
+    usage = Reply("goal_usage", {"current": current if current else Reply("goal_none")})
+    word = _word_or_off(args, usage)
+    if isinstance(word, Refusal) or word == OFF:
+        return word
+    number = ascii_number(word)
+    if number is None or not 1 <= number <= MAX_GOAL:
+        return Refusal(Reply("args_goal", {"value": echo(word)}), usage)
+    return number
+
+
+def _word_or_off(args: Words, usage: Reply) -> str | Refusal:
+    """The one word a setting takes, or `OFF` for off, stop or no."""
     words = _words(args, usage, 1, 1)
     if isinstance(words, Refusal):
         return words
-    if words[0].lower() in OFF_WORDS:
-        return OFF
-    at = clock_time(words[0])
-    return Refusal(at, usage) if isinstance(at, Reply) else at
+    return OFF if words[0].lower() in OFF_WORDS else words[0]
 
 
 # groups and channels
@@ -294,9 +317,27 @@ def delquestion(args: Words, catalog: Catalog) -> tuple[Quiz, str] | Refusal:
     return _quiz_and(args, catalog, "usage_delquestion", known_question)
 
 
-def push(args: Words, catalog: Catalog) -> tuple[Quiz, int | str] | Refusal:
-    """`/push <quiz id> <@channel or chat id>`"""
-    return _quiz_and(args, catalog, "usage_push", lambda word, _: chat(word))
+MAX_TITLE_WORDS = 12  # words after a quiz id taken as a chat's title (to be picked instead)
+
+
+@dataclass(frozen=True)
+class PushArgs:
+    quiz: Quiz
+    chat: int | str | None  # None: to be picked with Telegram's chat picker
+    named: str | None = None  # words that name no chat (a title), echoed: the picker says so
+
+
+def push(args: Words, catalog: Catalog) -> PushArgs | Refusal:
+    """`/push <quiz id> [<@channel or chat id>]`: without a chat, or with words that are no
+    @name or id (`/push week-3 Study group`), the chat is picked with the chat picker."""
+    given = _quiz_first(args, catalog, Reply("usage_push"), 1, 1 + MAX_TITLE_WORDS)
+    if isinstance(given, Refusal):
+        return given
+    quiz, rest = given
+    target = parse_chat(rest[0]) if len(rest) == 1 else None
+    if target is not None:
+        return PushArgs(quiz, target)
+    return PushArgs(quiz, None, echo(" ".join(rest)) if rest else None)
 
 
 def _quiz_and(
@@ -315,25 +356,26 @@ def _quiz_and(
 @dataclass(frozen=True)
 class ScheduleArgs:
     quiz_id: str  # not necessarily a quiz any more: `off` ends the schedule of a removed one
-    chat: int | str
+    chat: int | str | None  # None: to be picked with the chat picker
     minute_of_day: int | None  # UTC; None: `off`
 
 
 def schedule(args: Words) -> ScheduleArgs | Refusal:
-    """`/schedule <quiz id> <@channel or chat id> <HH:MM | off>`"""
+    """`/schedule <quiz id> [<@channel or chat id>] <HH:MM | off>`: without the chat, it is
+    picked with the chat picker."""
     usage = Reply("usage_schedule")
-    words = _words(args, usage, 3, 3)
+    words = _words(args, usage, 2, 3)
     if isinstance(words, Refusal):
         return words
     slug = quiz_id(words[0])
     if isinstance(slug, Reply):
         return Refusal(slug, usage)
-    target = chat(words[1])
+    target = chat(words[1]) if len(words) == 3 else None
     if isinstance(target, Reply):
         return Refusal(target, usage)
-    if words[2].lower() == OFF:
+    if words[-1].lower() == OFF:
         return ScheduleArgs(slug, target, None)
-    at = clock_time(words[2])
+    at = clock_time(words[-1])
     if isinstance(at, Reply):
         return Refusal(at, usage)
     return ScheduleArgs(slug, target, at.hour * 60 + at.minute)
@@ -354,29 +396,44 @@ def report(args: Words, catalog: Catalog) -> tuple[Quiz, str] | Refusal:
 # homework
 
 
+COUNTS_WORDS = ("first", "best")  # which attempt counts (storage.homework_store.COUNTS)
+SHUFFLE_WORDS = frozenset({"shuffle", "shuffled"})
+
+
 @dataclass(frozen=True)
 class AssignArgs:
     quiz: Quiz
     deadline: float  # Unix time
+    counts: str = "first"
+    shuffled: bool = False
 
 
 def assign(
     args: Words, catalog: Catalog, timezone: str, now: float, min_seconds: int
 ) -> AssignArgs | Refusal:
-    """`/assign <quiz id> <deadline>`: a duration (`90m`, `2h`, `3d`) or `YYYY-MM-DD HH:MM`
-    in the group's time zone."""
+    """`/assign <quiz id> <deadline> [first|best] [shuffle]`: the deadline a duration (`90m`,
+    `2h`, `3d`) or `YYYY-MM-DD HH:MM` in the group's time zone; then, in any order, which
+    attempt counts (the first unless `best`) and whether each member's questions are
+    shuffled."""
     usage = Reply("usage_assign", {"example": example_quiz(catalog), "timezone": timezone})
-    given = _quiz_first(args, catalog, usage, 1, 3)
+    given = _quiz_first(args, catalog, usage, 1, 5)
     if isinstance(given, Refusal):
         return given
     quiz, rest = given
+    options = [word for word in rest if word.lower() in (*COUNTS_WORDS, *SHUFFLE_WORDS)]
+    rest = [word for word in rest if word not in options]
+    counts = [word.lower() for word in options if word.lower() in COUNTS_WORDS]
+    shuffles = [word for word in options if word.lower() in SHUFFLE_WORDS]
+    if len(counts) > 1 or len(shuffles) > 1 or len(rest) > 2:
+        extra = (counts[1:] or shuffles[1:] or rest[2:])[0]
+        return Refusal(Reply("args_extra", {"value": echo(extra)}), usage)
     if not rest:
         return Refusal(Reply("deadline_missing"), usage)
     deadline = parse_deadline(rest, now, timezone, min_seconds)
     if isinstance(deadline, DeadlineProblem):
         value = echo(" ".join(rest))
         return Refusal(Reply(f"deadline_{deadline.reason}", {"value": value}), usage)
-    return AssignArgs(quiz, deadline)
+    return AssignArgs(quiz, deadline, counts[0] if counts else "first", bool(shuffles))
 
 
 def unassign(args: Words) -> int | Refusal:

@@ -39,12 +39,16 @@ class FieldFormat:
 Int = Annotated[int, FieldFormat(re.compile(r"0|[1-9][0-9]{0,17}"), int)]
 Slug = Annotated[str, FieldFormat(re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*"), str)]
 Language = Annotated[str, FieldFormat(re.compile(r"[a-z]{2,3}(?:-[a-z0-9]{2,8})?"), str)]
+# an IANA time zone's name as tzdata spells it (`America/Argentina/Buenos_Aires`)
+Zone = Annotated[
+    str, FieldFormat(re.compile(r"[A-Z][A-Za-z0-9_+-]*(?:/[A-Za-z0-9_+-]+){1,2}"), str)
+]
 
 
 @dataclass_transform(frozen_default=True)
 class Tap:
     """A kind of button, declared as `class Kind(Tap, prefix="x", chats=PRIVATE)` with fields
-    that are `Int`, `Slug` or `Language`; each kind is made a frozen dataclass."""
+    that are `Int`, `Slug`, `Language` or `Zone`; each kind is made a frozen dataclass."""
 
     prefix: ClassVar[str]
     chats: ClassVar[frozenset[str]]
@@ -142,8 +146,29 @@ class StartReview(Tap, prefix="rv", chats=PRIVATE):
     """Start or continue a review session of the questions due now."""
 
 
+class ReviewAhead(Tap, prefix="ra", chats=PRIVATE):
+    """With nothing due: start a review session of the cards due within a few days."""
+
+
+class ReviewForgotten(Tap, prefix="rf", chats=PRIVATE):
+    """Start a review session of the cards the learner forgot (lapsed) lately."""
+
+
+class PractiseMissed(Tap, prefix="pm", chats=PRIVATE):
+    """Practise now what attempt `attempt_id` (a quiz, a review, a practice round, a
+    homework once closed) got wrong: a round of exactly those questions."""
+
+    attempt_id: Int
+
+
 class ListQuizzes(Tap, prefix="ls", chats=PRIVATE):
     pass
+
+
+class SetTimezone(Tap, prefix="tz", chats=PRIVATE):
+    """A learner picks a time zone suggested for a name that was none (`/timezone Lagos`)."""
+
+    zone: Zone
 
 
 class ConfirmForget(Tap, prefix="fgy", chats=PRIVATE):
@@ -168,6 +193,11 @@ class ConfirmDraft(Tap, prefix="adc", chats=PRIVATE):
 
 class CancelDraft(Tap, prefix="adx", chats=PRIVATE):
     nonce: Int
+
+
+class ImportGood(Tap, prefix="aig", chats=PRIVATE):
+    """An admin imports the questions that can be taken from the refused file that the
+    tapped message replies to (`/import skip` on it)."""
 
 
 class DraftType(Tap, prefix="adt", chats=PRIVATE):
@@ -231,11 +261,67 @@ class GroupSubmit(Tap, prefix="gs", chats=GROUPS, per_member=True):
     position: Int
 
 
+class SetChatTimezone(Tap, prefix="gtz", chats=GROUPS):
+    """A group's admin picks a time zone suggested for the group (`/timezone Lagos`)."""
+
+    zone: Zone
+
+
 class GroupReveal(Tap, prefix="gr", chats=GROUPS):
     """A chat admin asks to reveal the question at `position` of a group session now."""
 
     session_id: Int
     position: Int
+
+
+# --- menus: what a command needs and was not given (bot/core/quiz_menus.py) ---
+
+
+class QuizMenuPage(Tap, prefix="qm", chats=ANY_CHAT):
+    """Turn a menu of quizzes (for the command `menu`, `bot.core.quiz_menus.MenuFor`) to `page`."""
+
+    menu: Int
+    page: Int
+
+
+class QuizMenuChoice(Tap, prefix="qc", chats=ANY_CHAT):
+    """A quiz chosen in a menu of quizzes for the command `menu`."""
+
+    menu: Int
+    quiz_id: Slug
+
+
+class GroupQuizStart(Tap, prefix="gqs", chats=GROUPS):
+    """A chat admin starts `quiz_id` for the chat from the menu: `seconds` a question, as quiz
+    polls when `poll` is 1 (else buttons)."""
+
+    quiz_id: Slug
+    seconds: Int
+    poll: Int
+
+
+class AssignSetup(Tap, prefix="as", chats=ANY_CHAT):
+    """Homework of `quiz_id` from the menu: `best` and `shuffle` (0 or 1) as toggled so far;
+    `hours` 0 while they are being toggled, else the deadline, hours from now, chosen."""
+
+    quiz_id: Slug
+    hours: Int
+    best: Int
+    shuffle: Int
+
+
+class ReportChoice(Tap, prefix="rq", chats=PRIVATE):
+    """The report of `quiz_id` as the file form `form` (an index of the report forms)."""
+
+    quiz_id: Slug
+    form: Int
+
+
+class ExportChoice(Tap, prefix="xq", chats=PRIVATE):
+    """`quiz_id` exported as format `form` (an index of the output formats)."""
+
+    quiz_id: Slug
+    form: Int
 
 
 def kinds() -> tuple[type[Tap], ...]:

@@ -8,14 +8,14 @@ who sent the update as stored and the language to answer them in (`identify`, ha
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Protocol, TypeVar
 
+from cachetools import LRUCache
 from telegram import Bot, Chat, InlineKeyboardMarkup, Update
 from telegram import User as TelegramUser
 from telegram.constants import ChatType
@@ -25,16 +25,20 @@ from bot.config import Settings
 from bot.core.arguments import Refusal
 from bot.core.callbacks import Tap
 from bot.core.deeplinks import Link, LinkSigner, key_from_token
-from bot.core.i18n import Locale
-from bot.core.update_processor import arrival_time
+from bot.core.i18n import Locale, ui_languages
+from bot.core.locks import Locks
+from bot.core.pace import SendPace, ShownCounts
+from bot.core.update_processor import arrival_time, poll_chats
 from content.catalog import Catalog
-from content.group_rules import SendPace
-from content.rules import resolve_language
+from content.rules import resolve_language, usual_language
 from storage import Attempt, Storage, User
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+USUAL_LANGUAGES_KEPT = 10_000  # groups whose usual language is remembered
+MEMBER_STATUSES = 10_000  # (chat, member) statuses remembered, the least recently used dropped
 
 
 class ToastSender(Protocol):
@@ -46,30 +50,32 @@ class ToastSender(Protocol):
         answers it itself)."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Services:
+    """What every handler and job reaches, made once at start (`bot/app.py`) and never added
+    to: the resources, and what the process remembers between updates, each bounded. What a
+    feature lends another is not here: `bot/app.py` hands it to the feature that needs it."""
+
     settings: Settings
     storage: Storage
     catalog: Catalog
     clock: Callable[[], float] = field(default=time.time)
-    # Updates of different chats run concurrently: changes to a bank (read the quiz, plan,
-    # store, put into the catalog) take this lock so two admins cannot overwrite each other.
-    bank_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    import_lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one upload parsed at once
-    pace: SendPace = field(default_factory=SendPace)  # sends per group, to pace live counts
-    # (chat, user) -> (when looked up, chat member status): ephemeral, see bot/core/access.py
-    member_status: dict[tuple[int, int], tuple[float, str]] = field(default_factory=dict)
-    group_locks: dict[int, asyncio.Lock] = field(default_factory=dict)  # a session's, one each
-    push_locks: dict[int, asyncio.Lock] = field(default_factory=dict)  # one push per chat
-    # quiz polls posted by this process -> their chat, so the update processor orders a vote
-    # as its voter's answer in that chat (shared with it; see update_processor.order_key)
-    poll_chats: dict[str, int] = field(default_factory=dict)
-    # asks a private attempt another feature started (a review of what a member missed in a
-    # group, a homework): the learner feature's, set at its start (features never import
-    # each other)
-    open_attempt: AttemptOpener | None = None
     # a group tap's toast goes through this when it runs (QUIZ_TOAST_PROCESS), else in-process
     toaster: ToastSender | None = None
+    locks: Locks = field(default_factory=Locks)
+    pace: SendPace = field(default_factory=SendPace)  # sends per group, to pace live counts
+    shown_counts: ShownCounts = field(default_factory=ShownCounts)  # each open question's
+    # (chat, user) -> (when looked up, chat member status): see bot/core/access.py
+    member_status: MutableMapping[tuple[int, int], tuple[float, str]] = field(
+        default_factory=lambda: LRUCache(maxsize=MEMBER_STATUSES)
+    )
+    # quiz polls posted by this process -> their chat, so the update processor orders a vote
+    # as its voter's answer in that chat (shared with it; see update_processor.order_key)
+    poll_chats: MutableMapping[str, int] = field(default_factory=poll_chats)
+    # chat -> (when worked out, the language most of its learners read): see `chat_locale`
+    usual_languages: MutableMapping[int, tuple[float, str]] = field(
+        default_factory=lambda: LRUCache(maxsize=USUAL_LANGUAGES_KEPT)
+    )
 
     @cached_property
     def links(self) -> LinkSigner:
@@ -112,6 +118,23 @@ class Services:
             return learner, self.locale_of(learner)
         return await self.look_up(who)
 
+    async def chat_locale(self, chat_id: int) -> Locale:
+        """The language a group's messages speak, whoever sent the command: the one its admins
+        set (`/language` there), else the one most of its learners read (worked out again
+        every `USUAL_LANGUAGE_TTL` seconds), else the bot's default."""
+        default = self.settings.default_language
+        chosen = (await self.storage.chats.settings(chat_id)).language
+        if chosen:
+            return Locale(chosen, default)
+        now = self.clock()
+        cached = self.usual_languages.get(chat_id)
+        if cached is None or now - cached[0] >= USUAL_LANGUAGE_TTL:
+            learners = await self.storage.groups.member_languages(chat_id)
+            available = ui_languages() | self.catalog.languages
+            cached = (now, usual_language(learners, available, default))
+            self.usual_languages[chat_id] = cached
+        return Locale(cached[1], default)
+
     async def look_up(self, who: TelegramUser) -> tuple[User | None, Locale]:
         """A person as stored, if they are, and their language; records nothing."""
         stored = await self.storage.learners.get_user(who.id)
@@ -122,8 +145,11 @@ class Services:
 
 
 AttemptOpener = Callable[[Bot, Services, int, Attempt, Locale], Awaitable[None]]
+"""Asks a private attempt another feature started (a review of what a member missed in a
+group, a homework): the learner feature's `open_attempt`, which `bot/app.py` hands to them."""
 
 SERVICES_KEY = "services"
+USUAL_LANGUAGE_TTL = 600.0  # seconds a group's usual language is trusted
 
 
 class QuizContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
@@ -163,11 +189,9 @@ class QuizContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], 
             self._learner, self._locale = await self.services.sender_of(update)
             chat = update.effective_chat
             if chat is not None and chat.type != ChatType.PRIVATE and update.callback_query is None:
-                # what the bot posts into a group speaks the group's language (set with
-                # /language there); a member's toast stays in their own
-                language = (await self.services.storage.chats.settings(chat.id)).language
-                if language:
-                    self._locale = Locale(language, self.services.settings.default_language)
+                # what the bot posts into a group speaks the group's language, whoever sent
+                # the command (`Services.chat_locale`); a member's toast stays in their own
+                self._locale = await self.services.chat_locale(chat.id)
         except Exception as error:
             await self.application.process_error(update, error)
             raise ApplicationHandlerStop from error

@@ -3,8 +3,10 @@
 Content is plain text and is escaped here, once (its code shown as code: `Locale.rich`);
 interface strings are HTML templates. Each feature draws its own messages
 (`bot/<feature>/render.py`) from these pieces, which know every question type: the choices a
-question shows (its options, or True and False), which of them are right, the hint under a
-question that takes a typed reply, and the right answer of a numeric or typed question.
+question shows (its options, or True and False), which of them are right and what each is
+worth, the hint under a question that takes a typed reply, the right answer of a numeric or
+typed question, and an answer's toast from its grade. Nothing here grades: a `Grade`
+(content/grading.py) comes in, computed once where the answer was taken.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import html
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -21,15 +24,15 @@ from bot.core import telegram_html
 from bot.core.callbacks import Tap
 from bot.core.display import NAME_LIMIT, isolate
 from bot.core.i18n import Locale
+from content.grading import Grade, Mark, Response, choices_of, right_choices
 from content.model import (
     LocalizedText,
     MultipleAnswer,
     NumericAnswer,
     Question,
     QuestionType,
-    SingleAnswer,
-    TrueFalseAnswer,
     TypedAnswer,
+    clip,
 )
 from content.schema import MAX_EXPLANATION_LENGTH, MAX_OPTION_LENGTH
 
@@ -120,19 +123,6 @@ def choice_labels(question: Question, locale: Locale) -> tuple[str, ...]:
     return tuple(locale.label(option) for option in question.options)
 
 
-def right_choices(question: Question) -> frozenset[int]:
-    """The right choices in the bank's order (True is choice 0, False choice 1); none for the
-    types answered with a typed reply."""
-    match question.key:
-        case SingleAnswer(option):
-            return frozenset({option})
-        case MultipleAnswer(options):
-            return options
-        case TrueFalseAnswer(value):
-            return frozenset({0 if value else 1})
-    return frozenset()
-
-
 def screen_order(question: Question, order: Sequence[int] | None) -> Sequence[int]:
     """The choices' order on screen: place i shows choice `order[i]` (the bank's order when
     there is no shuffle)."""
@@ -155,32 +145,82 @@ def option_button(
 
 
 def option_lines(question: Question, locale: Locale, reveal: bool) -> str:
-    """The choices, one a line; on a reveal the right ones marked (a posted question, a
-    draft's preview)."""
+    """The choices, one a line; on a reveal the right ones marked, and what each is worth
+    when the question has weights (a posted question, a draft's preview)."""
     right = right_choices(question)
     lines = []
     for i, choice in enumerate(choices(question, locale)):
         mark = ("✅ " if i in right else "▫️ ") if reveal else ""
-        lines.append(f"{mark}<b>{letter(i)}.</b> {choice}")
+        worth = weight_note(question, i) if reveal else ""
+        lines.append(f"{mark}<b>{letter(i)}.</b> {choice}{worth}")
     return "\n".join(lines)
 
 
+def weight_note(question: Question, choice: int) -> str:
+    """What a choice is worth, after it on a reveal, when the question has weights: ` (50%)`."""
+    if question.weights is None:
+        return ""
+    return f" <i>({number_text(question.weights[choice])}%)</i>"
+
+
+def fraction_text(credit: Fraction) -> str:
+    """An answer's credit: 1/2, 2/3, -1."""
+    return str(credit.numerator) if credit.denominator == 1 else f"{credit}"
+
+
+def chosen_letters(response: Response, order: Sequence[int] | None = None) -> str:
+    """An answer's choices as the letters of their places on screen: "B", "A, C"."""
+    chosen = choices_of(response)
+    return letters(chosen if order is None else [list(order).index(c) for c in chosen])
+
+
 def explanation(question: Question, locale: Locale) -> str | None:
+    """The explanation under a reveal; a long one shows its first sentence and folds the rest
+    (`telegram_html.folded`), so that an answered question fits a phone's screen."""
     if question.explanation is None:
         return None
-    return locale.t("explanation", text=locale.rich(question.explanation, MAX_EXPLANATION_LENGTH))
+    text = clip(locale.plain(question.explanation), MAX_EXPLANATION_LENGTH)
+    return locale.t("explanation", text=telegram_html.folded(text))
+
+
+def right_letters(question: Question, order: Sequence[int] | None = None) -> str:
+    """The right choices as the letters of their places on screen: "B", "A, C"."""
+    places = list(screen_order(question, order))
+    return letters([places.index(choice) for choice in right_choices(question)])
 
 
 def answer_toast(
-    question: Question, tapped: int, locale: Locale, order: Sequence[int] | None = None
+    question: Question, grade: Grade, locale: Locale, order: Sequence[int] | None = None
 ) -> str:
-    """Right or wrong, and the right letter: for the place on screen that was `tapped` (a
-    single or true/false question)."""
-    (right_choice,) = right_choices(question)
-    right = list(screen_order(question, order)).index(right_choice)
-    if tapped == right:
+    """An answer by buttons told to the one who gave it: right, partly right (its credit) or
+    wrong, and what was right, as letters of the places on screen."""
+    if grade.fully_right:
         return locale.t("correct_toast")
-    return locale.t("wrong_toast", letter=letter(right))
+    if grade.partly_right:
+        return locale.t("partial_toast", score=partial_text(question, grade, locale))
+    right = right_letters(question, order)
+    if question.type is QuestionType.MULTIPLE:
+        return locale.t("wrong_options_toast", letters=right)
+    if question.type is QuestionType.TRUE_FALSE:  # its buttons say True and False, no letter
+        (right_choice,) = right_choices(question)
+        return locale.t("wrong_toast", letter=choice_labels(question, locale)[right_choice])
+    if grade.credit < 0:
+        return locale.t("marked_down_toast", score=fraction_text(grade.credit), letter=right)
+    return locale.t("wrong_toast", letter=right)
+
+
+def partial_text(question: Question, grade: Grade, locale: Locale) -> str:
+    """A partly right answer's credit, and how it was counted where a rule counted it: a
+    multiple question without weights says "2 of 3 right, 1 wrong: 1/3"."""
+    score = fraction_text(grade.credit)
+    if question.type is not QuestionType.MULTIPLE or question.weights is not None:
+        return score
+    right = sum(1 for mark in grade.marks if mark is Mark.RIGHT)
+    wrong = sum(1 for mark in grade.marks if mark is Mark.WRONG)
+    missed = sum(1 for mark in grade.marks if mark is Mark.MISSED)
+    if not wrong:
+        return locale.t("partial_counted_none_wrong", right=right, of=right + missed, score=score)
+    return locale.t("partial_counted", right=right, of=right + missed, wrong=wrong, score=score)
 
 
 def answer_hint(question: Question, locale: Locale) -> str | None:

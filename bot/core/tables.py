@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 from dataclasses import dataclass
 
 from openpyxl import Workbook
@@ -18,20 +17,20 @@ from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
-from bot.core.i18n import Locale
-from bot.core.render import choice_count, letter, letters
-from content.model import Question, QuestionType, clip
-
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+from bot.core.render import choice_count, letters
+from content.formats.table import FORMULA_STARTS, NUMBER
+from content.grading import NumberReply, TextReply, choices_of, stored_response
+from content.grid import Grid, GridRow
+from content.model import Question, clip
 
 Cell = str | int | float | None
+MAX_REPLY_IN_CELL = 60  # characters of a typed reply shown in a report
 
 
 def neutralize(text: str) -> str:
     """Text as a spreadsheet shows it, never run as a formula: a leading `'` before a formula
     start; a number such as `-3` is left as it is."""
-    if text.startswith(FORMULA_STARTS) and not _NUMBER.fullmatch(text):
+    if text.startswith(FORMULA_STARTS) and not NUMBER.fullmatch(text):
         return "'" + text
     return text
 
@@ -81,24 +80,49 @@ def to_xlsx(table: Table, sheet_title: str = "report") -> bytes:
     return buffer.getvalue()
 
 
-def answer_cell(question: Question | None, chosen: int, correct: bool) -> str:
-    """A chosen option as its letter (the bank's order; True is A, False B), a multiple
-    question's options as theirs ("A, C": `chosen` has a bit per option), and ✓ or ✗."""
-    count = choice_count(question) if question is not None else 0
-    if question is not None and question.type is QuestionType.MULTIPLE and chosen > 0:
-        shown = letters([i for i in range(count) if chosen >> i & 1]) or str(chosen)
-    else:
-        shown = letter(chosen) if 0 <= chosen < count else str(chosen)
-    return f"{shown} {'✓' if correct else '✗'}"
-
-
-def question_header(
-    number: int, question: Question | None, question_id: str, locale: Locale
+def answer_cell(
+    question: Question | None, chosen: int, credit: float, reply: str | None = None
 ) -> str:
-    """A question's column: its number and the start of its text (its id once removed)."""
+    """A stored answer as a report shows it: the chosen options as their letters (the bank's
+    order; True is A, False B), or the reply; then ✓ (fully right), ✗ (no credit) or what it
+    counts for (`50%`, `-100%`)."""
+    mark = "✓" if credit == 1 else "✗" if credit == 0 else f"{round(100 * credit)}%"
     if question is None:
-        return f"{number}. {question_id}"
-    return f"{number}. {clip(locale.plain(question.text), 60)}"
+        return f"{reply if reply is not None else chosen} {mark}"
+    response = stored_response(question, chosen, reply)
+    if isinstance(response, NumberReply | TextReply):
+        return f"{clip(response.text, MAX_REPLY_IN_CELL)} {mark}"
+    picked = choices_of(response)
+    if any(not 0 <= choice < choice_count(question) for choice in picked):
+        return f"{chosen} {mark}"  # the question has fewer options now
+    return f"{letters(picked)} {mark}"
+
+
+def number_cell(value: float) -> int | float:
+    """A score as a cell: 7, or 7.5 with partial credit (no floating-point dust)."""
+    rounded = round(value, 2)
+    return int(rounded) if rounded == int(rounded) else rounded
+
+
+def grid_header(grid: Grid) -> tuple[str, ...]:
+    """The grid's columns in a file: the credit in all, then a question's mark each, headed
+    by its number and the start of its text."""
+    return ("credit", *(f"{q.number}. {clip(q.text, 60)}" for q in grid.questions))
+
+
+def grid_cells(row: GridRow) -> tuple[Cell, ...]:
+    """A learner's total and marks in a file: numbers (the credit, -1 to 1), empty where the
+    question was not answered."""
+    return (_number(row.total), *(None if m is None else _number(m) for m in row.marks))
+
+
+def answers_header(grid: Grid) -> tuple[str, ...]:
+    """The columns of the answers given, after the grid's: one per question."""
+    return tuple(f"answer {q.number}" for q in grid.questions)
+
+
+def _number(value: float) -> int | float:
+    return int(value) if value == int(value) else round(value, 2)
 
 
 def rows_of(data: bytes) -> list[list[str]]:

@@ -4,8 +4,8 @@ messages that each fit.
 Telegram limits a message to 4,096 UTF-16 units of text *after* entity parsing: tags count
 nothing and `&amp;` counts one. A split is made between characters of that text, never inside
 a tag or an entity, and tags open at a cut are closed at its end and opened again after it,
-so every piece is valid HTML on its own. A code block (`<pre>`) is cut only when it alone is
-over the limit. Bank text becomes HTML here too (`from_markup`): its code as code, the rest
+so every piece is valid HTML on its own. A code block (`<pre>`) or a block quote
+(`<blockquote>`, expandable or not) is cut only when it alone is over the limit. Bank text becomes HTML here too (`from_markup`): its code as code, the rest
 escaped. Pure: text in, text out.
 """
 
@@ -18,11 +18,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from content.markup import CodeBlock, InlineCode, Plain, segments
+from content.markup import CodeBlock, InlineCode, Plain, Segment, first_sentence, segments
 from content.model import utf16_length
 
 _TOKEN = re.compile(
-    r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)(?:\s[^>]*)?>"  # a tag
+    r"<(/?)([a-zA-Z][a-zA-Z0-9-]*+)(?:\s[^<>]*+)?>"  # a tag (possessive: one pass to its >)
     r"|&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[a-zA-Z]+);"  # an entity
     r"|.",  # one character
     re.DOTALL,
@@ -33,6 +33,7 @@ _TOKEN = re.compile(
 LINE, SPACE, CHARACTER, BLOCK_LINE, BLOCK_CHARACTER, NEVER = 5, 4, 3, 2, 1, 0
 
 BLOCK_SEPARATOR = "\n\n"
+BLOCKS = frozenset({"pre", "blockquote"})  # kept whole unless one alone is over the limit
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +66,7 @@ def _parse(text: str) -> list[_Token]:
     return tokens
 
 
-_TAG = re.compile(r"<[^>]*>")
+_TAG = re.compile(r"<[^<>]*+>")  # a `<` ends the search: `<<<<` costs one pass, not its square
 _ENTITY = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[a-zA-Z]+);")
 
 
@@ -101,7 +102,7 @@ def _rank_cuts(tokens: list[_Token]) -> list[_Token]:
     in_block = 0
     for token in tokens:
         if isinstance(token, _Tag):
-            if token.name == "pre":
+            if token.name in BLOCKS:
                 in_block += -1 if token.closing else 1
         else:
             chars.append((token, in_block > 0))
@@ -233,8 +234,12 @@ def from_markup(text: str) -> str:
     `<pre><code class="language-…">`, inline code as `<code>`, everything else escaped."""
     if "`" not in text:  # no code (nearly every text): nothing to parse
         return html.escape(text)
+    return _segments_html(segments(text))
+
+
+def _segments_html(parsed: Sequence[Segment]) -> str:
     parts = []
-    for segment in segments(text):
+    for segment in parsed:
         match segment:
             case Plain(plain):
                 parts.append(html.escape(plain))
@@ -246,3 +251,21 @@ def from_markup(text: str) -> str:
                     body = f'<code class="language-{html.escape(language)}">{body}</code>'
                 parts.append(f"<pre>{body}</pre>")
     return "".join(parts)
+
+
+FOLD_AFTER = 300  # characters: a longer explanation shows its first sentence, the rest folded
+
+
+def folded(text: str) -> str:
+    """Bank text as HTML (`from_markup`); when it is longer than `FOLD_AFTER` characters, its
+    first sentence, then the rest in an expandable blockquote (`<blockquote expandable>`: the
+    Telegram app shows its first lines and expands it on a tap). Text with a code block stays
+    whole: a block quote cannot hold one."""
+    parsed = segments(text)
+    if utf16_length(text) <= FOLD_AFTER or any(isinstance(s, CodeBlock) for s in parsed):
+        return from_markup(text)
+    head, tail = first_sentence(parsed)
+    rest = _segments_html(tail).strip()
+    if not rest:
+        return from_markup(text)
+    return f"{_segments_html(head)}\n<blockquote expandable>{rest}</blockquote>"

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
+from cachetools import LRUCache
 from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import BaseUpdateProcessor
@@ -31,6 +32,7 @@ from bot.core.callbacks import decode
 
 MAX_CONCURRENT_UPDATES = 1024  # handlers running at once
 UNBOUNDED = 1_000_000_000
+POLLS = 10_000  # quiz polls whose chat is remembered
 
 _ARRIVED_AT: ContextVar[float | None] = ContextVar("arrived_at", default=None)
 
@@ -62,6 +64,13 @@ def order_key(update: object, poll_chats: Mapping[str, int] | None = None) -> Or
         voter = answer.user.id if answer.user is not None else None
         return (poll_chats[answer.poll_id], voter)
     return None
+
+
+def poll_chats(size: int = POLLS) -> MutableMapping[str, int]:
+    """Where the quiz polls this process posted are: poll -> chat, forgotten when the poll's
+    question closes, and the least recently used first past `size` (a vote on a poll
+    forgotten waits for every update before it, as one on a poll posted before a restart)."""
+    return LRUCache(maxsize=size)
 
 
 class UpdateQueue(asyncio.Queue[object]):

@@ -1,6 +1,6 @@
 """A chat's answers: taps on a question's buttons (a timed quiz's and a posted question's
-alike), votes in quiz polls, and the live count on the question, redrawn within the chat's
-budget of 20 sends a minute.
+alike) and votes in quiz polls; each redraws the question's live count (bot/group/flow.py:
+`schedule_count`), within the chat's budget of 20 sends a minute.
 
 Every member answers once: the store keeps the first answer and says what became of a later
 one. A tap is checked against stored state (the session, the message it was made on, the
@@ -10,10 +10,10 @@ question still in the quiz); callback data only names what was tapped.
 from __future__ import annotations
 
 import logging
-from typing import Any, cast
+from typing import Any
 
-from telegram import Bot, CallbackQuery, PollAnswer, User
-from telegram.error import BadRequest, TelegramError
+from telegram import CallbackQuery, PollAnswer, User
+from telegram.error import TelegramError
 from telegram.ext import JobQueue
 
 from bot.core import faults
@@ -25,21 +25,25 @@ from bot.core.callbacks import (
     PostPick,
     PostSubmit,
 )
-from bot.core.context import QuizContext, Services
+from bot.core.context import Services
 from bot.core.i18n import Locale
 from bot.core.render import choice_count
 from bot.group import flow, render
-from content.group_rules import upcoming_sends
+from content import grading
+from content.grading import Choice, Grade, Response, Selection
+from content.group_rules import answer_points
 from content.model import Question
-from storage.group_store import AnswerStatus, AskedQuestion, GroupAnswerOutcome, GroupSession
+from storage.group_store import (
+    AnswerStatus,
+    AskedQuestion,
+    GroupAnswerOutcome,
+    GroupSession,
+    TapTarget,
+)
 
 log = logging.getLogger(__name__)
 
 Jobs = JobQueue[Any]
-
-# A posted question's count is first redrawn this long after its first answer, so that the
-# answers of a burst (a channel's members reading the post at once) are shown by one edit.
-POST_COUNT_DELAY = 3.0
 
 
 async def _record(
@@ -48,29 +52,31 @@ async def _record(
     asked: AskedQuestion,
     question: Question,
     who: User,
-    chosen: int,
+    response: Response,
     now: float,
-) -> GroupAnswerOutcome:
-    """Store a member's answer with its time and points (a tap, a multiple question's
-    selection or a poll vote alike, given `now`: when it arrived, not when its turn came); a
-    posted question is worth no points. `correct` is fully right; a timed quiz's points are
-    scaled by the answer's credit (`render.answer_points`)."""
+) -> tuple[GroupAnswerOutcome, Grade]:
+    """Grade a member's answer once and store it with its time and points (a tap, a
+    multiple question's selection or a poll vote alike, given `now`: when it arrived, not
+    when its turn came); a posted question is worth no points. `correct` is fully right; a
+    timed quiz's points are those of a right answer at that speed times the credit
+    (`content.group_rules.answer_points`: a weight below 0 takes points away)."""
     elapsed = max(now - asked.asked_at, 0.0)
-    score = (
-        0 if session.posted else render.answer_points(question, chosen, elapsed, session.seconds)
-    )
-    return await services.storage.groups.record_answer(
+    grade = grading.grade(question, response)
+    score = 0 if session.posted else answer_points(grade.credit, elapsed, session.seconds)
+    outcome = await services.storage.groups.record_answer(
         session_id=session.id,
         position=asked.position,
         question_id=question.id,
         user_id=who.id,
         name=who.full_name,
-        chosen=chosen,
-        correct=render.credit(question, chosen) == 1,
+        chosen=grading.chosen_column(response),
+        correct=grade.fully_right,
         elapsed=elapsed,
         points=score,
         now=now,
+        credit=float(grade.credit) if grading.scored_in_parts(question) else None,
     )
+    return outcome, grade
 
 
 MemberTap = GroupAnswer | PostAnswer | GroupPick | PostPick | GroupSubmit | PostSubmit
@@ -82,19 +88,19 @@ async def _open_target(
     """The running session, asked question and question a member's tap names, checked
     against stored state (its chat, its message, the question still in the quiz); else the
     toast that refuses it."""
-    groups = services.storage.groups
-    if isinstance(tap, PostAnswer | PostPick | PostSubmit):
-        target = await groups.tap_target(post_id=tap.post_id)
-        session = target.session
-    else:
-        target = await groups.tap_target(session_id=tap.session_id, position=tap.position)
-        session = target.session
-        if session is not None and session.posted:
-            session = None  # a post's buttons are Post*: this one is forged
     message = query.message
-    if session is None or message is None or session.chat_id != message.chat.id:
+    if message is None:
         return locale.t("stale_button")
-    asked = target.asked
+    target = await _tap_target(services, tap)
+    running = target.session
+    if running is not None and running.running and _not_its_message(target, message.message_id):
+        # tapped as soon as it was posted, before it was recorded: the post holds the
+        # session's lock until it is
+        async with flow.session_lock(services, running.id):
+            target = await _tap_target(services, tap)
+    session, asked = target.session, target.asked
+    if session is None or session.chat_id != message.chat.id:
+        return locale.t("stale_button")
     if asked is None or asked.message_id != message.message_id:
         return locale.t("stale_button")
     if not session.running:
@@ -108,6 +114,22 @@ async def _open_target(
     if picks != render.is_multiple(question) or option >= choice_count(question):
         return locale.t("stale_button")  # forged: not a button of this question
     return session, asked, question
+
+
+async def _tap_target(services: Services, tap: MemberTap) -> TapTarget:
+    """The session and the asked question a tap names, as stored (read once per question)."""
+    groups = services.storage.groups
+    if isinstance(tap, PostAnswer | PostPick | PostSubmit):
+        return await groups.tap_target(post_id=tap.post_id)
+    target = await groups.tap_target(session_id=tap.session_id, position=tap.position)
+    if target.session is not None and target.session.posted:
+        return TapTarget(None, None)  # a post's buttons are Post*: this one is forged
+    return target
+
+
+def _not_its_message(target: TapTarget, message_id: int) -> bool:
+    """The tap's message is not the question's as stored (not recorded yet, or another)."""
+    return target.asked is None or target.asked.message_id != message_id
 
 
 async def take_tap(
@@ -130,7 +152,7 @@ async def take_tap(
     if isinstance(found, str):
         _toast(services, jobs, query, found)
         return
-    await _answer(services, jobs, query, found, tap.option, locale, arrived_at)
+    await _answer(services, jobs, query, found, Choice(tap.option), locale, arrived_at)
 
 
 async def _answer(
@@ -138,15 +160,36 @@ async def _answer(
     jobs: Jobs,
     query: CallbackQuery,
     found: tuple[GroupSession, AskedQuestion, Question],
-    chosen: int,
+    response: Response,
     locale: Locale,
     arrived_at: float,
 ) -> None:
     session, asked, question = found
-    outcome = await _record(services, session, asked, question, query.from_user, chosen, arrived_at)
-    _toast(services, jobs, query, render.tap_toast(session, question, chosen, outcome, locale))
+    outcome, grade = await _record(
+        services, session, asked, question, query.from_user, response, arrived_at
+    )
+    _toast(services, jobs, query, _told(session, question, outcome, grade, locale))
     if outcome.status is AnswerStatus.RECORDED:
-        schedule_count(jobs, session, asked.position)
+        flow.schedule_count(jobs, session, asked.position)
+
+
+def _told(
+    session: GroupSession,
+    question: Question,
+    outcome: GroupAnswerOutcome,
+    grade: Grade | None,
+    locale: Locale,
+) -> str:
+    """The toast of an answer: how it was graded, or that an earlier one stands (its stored
+    `chosen` read back here, at the boundary), or that it came too late."""
+    if outcome.status is AnswerStatus.ALREADY:
+        standing = (
+            None if outcome.chosen is None else grading.stored_response(question, outcome.chosen)
+        )
+        return render.standing_toast(session, question, standing, locale)
+    if outcome.status is AnswerStatus.CLOSED or grade is None:
+        return render.refused_toast(session, locale)
+    return render.tap_toast(session, question, grade, outcome.points, locale)
 
 
 async def take_pick(
@@ -173,7 +216,9 @@ async def take_pick(
         now=arrived_at,
     )
     if outcome.status is AnswerStatus.RECORDED:
-        _toast(services, jobs, query, render.pick_toast(outcome.options, locale))
+        selection = grading.stored_response(question, outcome.options)
+        assert isinstance(selection, Selection)
+        _toast(services, jobs, query, render.pick_toast(selection, locale))
     elif outcome.status is AnswerStatus.ALREADY:
         _toast(services, jobs, query, locale.t("already_answered"))
     else:
@@ -205,14 +250,15 @@ async def take_submit(
     if not options:  # none picked, or none kept: /forgetme deletes a selection, not an answer
         standing = await groups.standing_answer(session.id, asked.position, member)
         if standing is not None and standing.chosen is not None:
-            toast = render.tap_toast(session, question, standing.chosen, standing, locale)
+            toast = _told(session, question, standing, None, locale)
         elif _takes_answers(session, asked, arrived_at):
             toast = locale.t("pick_first")
         else:  # as the answer would have been refused
             toast = locale.t("post_closed" if session.posted else "group_toast_closed")
         _toast(services, jobs, query, toast)
         return
-    await _answer(services, jobs, query, found, options, locale, arrived_at)
+    selection = grading.stored_response(question, options)
+    await _answer(services, jobs, query, found, selection, locale, arrived_at)
 
 
 def _takes_answers(session: GroupSession, asked: AskedQuestion, at: float) -> bool:
@@ -270,68 +316,10 @@ async def take_vote(services: Services, answer: PollAnswer, arrived_at: float) -
         len(options) > 1 and not render.is_multiple(question)
     ):
         return
-    chosen = sum(1 << i for i in options) if render.is_multiple(question) else min(options)
-    outcome = await _record(services, session, asked, question, answer.user, chosen, arrived_at)
+    response = (
+        Selection(frozenset(options)) if render.is_multiple(question) else Choice(min(options))
+    )
+    outcome, _ = await _record(
+        services, session, asked, question, answer.user, response, arrived_at
+    )
     log.debug("poll answer %s: %s", answer.poll_id, outcome.status.value)
-
-
-# the live count
-
-
-def schedule_count(jobs: Jobs, session: GroupSession, position: int, wait: float = 0.0) -> None:
-    """Redraw the live count `wait` seconds from now (a post's first redraw waits for its
-    burst: `POST_COUNT_DELAY`), in a job of its own, one at a time."""
-    name = flow.count_job(session.id)
-    if not jobs.get_jobs_by_name(name):
-        first = POST_COUNT_DELAY if session.posted else 0.0
-        jobs.run_once(_on_count, when=max(wait, first), data=(session.id, position), name=name)
-
-
-async def _on_count(context: QuizContext) -> None:
-    assert context.job is not None
-    session_id, position = cast(tuple[int, int], context.job.data)
-    await refresh_count(context.bot, context.services, context.jobs, session_id, position)
-
-
-async def refresh_count(
-    bot: Bot, services: Services, jobs: Jobs, session_id: int, position: int
-) -> None:
-    """Redraw the live answer count now if the chat's budget allows, else schedule it."""
-    groups = services.storage.groups
-    session = await groups.get_session(session_id)
-    if session is None or not session.running or session.position != position:
-        return
-    if session.mode != flow.BUTTONS:
-        return  # a poll shows its own count
-    asked = await groups.asked(session_id, position)
-    if asked is None or asked.revealed_at is not None:
-        return
-    now = services.clock()
-    upcoming = upcoming_sends(asked.deadline, session.seconds, now)
-    wait = services.pace.count_edit_wait(session.chat_id, now, upcoming)
-    if wait > 0:
-        schedule_count(jobs, session, position, wait)
-        return
-    found = flow.resolve(services, session, asked.question_id)
-    if found is None:
-        return
-    quiz, question = found
-    async with flow.session_lock(services, session_id):
-        fresh = await groups.asked(session_id, position)
-        if fresh is None or fresh.revealed_at is not None:
-            return  # revealed meanwhile: a redraw now would bring the buttons back
-        count = sum((await groups.answer_counts(session_id, position)).values())
-        key = (session_id, position)
-        if services.pace.shown_counts.get(key) == count:
-            return
-        locale = flow.session_locale(services, session)
-        rendered = render.open_question(session, quiz, question, position, count, locale)
-        try:
-            if not await flow.show_on_question(
-                bot, services, session, fresh, question, rendered, locale, count_edit=True
-            ):
-                return
-        except BadRequest as error:
-            log.debug("live count not redrawn: %s", error)
-            return
-        services.pace.shown_counts[key] = count

@@ -12,14 +12,14 @@ state; callback data and poll ids only name what was tapped or voted.
 
 from __future__ import annotations
 
-import asyncio
 import html
 import logging
+from contextlib import AbstractAsyncContextManager
 from typing import Any, cast
 
-from telegram import Bot, InlineKeyboardMarkup, InputPollOption
+from telegram import Bot, InputPollOption
 from telegram.constants import PollType
-from telegram.error import TelegramError
+from telegram.error import BadRequest, TelegramError
 from telegram.ext import JobQueue
 
 from bot.core import deeplinks, faults, pictures
@@ -27,12 +27,15 @@ from bot.core.context import QuizContext, Services, send
 from bot.core.i18n import Locale
 from bot.core.render import Rendered, picture_line
 from bot.group import render
-from content.group_rules import rank
+from content import grading
+from content.group_rules import rank, shown_state, time_left, time_marks, upcoming_sends
 from content.loader import IN_GROUPS
 from content.model import Question, Quiz
 from storage.group_store import AskedQuestion, GroupSession
 
 log = logging.getLogger(__name__)
+
+POLL_PERIOD = (5, 600)  # the seconds a quiz poll's own timer (`open_period`) may run
 
 Jobs = JobQueue[Any]
 
@@ -54,10 +57,10 @@ def session_locale(services: Services, session: GroupSession) -> Locale:
     return Locale(session.language or default, default)
 
 
-def session_lock(services: Services, session_id: int) -> asyncio.Lock:
+def session_lock(services: Services, session_id: int) -> AbstractAsyncContextManager[None]:
     """One session's posting, redrawing, revealing and stopping happen one at a time: a redraw
     can never land after the reveal, nor a question be posted twice."""
-    return services.group_locks.setdefault(session_id, asyncio.Lock())
+    return services.locks.sessions.hold(session_id)
 
 
 def resolve(
@@ -257,7 +260,7 @@ async def ask(
         else:
             gone = False
             quiz, question = found
-            if session.mode == POLL:
+            if session.mode == POLL and render.as_poll(question):
                 message_id, poll_id = await _send_poll(
                     bot, services, session, quiz, question, position
                 )
@@ -274,8 +277,10 @@ async def ask(
                 session.id, position, question.id, message_id, poll_id, now,
                 now + session.seconds, photo,
             )  # fmt: skip
-            services.pace.shown_counts[(session.id, position)] = 0
+            services.shown_counts.posted((session.id, position), shown_state(0, session.seconds))
             arm_timer(jobs, session.id, position, session.seconds)
+            if poll_id is None:
+                arm_ticks(jobs, session, position)
     if gone:
         await reveal(bot, services, jobs, session.id, position)
 
@@ -330,13 +335,38 @@ async def _send_poll(
         explanation=spec.explanation,
         explanation_parse_mode=None,
         question_parse_mode=None,
-        reply_markup=InlineKeyboardMarkup([[render.reveal_button(session.id, position, locale)]]),
+        # Telegram's own timer: the poll counts down on every phone and closes itself
+        open_period=session.seconds
+        if POLL_PERIOD[0] <= session.seconds <= POLL_PERIOD[1]
+        else None,
         message_thread_id=session.thread_id,
     )
     services.pace.record(session.chat_id, services.clock())
     assert message.poll is not None
     services.poll_chats[message.poll.id] = session.chat_id
     return message.message_id, message.poll.id
+
+
+def _tick_job(session_id: int) -> str:
+    return f"group-tick:{session_id}"
+
+
+def arm_ticks(jobs: Jobs, session: GroupSession, position: int, elapsed: float = 0.0) -> None:
+    """The redraws of a question's time left (`time_marks`), each a redraw of its live state
+    that the chat's budget of sends lets through (`refresh_count`)."""
+    cancel(jobs, _tick_job(session.id))
+    for mark in time_marks(session.seconds):
+        when = session.seconds - mark - elapsed
+        if when > 0:
+            jobs.run_once(
+                _on_tick, when=when, data=(session.id, position), name=_tick_job(session.id)
+            )
+
+
+async def _on_tick(context: QuizContext) -> None:
+    assert context.job is not None
+    session_id, position = cast(tuple[int, int], context.job.data)
+    await refresh_count(context.bot, context.services, context.jobs, session_id, position)
 
 
 def arm_timer(jobs: Jobs, session_id: int, position: int, delay: float) -> None:
@@ -367,8 +397,8 @@ async def reveal(bot: Bot, services: Services, jobs: Jobs, session_id: int, posi
         step = await groups.reveal(session_id, position, services.clock())
         if not step.revealed:
             return False
-        cancel(jobs, _reveal_job(session_id), count_job(session_id))
-        services.pace.shown_counts.pop((session_id, position), None)
+        cancel(jobs, _reveal_job(session_id), count_job(session_id), _tick_job(session_id))
+        _closed(services, session_id, position, asked)
         try:
             if asked is not None and asked.message_id:
                 await _show_reveal(bot, services, session, asked)
@@ -385,6 +415,15 @@ async def reveal(bot: Bot, services: Services, jobs: Jobs, session_id: int, posi
     return True
 
 
+def _closed(
+    services: Services, session_id: int, position: int, asked: AskedQuestion | None
+) -> None:
+    """Forget what a question that closed no longer needs: its shown count, its poll's chat."""
+    services.shown_counts.closed((session_id, position))
+    if asked is not None and asked.poll_id is not None:
+        services.poll_chats.pop(asked.poll_id, None)
+
+
 async def _show_reveal(
     bot: Bot, services: Services, session: GroupSession, asked: AskedQuestion
 ) -> None:
@@ -398,24 +437,39 @@ async def _show_reveal(
         return
     quiz, question = found
     groups = services.storage.groups
-    if session.mode == POLL:
-        await bot.stop_poll(session.chat_id, asked.message_id)
-        services.pace.record(session.chat_id, services.clock())
+    if asked.poll_id is not None:
+        await _stop_poll(bot, services, session, asked)
         spec = render.poll_spec(quiz, question, asked.position, session.total, locale)
         if spec.followup is not None:
             await send(bot, services, session.chat_id, spec.followup, None, session.thread_id)
         await _send_explanation_picture(bot, services, session, asked, question)
         return
-    counts = await groups.answer_counts(session.id, asked.position)
+    counts = {
+        grading.stored_response(question, chosen): n
+        for chosen, n in (await groups.answer_counts(session.id, asked.position)).items()
+    }
+    tally = await groups.tally(session.id, asked.position)
     if session.posted:
-        tally = await groups.tally(session.id, asked.position)
         rendered = render.post_reveal(quiz, question, tally, counts, locale)
     else:
         rendered = render.reveal_message(
-            quiz, question, asked.position, session.total, counts, locale
+            quiz, question, asked.position, session.total, counts, tally.correct, locale
         )
     await show_on_question(bot, services, session, asked, question, rendered, locale)
     await _send_explanation_picture(bot, services, session, asked, question)
+
+
+async def _stop_poll(
+    bot: Bot, services: Services, session: GroupSession, asked: AskedQuestion
+) -> None:
+    """Close a question's quiz poll; one its own timer (`open_period`) closed is closed."""
+    try:
+        await bot.stop_poll(session.chat_id, asked.message_id)
+    except BadRequest as error:
+        if "already been closed" not in str(error).lower():
+            raise
+        return
+    services.pace.record(session.chat_id, services.clock())
 
 
 async def _send_explanation_picture(
@@ -476,8 +530,10 @@ async def _post_final(bot: Bot, services: Services, session: GroupSession) -> No
         return
     rows = rank(await services.storage.groups.session_scores(session.id))
     locale = session_locale(services, session)
-    payload = services.links.encode(deeplinks.MissedReview(session.id), services.clock())
-    keyboard = render.missed_keyboard(deeplinks.url(bot.username, payload), locale)
+    keyboard = None
+    if rows:  # nobody answered: nothing to review
+        payload = services.links.encode(deeplinks.MissedReview(session.id), services.clock())
+        keyboard = render.missed_keyboard(deeplinks.url(bot.username, payload), locale)
     try:
         await send(
             bot, services, session.chat_id, render.final_board(quiz, rows, locale), keyboard,
@@ -492,17 +548,15 @@ async def stop(bot: Bot, services: Services, jobs: Jobs, session: GroupSession) 
     async with session_lock(services, session.id):
         if not await services.storage.groups.stop_session(session.id, services.clock()):
             return False
-        cancel(jobs, _reveal_job(session.id), count_job(session.id))
+        cancel(jobs, _reveal_job(session.id), count_job(session.id), _tick_job(session.id))
         current = await services.storage.groups.get_session(session.id)
         position = current.position if current is not None else session.position
         asked = await services.storage.groups.asked(session.id, position)
+        _closed(services, session.id, position, asked)
         try:
             if asked is not None and asked.revealed_at is None and asked.message_id:
-                if session.mode == POLL:
-                    await bot.stop_poll(session.chat_id, asked.message_id)
-                else:
-                    await bot.edit_message_reply_markup(session.chat_id, asked.message_id)
-                services.pace.record(session.chat_id, services.clock())
+                # the open question is closed in place, as a reveal: never left asking
+                await _show_reveal(bot, services, session, asked)
         except TelegramError as error:
             log.warning(
                 "session %s stopped, its last question kept its buttons: %s", session.id, error
@@ -521,8 +575,11 @@ async def resume(bot: Bot, services: Services, jobs: Jobs) -> None:
             if asked is None:
                 await _ask_or_retry(bot, services, jobs, session, session.position)
             elif asked.revealed_at is None:
-                services.pace.shown_counts[(session.id, session.position)] = -1
+                services.shown_counts.unknown((session.id, session.position))
                 arm_timer(jobs, session.id, session.position, asked.deadline - services.clock())
+                if asked.poll_id is None:
+                    elapsed = services.clock() - asked.asked_at
+                    arm_ticks(jobs, session, session.position, elapsed)
             log.info("group session %s in chat %s resumed", session.id, session.chat_id)
         except TelegramError:
             log.exception("could not resume group session %s", session.id)
@@ -531,3 +588,69 @@ async def resume(bot: Bot, services: Services, jobs: Jobs) -> None:
 async def resume_job(context: QuizContext) -> None:
     """The job that resumes the running sessions, once, right after the start."""
     await resume(context.bot, context.services, context.jobs)
+
+
+# the live count and the time left
+
+
+# A posted question's count is first redrawn this long after its first answer, so that the
+# answers of a burst (a channel's members reading the post at once) are shown by one edit.
+POST_COUNT_DELAY = 3.0
+
+
+def schedule_count(jobs: Jobs, session: GroupSession, position: int, wait: float = 0.0) -> None:
+    """Redraw the live count `wait` seconds from now (a post's first redraw waits for its
+    burst: `POST_COUNT_DELAY`), in a job of its own, one at a time."""
+    name = count_job(session.id)
+    if not jobs.get_jobs_by_name(name):
+        first = POST_COUNT_DELAY if session.posted else 0.0
+        jobs.run_once(_on_count, when=max(wait, first), data=(session.id, position), name=name)
+
+
+async def _on_count(context: QuizContext) -> None:
+    assert context.job is not None
+    session_id, position = cast(tuple[int, int], context.job.data)
+    await refresh_count(context.bot, context.services, context.jobs, session_id, position)
+
+
+async def refresh_count(
+    bot: Bot, services: Services, jobs: Jobs, session_id: int, position: int
+) -> None:
+    """Redraw the live answer count now if the chat's budget allows, else schedule it."""
+    groups = services.storage.groups
+    session = await groups.get_session(session_id)
+    if session is None or not session.running or session.position != position:
+        return
+    asked = await groups.asked(session_id, position)
+    if asked is None or asked.revealed_at is not None or asked.poll_id is not None:
+        return  # revealed, or a poll, which shows its own count
+    now = services.clock()
+    upcoming = upcoming_sends(asked.deadline, session.seconds, now)
+    wait = services.pace.count_edit_wait(session.chat_id, now, upcoming)
+    if wait > 0:
+        schedule_count(jobs, session, position, wait)
+        return
+    found = resolve(services, session, asked.question_id)
+    if found is None:
+        return
+    quiz, question = found
+    async with session_lock(services, session_id):
+        fresh = await groups.asked(session_id, position)
+        if fresh is None or fresh.revealed_at is not None:
+            return  # revealed meanwhile: a redraw now would bring the buttons back
+        count = sum((await groups.answer_counts(session_id, position)).values())
+        left = time_left(fresh.deadline, services.clock())
+        key, shown = (session_id, position), shown_state(count, left)
+        if services.shown_counts.shows(key, shown):
+            return
+        locale = session_locale(services, session)
+        rendered = render.open_question(session, quiz, question, position, count, locale, left)
+        try:
+            if not await show_on_question(
+                bot, services, session, fresh, question, rendered, locale, count_edit=True
+            ):
+                return
+        except BadRequest as error:
+            log.debug("live count not redrawn: %s", error)
+            return
+        services.shown_counts.drawn(key, shown)

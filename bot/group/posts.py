@@ -10,7 +10,6 @@ jobs at start.
 
 from __future__ import annotations
 
-import asyncio
 import datetime
 import html
 import logging
@@ -35,17 +34,24 @@ Jobs = JobQueue[Any]
 
 
 async def push_next(
-    bot: Bot, services: Services, jobs: Jobs, quiz: Quiz, chat: int | str, admin_id: int | None
+    bot: Bot,
+    services: Services,
+    jobs: Jobs,
+    quiz: Quiz,
+    chat: int | str,
+    admin_id: int | None,
+    shown: str | None = None,
 ) -> Reply:
-    """Reveal the chat's open posted questions, then post the quiz's next unposted one."""
-    shown = html.escape(str(chat))
+    """Reveal the chat's open posted questions, then post the quiz's next unposted one;
+    `shown`: how the reply names the chat (HTML; its id or @name when None)."""
+    shown = shown or html.escape(str(chat))
     try:
         found = await bot.get_chat(chat)
     except TelegramError as error:
         return _not_posted(error, shown)
     # one push at a time per chat (a /push and a scheduled one, or two admins): else both
     # could reveal nothing and post, leaving two questions open
-    async with services.push_locks.setdefault(found.id, asyncio.Lock()):
+    async with services.locks.pushes.hold(found.id):
         for session in await services.storage.groups.open_posts(found.id):
             await flow.reveal(bot, services, jobs, session.id, 0)
         return await _post_next(bot, services, quiz, found.id, found.type, shown, admin_id)
@@ -78,14 +84,16 @@ async def _post_next(
             continue
         locale = flow.session_locale(services, session)
         message = render.post_message(quiz, question, session.post_id, 0, locale)
-        try:
-            message_id, photo = await flow.send_question(
-                bot, services, session, question, message, locale
-            )
-        except TelegramError as error:
-            await groups.drop_unsent(session.id)
-            return _not_posted(error, shown)
-        await groups.post_sent(session.id, question.id, message_id, services.clock(), photo)
+        # a tap as soon as it is posted waits for it to be recorded (bot/group/answers.py)
+        async with flow.session_lock(services, session.id):
+            try:
+                message_id, photo = await flow.send_question(
+                    bot, services, session, question, message, locale
+                )
+            except TelegramError as error:
+                await groups.drop_unsent(session.id)
+                return _not_posted(error, shown)
+            await groups.post_sent(session.id, question.id, message_id, services.clock(), photo)
         return Reply(
             "push_done", {"k": position + 1, "n": len(quiz), "quiz_id": quiz.id, "chat": shown}
         )
@@ -130,22 +138,24 @@ async def set_schedule(
     chat: int | str,
     minute_of_day: int | None,
     admin_id: int,
+    shown: str | None = None,
 ) -> Reply:
-    """Store and arm a daily push at `minute_of_day` (UTC), or end it when that is None."""
-    shown = {"quiz_id": html.escape(quiz_id), "chat": html.escape(str(chat))}
+    """Store and arm a daily push at `minute_of_day` (UTC), or end it when that is None;
+    `shown`: how the reply names the chat (HTML; its id or @name when None)."""
+    named = {"quiz_id": html.escape(quiz_id), "chat": shown or html.escape(str(chat))}
     store = services.storage.content
     if minute_of_day is None:
         removed = await store.delete_schedule(quiz_id, str(chat), admin_id, services.clock())
         if removed is None:
-            return Reply("schedule_none", shown)
+            return Reply("schedule_none", named)
         disarm(jobs, removed)
-        return Reply("schedule_off", shown)
+        return Reply("schedule_off", named)
     if services.catalog.get(quiz_id) is None:
-        return Reply("unknown_quiz", {"quiz_id": shown["quiz_id"]})
+        return Reply("unknown_quiz", {"quiz_id": named["quiz_id"]})
     saved = await store.save_schedule(quiz_id, str(chat), minute_of_day, admin_id, services.clock())
     arm(jobs, saved)
     at = f"{minute_of_day // 60:02d}:{minute_of_day % 60:02d}"
-    return Reply("schedule_done", {**shown, "time": at})
+    return Reply("schedule_done", {**named, "time": at})
 
 
 async def arm_schedules(jobs: Jobs, services: Services) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -18,24 +17,25 @@ from bot.core.render import (
     choice_count,
     choice_labels,
     choices,
+    chosen_letters,
     explanation,
+    fraction_text,
     letter,
-    letters,
     option_button,
     option_lines,
+    partial_text,
     person,
     place_mark,
-    right_choices,
+    weight_note,
 )
-from content.answers import multiple_score
-from content.group_rules import points
+from content.grading import Grade, Response, Selection, choices_of, right_choices
 from content.model import Question, QuestionType, Quiz, clip
 from content.schema import (
     MAX_EXPLANATION_LENGTH,
     MAX_QUESTION_LENGTH,
     MAX_TITLE_LENGTH,
 )
-from storage.group_store import AnswerStatus, GroupAnswerOutcome, GroupSession, ScoreRow, Tally
+from storage.group_store import GroupSession, ScoreRow, Tally
 
 BOARD_SIZE = 10
 
@@ -45,56 +45,24 @@ MAX_POLL_OPTION = 100
 MAX_POLL_EXPLANATION = 200
 
 
-# A member's answer (`group_answers.chosen`): the choice tapped, or for a multiple question
-# the options submitted, a bit per option (`1 << option`, the bank's order), as in private.
-
-
-def picked(options: int) -> tuple[int, ...]:
-    """The options a selection (a bit per option) holds, in order."""
-    return tuple(i for i in range(options.bit_length()) if options >> i & 1)
-
-
 def is_multiple(question: Question) -> bool:
     return question.type is QuestionType.MULTIPLE
 
 
-def credit(question: Question, chosen: int) -> Fraction:
-    """How right an answer is, 0 to 1: a multiple question's partial credit
-    (`content.answers.multiple_score`), else 1 for a right choice and 0 for a wrong one."""
-    if is_multiple(question):
-        return multiple_score(picked(chosen), right_choices(question))
-    return Fraction(int(chosen in right_choices(question)))
+def as_poll(question: Question) -> bool:
+    """Whether a quiz poll can carry the question: not one with weights (a poll knows right
+    and wrong options only), which a poll quiz posts with buttons instead."""
+    return question.weights is None
 
 
-def answer_points(question: Question, chosen: int, elapsed: float, seconds: float) -> int:
-    """A timed quiz's points for an answer: the points of a right answer at that speed
-    (`content.group_rules.points`), times its credit."""
-    return round(points(True, elapsed, seconds) * credit(question, chosen))
-
-
-def chosen_letters(question: Question, chosen: int) -> str:
-    """An answer as letters: "B", or "A, C" for a multiple question's."""
-    return letters(picked(chosen)) if is_multiple(question) else letter(chosen)
-
-
-def option_counts(question: Question, counts: Mapping[int, int]) -> list[int]:
-    """How many chose each choice, from how many gave each answer (`chosen` to count)."""
-    if is_multiple(question):
-        return [
-            sum(n for chosen, n in counts.items() if chosen >> i & 1)
-            for i in range(choice_count(question))
-        ]
-    return [counts.get(i, 0) for i in range(choice_count(question))]
-
-
-def _right_answer(question: Question) -> int:
-    """The answer that is fully right, as `chosen` holds it (a multiple question's: every
-    right option's bit; another's: its right choice)."""
-    right = right_choices(question)
-    if is_multiple(question):
-        return sum(1 << option for option in right)
-    (only,) = right
-    return only
+def option_counts(question: Question, counts: Mapping[Response, int]) -> list[int]:
+    """How many chose each choice, from how many gave each answer."""
+    chose = [0] * choice_count(question)
+    for response, n in counts.items():
+        for choice in choices_of(response):
+            if 0 <= choice < len(chose):
+                chose[choice] += n
+    return chose
 
 
 def _choice_lines(question: Question, locale: Locale) -> str:
@@ -148,7 +116,7 @@ def question_message(
     locale: Locale,
 ) -> Rendered:
     """A question for the whole chat: its choices, the live count, a button per choice (a
-    multiple question's toggle, and Submit), Reveal."""
+    multiple question's toggle, and Submit)."""
     parts = [
         _header(quiz, position, total, locale),
         locale.rich(question.text, MAX_QUESTION_LENGTH),
@@ -164,15 +132,9 @@ def question_message(
         lambda i: callbacks.GroupPick(session_id, position, i),
         callbacks.GroupSubmit(session_id, position),
     )
-    rows.append([reveal_button(session_id, position, locale)])
+    # the chat's keyboard is for answering only: an admin reveals with /skip (a Reveal button
+    # shown to everyone refused most of those who pressed it)
     return Rendered("\n\n".join(parts), InlineKeyboardMarkup(rows))
-
-
-def reveal_button(session_id: int, position: int, locale: Locale) -> InlineKeyboardButton:
-    return InlineKeyboardButton(
-        locale.t("button_reveal"),
-        callback_data=callbacks.GroupReveal(session_id, position).encode(),
-    )
 
 
 def reveal_message(
@@ -180,24 +142,26 @@ def reveal_message(
     question: Question,
     position: int,
     total: int,
-    counts: Mapping[int, int],
+    counts: Mapping[Response, int],
+    right: int,
     locale: Locale,
 ) -> Rendered:
-    """The question closed: the right choices, how many chose each, the explanation."""
+    """The question closed: the right choices, how many chose each, how many answered (and
+    fully right, of a question that scores in parts), the explanation."""
     parts = [
         _header(quiz, position, total, locale),
         locale.rich(question.text, MAX_QUESTION_LENGTH),
         counted_lines(question, counts, locale),
-        answered_line(question, counts, locale),
+        answered_line(question, sum(counts.values()), right, locale),
     ]
     if (why := explanation(question, locale)) is not None:
         parts.append(why)
     return Rendered("\n\n".join(parts))
 
 
-def counted_lines(question: Question, counts: Mapping[int, int], locale: Locale) -> str:
+def counted_lines(question: Question, counts: Mapping[Response, int], locale: Locale) -> str:
     """Each choice marked right (✅) or not (▫️; ❌ on a multiple question, where picking it
-    cost), with how many chose it."""
+    cost), with what it is worth when the question has weights and how many chose it."""
     right = right_choices(question)
     wrong = "❌" if is_multiple(question) else "▫️"
     lines = []
@@ -205,60 +169,60 @@ def counted_lines(question: Question, counts: Mapping[int, int], locale: Locale)
         zip(choices(question, locale), option_counts(question, counts), strict=True)
     ):
         chose = locale.t("group_option_count", n=n)
+        mark = "✅" if i in right else wrong
         lines.append(
-            f"{'✅' if i in right else wrong} <b>{letter(i)}.</b> {choice} · <i>{chose}</i>"
+            f"{mark} <b>{letter(i)}.</b> {choice}{weight_note(question, i)} · <i>{chose}</i>"
         )
     return "\n".join(lines)
 
 
-def answered_line(question: Question, counts: Mapping[int, int], locale: Locale) -> str:
-    """How many answered; for a multiple question, how many of them fully right."""
-    count = sum(counts.values())
-    if is_multiple(question):
-        right = counts.get(_right_answer(question), 0)
+def answered_line(question: Question, count: int, right: int, locale: Locale) -> str:
+    """How many answered; for a question that can be partly right, how many of them fully
+    right."""
+    if is_multiple(question) or question.weights is not None:
         return locale.t("group_answered_right", count=count, right=right)
     return locale.t("group_answered", count=count)
 
 
+def standing_toast(
+    session: GroupSession, question: Question, standing: Response | None, locale: Locale
+) -> str:
+    """A member who answered already is told their answer stands (in a timed quiz, which)."""
+    if session.posted or standing is None:
+        return locale.t("already_answered")
+    return locale.t("group_toast_stands", letter=chosen_letters(standing))
+
+
+def refused_toast(session: GroupSession, locale: Locale) -> str:
+    """An answer that came when the question no longer took answers."""
+    return locale.t("post_closed" if session.posted else "group_toast_closed")
+
+
 def tap_toast(
-    session: GroupSession, question: Question, chosen: int, outcome: GroupAnswerOutcome,
-    locale: Locale,
-) -> str:  # fmt: skip
-    """What a member is told of their answer (a tap, or a multiple question's Submit), alone:
-    in a timed quiz right, partly right or wrong and the points, never the right letters (the
-    others are still answering); on a posted question the right letters at once, as a learner
-    is told in private."""
-    if outcome.status is AnswerStatus.ALREADY:
-        if session.posted or outcome.chosen is None:
-            return locale.t("already_answered")
-        return locale.t("group_toast_stands", letter=chosen_letters(question, outcome.chosen))
-    if outcome.status is AnswerStatus.CLOSED:
-        return locale.t("post_closed" if session.posted else "group_toast_closed")
-    score = credit(question, chosen)
-    right = locale.t("group_toast_right", n=outcome.points)
-    if is_multiple(question):
-        shown = f"{score.numerator}/{score.denominator}"
-        if session.posted:
-            if score == 1:
-                return locale.t("correct_toast")
-            if score:
-                return locale.t("partial_toast", score=shown)
-            return locale.t("wrong_options_toast", letters=letters(right_choices(question)))
-        if score == 1:
-            return right
-        if score:
-            return locale.t("group_toast_partly", score=shown, n=outcome.points)
-        return locale.t("group_toast_wrong_options")
+    session: GroupSession, question: Question, grade: Grade, points: int, locale: Locale
+) -> str:
+    """What a member is told of the answer they just gave (a tap, or a multiple question's
+    Submit), alone: in a timed quiz right, partly right or wrong and the points, never the
+    right letters (the others are still answering); on a posted question the right letters
+    at once, as a learner is told in private. `grade` is the answer's, computed once."""
     if session.posted:
-        return answer_toast(question, chosen, locale)
-    return right if score == 1 else locale.t("group_toast_wrong")
+        return answer_toast(question, grade, locale)
+    if grade.fully_right:
+        return locale.t("group_toast_right", n=points)
+    if grade.partly_right:
+        return locale.t("group_toast_partly", score=partial_text(question, grade, locale), n=points)
+    if grade.credit < 0:
+        return locale.t("group_toast_marked_down", score=fraction_text(grade.credit), n=points)
+    if is_multiple(question):
+        return locale.t("group_toast_wrong_options")
+    return locale.t("group_toast_wrong")
 
 
-def pick_toast(options: int, locale: Locale) -> str:
+def pick_toast(selection: Selection, locale: Locale) -> str:
     """A member's selection on a multiple question, after their tap: theirs alone."""
-    if not options:
+    if not selection.options:
         return locale.t("group_picked_none")
-    return locale.t("group_picked_toast", letters=letters(picked(options)))
+    return locale.t("group_picked_toast", letters=chosen_letters(selection))
 
 
 def closed_toast(session: GroupSession, locale: Locale) -> str:
@@ -268,14 +232,16 @@ def closed_toast(session: GroupSession, locale: Locale) -> str:
 
 def open_question(
     session: GroupSession, quiz: Quiz, question: Question, position: int, answered: int,
-    locale: Locale,
+    locale: Locale, seconds_left: int | None = None,
 ) -> Rendered:  # fmt: skip
-    """A session's question while it takes answers, with its live count."""
+    """A session's question while it takes answers, with its live count (and, on a timer,
+    the seconds left: all of them when None)."""
     if session.posted:
         assert session.post_id is not None
         return post_message(quiz, question, session.post_id, answered, locale)
+    left = session.seconds if seconds_left is None else seconds_left
     return question_message(
-        quiz, question, position, session.total, session.id, session.seconds, answered, locale
+        quiz, question, position, session.total, session.id, left, answered, locale
     )
 
 
@@ -316,13 +282,13 @@ def post_message(
 
 
 def post_reveal(
-    quiz: Quiz, question: Question, tally: Tally, counts: Mapping[int, int], locale: Locale
+    quiz: Quiz, question: Question, tally: Tally, counts: Mapping[Response, int], locale: Locale
 ) -> Rendered:
     """The posted question closed: the right choices, how many answered and how many right
     (fully right; a multiple question's choices with how many picked each)."""
     choices_shown = (
         counted_lines(question, counts, locale)
-        if is_multiple(question)
+        if is_multiple(question) or question.weights is not None
         else option_lines(question, locale, reveal=True)
     )
     parts = [
@@ -412,3 +378,29 @@ def poll_spec(
             )
     correct = tuple(sorted(right_choices(question)))
     return PollSpec(text, options, correct, is_multiple(question), explanation, followup)
+
+
+def start_menu(quiz: Quiz, seconds: Sequence[int], polls: bool, locale: Locale) -> Rendered:
+    """`/groupquiz`'s menu once a quiz is chosen: a button per common time a question, and a
+    row of the same as quiz polls (not in a channel, where polls cannot say who voted)."""
+    rows = [
+        [
+            InlineKeyboardButton(
+                locale.t("menu_seconds_button", seconds=s),
+                callback_data=callbacks.GroupQuizStart(quiz.id, s, 0).encode(),
+            )
+            for s in seconds
+        ]
+    ]
+    if polls:
+        rows.append(
+            [
+                InlineKeyboardButton(
+                    locale.t("menu_poll_button", seconds=s),
+                    callback_data=callbacks.GroupQuizStart(quiz.id, s, 1).encode(),
+                )
+                for s in seconds
+            ]
+        )
+    text = locale.t("menu_how_long", title=locale.text(quiz.title, 200), n=len(quiz))
+    return Rendered(text, InlineKeyboardMarkup(rows))

@@ -17,14 +17,14 @@ from telegram.error import TelegramError
 from telegram.ext import JobQueue
 
 from bot.core import deeplinks, faults
-from bot.core.context import QuizContext, Services
+from bot.core.context import AttemptOpener, QuizContext, Services
 from bot.core.i18n import Locale
 from bot.core.render import Rendered
 from bot.core.tables import to_csv
 from bot.homework import render
 from content.model import Quiz
 from content.rules import attempt_order
-from storage.homework_store import CANCELLED, FINISHED, Assignment
+from storage.homework_store import CANCELLED, FINISHED, FIRST, Assignment, Taker
 
 log = logging.getLogger(__name__)
 
@@ -78,12 +78,15 @@ async def assign(
     language: str,
     timezone: str,
     created_by: int | None,
+    counts: str = FIRST,
+    shuffled: bool = False,
 ) -> Assignment:
     """Store the homework, post it, arm its deadline and reminder."""
     homework = services.storage.homework
     assignment = await homework.create(
         chat_id=chat_id, thread_id=thread_id, quiz_id=quiz.id, deadline=deadline,
         language=language, timezone=timezone, created_by=created_by, now=services.clock(),
+        counts=counts, shuffled=shuffled,
     )  # fmt: skip
     locale = locale_of(services, assignment)
     message_id = await _send(
@@ -193,7 +196,41 @@ async def close(bot: Bot, services: Services, jobs: Jobs, assignment_id: int) ->
     except TelegramError as error:
         log.warning("homework %s: results not posted: %s", assignment.id, faults.describe(error))
     await _send_report_to_teacher(bot, services, assignment)
+    await _offer_practice(bot, services, assignment, quiz, takers)
     return True
+
+
+async def _offer_practice(
+    bot: Bot, services: Services, assignment: Assignment, quiz: Quiz | None, takers: list[Taker]
+) -> None:
+    """Closed: each member who handed it in with mistakes may practise them now, in private
+    (not before: the practice would show the answers while others still work). A member who
+    finishes later is offered it at the end of their attempt."""
+    for taker in takers:
+        stored = await services.storage.learners.get_user(taker.user_id)
+        if stored is None or not stored.active:
+            continue
+        offer = await _practice(services, assignment, quiz, taker, services.locale_of(stored))
+        if offer is None:
+            continue
+        try:
+            await bot.send_message(taker.user_id, offer.text, reply_markup=offer.markup)
+        except TelegramError as error:
+            log.info(
+                "homework %s: practice not offered to %s: %s",
+                assignment.id, taker.user_id, faults.describe(error),
+            )  # fmt: skip
+
+
+async def _practice(
+    services: Services, assignment: Assignment, quiz: Quiz | None, taker: Taker, locale: Locale
+) -> Rendered | None:
+    """The offer to practise what a handed-in attempt missed; None with nothing missed."""
+    if taker.finished_at is None:
+        return None
+    answers = await services.storage.learners.answers(taker.attempt_id)
+    missed = sum(1 for answer in answers.values() if not answer.correct)
+    return render.practice_offer(quiz, assignment, taker, missed, locale) if missed else None
 
 
 async def cancel(bot: Bot, services: Services, jobs: Jobs, assignment: Assignment) -> bool:
@@ -304,10 +341,11 @@ async def remind(bot: Bot, services: Services, assignment_id: int) -> int:
         stored = await services.storage.learners.get_user(taker.user_id)
         if stored is None or not stored.active:
             continue
+        message = render.reminder(
+            quiz, assignment, link(bot, services, assignment), services.locale_of(stored)
+        )
         try:
-            await bot.send_message(
-                taker.user_id, render.reminder(quiz, assignment, services.locale_of(stored))
-            )
+            await bot.send_message(taker.user_id, message.text, reply_markup=message.markup)
             told += 1
         except TelegramError as error:
             log.info(
@@ -324,33 +362,37 @@ async def remind(bot: Bot, services: Services, assignment_id: int) -> int:
 
 
 async def open_homework(
-    bot: Bot, services: Services, chat_id: int, user_id: int, assignment: Assignment, locale: Locale
+    bot: Bot,
+    services: Services,
+    chat_id: int,
+    user_id: int,
+    assignment: Assignment,
+    locale: Locale,
+    open_attempt: AttemptOpener,
 ) -> None:
-    """Start (or continue) the member's attempt tagged to the homework; a member who handed
-    it in is told their score."""
+    """Continue the member's running attempt at the homework, or start one afresh from its
+    first question (never an attempt at the quiz begun outside it). A member whose first
+    attempt counts and is finished is told their score; where the best counts, a finished
+    attempt is followed by another."""
     quiz = services.catalog.get(assignment.quiz_id)
     if quiz is None:
         await bot.send_message(chat_id, locale.t("quiz_gone"))
         return
     learners = services.storage.learners
-    tagged = next(
-        (t for t in await services.storage.homework.takers(assignment.id) if t.user_id == user_id),
-        None,
-    )
-    if tagged is not None and tagged.finished_at is not None:
-        await bot.send_message(chat_id, render.handed_in(quiz, assignment, tagged, locale))
-        return
-    if tagged is not None:
-        attempt = await learners.get_attempt(tagged.attempt_id)
-    else:
-        # the running attempt at this quiz, if any, is the one that counts from now
-        started = await learners.start_attempt(
-            user_id, quiz.id, attempt_order(quiz), services.clock()
+    attempt = await learners.running_attempt(user_id, quiz.id, assignment.id)
+    if attempt is None:
+        taker = await services.storage.homework.taker(assignment.id, user_id)
+        if taker is not None and assignment.counts == FIRST:
+            await bot.send_message(chat_id, render.handed_in(quiz, assignment, taker, locale))
+            return
+        tries = taker.tries if taker is not None else 0
+        shuffle_by = f"{assignment.id}:{user_id}:{tries}" if assignment.shuffled else None
+        attempt = await learners.start_attempt(
+            user_id,
+            quiz.id,
+            attempt_order(quiz, shuffle_by),
+            services.clock(),
+            assignment_id=assignment.id,
         )
-        attempt_id = await services.storage.homework.tag(
-            assignment.id, user_id, started.id, services.clock()
-        )
-        attempt = await learners.get_attempt(attempt_id)
-        await bot.send_message(chat_id, render.intro(quiz, assignment, locale))
-    assert attempt is not None and services.open_attempt is not None
-    await services.open_attempt(bot, services, chat_id, attempt, locale)
+        await bot.send_message(chat_id, render.intro(quiz, assignment, taker, locale))
+    await open_attempt(bot, services, chat_id, attempt, locale)

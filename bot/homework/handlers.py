@@ -1,25 +1,40 @@
-"""Homework in a group: `/assign`, `/assignments`, `/unassign` (chat admins); a member's press of the homework's deep link; a chat admin's press of the
-link to its report."""
+"""Homework in a group: `/assign`, `/assignments`, `/unassign` (chat admins), or `/assign` in
+private for a group picked with the chat picker; a member's press of the homework's deep
+link; a chat admin's press of the link to its report."""
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import Any
 
-from telegram import Update
-from telegram.error import TelegramError
+from telegram import CallbackQuery, Update
+from telegram.constants import ChatType
 from telegram.ext import BaseHandler, CommandHandler
 
-from bot.core import arguments, commands, faults
-from bot.core.access import is_chat_admin, is_member
+from bot.core import arguments, callbacks, commands, pickers, quiz_menus
+from bot.core.access import controls_chat, is_chat_admin, is_member, sender_passes
 from bot.core.arguments import Refusal
 from bot.core.commands import QUIZ, Command, Role, Task, Where
-from bot.core.context import QuizContext
+from bot.core.context import AttemptOpener, QuizContext
 from bot.core.deeplinks import AssignmentReport, Homework
-from bot.core.handlers import PRIVATE_MESSAGE, StartLinkHandler
+from bot.core.handlers import (
+    PRIVATE_MESSAGE,
+    ChatPickHandler,
+    QuizMenuHandler,
+    StartLinkHandler,
+    TapHandler,
+    edit_in_place,
+)
+from bot.core.pickers import Picked, PickFor
+from bot.core.quiz_menus import MenuFor
 from bot.homework import flow, render
+from content.model import Quiz
+from storage.homework_store import Assignment
 
 log = logging.getLogger(__name__)
+
+ASSIGN_HOURS = (24, 72, 168)  # the menu's deadlines: a day, three days, a week
 
 
 async def _timezone(context: QuizContext) -> str:
@@ -28,8 +43,12 @@ async def _timezone(context: QuizContext) -> str:
 
 
 async def assign(update: Update, context: QuizContext) -> None:
-    """`/assign <quiz id> <deadline>`: homework for the group, taken in private."""
+    """`/assign <quiz id> <deadline>`: homework for the group, taken in private; with no quiz,
+    the quizzes as buttons."""
     services = context.services
+    if not context.args:
+        await quiz_menus.show(context, MenuFor.ASSIGN)
+        return
     timezone = await _timezone(context)
     wanted = arguments.assign(
         context.args,
@@ -44,12 +63,63 @@ async def assign(update: Update, context: QuizContext) -> None:
     message = update.message
     user = update.effective_user
     anonymous = message is not None and message.sender_chat is not None
-    await flow.assign(
+    await _assign_here(context, wanted, timezone, None if anonymous or user is None else user.id)
+
+
+async def _assign_here(
+    context: QuizContext, wanted: arguments.AssignArgs, timezone: str, created_by: int | None
+) -> Assignment:
+    """Set the homework in the update's chat (its topic), in the group's language."""
+    services = context.services
+    language = (await services.chat_locale(context.chat_id)).language
+    return await flow.assign(
         context.bot, services, context.jobs,
         chat_id=context.chat_id, thread_id=context.thread_id, quiz=wanted.quiz,
-        deadline=wanted.deadline, language=context.locale.language, timezone=timezone,
-        created_by=None if anonymous or user is None else user.id,
+        deadline=wanted.deadline, language=language,
+        timezone=timezone, created_by=created_by, counts=wanted.counts, shuffled=wanted.shuffled,
     )  # fmt: skip
+
+
+async def on_assign_chosen(query: CallbackQuery, context: QuizContext, quiz: Quiz) -> None:
+    """A quiz chosen in `/assign`'s menu: until when, and how it counts?"""
+    shown = render.setup_menu(quiz, ASSIGN_HOURS, best=False, shuffle=False, locale=context.locale)
+    await query.answer()
+    await edit_in_place(query, shown.text, shown.markup)
+
+
+async def on_assign_setup(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.AssignSetup
+) -> None:
+    """`/assign`'s menu once a quiz is chosen: an option toggled (the menu redrawn), or a
+    deadline chosen: in a group, the homework is set there; in private, the group is picked
+    next with the chat picker."""
+    services, locale = context.services, context.locale
+    quiz = services.catalog.get(tap.quiz_id)
+    private = query.message is not None and query.message.chat.type == ChatType.PRIVATE
+    wrong = {tap.best, tap.shuffle} - {0, 1} or tap.hours not in (0, *ASSIGN_HOURS)
+    if quiz is None or query.message is None or wrong:
+        await query.answer(locale.t("stale_button"))
+        return
+    if not private and not await controls_chat(context):
+        await query.answer(locale.t("group_admins_only"))
+        return
+    await query.answer()
+    if tap.hours == 0:
+        shown = render.setup_menu(quiz, ASSIGN_HOURS, bool(tap.best), bool(tap.shuffle), locale)
+        await edit_in_place(query, shown.text, shown.markup)
+        return
+    words = [quiz.id, f"{tap.hours}h", *(["best"] * tap.best), *(["shuffle"] * tap.shuffle)]
+    timezone = services.settings.default_timezone if private else await _timezone(context)
+    wanted = arguments.assign(
+        words, services.catalog, timezone, services.clock(), services.settings.homework_min_seconds
+    )
+    assert not isinstance(wanted, Refusal)  # the menu's own words
+    await edit_in_place(query, locale.t("menu_chosen", title=locale.text(quiz.title, 200)))
+    if private:
+        text = locale.t("homework_pick", title=locale.text(quiz.title, 200))
+        await pickers.ask(context, PickFor.ASSIGN, {"args": words}, text, channels=False)
+        return
+    await _assign_here(context, wanted, timezone, query.from_user.id)
 
 
 async def assignments(update: Update, context: QuizContext) -> None:
@@ -82,25 +152,54 @@ async def unassign(update: Update, context: QuizContext) -> None:
 
 
 async def private_assign(update: Update, context: QuizContext) -> None:
+    """`/assign <quiz id> <deadline> [first|best] [shuffle]` in private: checked now (in the
+    bot's time zone), then the group is picked with the chat picker; with no quiz, the
+    quizzes as buttons."""
+    services, locale = context.services, context.locale
+    if not context.args:
+        await quiz_menus.show(context, MenuFor.ASSIGN)
+        return
+    timezone = services.settings.default_timezone
+    settings = services.settings
+    parsed = arguments.assign(
+        context.args, services.catalog, timezone, services.clock(), settings.homework_min_seconds
+    )
+    wanted = await context.parsed(parsed)
+    if wanted is None:
+        return
+    text = locale.t("homework_pick", title=locale.text(wanted.quiz.title, 200))
+    details = {"args": list(context.args or ())}
+    await pickers.ask(context, PickFor.ASSIGN, details, text, channels=False)
+
+
+async def on_assign_pick(update: Update, context: QuizContext, picked: Picked) -> str:
+    """The group picked for a homework set in private: the deadline read again in that
+    group's time zone, then set there as `/assign` in the group would."""
+    services, locale = context.services, context.locale
+    stored = await services.storage.chats.settings(picked.chat_id)
+    timezone = stored.timezone or services.settings.default_timezone
+    wanted = arguments.assign(
+        picked.details["args"], services.catalog, timezone, services.clock(),
+        services.settings.homework_min_seconds,
+    )  # fmt: skip
+    if isinstance(wanted, Refusal):
+        return wanted.text(locale)
+    assignment = await flow.assign(
+        context.bot, services, context.jobs,
+        chat_id=picked.chat_id, thread_id=None, quiz=wanted.quiz, deadline=wanted.deadline,
+        language=(await services.chat_locale(picked.chat_id)).language, timezone=timezone,
+        created_by=context.learner.user_id, counts=wanted.counts, shuffled=wanted.shuffled,
+    )  # fmt: skip
+    return render.assigned_there(wanted.quiz, assignment, picked.title, locale)
+
+
+async def private_homework(update: Update, context: QuizContext) -> None:
     await context.say(context.locale.t("homework_groups_only"))
 
 
-async def _checked(context: QuizContext, chat_id: int, check: Any, refusal: str) -> bool:
-    """Whether the sender passes `check` (a getChatMember question) in that chat, now; else
-    they are told why not."""
-    try:
-        allowed = bool(await check(context, chat_id, context.learner.user_id))
-    except TelegramError as error:
-        if not faults.classify(error).permanent:
-            await context.say(context.locale.t("member_check_failed"))
-            return False
-        allowed = False
-    if not allowed:
-        await context.say(context.locale.t(refusal))
-    return allowed
-
-
-async def on_homework(update: Update, context: QuizContext, link: Homework) -> None:
+async def on_homework(
+    update: Update, context: QuizContext, link: Homework, *, open_attempt: AttemptOpener
+) -> None:
     """A member pressed "Start in private chat" under a homework."""
     services, locale = context.services, context.locale
     assignment = await services.storage.homework.get(link.assignment_id)
@@ -113,11 +212,12 @@ async def on_homework(update: Update, context: QuizContext, link: Homework) -> N
     if not assignment.open or assignment.deadline <= services.clock():
         await context.say(locale.t("homework_closed"))
         return
-    if not await _checked(context, assignment.chat_id, is_member, "homework_not_member"):
+    if not await sender_passes(context, assignment.chat_id, is_member, "homework_not_member"):
         return
     await flow.open_homework(
-        context.bot, services, context.chat_id, context.learner.user_id, assignment, locale
-    )
+        context.bot, services, context.chat_id, context.learner.user_id, assignment, locale,
+        open_attempt,
+    )  # fmt: skip
 
 
 async def on_report_link(update: Update, context: QuizContext, link: AssignmentReport) -> None:
@@ -127,7 +227,7 @@ async def on_report_link(update: Update, context: QuizContext, link: AssignmentR
     if assignment is None:
         await context.say(context.locale.t("link_invalid"))
         return
-    if not await _checked(context, assignment.chat_id, is_chat_admin, "report_admins_only"):
+    if not await sender_passes(context, assignment.chat_id, is_chat_admin, "report_admins_only"):
         return
     await flow.send_report(context.bot, services, context.chat_id, assignment, context.locale)
 
@@ -140,11 +240,18 @@ COMMANDS = (
 )  # fmt: skip
 
 
-def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
+def handlers(open_attempt: AttemptOpener) -> list[BaseHandler[Update, QuizContext, Any]]:
+    """The feature's handlers; `open_attempt` (the learner's) asks the homework's attempt."""
     elsewhere = commands.not_declared(COMMANDS, Where.PRIVATE)
     return [
         *commands.handlers(COMMANDS),
-        CommandHandler(elsewhere, private_assign, filters=PRIVATE_MESSAGE),
-        StartLinkHandler(Homework, on_homework),
+        # in private, /assign sets homework for a group picked with the chat picker (its
+        # admins only: checked on the pick); the others point to the group
+        CommandHandler("assign", private_assign, filters=PRIVATE_MESSAGE),
+        CommandHandler(elsewhere, private_homework, filters=PRIVATE_MESSAGE),
+        ChatPickHandler(PickFor.ASSIGN, on_assign_pick),
+        QuizMenuHandler(MenuFor.ASSIGN, on_assign_chosen),
+        TapHandler(callbacks.AssignSetup, on_assign_setup),
+        StartLinkHandler(Homework, functools.partial(on_homework, open_attempt=open_attempt)),
         StartLinkHandler(AssignmentReport, on_report_link),
     ]

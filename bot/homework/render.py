@@ -9,21 +9,32 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.core import callbacks
 from bot.core.i18n import Locale
 from bot.core.render import Rendered, person, place_mark
-from bot.core.tables import Cell, Table, answer_cell, question_header
+from bot.core.tables import (
+    Cell,
+    Table,
+    answer_cell,
+    answers_header,
+    grid_cells,
+    grid_header,
+    number_cell,
+)
+from content import grid
 from content.deadlines import local_time
 from content.model import Quiz
+from content.rules import score_text
 from content.schema import MAX_TITLE_LENGTH
-from storage.homework_store import Assignment, Taker
+from storage.homework_store import BEST, Assignment, Taker
 from storage.report_store import LatestAttempt
 
 BOARD_SIZE = 20
 
 
-def _title(quiz: Quiz | None, assignment: Assignment, locale: Locale) -> str:
+def _title(quiz: Quiz | None, assignment: Assignment | None, locale: Locale) -> str:
     if quiz is None:
-        return html.escape(assignment.quiz_id)
+        return html.escape(assignment.quiz_id if assignment is not None else "")
     return locale.text(quiz.title, MAX_TITLE_LENGTH)
 
 
@@ -31,19 +42,39 @@ def _deadline(assignment: Assignment) -> str:
     return f"{local_time(assignment.deadline, assignment.timezone)} ({assignment.timezone})"
 
 
+def _counts(assignment: Assignment, locale: Locale) -> str:
+    """Which attempt counts, and whether each member's questions come in their own order."""
+    said = locale.t(
+        "homework_counts_best" if assignment.counts == BEST else "homework_counts_first"
+    )
+    return f"{said} {locale.t('homework_shuffled')}" if assignment.shuffled else said
+
+
 def post(quiz: Quiz, assignment: Assignment, done: int, link: str, locale: Locale) -> Rendered:
-    """The assignment in the group: what, until when, how many are done, and the button that
-    opens it in private."""
+    """The assignment in the group: what, until when, which attempt counts, how many are
+    done, and the button that opens it in private."""
     text = locale.t(
         "homework_post",
         number=assignment.id,
         title=_title(quiz, assignment, locale),
         n=len(quiz),
         deadline=_deadline(assignment),
+        counts=_counts(assignment, locale),
         done=done,
     )
     button = InlineKeyboardButton(locale.t("button_homework_start"), url=link)
     return Rendered(text, InlineKeyboardMarkup([[button]]))
+
+
+def assigned_there(quiz: Quiz, assignment: Assignment, chat_title: str, locale: Locale) -> str:
+    """In private, to the admin who set a homework for a picked group."""
+    return locale.t(
+        "homework_assigned_there",
+        number=assignment.id,
+        title=_title(quiz, assignment, locale),
+        chat=html.escape(chat_title),
+        deadline=_deadline(assignment),
+    )
 
 
 def closed_post(
@@ -96,7 +127,7 @@ def results(
                 "homework_line",
                 place=place_mark(place),
                 name=person(row.taker.name, locale),
-                score=row.taker.score or 0,
+                score=score_text(row.taker.score or 0),
                 total=row.taker.total,
                 seconds=round(row.seconds),
             )
@@ -126,31 +157,48 @@ def assignments_list(entries: Sequence[tuple[Assignment, Quiz | None, int]], loc
     return "\n".join(lines)
 
 
-def intro(quiz: Quiz, assignment: Assignment, locale: Locale) -> str:
-    """In private, before the first question."""
-    return locale.t(
+def intro(quiz: Quiz, assignment: Assignment, before: Taker | None, locale: Locale) -> str:
+    """In private, before an attempt's first question; `before`: the member's standing from
+    their earlier attempts (where the best counts)."""
+    text = locale.t(
         "homework_intro",
         title=_title(quiz, assignment, locale),
         deadline=_deadline(assignment),
+        counts=_counts(assignment, locale),
     )
+    if before is not None and before.done_by(assignment.deadline):
+        text += "\n" + locale.t("homework_best_so_far", score=before.score, total=before.total)
+    return text
 
 
 def handed_in(quiz: Quiz | None, assignment: Assignment, taker: Taker, locale: Locale) -> str:
     return locale.t(
         "homework_handed_in",
         title=_title(quiz, assignment, locale),
-        score=taker.score or 0,
+        score=score_text(taker.score or 0),
         total=taker.total,
     )
 
 
-def reminder(quiz: Quiz | None, assignment: Assignment, locale: Locale) -> str:
-    return locale.t(
-        "homework_reminder",
-        title=_title(quiz, assignment, locale),
-        deadline=_deadline(assignment),
-        quiz_id=html.escape(assignment.quiz_id),
+def practice_offer(
+    quiz: Quiz | None, assignment: Assignment, taker: Taker, missed: int, locale: Locale
+) -> Rendered:
+    """Once the homework has closed: what the member missed, and a round of it now."""
+    tap = callbacks.PractiseMissed(taker.attempt_id)
+    button = InlineKeyboardButton(locale.t("button_practise", n=missed), callback_data=tap.encode())
+    return Rendered(
+        locale.t("practice_homework_closed", title=_title(quiz, assignment, locale), n=missed),
+        InlineKeyboardMarkup([[button]]),
     )
+
+
+def reminder(quiz: Quiz | None, assignment: Assignment, link: str, locale: Locale) -> Rendered:
+    """The one nudge in private, with the homework's own link (its attempt, not the quiz's)."""
+    text = locale.t(
+        "homework_reminder", title=_title(quiz, assignment, locale), deadline=_deadline(assignment)
+    )
+    button = InlineKeyboardButton(locale.t("button_homework_continue"), url=link)
+    return Rendered(text, InlineKeyboardMarkup([[button]]))
 
 
 def table(
@@ -160,31 +208,75 @@ def table(
     attempts: Sequence[LatestAttempt],
     locale: Locale,
 ) -> Table:
-    """Every member who opened the homework: done in time or not, score, time, and one column
-    per question of the quiz."""
+    """Every member who opened the homework, those done first (ranked): done in time or not,
+    score, time; the grid of their attempt that counts (credit, a mark per question of the
+    quiz), then the answers given."""
     questions = quiz.questions if quiz is not None else ()
-    header = (
-        "name", "user id", "done", "score", "total", "time (s)",
-        *(question_header(n, q, q.id, locale) for n, q in enumerate(questions, 1)),
-    )  # fmt: skip
     by_attempt = {attempt.attempt_id: attempt for attempt in attempts}
     done, _ = ranking(takers, assignment.deadline)
     order = [row.taker for row in done] + [t for t in takers if not t.done_by(assignment.deadline)]
     seconds = {row.taker.user_id: round(row.seconds, 1) for row in done}
+    marks = grid.build(
+        [(q.id, locale.plain(q.text)) for q in questions],
+        [
+            grid.Learner(
+                t.name,
+                t.user_id,
+                by_attempt[t.attempt_id].question_marks if t.attempt_id in by_attempt else {},
+            )
+            for t in order
+        ],
+    )
+    header = (
+        "name", "user id", "done", "score", "total", "time (s)",
+        *grid_header(marks), *answers_header(marks),
+    )  # fmt: skip
     rows = []
-    for taker in order:
+    for taker, marked in zip(order, marks.learners, strict=True):
         finished = taker.done_by(assignment.deadline)
         cells: list[Cell] = [
             taker.name,
             taker.user_id,
             "yes" if finished else "no",
-            taker.score if finished else None,
+            number_cell(taker.score or 0) if finished else None,
             taker.total,
             seconds.get(taker.user_id),
+            *grid_cells(marked),
         ]
         answers = by_attempt[taker.attempt_id].answers if taker.attempt_id in by_attempt else {}
         for question in questions:
             given = answers.get(question.id)
-            cells.append(None if given is None else answer_cell(question, *given))
+            cells.append(
+                None
+                if given is None
+                else answer_cell(question, given.chosen, given.credit, given.reply)
+            )
         rows.append(tuple(cells))
     return Table(header, tuple(rows))
+
+
+def setup_menu(
+    quiz: Quiz, hours: Sequence[int], best: bool, shuffle: bool, locale: Locale
+) -> Rendered:
+    """`/assign`'s menu once a quiz is chosen: the two options as toggles (☑️ when on), then a
+    button per common deadline that sets the homework with them."""
+
+    def setup(at: int, best: bool = best, shuffle: bool = shuffle) -> str:
+        return callbacks.AssignSetup(quiz.id, at, int(best), int(shuffle)).encode()
+
+    toggles = [
+        InlineKeyboardButton(
+            locale.t("menu_best_button", mark="☑️" if best else "⬜"),
+            callback_data=setup(0, best=not best),
+        ),
+        InlineKeyboardButton(
+            locale.t("menu_shuffle_button", mark="☑️" if shuffle else "⬜"),
+            callback_data=setup(0, shuffle=not shuffle),
+        ),
+    ]
+    deadlines = [
+        InlineKeyboardButton(locale.t(f"menu_deadline_{at}h"), callback_data=setup(at))
+        for at in hours
+    ]
+    text = locale.t("menu_until_when", title=_title(quiz, None, locale), n=len(quiz))
+    return Rendered(text, InlineKeyboardMarkup([toggles, deadlines]))

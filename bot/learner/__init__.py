@@ -10,16 +10,17 @@ from typing import Any
 from telegram.ext import JobQueue
 
 from bot.core.context import Services
-from bot.learner import flow, reminders
+from bot.learner import reminders
+from bot.learner.flow import open_attempt
 from bot.learner.handlers import COMMANDS, handlers
 
-__all__ = ["COMMANDS", "handlers", "start"]
+# `open_attempt` asks a private attempt another feature started (a review of what a member
+# missed in a group, a homework): `bot/app.py` hands it to those features
+__all__ = ["COMMANDS", "handlers", "open_attempt", "start"]
 
 
 async def start(jobs: JobQueue[Any], services: Services) -> None:
-    """At start: the sweep that sends the daily review reminders; the learner's sessions lent
-    to the features that start private attempts."""
-    services.open_attempt = flow.open_attempt
+    """At start: the sweep that sends the daily review reminders."""
     jobs.run_repeating(
         reminders.send_due_reminders,
         interval=reminders.SWEEP_SECONDS,

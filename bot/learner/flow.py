@@ -10,44 +10,29 @@ import dataclasses
 import logging
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, time, timedelta
+from datetime import datetime, tzinfo
 
 from telegram import Bot, CallbackQuery, Message
 from telegram.error import BadRequest, TelegramError
 
 from bot.core import pictures
-from bot.core.callbacks import AnswerTap, PickOption, SubmitPicks
+from bot.core.callbacks import AnswerTap, PickOption, PractiseMissed, SubmitPicks
 from bot.core.context import Services
 from bot.core.i18n import Locale
 from bot.core.render import (
     Rendered,
+    answer_toast,
     choice_count,
     letters,
     picture_line,
-    right_choices,
     takes_reply,
 )
 from bot.learner import render
-from content.answers import (
-    DigitGrouping,
-    Grade,
-    NotANumber,
-    grade_multiple,
-    grade_number,
-    grade_typed,
-    normalize,
-    read_number,
-)
+from content import grading
+from content.answers import DigitGrouping
 from content.catalog import Catalog
-from content.model import (
-    MultipleAnswer,
-    NumericAnswer,
-    Question,
-    QuestionType,
-    Quiz,
-    TypedAnswer,
-    clip,
-)
+from content.grading import Choice, Grade, NumberReply, Selection, TextReply
+from content.model import Guide, Question, QuestionType, Quiz, clip
 from content.progress import Mastery, mastery
 from content.rules import (
     Progress,
@@ -59,7 +44,17 @@ from content.rules import (
     summarize,
     zone,
 )
+from content.study import (
+    AHEAD_DAYS,
+    FORGOTTEN_DAYS,
+    RETENTION_DAYS,
+    card_counts,
+    comes_back,
+    day_end,
+    day_start,
+)
 from storage import (
+    PRACTICE,
     REVIEW,
     REVIEW_QUIZ_ID,
     Answer,
@@ -67,14 +62,18 @@ from storage import (
     Attempt,
     CardReview,
     QuizRecord,
+    StoredCard,
     User,
     attempt_item_parts,
+    names_items,
+    practice_of,
     review_item,
 )
 
 log = logging.getLogger(__name__)
 
 REVIEW_SESSION_SIZE = 20
+DAY = 86_400
 
 
 @dataclass(frozen=True)
@@ -132,30 +131,50 @@ class Standing:
 
 async def standing(services: Services, learner: User) -> Standing:
     """Per quiz the record and the mastery; overall the streak of days in the learner's time
-    zone and the reviews due now and by the end of their day."""
+    zone, the reviews due now and by the end of their day, their cards by kind, their true
+    retention over 30 days and their daily goal."""
     learners, now = services.storage.learners, services.clock()
-    tz = zone(learner.timezone or services.settings.default_timezone)
-    local_now = datetime.fromtimestamp(now, tz)
-    end_of_day = datetime.combine(local_now.date() + timedelta(days=1), time(), tz).timestamp()
-    utc_offset = local_now.utcoffset()
+    tz = learner_zone(services, learner)
+    utc_offset = datetime.fromtimestamp(now, tz).utcoffset()
     offset = int(utc_offset.total_seconds()) if utc_offset is not None else 0
     days = await learners.study_days(learner.user_id, offset)
-    overview = render.Overview(
-        streak=streak(days, int((now + offset) // 86400)),
-        due_now=await learners.count_due(learner.user_id, now),
-        due_today=await learners.count_due(learner.user_id, end_of_day),
-    )
     records = await quiz_records(services, learner.user_id)
+    cards = await learners.cards(learner.user_id)
     cards_by_quiz: dict[str, dict[str, str]] = {}
-    for card in await learners.cards(learner.user_id):
+    for card in cards:
         cards_by_quiz.setdefault(card.quiz_id, {})[card.question_id] = card.card_json
     by_quiz = {}
+    unseen = 0
     for quiz in services.catalog:
         if quiz.id in cards_by_quiz or quiz.id in records:
             latest = await learners.latest_answers(learner.user_id, quiz.id)
             correct = {qid: answer.correct for qid, answer in latest.items()}
             by_quiz[quiz.id] = mastery(quiz, cards_by_quiz.get(quiz.id, {}), correct, now)
+            seen = cards_by_quiz.get(quiz.id, {})
+            unseen += sum(1 for question in quiz.questions if question.id not in seen)
+    goal = None
+    if learner.daily_goal is not None:
+        done = await learners.count_reviews(learner.user_id, day_start(now, tz))
+        goal = render.Goal(learner.daily_goal, done)
+    overview = render.Overview(
+        streak=streak(days, int((now + offset) // 86400)),
+        due_now=await learners.count_due(learner.user_id, now),
+        due_today=await learners.count_due(learner.user_id, day_end(now, tz)),
+        cards=card_counts((card.card_json for card in cards), unseen),
+        retention=await learners.review_counts(learner.user_id, now - RETENTION_DAYS * DAY),
+        goal=goal,
+    )
     return Standing(records, by_quiz, overview)
+
+
+def learner_zone(services: Services, learner: User | None) -> tzinfo:
+    """The learner's time zone, else the bot's default."""
+    stored = learner.timezone if learner is not None else None
+    return zone(stored or services.settings.default_timezone)
+
+
+async def _zone_of(services: Services, user_id: int) -> tzinfo:
+    return learner_zone(services, await services.storage.learners.get_user(user_id))
 
 
 def _order(attempt: Attempt, item: Item) -> tuple[int, ...]:
@@ -178,36 +197,133 @@ async def open_quiz(
     await _continue(bot, services, chat_id, attempt, locale, resuming)
 
 
+DUE, AHEAD, FORGOTTEN = "due", "ahead", "forgotten"  # which cards a new review session takes
+
+
 async def open_review(
-    bot: Bot, services: Services, chat_id: int, user_id: int, locale: Locale
+    bot: Bot, services: Services, chat_id: int, user_id: int, locale: Locale, cards: str = DUE
 ) -> None:
-    """Continue the running review session, or start one of the questions due now."""
+    """Continue the running review session, or start one of the cards due now (`DUE`), due
+    within a few days (`AHEAD`: studying ahead, scheduled by FSRS from each card's
+    retrievability now), or forgotten lately (`FORGOTTEN`). With nothing to take: when the
+    next review is, and the offers to review ahead or what was forgotten."""
     learners = services.storage.learners
     now = services.clock()
     attempt = await learners.running_attempt(user_id, REVIEW_QUIZ_ID)
     resuming = attempt is not None
     if attempt is None:
-        due = [
-            review_item(card.quiz_id, card.question_id)
-            for card in await learners.due_cards(user_id, now)
-            if (quiz := services.catalog.get(card.quiz_id)) is not None
-            and quiz.question(card.question_id) is not None
-        ][:REVIEW_SESSION_SIZE]
+        due = _playable(services, await _review_cards(services, user_id, now, cards))
         if not due:
-            message = render.nothing_due(await learners.next_due(user_id, now), now, locale)
-            await bot.send_message(chat_id, message.text, reply_markup=message.markup)
+            await _nothing_to_review(bot, services, chat_id, user_id, now, cards, locale)
             return
         attempt = await learners.start_attempt(
-            user_id, REVIEW_QUIZ_ID, tuple(due), now, kind=REVIEW
+            user_id, REVIEW_QUIZ_ID, tuple(due[:REVIEW_SESSION_SIZE]), now, kind=REVIEW
         )
     await _continue(bot, services, chat_id, attempt, locale, resuming)
+
+
+async def _review_cards(
+    services: Services, user_id: int, now: float, cards: str
+) -> list[StoredCard]:
+    learners = services.storage.learners
+    if cards == AHEAD:
+        return await learners.due_cards(user_id, now + AHEAD_DAYS * DAY)
+    if cards == FORGOTTEN:
+        return await learners.lapsed_cards(user_id, now - FORGOTTEN_DAYS * DAY)
+    return await learners.due_cards(user_id, now)
+
+
+def _playable(services: Services, cards: Sequence[StoredCard]) -> list[str]:
+    """The review items of the cards whose question is still in the catalog."""
+    return [
+        review_item(card.quiz_id, card.question_id)
+        for card in cards
+        if (quiz := services.catalog.get(card.quiz_id)) is not None
+        and quiz.question(card.question_id) is not None
+    ]
+
+
+async def _nothing_to_review(
+    bot: Bot, services: Services, chat_id: int, user_id: int, now: float, cards: str,
+    locale: Locale,
+) -> None:  # fmt: skip
+    learners = services.storage.learners
+    if cards == AHEAD:
+        message = Rendered(locale.t("review_ahead_none"))
+    elif cards == FORGOTTEN:
+        message = Rendered(locale.t("review_forgotten_none"))
+    else:
+        soon = _playable(services, await _review_cards(services, user_id, now, AHEAD))
+        lapsed = _playable(services, await _review_cards(services, user_id, now, FORGOTTEN))
+        ahead = render.Ahead(len(soon), len(lapsed))
+        message = render.nothing_due(await learners.next_due(user_id, now), now, ahead, locale)
+    await bot.send_message(chat_id, message.text, reply_markup=message.markup)
+
+
+async def practise(
+    bot: Bot, services: Services, query: CallbackQuery, tap: PractiseMissed, locale: Locale
+) -> None:
+    """ "Practise the N you missed": a round of exactly the questions that attempt got wrong
+    (its options shuffled anew), started or, while it runs, continued."""
+    learners = services.storage.learners
+    source = await learners.get_attempt(tap.attempt_id)
+    if source is None or not source.finished:
+        await query.answer(locale.t("stale_button"))
+        return
+    if source.user_id != query.from_user.id:
+        await query.answer(locale.t("not_your_quiz"))
+        return
+    offer = await _practice_offer(services, source)
+    if offer.waits:
+        await query.answer(locale.t("practice_after_deadline"))
+        return
+    missed = await _missed_items(services, source)
+    if not missed:
+        await query.answer(locale.t("practice_nothing"))
+        return
+    await query.answer()
+    chat_id = _chat_of(query)
+    running = await learners.running_attempt(source.user_id, practice_of(source.id))
+    if running is not None:  # pressed again while the round runs: where it stands
+        await _continue(bot, services, chat_id, running, locale, resuming=True)
+        return
+    attempt = await learners.start_attempt(
+        source.user_id, practice_of(source.id), missed, services.clock(), kind=PRACTICE
+    )
+    await bot.send_message(chat_id, render.practice_intro(attempt.total, locale))
+    await _continue(bot, services, chat_id, attempt, locale, resuming=False)
+
+
+async def _missed_items(services: Services, attempt: Attempt) -> tuple[str, ...]:
+    """What an attempt got wrong (not fully right) among the questions still in the catalog,
+    as review items, in its order."""
+    answers = await services.storage.learners.answers(attempt.id)
+    summary = _summary(progress(services.catalog, attempt, answers.keys()), answers)
+    return tuple(
+        review_item(*attempt_item_parts(attempt, key))
+        for key in summary.missed
+        if key in answers and resolve(services.catalog, attempt, key) is not None
+    )
+
+
+async def _practice_offer(services: Services, attempt: Attempt) -> render.Practice:
+    """The offer to practise what a finished attempt missed; a homework's waits for its
+    deadline."""
+    missed = len(await _missed_items(services, attempt))
+    homework = (
+        await services.storage.homework.get(attempt.assignment_id)
+        if attempt.assignment_id is not None
+        else None
+    )
+    waits = homework is not None and homework.deadline > services.clock()
+    return render.Practice(attempt.id, missed, waits)
 
 
 async def open_attempt(
     bot: Bot, services: Services, chat_id: int, attempt: Attempt, locale: Locale
 ) -> None:
-    """Ask an attempt another feature started (`Services.open_attempt`): its next question, or
-    its summary if nothing is left."""
+    """Ask an attempt another feature started (an `AttemptOpener`, handed to it by
+    `bot/app.py`): its next question, or its summary if nothing is left."""
     await _continue(bot, services, chat_id, attempt, locale, resuming=True)
 
 
@@ -281,12 +397,19 @@ async def send_question(
 async def send_summary(
     bot: Bot, services: Services, chat_id: int, attempt: Attempt, locale: Locale
 ) -> None:
+    """The end of an attempt: a review's, a practice round's or a quiz's summary, each with
+    the offer to practise what it missed."""
     answers = await services.storage.learners.answers(attempt.id)
     summary = _summary(progress(services.catalog, attempt, answers.keys()), answers)
-    if attempt.kind == REVIEW:
+    offer = await _practice_offer(services, attempt)
+    if names_items(attempt.kind):
         now = services.clock()
         next_due = await services.storage.learners.next_due(attempt.user_id, now)
-        message = render.review_summary(summary, next_due, now, locale)
+        if attempt.kind == PRACTICE:
+            sections = _sections(services, attempt)
+            message = render.practice_summary(summary, next_due, now, sections, offer, locale)
+        else:
+            message = render.review_summary(summary, next_due, now, locale, offer)
         await bot.send_message(chat_id, message.text, reply_markup=message.markup)
         return
     quiz = services.catalog.get(attempt.quiz_id)
@@ -299,8 +422,19 @@ async def send_summary(
         if record is not None and record.best_score is not None and record.best_total
         else None
     )
-    message = render.summary_message(quiz, summary, best, locale)
+    message = render.summary_message(quiz, summary, best, locale, offer)
     await bot.send_message(chat_id, message.text, reply_markup=message.markup)
+
+
+def _sections(services: Services, attempt: Attempt) -> list[Guide]:
+    """The sections of the guides that teach an attempt's questions, each once, in order."""
+    found: dict[str, Guide] = {}
+    for key in attempt.question_ids:
+        item = resolve(services.catalog, attempt, key)
+        guide = item.quiz.guide_of(item.question) if item is not None else None
+        if guide is not None:
+            found.setdefault(guide.url, guide)
+    return list(found.values())
 
 
 @dataclass(frozen=True)
@@ -336,7 +470,7 @@ async def _check_asked(
         return _Refusal("stale_button")
     item = resolve(services.catalog, attempt, attempt.question_ids[position])
     if item is None:
-        if attempt.kind == REVIEW or services.catalog.get(attempt.quiz_id) is not None:
+        if names_items(attempt.kind) or services.catalog.get(attempt.quiz_id) is not None:
             return _Refusal("tap_on_retired", resume=attempt)
         return _Refusal("quiz_gone")
     answers = await services.storage.learners.answers(attempt.id)
@@ -376,14 +510,9 @@ async def _check_tap(
 
 
 async def _record(
-    services: Services,
-    asked: _Asked,
-    chosen: int,
-    grade: Grade,
-    asked_at: float | None,
-    reply: str | None = None,
+    services: Services, asked: _Asked, grade: Grade, asked_at: float | None
 ) -> AnswerOutcome:
-    """Store the answer, with the review of its card (computed in the answer's own
+    """Store the answer as graded, with the review of its card (computed in the answer's own
     transaction from the card stored then: FSRS rates Good only when fully right), and
     finish the attempt with its last answer; committed before the caller acknowledges."""
     attempt, item = asked.attempt, asked.item
@@ -392,20 +521,21 @@ async def _record(
     result = None
     if asked.following is None:  # the last answer: the score of what the attempt asked
         answered = {key: answer.score for key, answer in asked.answers.items()}
-        summary = summarize(asked.progress.items, {**answered, item.key: float(grade.score)})
+        summary = summarize(asked.progress.items, {**answered, item.key: float(grade.credit)})
         result = (summary.score, summary.total)
-    partial = item.question.type is QuestionType.MULTIPLE
+    response = grade.response
+    reply = response.text if isinstance(response, NumberReply | TextReply) else None
     return await services.storage.learners.record_answer(
         attempt,
         item.key,
-        chosen,
+        grading.chosen_column(response),
         grade.fully_right,
         now,
         finishes=asked.following is None,
-        card=CardReview(grade.fully_right, seconds),
+        card=CardReview(grade.fully_right, seconds, practice=attempt.kind == PRACTICE),
         result=result,
-        credit=float(grade.score) if partial else None,
-        reply=reply,
+        credit=float(grade.credit) if grading.scored_in_parts(item.question) else None,
+        reply=None if reply is None else clip(reply, MAX_STORED_REPLY),
     )
 
 
@@ -422,12 +552,22 @@ def _placed(
         number=numbering.number(item.key),
         order=order,
         review=attempt.kind == REVIEW,
+        practice=attempt.kind == PRACTICE,
     )
 
 
-def _reveal(asked: _Asked, given: render.Given, locale: Locale) -> Rendered:
+async def _reveal(
+    services: Services, asked: _Asked, grade: Grade, outcome: AnswerOutcome, locale: Locale
+) -> Rendered:
+    """The reveal, ending with the section to read after a miss and when the card just
+    stored comes back, in the learner's time zone."""
     placed = _placed(asked.attempt, asked.item, asked.order, asked.progress)
-    return render.reveal_message(placed, given, locale)
+    back = None
+    if outcome.card is not None:
+        tz = await _zone_of(services, asked.attempt.user_id)
+        back = comes_back(outcome.card.due, services.clock(), tz)
+    read = None if grade.fully_right else asked.item.quiz.guide_of(asked.item.question)
+    return render.reveal_message(placed, grade, locale, render.Footer(read, back))
 
 
 async def _move_on(
@@ -439,10 +579,15 @@ async def _move_on(
     locale: Locale,
     shown_in: int | None,
 ) -> None:
-    """After the reveal: the explanation's picture, then the next question or the summary."""
+    """After the reveal: the explanation's picture, a word about a card that became a leech,
+    then the next question or the summary."""
     image = asked.item.question.explanation_image
     if image is not None:
         await pictures.send_picture(bot, services, chat_id, image, reply_to=shown_in)
+    if outcome.card is not None and outcome.card.tell_leech:
+        item = asked.item
+        told = render.leech_message(outcome.card.lapses, item.quiz.guide_of(item.question), locale)
+        await bot.send_message(chat_id, told.text)
     if outcome.finished or asked.following is None:
         await services.storage.learners.stop_awaiting(asked.attempt.user_id)
         await send_summary(bot, services, chat_id, asked.attempt, locale)
@@ -486,15 +631,15 @@ async def take_answer(
     if asked is None:
         return
     question = asked.item.question
-    chosen = asked.order[tap.place]  # the choice of the bank shown at the place tapped
-    grade = Grade.of(chosen in right_choices(question))
-    outcome = await _record(services, asked, chosen, grade, _asked_at(query))
+    chosen = Choice(asked.order[tap.place])  # the choice of the bank shown at the place tapped
+    grade = grading.grade(question, chosen)
+    outcome = await _record(services, asked, grade, _asked_at(query))
     if not outcome.recorded:
         await query.answer(locale.t("already_answered"))
         return
-    given = render.Tapped(tap.place)
-    toast = render.answer_toast(question, given, locale, asked.order)
-    shown_in = await _acknowledge(bot, query, asked, toast, _reveal(asked, given, locale))
+    toast = answer_toast(question, grade, locale, asked.order)
+    reveal = await _reveal(services, asked, grade, outcome, locale)
+    shown_in = await _acknowledge(bot, query, asked, toast, reveal)
     await _move_on(bot, services, _chat_of(query), asked, outcome, locale, shown_in)
 
 
@@ -532,20 +677,19 @@ async def submit_picks(
     asked = await _check_tap(services, query, tap.attempt_id, tap.position, locale, MULTIPLE)
     if asked is None:
         return
-    key = asked.item.question.key
-    assert isinstance(key, MultipleAnswer)
+    question = asked.item.question
     picks = await services.storage.learners.picks(asked.attempt.id, asked.item.key)
     if not picks:
         await query.answer(locale.t("pick_first"))
         return
-    chosen = sum(1 << option for option in picks)
-    outcome = await _record(services, asked, chosen, grade_multiple(picks, key), _asked_at(query))
+    grade = grading.grade(question, Selection(picks))
+    outcome = await _record(services, asked, grade, _asked_at(query))
     if not outcome.recorded:
         await query.answer(locale.t("already_answered"))
         return
-    given = render.Picked(frozenset(asked.order.index(o) for o in picks))
-    toast = render.answer_toast(asked.item.question, given, locale, asked.order)
-    shown_in = await _acknowledge(bot, query, asked, toast, _reveal(asked, given, locale))
+    toast = answer_toast(question, grade, locale, asked.order)
+    reveal = await _reveal(services, asked, grade, outcome, locale)
+    shown_in = await _acknowledge(bot, query, asked, toast, reveal)
     await _move_on(bot, services, _chat_of(query), asked, outcome, locale, shown_in)
 
 
@@ -574,19 +718,16 @@ async def take_reply(
         else:
             await message.reply_text(locale.t("plain_text"))
         return
-    text = message.text or ""
-    judged = judge_reply(checked.item.question, text)
-    if isinstance(judged, str):
-        await message.reply_text(
-            _not_an_answer(judged, checked.item.question, text, locale), do_quote=True
-        )
+    reading = grading.read_reply(checked.item.question, message.text or "")
+    if not isinstance(reading, NumberReply | TextReply):
+        await message.reply_text(_not_an_answer(reading, locale), do_quote=True)
         return
-    reply = clip(text, MAX_STORED_REPLY)
-    outcome = await _record(services, checked, -1, judged, awaited.asked_at, reply)
+    grade = grading.grade(checked.item.question, reading)
+    outcome = await _record(services, checked, grade, awaited.asked_at)
     if not outcome.recorded:
         await message.reply_text(locale.t("already_answered"))
         return
-    reveal = _reveal(checked, render.Replied(text, judged.fully_right), locale)
+    reveal = await _reveal(services, checked, grade, outcome, locale)
     shown_in = None
     try:
         sent = await message.reply_text(reveal.text, reply_markup=reveal.markup, do_quote=True)
@@ -598,32 +739,12 @@ async def take_reply(
 
 
 MAX_STORED_REPLY = 500  # characters of a typed reply kept with its answer
-NOT_A_NUMBER, GROUPED, EMPTY = "not_a_number", "grouped", "empty"
 
 
-def judge_reply(question: Question, text: str) -> Grade | str:
-    """A typed reply judged against its question, or why it is not an answer."""
-    match question.key:
-        case NumericAnswer() as key:
-            judged = grade_number(text, key)
-            if isinstance(judged, DigitGrouping):
-                return GROUPED
-            if isinstance(judged, NotANumber):
-                return NOT_A_NUMBER
-            return judged
-        case TypedAnswer(strict_diacritics=strict) as key:
-            if not normalize(text, strict):
-                return EMPTY
-            return grade_typed(text, key)
-    raise TypeError(f"question {question.id} is {question.type}: it takes no typed reply")
-
-
-def _not_an_answer(why: str, question: Question, text: str, locale: Locale) -> str:
-    if why == GROUPED:
-        key = question.key
-        assert isinstance(key, NumericAnswer)
-        reading = read_number(text, key.unit)
-        assert isinstance(reading, DigitGrouping)
+def _not_an_answer(reading: grading.Unreadable, locale: Locale) -> str:
+    """Why a reply is no answer: a number written with digit grouping (and how to write it),
+    no number at all, or nothing left to compare."""
+    if isinstance(reading, DigitGrouping):
         if reading.as_decimal is not None:
             return locale.t(
                 "digit_grouping_ambiguous",
@@ -631,7 +752,7 @@ def _not_an_answer(why: str, question: Question, text: str, locale: Locale) -> s
                 as_decimal=reading.as_decimal,
             )
         return locale.t("digit_grouping", ungrouped=reading.ungrouped)
-    return locale.t("empty_reply" if why == EMPTY else "not_a_number")
+    return locale.t("empty_reply" if isinstance(reading, grading.EmptyReply) else "not_a_number")
 
 
 ONE_TAP = frozenset({QuestionType.SINGLE, QuestionType.TRUE_FALSE})

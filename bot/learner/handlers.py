@@ -11,15 +11,18 @@ from typing import Any
 from telegram import CallbackQuery, Update
 from telegram.ext import BaseHandler, MessageHandler, filters
 
-from bot.core import arguments, callbacks, commands
+from bot.core import arguments, callbacks, commands, quiz_menus
 from bot.core.arguments import Refusal
 from bot.core.commands import QUIZ, Command, Role, Task, Where
 from bot.core.context import QuizContext
 from bot.core.faults import edit_quietly
-from bot.core.handlers import PRIVATE_MESSAGE, TapHandler
+from bot.core.handlers import PRIVATE_MESSAGE, QuizMenuHandler, TapHandler, edit_in_place
 from bot.core.i18n import Locale, language_name, ui_languages
+from bot.core.quiz_menus import MenuFor
 from bot.core.render import Rendered, person
 from bot.learner import charts, flow, render
+from content.model import Quiz
+from content.rules import parse_timezone
 
 log = logging.getLogger(__name__)
 
@@ -81,10 +84,21 @@ async def quizzes(update: Update, context: QuizContext) -> None:
 
 
 async def quiz(update: Update, context: QuizContext) -> None:
-    """`/quiz <id>`: start or resume that quiz."""
+    """`/quiz <id>`: start or resume that quiz; with no id, the quizzes as buttons."""
+    if not context.args:
+        await quiz_menus.show(context, MenuFor.QUIZ)
+        return
     wanted = await context.parsed(arguments.quiz(context.args, context.services.catalog))
     if wanted is not None:
         await _open(context, wanted.id)
+
+
+async def on_quiz_chosen(query: CallbackQuery, context: QuizContext, chosen: Quiz) -> None:
+    """A quiz chosen in `/quiz`'s menu: the menu says which, and the quiz opens."""
+    await query.answer()
+    title = context.locale.text(chosen.title, 200)
+    await edit_in_place(query, context.locale.t("menu_chosen", title=title))
+    await _open(context, chosen.id)
 
 
 async def preview(update: Update, context: QuizContext) -> None:
@@ -114,21 +128,50 @@ async def progress(update: Update, context: QuizContext) -> None:
 
 async def review(update: Update, context: QuizContext) -> None:
     """A session of the questions due now, across quizzes, most overdue first."""
+    await _review(context, flow.DUE)
+
+
+async def _review(context: QuizContext, cards: str) -> None:
     await flow.open_review(
-        context.bot, context.services, context.chat_id, context.learner.user_id, context.locale
+        context.bot,
+        context.services,
+        context.chat_id,
+        context.learner.user_id,
+        context.locale,
+        cards,
     )
 
 
 async def timezone(update: Update, context: QuizContext) -> None:
-    """`/timezone Area/City` or `/timezone +01:00`: the zone reminders and streaks use."""
-    services, learner = context.services, context.learner
-    wanted = await context.parsed(
-        arguments.timezone(context.args, learner.timezone or services.settings.default_timezone)
-    )
-    if wanted is None:
+    """`/timezone Area/City` or `/timezone +01:00`: the zone reminders and streaks use; a
+    place that is no zone's name (`/timezone Lagos`) gets the zones it may mean as buttons."""
+    services, learner, locale = context.services, context.learner, context.locale
+    current = learner.timezone or services.settings.default_timezone
+    wanted = arguments.timezone(context.args, current)
+    if isinstance(wanted, Refusal):
+        suggested = quiz_menus.zone_suggestions(context.args or (), callbacks.SetTimezone, locale)
+        if suggested is None or wanted.problem is None:
+            await context.say(wanted.text(locale))
+        else:
+            await context.say(suggested.text, suggested.markup)
         return
     await services.storage.learners.set_timezone(learner.user_id, wanted, services.clock())
-    await context.say(context.locale.t("timezone_set", timezone=wanted))
+    await context.say(locale.t("timezone_set", timezone=wanted))
+
+
+async def on_timezone(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.SetTimezone
+) -> None:
+    """A suggested zone tapped: it is the learner's now."""
+    services, locale = context.services, context.locale
+    if parse_timezone(tap.zone) != tap.zone:
+        await query.answer(locale.t("stale_button"))
+        return
+    await services.storage.learners.set_timezone(
+        context.learner.user_id, tap.zone, services.clock()
+    )
+    await query.answer()
+    await edit_in_place(query, locale.t("timezone_set", timezone=tap.zone))
 
 
 async def remind(update: Update, context: QuizContext) -> None:
@@ -144,6 +187,17 @@ async def remind(update: Update, context: QuizContext) -> None:
         await context.say(locale.t("remind_off"))
     else:
         await context.say(locale.t("remind_set", time=wanted, timezone=tz))
+
+
+async def goal(update: Update, context: QuizContext) -> None:
+    """`/goal <answers a day>` for a daily goal the reminder counts towards; `/goal off`."""
+    services, learner, locale = context.services, context.learner, context.locale
+    wanted = await context.parsed(arguments.goal(context.args, learner.daily_goal))
+    if wanted is None:
+        return
+    chosen = wanted if isinstance(wanted, int) else None  # else: off
+    await services.storage.learners.set_goal(learner.user_id, chosen, services.clock())
+    await context.say(locale.t("goal_set", n=chosen) if chosen else locale.t("goal_off"))
 
 
 def _language_choices(context: QuizContext) -> list[str]:
@@ -220,6 +274,27 @@ async def on_review(query: CallbackQuery, context: QuizContext, tap: callbacks.S
     await review(context.current_update, context)
 
 
+async def on_review_ahead(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.ReviewAhead
+) -> None:
+    await query.answer()
+    await _review(context, flow.AHEAD)
+
+
+async def on_review_forgotten(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.ReviewForgotten
+) -> None:
+    await query.answer()
+    await _review(context, flow.FORGOTTEN)
+
+
+async def on_practise(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.PractiseMissed
+) -> None:
+    """ "Practise the N you missed" pressed: a round of those questions, now."""
+    await flow.practise(context.bot, context.services, query, tap, context.locale)
+
+
 async def forgetme(update: Update, context: QuizContext) -> None:
     """`/forgetme`: what deleting their data means, with buttons to confirm or cancel."""
     message = render.forget_request(int(context.services.clock()), context.locale)
@@ -255,6 +330,7 @@ COMMANDS = (
     Command("progress", progress, LEARNER, PRIVATE, Task.STUDY),
     Command("preview", preview, LEARNER, PRIVATE, Task.STUDY, "<quiz id>", QUIZ),
     Command("remind", remind, LEARNER, PRIVATE, Task.SETTINGS, "<HH:MM> or off", "19:00"),
+    Command("goal", goal, LEARNER, PRIVATE, Task.SETTINGS, "<answers a day> or off", "20"),
     Command("timezone", timezone, LEARNER, PRIVATE, Task.SETTINGS, "<Area/City>", "Africa/Lagos"),
     Command("language", language, LEARNER, PRIVATE, Task.SETTINGS),
     Command("forgetme", forgetme, LEARNER, PRIVATE, Task.SETTINGS),
@@ -272,7 +348,12 @@ def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
         TapHandler(callbacks.ListQuizzes, on_list),
         TapHandler(callbacks.PreviewQuiz, on_preview),
         TapHandler(callbacks.OpenQuiz, on_open),
+        QuizMenuHandler(MenuFor.QUIZ, on_quiz_chosen),
+        TapHandler(callbacks.SetTimezone, on_timezone),
         TapHandler(callbacks.StartReview, on_review),
+        TapHandler(callbacks.ReviewAhead, on_review_ahead),
+        TapHandler(callbacks.ReviewForgotten, on_review_forgotten),
+        TapHandler(callbacks.PractiseMissed, on_practise),
         TapHandler(callbacks.ConfirmForget, on_forget),
         TapHandler(callbacks.CancelForget, on_forget),
     ]

@@ -1,4 +1,6 @@
-"""Daily review reminders: one sweep a minute over the learners who asked for one.
+"""Daily review reminders: one sweep a minute over the learners who asked for one. A reminder
+goes on a day with reviews due, or with a daily goal (`/goal`) not yet met, and says how far
+today's count of answers (private and in groups) is from the goal.
 
 State lives in SQLite (`remind_at`, `last_reminded`), so a restart loses nothing and a sweep
 after downtime still sends today's reminder. A learner who blocked the bot is marked inactive
@@ -19,6 +21,7 @@ from bot.core import faults
 from bot.core.context import QuizContext, Services
 from bot.learner import render
 from content.rules import parse_clock_time, reminder_is_due, zone
+from content.study import day_start
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +30,8 @@ JOB_NAME = "review-reminders"
 
 
 async def send_due_reminders(context: QuizContext) -> None:
-    """JobQueue callback: remind every learner whose time has come and who has reviews due."""
+    """JobQueue callback: remind every learner whose time has come and who has reviews due
+    or a goal to meet."""
     services: Services = context.services
     learners = services.storage.learners
     now = services.clock()
@@ -36,16 +40,19 @@ async def send_due_reminders(context: QuizContext) -> None:
         remind_at = parse_clock_time(user.remind_at or "")
         if remind_at is None:
             continue
-        local_now = datetime.fromtimestamp(
-            now, zone(user.timezone or services.settings.default_timezone)
-        )
+        tz = zone(user.timezone or services.settings.default_timezone)
+        local_now = datetime.fromtimestamp(now, tz)
         last = date.fromisoformat(user.last_reminded) if user.last_reminded else None
         if not reminder_is_due(local_now, remind_at, last):
             continue
         due = await learners.count_due(user.user_id, now)
-        if due:
+        goal = None
+        if user.daily_goal is not None:
+            done = await learners.count_reviews(user.user_id, day_start(now, tz))
+            goal = render.Goal(user.daily_goal, done)
+        if due or (goal is not None and goal.done < goal.goal):
             locale = services.locale_of(user)
-            message = render.reminder_message(due, locale)
+            message = render.reminder_message(due, locale, goal)
             try:
                 await context.bot.send_message(
                     user.user_id, message.text, reply_markup=message.markup

@@ -6,7 +6,6 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -21,19 +20,20 @@ from bot.core.render import (
     choice_labels,
     choices,
     explanation,
+    fraction_text,
     letter,
-    letters,
     option_button,
     picture_line,
-    right_choices,
+    right_letters,
     right_reply,
     screen_order,
     shorten,
     split_blocks,
+    weight_note,
 )
-from bot.core.render import answer_toast as core_answer_toast
-from content.answers import Mark, grade_multiple, option_marks
+from content.grading import Grade, Mark, NumberReply, TextReply, choices_of, right_choices
 from content.model import (
+    Guide,
     MultipleAnswer,
     NumericAnswer,
     Question,
@@ -46,11 +46,13 @@ from content.progress import Mastery, bar
 from content.rules import Summary, score_text
 from content.schema import (
     MAX_DESCRIPTION_LENGTH,
+    MAX_EXPLANATION_LENGTH,
     MAX_GUIDE_TITLE_LENGTH,
     MAX_OPTION_LENGTH,
     MAX_QUESTION_LENGTH,
     MAX_TITLE_LENGTH,
 )
+from content.study import CardCounts, ComesBack, retention_percent
 from storage import QuizRecord
 
 MAX_MISSED_SHOWN = 10  # questions listed under "worth another look" in a summary
@@ -72,6 +74,7 @@ class Placed:
     number: int | None = None
     order: Sequence[int] | None = None
     review: bool = False
+    practice: bool = False  # a round of practice of what the learner missed
 
 
 def _header(placed: Placed, locale: Locale) -> str:
@@ -79,6 +82,8 @@ def _header(placed: Placed, locale: Locale) -> str:
     n = len(quiz) if placed.total is None else placed.total
     k = placed.position + 1 if placed.number is None else placed.number
     title = f"<b>{locale.text(quiz.title, MAX_TITLE_LENGTH)}</b>"
+    if placed.practice:
+        return f"{locale.t('practice_header', k=k, n=n)}\n{title}"
     if placed.review:
         return f"{locale.t('review_header', k=k, n=n)}\n{title}"
     return f"{title}\n{locale.t('question_header', k=k, n=n)}"
@@ -153,122 +158,125 @@ def _keyboard(
     return None
 
 
-@dataclass(frozen=True)
-class Tapped:
-    """A single or true/false question answered by the choice at this place on screen."""
-
-    place: int
-
-
-@dataclass(frozen=True)
-class Picked:
-    """A multiple question answered with the options at these places on screen."""
-
-    places: frozenset[int]
+# How each choice is marked on a reveal: a single or true/false question shows its right
+# choice whether it was chosen or not; a multiple question tells a right option it missed.
+_ONE_MARKS = {
+    Mark.RIGHT: "✅",
+    Mark.MISSED: "✅",
+    Mark.PARTIAL: "🟡",
+    Mark.WRONG: "❌",
+    Mark.NONE: "▫️",
+}
+_SEVERAL_MARKS = {**_ONE_MARKS, Mark.MISSED: "👉"}  # a right one not picked: unlike ✅ on a phone
 
 
 @dataclass(frozen=True)
-class Replied:
-    """A numeric or typed question answered with this text, judged right or not."""
+class Footer:
+    """What a private reveal ends with: the section of the guide to read after a miss, and
+    when the card just stored comes back."""
 
-    text: str
-    right: bool
-
-
-Given = Tapped | Picked | Replied
+    read: Guide | None = None
+    back: ComesBack | None = None
 
 
-def answer_toast(
-    question: Question, given: Tapped | Picked, locale: Locale, order: Sequence[int] | None
-) -> str:
-    """The toast of a tap that answered: right, partly right or wrong, and what was right."""
-    if isinstance(given, Tapped):
-        return core_answer_toast(question, given.place, locale, order)
-    places = list(screen_order(question, order))
-    key = question.key
-    assert isinstance(key, MultipleAnswer)
-    grade = grade_multiple({places[p] for p in given.places}, key)
-    right = frozenset(places.index(choice) for choice in key.options)
-    if grade.fully_right:
-        return locale.t("correct_toast")
-    if grade.score:
-        return locale.t("partial_toast", score=fraction_text(grade.score))
-    return locale.t("wrong_options_toast", letters=letters(right))
+def back_text(back: ComesBack, locale: Locale) -> str:
+    """When a card comes back, in words: "↻ back tomorrow", "↻ back in 4 days"."""
+    return locale.t(f"back_{back.unit}", n=back.n)
 
 
-def reveal_message(placed: Placed, given: Given, locale: Locale) -> Rendered:
-    """The answered question: each choice marked (right, missed, wrong) with the learner's
-    own marked, or their reply and what was accepted; the verdict and the explanation."""
+def read_line(guide: Guide, locale: Locale) -> str:
+    return locale.t(
+        "read_section",
+        url=html.escape(guide.url),
+        title=locale.text(guide.title, MAX_GUIDE_TITLE_LENGTH),
+    )
+
+
+def reveal_message(
+    placed: Placed, grade: Grade, locale: Locale, footer: Footer = Footer()
+) -> Rendered:
+    """The answered question: each choice marked (right, missed, wrong; with its worth when
+    the question has weights) with the learner's own marked, or their reply and what was
+    accepted; the verdict, the feedback for that answer, the explanation; then the section to
+    read (after a miss) and, in one quiet line, when the card comes back. `grade` is the
+    answer's, computed once where it was taken."""
     question = placed.question
     places = list(screen_order(question, placed.order))
     shown = choices(question, locale)
-    right = frozenset(places.index(choice) for choice in right_choices(question))
     parts = [_header(placed, locale), locale.rich(question.text, MAX_QUESTION_LENGTH)]
-    mine_mark = f" ← <i>{locale.t('your_answer')}</i>"
-    match given:
-        case Tapped(tapped):
-            lines = []
-            for i, choice in enumerate(places):
-                mark = "✅" if i in right else ("❌" if i == tapped else "▫️")
-                lines.append(
-                    f"{mark} <b>{letter(i)}.</b> {shown[choice]}{mine_mark if i == tapped else ''}"
-                )
-            parts.append("\n".join(lines))
-            (right_place,) = right
-            if tapped == right_place:
-                parts.append(locale.t("reveal_correct"))
-            elif question.type is QuestionType.TRUE_FALSE:
-                parts.append(locale.t("reveal_wrong_value", answer=shown[places[right_place]]))
-            else:
-                parts.append(locale.t("reveal_wrong", letter=letter(right_place)))
-        case Picked(picked):
-            key = question.key
-            assert isinstance(key, MultipleAnswer)
-            marks = option_marks({places[p] for p in picked}, key, len(question.options))
-            lines = []
-            for i, choice in enumerate(places):
-                mark = marks[choice]
-                symbol = {Mark.RIGHT: "✅", Mark.MISSED: "☑️", Mark.WRONG: "❌", Mark.NONE: "▫️"}[
-                    mark
-                ]
-                note = mine_mark if i in picked else ""
-                if mark is Mark.MISSED:
-                    note = f" ← <i>{locale.t('mark_missed')}</i>"
-                lines.append(f"{symbol} <b>{letter(i)}.</b> {shown[choice]}{note}")
-            parts.append("\n".join(lines))
-            grade = grade_multiple({places[p] for p in picked}, key)
-            if grade.fully_right:
-                parts.append(locale.t("reveal_correct"))
-            elif grade.score:
-                parts.append(
-                    locale.t(
-                        "reveal_partial", score=fraction_text(grade.score), letters=letters(right)
-                    )
-                )
-            else:
-                parts.append(locale.t("reveal_wrong_options", letters=letters(right)))
-        case Replied(text, was_right):
-            parts.append(
-                locale.t(
-                    "your_reply", reply=f"<b>{html.escape(shorten(text, MAX_REPLY_SHOWN))}</b>"
-                )
-            )
-            if was_right:
-                parts.append(locale.t("reveal_correct"))
-            elif question.type is QuestionType.NUMERIC:
-                parts.append(locale.t("reveal_wrong_number", answer=right_reply(question, locale)))
-            else:
-                parts.append(locale.t("reveal_wrong_typed", accepted=right_reply(question, locale)))
-        case _:
-            raise TypeError(f"not an answer: {given!r}")
+    if grade.marks:
+        parts.append(_marked_choices(question, grade, places, shown, locale))
+    response = grade.response
+    if isinstance(response, NumberReply | TextReply):
+        reply = f"<b>{html.escape(shorten(response.text, MAX_REPLY_SHOWN))}</b>"
+        parts.append(locale.t("your_reply", reply=reply))
+    parts.append(_verdict(question, grade, places, shown, locale))
+    if grade.feedback is not None:
+        parts.append(f"<i>{locale.rich(grade.feedback, MAX_EXPLANATION_LENGTH)}</i>")
     if (why := explanation(question, locale)) is not None:
         parts.append(why)
-    return Rendered("\n\n".join(parts))
+    return Rendered(_with_footer("\n\n".join(parts), footer, locale))
 
 
-def fraction_text(score: Fraction) -> str:
-    """A question's partial credit: 2/3."""
-    return f"{score.numerator}/{score.denominator}"
+def _with_footer(text: str, footer: Footer, locale: Locale) -> str:
+    """The reveal and its footer, as much of it as a message holds (a question at every
+    limit of a bank fills one): when the card comes back first, then the section to read
+    above it."""
+    back = f"<i>{back_text(footer.back, locale)}</i>" if footer.back is not None else None
+    read = read_line(footer.read, locale) if footer.read is not None else None
+    for lines in ([read, back], [back], [read]):
+        shown = [line for line in lines if line is not None]
+        whole = "\n\n".join([text, *shown])
+        if shown and telegram_html.visible_length(whole) <= MAX_MESSAGE_LENGTH:
+            return whole
+    return text
+
+
+def _marked_choices(
+    question: Question, grade: Grade, places: Sequence[int], shown: Sequence[str], locale: Locale
+) -> str:
+    several = question.type is QuestionType.MULTIPLE
+    symbols = _SEVERAL_MARKS if several else _ONE_MARKS
+    mine = f" ← <i>{locale.t('your_answer')}</i>"
+    missed = f" ← <i>{locale.t('mark_missed')}</i>"
+    chosen = choices_of(grade.response)
+    lines = []
+    for place, choice in enumerate(places):
+        mark = grade.marks[choice]
+        note = missed if several and mark is Mark.MISSED else mine if choice in chosen else ""
+        worth = weight_note(question, choice)
+        lines.append(f"{symbols[mark]} <b>{letter(place)}.</b> {shown[choice]}{worth}{note}")
+    return "\n".join(lines)
+
+
+def _verdict(
+    question: Question, grade: Grade, places: Sequence[int], shown: Sequence[str], locale: Locale
+) -> str:
+    if grade.fully_right:
+        return locale.t("reveal_correct")
+    score = fraction_text(grade.credit)
+    match question.type:
+        case QuestionType.MULTIPLE:
+            right = right_letters(question, places)
+            if grade.partly_right:
+                return locale.t("reveal_partial", score=score, letters=right)
+            return locale.t("reveal_wrong_options", letters=right)
+        case QuestionType.TRUE_FALSE:
+            (right_choice,) = right_choices(question)
+            return locale.t("reveal_wrong_value", answer=shown[right_choice])
+        case QuestionType.SINGLE:
+            right = right_letters(question, places)
+            if grade.partly_right:
+                return locale.t("reveal_partial_one", score=score, letter=right)
+            if grade.credit < 0:
+                return locale.t("reveal_marked_down", score=score, letter=right)
+            return locale.t("reveal_wrong", letter=right)
+        case QuestionType.NUMERIC:
+            answer = right_reply(question, locale)
+            if grade.partly_right:
+                return locale.t("reveal_partial_number", score=score, answer=answer)
+            return locale.t("reveal_wrong_number", answer=answer)
+    return locale.t("reveal_wrong_typed", accepted=right_reply(question, locale))
 
 
 def _score_line(summary: Summary, locale: Locale) -> str:
@@ -277,8 +285,14 @@ def _score_line(summary: Summary, locale: Locale) -> str:
 
 
 def summary_message(
-    quiz: Quiz, summary: Summary, best: tuple[float, int] | None, locale: Locale
+    quiz: Quiz,
+    summary: Summary,
+    best: tuple[float, int] | None,
+    locale: Locale,
+    practice: Practice | None = None,
 ) -> Rendered:
+    """The end of a quiz: the score, the questions worth another look (each linked to the
+    section of the guide that teaches it), and the offer to practise them now."""
     parts = [
         locale.t("summary_title", title=locale.text(quiz.title, MAX_TITLE_LENGTH)),
         _score_line(summary, locale),
@@ -293,27 +307,62 @@ def summary_message(
             question = quiz.question(question_id)
             position = quiz.position(question_id)
             if question is not None and position is not None:
-                missed.append(
-                    f"• {position + 1}. {html.escape(shorten(locale.label(question.text), 120))}"
-                )
+                missed.append(_missed_line(quiz, question, position, locale))
         if len(summary.missed) > MAX_MISSED_SHOWN:
             missed.append(locale.t("and_more", n=len(summary.missed) - MAX_MISSED_SHOWN))
         parts.append(locale.t("summary_review") + "\n" + "\n".join(missed))
+    if practice is not None and practice.waits:
+        parts.append(locale.t("practice_after_deadline"))
     if quiz.guide is not None:
         parts.append(_guide_line(quiz, locale))
-    markup = InlineKeyboardMarkup(
+    rows = _practice_rows(practice, "button_practise", locale)
+    rows.append(
         [
-            [
-                InlineKeyboardButton(
-                    locale.t("button_retake"), callback_data=callbacks.OpenQuiz(quiz.id).encode()
-                ),
-                InlineKeyboardButton(
-                    locale.t("button_all_quizzes"), callback_data=callbacks.ListQuizzes().encode()
-                ),
-            ]
+            InlineKeyboardButton(
+                locale.t("button_retake"), callback_data=callbacks.OpenQuiz(quiz.id).encode()
+            ),
+            InlineKeyboardButton(
+                locale.t("button_all_quizzes"), callback_data=callbacks.ListQuizzes().encode()
+            ),
         ]
     )
-    return Rendered("\n\n".join(parts), markup)
+    return Rendered("\n\n".join(parts), InlineKeyboardMarkup(rows))
+
+
+@dataclass(frozen=True)
+class Practice:
+    """The offer to practise what an attempt missed: `missed` questions, now, or once
+    `waits` is over (a homework before its deadline)."""
+
+    attempt_id: int
+    missed: int
+    waits: bool = False
+
+
+def _practice_rows(
+    practice: Practice | None, key: str, locale: Locale
+) -> list[list[InlineKeyboardButton]]:
+    if practice is None or practice.waits or not practice.missed:
+        return []
+    tap = callbacks.PractiseMissed(practice.attempt_id)
+    return [[InlineKeyboardButton(locale.t(key, n=practice.missed), callback_data=tap.encode())]]
+
+
+def practice_button(attempt_id: int, missed: int, locale: Locale) -> InlineKeyboardMarkup:
+    """The offer alone (a homework that has closed)."""
+    return InlineKeyboardMarkup(
+        _practice_rows(Practice(attempt_id, missed), "button_practise", locale)
+    )
+
+
+def _missed_line(quiz: Quiz, question: Question, position: int, locale: Locale) -> str:
+    """A question worth another look: its number and text, linked to the section that
+    teaches it when there is one."""
+    text = html.escape(shorten(locale.label(question.text), 120))
+    guide = quiz.guide_of(question)
+    if guide is not None and guide is not quiz.guide:
+        text = f'<a href="{html.escape(guide.url)}">{text}</a>'
+    return f"• {position + 1}. {text}"
 
 
 def _guide_line(quiz: Quiz, locale: Locale) -> str:
@@ -466,13 +515,21 @@ def preview_block(number: int, question: Question, locale: Locale) -> str:
     return "\n".join(lines)
 
 
+NO_CARDS = CardCounts(0, 0, 0, 0)
+
+
 @dataclass(frozen=True)
 class Overview:
-    """The learner's whole standing: days in a row, and reviews due now and by tonight."""
+    """The learner's whole standing: days in a row, reviews due now and by tonight, their
+    cards by kind, their true retention (right, of reviews of cards seen before, over 30
+    days) and their daily goal."""
 
     streak: int
     due_now: int
     due_today: int
+    cards: CardCounts = NO_CARDS
+    retention: tuple[int, int] = (0, 0)
+    goal: Goal | None = None
 
 
 def progress_message(
@@ -485,16 +542,30 @@ def progress_message(
     touched = [quiz for quiz in quizzes if quiz.id in records or quiz.id in mastery]
     if not touched:
         return [Rendered(locale.t("progress_none"))]
-    head = (
-        locale.t("progress_title")
-        + "\n"
-        + locale.t(
+    right, reviewed = overview.retention
+    percent = retention_percent(right, reviewed)
+    lines = [
+        locale.t("progress_title"),
+        locale.t(
             "progress_overview",
             streak=overview.streak,
             due_now=overview.due_now,
             due_today=overview.due_today,
-        )
-    )
+        ),
+        locale.t(
+            "progress_cards",
+            new=overview.cards.new,
+            learning=overview.cards.learning,
+            young=overview.cards.young,
+            mature=overview.cards.mature,
+        ),
+        locale.t("progress_retention", percent=percent, n=reviewed)
+        if percent is not None
+        else locale.t("progress_retention_none"),
+    ]
+    if overview.goal is not None:
+        lines.append(locale.t("progress_goal", done=overview.goal.done, goal=overview.goal.goal))
+    head = "\n".join(lines)
     review = (
         [
             InlineKeyboardButton(
@@ -550,14 +621,52 @@ def wait_text(seconds: float, locale: Locale) -> str:
     return locale.t("in_days", n=round(hours / 24))
 
 
-def nothing_due(next_due: float | None, now: float, locale: Locale) -> Rendered:
-    if next_due is None:
+@dataclass(frozen=True)
+class Ahead:
+    """With nothing due now: the cards due within a few days, and those forgotten lately."""
+
+    due_soon: int
+    forgotten: int
+
+
+def nothing_due(next_due: float | None, now: float, ahead: Ahead, locale: Locale) -> Rendered:
+    """Nothing due now: when the next review is, and the offers to review ahead or what was
+    forgotten lately."""
+    if next_due is None and not ahead.forgotten:
         return Rendered(locale.t("review_none_yet"))
-    return Rendered(locale.t("review_nothing_due", wait=wait_text(next_due - now, locale)))
+    text = (
+        locale.t("review_nothing_due", wait=wait_text(next_due - now, locale))
+        if next_due is not None
+        else locale.t("review_ahead_none")
+    )
+    rows = []
+    if ahead.due_soon:
+        rows.append(
+            [
+                InlineKeyboardButton(
+                    locale.t("review_ahead_button", n=ahead.due_soon),
+                    callback_data=callbacks.ReviewAhead().encode(),
+                )
+            ]
+        )
+    if ahead.forgotten:
+        rows.append(
+            [
+                InlineKeyboardButton(
+                    locale.t("review_forgotten_button", n=ahead.forgotten),
+                    callback_data=callbacks.ReviewForgotten().encode(),
+                )
+            ]
+        )
+    return Rendered(text, InlineKeyboardMarkup(rows) if rows else None)
 
 
 def review_summary(
-    summary: Summary, next_due: float | None, now: float, locale: Locale
+    summary: Summary,
+    next_due: float | None,
+    now: float,
+    locale: Locale,
+    practice: Practice | None = None,
 ) -> Rendered:
     parts = [
         locale.t("review_done"),
@@ -565,29 +674,101 @@ def review_summary(
     ]
     if next_due is not None:
         parts.append(locale.t("review_next", wait=wait_text(max(0.0, next_due - now), locale)))
-    markup = InlineKeyboardMarkup(
+    rows = _practice_rows(practice, "button_practise", locale)
+    rows.append(
         [
-            [
-                InlineKeyboardButton(
-                    locale.t("button_all_quizzes"), callback_data=callbacks.ListQuizzes().encode()
-                )
-            ]
+            InlineKeyboardButton(
+                locale.t("button_all_quizzes"), callback_data=callbacks.ListQuizzes().encode()
+            )
         ]
     )
-    return Rendered("\n\n".join(parts), markup)
+    return Rendered("\n\n".join(parts), InlineKeyboardMarkup(rows))
 
 
-def reminder_message(due: int, locale: Locale) -> Rendered:
-    markup = InlineKeyboardMarkup(
+def practice_intro(n: int, locale: Locale) -> str:
+    return locale.t("practice_intro", n=n)
+
+
+def practice_summary(
+    summary: Summary,
+    next_due: float | None,
+    now: float,
+    sections: Sequence[Guide],
+    practice: Practice,
+    locale: Locale,
+) -> Rendered:
+    """The end of a practice round: the score, that its answers were reviews (and when the
+    next review is), the sections to read, and another round of what is still missed."""
+    parts = [locale.t("practice_done"), _score_line(summary, locale)]
+    if not practice.missed:
+        parts.append(locale.t("practice_all_right"))
+    reviews = locale.t("practice_reviews")
+    if next_due is not None:
+        reviews += " " + locale.t("review_next", wait=wait_text(max(0.0, next_due - now), locale))
+    parts.append(reviews)
+    if sections:
+        listed = [
+            f'• <a href="{html.escape(guide.url)}">'
+            f"{locale.text(guide.title, MAX_GUIDE_TITLE_LENGTH)}</a>"
+            for guide in sections[:MAX_MISSED_SHOWN]
+        ]
+        if len(sections) > MAX_MISSED_SHOWN:
+            listed.append(locale.t("and_more", n=len(sections) - MAX_MISSED_SHOWN))
+        parts.append(locale.t("practice_to_read") + "\n" + "\n".join(listed))
+    rows = _practice_rows(practice, "button_practise_again", locale)
+    rows.append(
         [
-            [
-                InlineKeyboardButton(
-                    locale.t("button_review", n=due), callback_data=callbacks.StartReview().encode()
-                )
-            ]
+            InlineKeyboardButton(
+                locale.t("button_all_quizzes"), callback_data=callbacks.ListQuizzes().encode()
+            )
         ]
     )
-    return Rendered(locale.t("reminder", n=due), markup)
+    return Rendered("\n\n".join(parts), InlineKeyboardMarkup(rows))
+
+
+def leech_message(lapses: int, read: Guide | None, locale: Locale) -> Rendered:
+    """Told once, gently, when a card has lapsed too often (a leech)."""
+    link = (
+        locale.t(
+            "leech_read",
+            url=html.escape(read.url),
+            title=locale.text(read.title, MAX_GUIDE_TITLE_LENGTH),
+        )
+        if read is not None
+        else ""
+    )
+    return Rendered(locale.t("leech_told", n=lapses, read=link))
+
+
+@dataclass(frozen=True)
+class Goal:
+    """A daily goal and today's count of answers towards it."""
+
+    goal: int
+    done: int
+
+
+def goal_line(goal: Goal, locale: Locale) -> str:
+    if goal.done >= goal.goal:
+        return locale.t("goal_reminder_met", done=goal.done, goal=goal.goal)
+    return locale.t("goal_reminder", done=goal.done, goal=goal.goal, left=goal.goal - goal.done)
+
+
+def reminder_message(due: int, locale: Locale, goal: Goal | None = None) -> Rendered:
+    """The daily reminder: the reviews due, and how far today's count is from the goal."""
+    text = locale.t("reminder", n=due) if due else locale.t("goal_reminder_nothing_due")
+    if goal is not None:
+        text += "\n" + goal_line(goal, locale)
+    button = (
+        InlineKeyboardButton(
+            locale.t("button_review", n=due), callback_data=callbacks.StartReview().encode()
+        )
+        if due
+        else InlineKeyboardButton(
+            locale.t("button_quizzes"), callback_data=callbacks.ListQuizzes().encode()
+        )
+    )
+    return Rendered(text, InlineKeyboardMarkup([[button]]))
 
 
 def language_menu(languages: Sequence[str], current: str, locale: Locale) -> Rendered:

@@ -1,8 +1,9 @@
 """What a group quiz leaves behind.
 
 - A member's review of what they missed: the questions of that session they got wrong or did
-  not answer, asked now in private as a review session (their FSRS cards updated like any
-  review), whatever their due times.
+  not answer, asked now in private as a round of practice (their FSRS cards updated like any
+  review, in short-term steps), whatever their due times; its end offers another round of
+  what is still missed.
 - Reports: a group session's answers member by member, or every learner's latest attempt at
   a quiz, as a file and a short summary, sent into a private chat."""
 
@@ -13,14 +14,16 @@ from dataclasses import dataclass
 from telegram import Bot
 
 from bot.core import charts
-from bot.core.context import Services
+from bot.core.context import AttemptOpener, Services
 from bot.core.i18n import Locale
 from bot.core.tables import to_csv, to_xlsx
 from bot.reports import render
+from content.grid import Grid
 from content.group_rules import rank
 from content.model import Quiz
 from content.schema import MAX_TITLE_LENGTH
-from storage import REVIEW, review_item
+from content.spacing import LEECH_LAPSES
+from storage import PRACTICE, review_item
 from storage.group_store import GroupSession
 
 MISSED_QUIZ_PREFIX = ":missed:"  # never a quiz id: one running review per member and session
@@ -51,9 +54,16 @@ async def missed(services: Services, session: GroupSession, user_id: int) -> Mis
 
 
 async def open_missed(
-    bot: Bot, services: Services, chat_id: int, user_id: int, found: Missed, locale: Locale
+    bot: Bot,
+    services: Services,
+    chat_id: int,
+    user_id: int,
+    found: Missed,
+    locale: Locale,
+    open_attempt: AttemptOpener,
 ) -> None:
-    """Congratulate a member who missed nothing; else start (or resume) their review."""
+    """Congratulate a member who missed nothing; else start (or resume) their review, asked
+    by `open_attempt` (the learner's)."""
     quiz = services.catalog.get(found.session.quiz_id)
     if quiz is None or not found.items:
         if quiz is None:
@@ -63,12 +73,11 @@ async def open_missed(
         return
     learners = services.storage.learners
     attempt = await learners.start_attempt(
-        user_id, missed_attempt_id(found.session.id), found.items, services.clock(), kind=REVIEW
+        user_id, missed_attempt_id(found.session.id), found.items, services.clock(), kind=PRACTICE
     )
     if not (await learners.answers(attempt.id)):
         await bot.send_message(chat_id, render.missed_intro(quiz, len(found.items), locale))
-    assert services.open_attempt is not None  # the learner feature lends it at start
-    await services.open_attempt(bot, services, chat_id, attempt, locale)
+    await open_attempt(bot, services, chat_id, attempt, locale)
 
 
 # reports
@@ -84,13 +93,11 @@ class Report:
     chart: charts.Chart | None = None
 
 
-REPORT_FORMS = ("csv", "xlsx")
-
-
 async def session_report(
     services: Services, session: GroupSession, locale: Locale, form: str = "csv"
 ) -> Report:
-    """A group session: every member's answers as a CSV (or XLSX) file, and the summary."""
+    """A group session: the grid as a picture, every member's marks and answers as a CSV (or
+    XLSX) file, and the summary."""
     quiz = services.catalog.get(session.quiz_id)
     title = locale.plain(quiz.title) if quiz is not None else session.quiz_id
     asked = await services.storage.reports.asked_positions(session.id)
@@ -99,39 +106,75 @@ async def session_report(
     table = render.session_table(quiz, asked, scores, answers, locale)
     worst = render.hardest(quiz, asked, answers, locale)
     summary = render.session_summary(title, scores, asked, worst, locale)
+    members = {row.user_id for row in scores}
+    summary = _with_leeches(
+        summary, quiz, await _leeches(services, session.quiz_id, members), locale
+    )
     name = render.file_name(session.quiz_id, f"group-{session.id}", form)
-    chart = None
-    if scores:
-        points = [row.points for row in scores]
-        alt = locale.t(
-            "chart_scores_alt",
-            members=locale.t("n_members", n=len(points)),
-            low=min(points),
-            high=locale.t("n_points", n=max(points)),
-        )
-        chart = await charts.render(
-            charts.score_distribution,
-            points,
-            f"{title}: {locale.t('chart_scores_title')}",
-            locale.t("chart_points"),
-            locale.t("chart_members"),
-            alt,
-        )
+    marks = render.session_grid(quiz, asked, scores, answers, locale)
     data = to_xlsx(table, session.quiz_id) if form == "xlsx" else to_csv(table)
-    return Report(summary, data, name, chart)
+    return Report(summary, data, name, await grid_picture(marks, title, locale))
 
 
 async def quiz_report(services: Services, quiz: Quiz, form: str, locale: Locale) -> Report | None:
-    """Every learner's latest finished attempt at a quiz; None if nobody finished it."""
+    """Every learner's latest finished attempt at a quiz (a homework's too): the grid as a
+    picture and the file; None if nobody finished it."""
     attempts = await services.storage.reports.latest_attempts(quiz.id)
     if not attempts:
         return None
     table = render.quiz_table(quiz, attempts, locale)
     title = locale.text(quiz.title, MAX_TITLE_LENGTH)
     summary = locale.t("report_quiz_caption", title=title, n=len(attempts))
+    summary = _with_leeches(summary, quiz, await _leeches(services, quiz.id), locale)
     stamp = int(services.clock())
     data = to_xlsx(table, quiz.id) if form == "xlsx" else to_csv(table)
-    return Report(summary, data, render.file_name(quiz.id, str(stamp), form))
+    marks = render.attempts_grid(quiz, attempts, locale)
+    picture = await grid_picture(marks, locale.plain(quiz.title), locale)
+    return Report(summary, data, render.file_name(quiz.id, str(stamp), form), picture)
+
+
+async def grid_picture(marks: Grid, title: str, locale: Locale) -> charts.Chart | None:
+    """Who got what, as a picture: the whole grid when it fits a phone, else the hardest
+    questions and the lowest totals, saying how many more are in the file."""
+    if not marks.learners or not marks.questions:
+        return None
+    shown = marks.fitted(charts.MAX_GRID_LEARNERS, charts.MAX_GRID_QUESTIONS)
+    left_out = [
+        locale.t(key, n=n)
+        for key, n in (
+            ("chart_grid_more_learners", shown.learners_left_out),
+            ("chart_grid_more_questions", shown.questions_left_out),
+        )
+        if n
+    ]
+    labels = charts.GridLabels(
+        title=locale.t("chart_grid_title", title=title),
+        total=locale.t("chart_grid_total"),
+        share=locale.t("chart_grid_share"),
+        deleted=locale.t("deleted_learner"),
+        left_out=locale.t("chart_grid_in_file", what=", ".join(left_out)) if left_out else "",
+        alt=locale.t(
+            "chart_grid_alt",
+            learners=locale.t("n_learners", n=len(shown.grid.learners)),
+            questions=locale.t("n_questions", n=len(shown.grid.questions)),
+        ),
+    )
+    return await charts.render(charts.learner_grid, shown, labels)
+
+
+async def _leeches(
+    services: Services, quiz_id: str, among: set[int] | None = None
+) -> list[tuple[int, str, str, int]]:
+    """The quiz's leeches, per learner and question; only `among` these learners if given."""
+    rows = await services.storage.learners.leeches(quiz_id, LEECH_LAPSES)
+    return [row for row in rows if among is None or row[0] in among]
+
+
+def _with_leeches(
+    summary: str, quiz: Quiz | None, rows: list[tuple[int, str, str, int]], locale: Locale
+) -> str:
+    listed = render.leeches(quiz, rows, LEECH_LAPSES, locale)
+    return summary if listed is None else f"{summary}\n\n{listed}"
 
 
 async def send_report(bot: Bot, chat_id: int, report: Report) -> None:

@@ -9,7 +9,18 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from bot.core.i18n import Locale
-from bot.core.tables import Cell, Table, answer_cell, question_header
+from bot.core.render import person
+from bot.core.tables import (
+    Cell,
+    Table,
+    answer_cell,
+    answers_header,
+    grid_cells,
+    grid_header,
+    number_cell,
+)
+from content import grid
+from content.grid import Grid
 from content.model import Quiz, clip
 from content.schema import MAX_TITLE_LENGTH
 from storage.group_store import ScoreRow
@@ -27,6 +38,35 @@ def nothing_missed(quiz: Quiz, locale: Locale) -> str:
 # reports: tables and the summary
 
 
+def session_grid(
+    quiz: Quiz | None,
+    asked: Sequence[tuple[int, str]],
+    scores: Sequence[ScoreRow],
+    answers: Sequence[SessionAnswer],
+    locale: Locale,
+) -> Grid:
+    """A group session's learner × question grid: its members ranked, its questions in the
+    order asked."""
+    by_member: dict[int, dict[str, float]] = {}
+    ids = dict(asked)
+    for answer in answers:
+        by_member.setdefault(answer.user_id, {})[ids[answer.position]] = answer.credit
+    learners = [
+        grid.Learner(
+            "" if row.forgotten else row.name,
+            None if row.forgotten else row.user_id,
+            by_member.get(row.user_id, {}),
+        )
+        for row in scores
+    ]
+    return grid.build([(qid, _question_text(quiz, qid, locale)) for _, qid in asked], learners)
+
+
+def _question_text(quiz: Quiz | None, question_id: str, locale: Locale) -> str:
+    question = quiz.question(question_id) if quiz is not None else None
+    return question_id if question is None else locale.plain(question.text)
+
+
 def session_table(
     quiz: Quiz | None,
     asked: Sequence[tuple[int, str]],
@@ -34,17 +74,19 @@ def session_table(
     answers: Sequence[SessionAnswer],
     locale: Locale,
 ) -> Table:
-    """A group session: one row per member (ranked), one column per question asked."""
+    """A group session: one row per member (ranked); the grid (total, a mark per question
+    asked), then the answers given."""
     by_member: dict[int, dict[int, SessionAnswer]] = {}
     for answer in answers:
         by_member.setdefault(answer.user_id, {})[answer.position] = answer
     questions = {qid: quiz.question(qid) if quiz is not None else None for _, qid in asked}
+    marks = session_grid(quiz, asked, scores, answers, locale)
     header = (
         "name", "user id", "points", "right", "answered", "total time (s)",
-        *(question_header(n, questions[qid], qid, locale) for n, (_, qid) in enumerate(asked, 1)),
+        *grid_header(marks), *answers_header(marks),
     )  # fmt: skip
     rows = []
-    for row in scores:
+    for row, marked in zip(scores, marks.learners, strict=True):
         mine = by_member.get(row.user_id, {})
         cells: list[Cell] = [
             locale.t("deleted_learner") if row.forgotten else row.name,
@@ -53,11 +95,12 @@ def session_table(
             row.correct,
             row.answered,
             round(row.total_time, 1),
+            *grid_cells(marked),
         ]
         for position, qid in asked:
             given = mine.get(position)
             cells.append(
-                None if given is None else answer_cell(questions[qid], given.chosen, given.correct)
+                None if given is None else answer_cell(questions[qid], given.chosen, given.credit)
             )
         rows.append(tuple(cells))
     return Table(header, tuple(rows))
@@ -122,26 +165,69 @@ def session_summary(
     return "\n".join(lines)
 
 
+MAX_LEECHES_SHOWN = 20  # lines of leeches in a report's summary; the rest counted
+
+
+def leeches(
+    quiz: Quiz | None, rows: Sequence[tuple[int, str, str, int]], lapses: int, locale: Locale
+) -> str | None:
+    """The leeches among a quiz's learners, per learner and question (from
+    `LearnerStore.leeches`): the questions a learner forgets again and again once learned,
+    which a teacher may want to explain another way. None when there is none."""
+    if not rows:
+        return None
+    lines = [locale.t("report_leeches", n=lapses)]
+    for _, name, question_id, count in rows[:MAX_LEECHES_SHOWN]:
+        question = quiz.question(question_id) if quiz is not None else None
+        position = quiz.position(question_id) if quiz is not None else None
+        text = locale.plain(question.text) if question is not None else question_id
+        lines.append(
+            locale.t(
+                "report_leech_line",
+                name=person(name, locale),
+                number=position + 1 if position is not None else "?",
+                question=html.escape(clip(" ".join(text.split()), 80)),
+                lapses=count,
+            )
+        )
+    if len(rows) > MAX_LEECHES_SHOWN:
+        lines.append(locale.t("and_more", n=len(rows) - MAX_LEECHES_SHOWN))
+    return "\n".join(lines)
+
+
+def attempts_grid(quiz: Quiz, attempts: Sequence[LatestAttempt], locale: Locale) -> Grid:
+    """These attempts' grid (in their order), a column per question of the quiz as it is
+    now, each mark the credit stored with the answer."""
+    learners = [grid.Learner(a.name, a.user_id, a.question_marks) for a in attempts]
+    return grid.build([(q.id, locale.plain(q.text)) for q in quiz.questions], learners)
+
+
 def quiz_table(quiz: Quiz, attempts: Sequence[LatestAttempt], locale: Locale) -> Table:
-    """Every learner's latest finished attempt at a quiz: one row each, one column per
-    question of the quiz as it is now."""
+    """Every learner's latest finished attempt at a quiz: one row each; the grid (total, a
+    mark per question of the quiz as it is now), then the answers given."""
+    marks = attempts_grid(quiz, attempts, locale)
     header = (
         "name", "user id", "score", "total", "started (UTC)", "finished (UTC)",
-        *(question_header(n, q, q.id, locale) for n, q in enumerate(quiz.questions, 1)),
+        *grid_header(marks), *answers_header(marks),
     )  # fmt: skip
     rows = []
-    for attempt in attempts:
+    for attempt, marked in zip(attempts, marks.learners, strict=True):
         cells: list[Cell] = [
             attempt.name,
             attempt.user_id,
-            attempt.score,
+            number_cell(attempt.score),
             attempt.total,
             utc(attempt.started_at),
             utc(attempt.finished_at),
+            *grid_cells(marked),
         ]
         for question in quiz.questions:
             given = attempt.answers.get(question.id)
-            cells.append(None if given is None else answer_cell(question, *given))
+            cells.append(
+                None
+                if given is None
+                else answer_cell(question, given.chosen, given.credit, given.reply)
+            )
         rows.append(tuple(cells))
     return Table(header, tuple(rows))
 

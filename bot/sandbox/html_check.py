@@ -39,9 +39,25 @@ class _TelegramHtml(HTMLParser):
             raise EntityParseError("a tag without href")
         if tag == "span" and dict(attrs).get("class") != "tg-spoiler":
             raise EntityParseError("span without class tg-spoiler")
+        if tag == "blockquote":
+            self._blockquote(attrs)
+        elif tag == "pre" and "blockquote" in self.open:
+            raise EntityParseError('"pre" inside "blockquote": a block quote holds no code block')
         self.open.append(tag)
         if tag == "pre":
             self.pre_has_text = False
+
+    def _blockquote(self, attrs: list[tuple[str, str | None]]) -> None:
+        """`<blockquote>` or `<blockquote expandable>` (Bot API 7.4), never inside another
+        one ("blockquote and expandable_blockquote entities can't be nested") nor inside a
+        link."""
+        if "blockquote" in self.open:
+            raise EntityParseError("Blockquote entities can't be nested")
+        if "a" in self.open:
+            raise EntityParseError('"blockquote" inside "a"')
+        for name, value in attrs:
+            if name != "expandable" or value not in (None, ""):
+                raise EntityParseError(f'Unsupported attribute "{name}" of "blockquote"')
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         raise EntityParseError(f'Unsupported self-closing tag "{tag}"')

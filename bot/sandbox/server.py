@@ -153,6 +153,11 @@ class Chat:
     can_send_polls: bool = True
     members: set[int] | None = None  # a group's members besides its admins; None: everyone
     topics: set[int] | None = None  # a forum's topics (their thread ids); None: not a forum
+    # the bot's rights as an administrator (`can_post_messages`, ...); None: not an admin of a
+    # group, and in a channel (where a bot is always one) the right to post if it may send
+    bot_rights: set[str] | None = None
+    username: str | None = None  # a public chat's @name
+    creator: int | None = None  # who created it (`chat_is_created`)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -183,6 +188,7 @@ class Message:
     photo: list[dict[str, Any]] | None = None  # photo sizes, the largest last
     caption_html: str | None = None  # the caption as sent (the bot's HTML)
     thread_id: int | None = None  # the forum topic it is in (None: General, or no forum)
+    chat_shared: dict[str, Any] | None = None  # a chat picked with a KeyboardButtonRequestChat
     edits: int = 0
 
     @property
@@ -219,6 +225,7 @@ class Message:
                 poll=self.poll,
                 forward_origin=self.forward_origin,
                 photo=self.photo,
+                chat_shared=self.chat_shared,
             )
         )
         if not self.from_bot:  # what a person sends: a leading /command is marked, as Telegram does
@@ -300,6 +307,7 @@ class FakeBotApi:
         self.delayed: list[str] = []  # methods of the calls held by `delay`, as each hold began
         self._group_sends: dict[int, deque[float]] = defaultdict(deque)
         self._poll_voters: dict[str, set[int]] = {}
+        self._poll_closes: dict[str, tuple[float, Message]] = {}  # poll id -> when it closes
         self._poll_ids = itertools.count(5000)
         self.keyboards: dict[int, dict[str, Any]] = {}  # chat id -> the reply keyboard shown
         # hooks for load generators that cannot afford a predicate per call
@@ -574,6 +582,80 @@ class FakeBotApi:
                     return True
         return False
 
+    def chat_buttons(self, user: FakeUser) -> list[dict[str, Any]]:
+        """The chat-picking buttons (`request_chat`) of the reply keyboard shown in the
+        person's private chat: each `{"text": ..., "request_chat": {...}}`."""
+        keyboard = self.keyboards.get(user.id) or {}
+        return [
+            button
+            for row in keyboard.get("keyboard", [])
+            for button in row
+            if isinstance(button, dict) and "request_chat" in button
+        ]
+
+    def pickable(self, user: FakeUser, request: dict[str, Any]) -> list[Chat]:
+        """The chats Telegram lets `user` pick for a KeyboardButtonRequestChat: those they are
+        in that satisfy every condition the button set."""
+        return [chat for chat in self.chats.values() if self._satisfies(user, chat, request)]
+
+    def _satisfies(self, user: FakeUser, chat: Chat, request: dict[str, Any]) -> bool:
+        if chat.type == "private" or (chat.type == "channel") != request["chat_is_channel"]:
+            return False
+        is_member = user.id in chat.admins or chat.members is None or user.id in chat.members
+        wanted = {
+            "chat_is_forum": chat.topics is not None,
+            "chat_has_username": chat.username is not None,
+            "chat_is_created": chat.creator == user.id,
+        }
+        if not is_member or any(
+            name in request and request[name] != value for name, value in wanted.items()
+        ):
+            return False
+        bot_admin = self.bot_admin_rights(chat)
+        if request.get("bot_is_member") and chat.kicked:
+            return False
+        rights = request.get("bot_administrator_rights")
+        if rights is not None and (bot_admin is None or not _granted(rights) <= bot_admin):
+            return False
+        rights = request.get("user_administrator_rights")
+        return rights is None or user.id in chat.admins  # the stand-in's admins have every right
+
+    def bot_admin_rights(self, chat: Chat) -> set[str] | None:
+        """The bot's rights as an administrator of the chat; None where it is none."""
+        if chat.kicked:
+            return None
+        if chat.bot_rights is not None:
+            return chat.bot_rights
+        if chat.type == "channel" and chat.can_send_messages:
+            return {"can_post_messages", "can_edit_messages", "can_delete_messages"}
+        return None
+
+    def share_chat(self, user: FakeUser, chat: Chat, button: str | None = None) -> Message:
+        """`user` presses a chat-picking button of the reply keyboard in their private chat
+        (the one labelled `button`, or the only one) and picks `chat`, as Telegram's apps let
+        them: only a chat that satisfies the button's request. Telegram then sends a message
+        from them with `chat_shared` (the request's id, the chat's id, and its title or
+        username where the button asked for them)."""
+        buttons = self.chat_buttons(user)
+        found = [b for b in buttons if button is None or b["text"] == button]
+        if len(found) != 1:
+            shown = [b["text"] for b in buttons]
+            raise AssertionError(f"no chat button {button!r} in the keyboard: {shown}")
+        request = found[0]["request_chat"]
+        if not self._satisfies(user, chat, request):
+            raise AssertionError(f"chat {chat.id} cannot be picked for {request}")
+        shared: dict[str, Any] = {"request_id": request["request_id"], "chat_id": chat.id}
+        if request.get("request_title") and chat.title:
+            shared["title"] = chat.title
+        if request.get("request_username") and chat.username:
+            shared["username"] = chat.username
+        self._seen_users.add(user.id)
+        message = self._new_message(
+            self.private_chat(user), sender=user.to_dict(), chat_shared=shared
+        )
+        self._push({"message": message.to_dict(self.bot_user)})
+        return message
+
     def file_content(self, document: dict[str, Any]) -> bytes:
         return self.files[document["file_id"]][1]
 
@@ -632,6 +714,7 @@ class FakeBotApi:
         poll = message.poll
         if poll is None:
             raise AssertionError(f"message {message.message_id} has no poll")
+        self.close_due_polls()
         if poll["is_closed"]:
             raise AssertionError("the poll is closed")
         options = [option] if isinstance(option, int) else sorted(option)
@@ -857,6 +940,7 @@ class FakeBotApi:
             )
         method = request.match_info["method"]
         params = await _read_params(request)
+        self.close_due_polls()
         try:
             await self._inject_delay(method)
             self._inject_fault(method)
@@ -1100,10 +1184,12 @@ class FakeBotApi:
         elif "keyboard" in markup:
             self.keyboards[chat.id] = markup
 
-    def _markup(self, params: dict[str, Any]) -> dict[str, Any] | None:
+    def _markup(self, params: dict[str, Any], chat: Chat | None = None) -> dict[str, Any] | None:
         markup = params.get("reply_markup")
         if markup is None:
             return None
+        if "keyboard" in markup:
+            _check_reply_keyboard(markup, chat)
         rows = markup.get("inline_keyboard")
         if rows is None:
             return markup
@@ -1136,7 +1222,7 @@ class FakeBotApi:
         chat = self._chat(params)
         self._may_send(chat, "text messages", chat.can_send_messages)
         raw, text = self._text(params)
-        markup = self._markup(params)
+        markup = self._markup(params, chat)
         thread = self._thread(chat, params)
         reply_to = self._reply_to(chat, params)
         self._check_group_rate(chat)
@@ -1327,9 +1413,9 @@ class FakeBotApi:
             )
         thread = self._thread(chat, params)
         self._check_group_rate(chat)
-        self._show_keyboard(chat, self._markup(params))
+        self._show_keyboard(chat, self._markup(params, chat))
         message = self._new_message(
-            chat, from_bot=True, reply_markup=self._markup(params), document=sent,
+            chat, from_bot=True, reply_markup=self._markup(params, chat), document=sent,
             caption=caption_text, thread_id=thread,
         )  # fmt: skip
         return message.to_dict(self.bot_user)
@@ -1353,6 +1439,7 @@ class FakeBotApi:
             raise ApiError(400, "Bad Request: non-anonymous polls can't be sent to channel chats")
         multiple = str(params.get("allows_multiple_answers", "false")).lower() == "true"
         correct = _correct_option_ids(params, len(texts), multiple) if kind == "quiz" else None
+        period = _open_period(params)
         markup = self._markup(params)
         thread = self._thread(chat, params)
         self._check_group_rate(chat)
@@ -1374,12 +1461,29 @@ class FakeBotApi:
             poll["correct_option_ids"] = correct
         if explanation:
             poll["explanation"] = str(explanation)
+        if period is not None:
+            poll["open_period"] = period
+            poll["close_date"] = int(time.time()) + period
         message = self._new_message(
             chat, from_bot=True, reply_markup=markup, poll=poll, thread_id=thread
         )
+        if period is not None:
+            self._poll_closes[poll["id"]] = (self.clock() + period, message)
         return message.to_dict(self.bot_user)
 
+    def close_due_polls(self) -> None:
+        """Close the polls whose own timer (`open_period`) has run out, as Telegram does."""
+        now = self.clock()
+        for poll_id, (closes, message) in list(self._poll_closes.items()):
+            if now >= closes:
+                del self._poll_closes[poll_id]
+                if message.poll is not None and not message.poll["is_closed"]:
+                    message.poll["is_closed"] = True
+                    message.edits += 1
+                    self._notify()
+
     async def _api_stopPoll(self, params: dict[str, Any]) -> Any:
+        self.close_due_polls()
         message = self._message(params)
         if message.poll is None:
             raise ApiError(400, "Bad Request: message with poll to stop not found")
@@ -1498,6 +1602,109 @@ class _WebhookDelivery:
             worker.cancel()
         await asyncio.gather(*self._workers, return_exceptions=True)
         await self._session.close()
+
+
+# ChatAdministratorRights: the fields every such object carries, and those it may
+ADMIN_RIGHTS_REQUIRED = (
+    "is_anonymous", "can_manage_chat", "can_delete_messages", "can_manage_video_chats",
+    "can_restrict_members", "can_promote_members", "can_change_info", "can_invite_users",
+    "can_post_stories", "can_edit_stories", "can_delete_stories",
+)  # fmt: skip
+ADMIN_RIGHTS_OPTIONAL = (
+    "can_post_messages", "can_edit_messages", "can_pin_messages", "can_manage_topics",
+    "can_manage_direct_messages", "can_manage_tags",
+)  # fmt: skip
+REQUEST_CHAT_FLAGS = (
+    "chat_is_forum", "chat_has_username", "chat_is_created", "bot_is_member", "request_title",
+    "request_username", "request_photo",
+)  # fmt: skip
+KEYBOARD_ACTIONS = (
+    "request_users", "request_chat", "request_contact", "request_location", "request_poll",
+    "web_app",
+)  # fmt: skip
+
+
+def _unparsable(field: str, kind: str) -> ApiError:
+    return ApiError(
+        400, f'Bad Request: can\'t parse keyboard button: Field "{field}" must be of type {kind}'
+    )
+
+
+def _check_reply_keyboard(markup: dict[str, Any], chat: Chat | None) -> None:
+    """A reply keyboard as Telegram checks it: rows of buttons with a text, at most one action
+    each; a chat-picking button (`request_chat`) only in a private chat, its fields typed as
+    KeyboardButtonRequestChat's, its `request_id` a signed 32-bit number unique in the
+    keyboard, and its rights whole ChatAdministratorRights objects."""
+    rows = markup.get("keyboard")
+    if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
+        raise ApiError(400, "Bad Request: can't parse reply keyboard markup JSON object")
+    ids: set[int] = set()
+    for button in (b for row in rows for b in row):
+        if isinstance(button, str):
+            button = {"text": button}
+        text = button.get("text") if isinstance(button, dict) else None
+        if not isinstance(text, str) or not text:
+            raise _unparsable("text", "String")
+        actions = [key for key in KEYBOARD_ACTIONS if key in button]
+        if len(actions) > 1:
+            raise ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")
+        request = button.get("request_chat")
+        if request is None:
+            continue
+        if chat is not None and chat.type != "private":
+            raise ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")  # private chats only
+        if not isinstance(request, dict):
+            raise _unparsable("request_chat", "Object")
+        number = request.get("request_id")
+        if type(number) is not int or not -(2**31) <= number < 2**31:
+            raise _unparsable("request_id", "Integer")
+        if number in ids:
+            raise ApiError(400, "Bad Request: BUTTON_ID_INVALID")
+        ids.add(number)
+        if type(request.get("chat_is_channel")) is not bool:
+            raise _unparsable("chat_is_channel", "Boolean")
+        for flag in REQUEST_CHAT_FLAGS:
+            if flag in request and type(request[flag]) is not bool:
+                raise _unparsable(flag, "Boolean")
+        for side in ("user_administrator_rights", "bot_administrator_rights"):
+            if side in request:
+                _check_rights(request[side], side)
+        known = {"request_id", "chat_is_channel", *REQUEST_CHAT_FLAGS}
+        known |= {"user_administrator_rights", "bot_administrator_rights"}
+        if set(request) - known:
+            raise ApiError(400, "Bad Request: can't parse keyboard button: unknown field")
+
+
+def _check_rights(rights: Any, field: str) -> None:
+    if not isinstance(rights, dict):
+        raise _unparsable(field, "Object")
+    for name in ADMIN_RIGHTS_REQUIRED:
+        if type(rights.get(name)) is not bool:
+            raise _unparsable(name, "Boolean")
+    for name in ADMIN_RIGHTS_OPTIONAL:
+        if name in rights and type(rights[name]) is not bool:
+            raise _unparsable(name, "Boolean")
+
+
+def _granted(rights: dict[str, Any]) -> set[str]:
+    """The rights an administrator-rights object asks for (those set to true)."""
+    return {name for name, value in rights.items() if value is True and name != "is_anonymous"}
+
+
+def _open_period(params: dict[str, Any]) -> int | None:
+    """A poll's own timer as Telegram takes it: 5 to 600 seconds, never with `close_date`."""
+    raw = params.get("open_period")
+    if raw is None:
+        return None
+    if params.get("close_date") is not None:
+        raise ApiError(400, "Bad Request: can't use open_period and close_date together")
+    try:
+        period = int(raw)
+    except (TypeError, ValueError):
+        raise ApiError(400, "Bad Request: wrong open period specified") from None
+    if not 5 <= period <= 600:
+        raise ApiError(400, "Bad Request: wrong open period specified")
+    return period
 
 
 def _other_action(button: dict[str, Any]) -> bool:

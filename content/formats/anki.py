@@ -1,7 +1,8 @@
 """Anki (.apkg, written with genanki): a deck per quiz, a note per question.
 
-The front holds the question (its picture, its options A, B, C…); the back the answer and
-the explanation (and its picture). Note GUIDs come from the quiz and question ids, so that
+The front holds the question (its picture, its options A, B, C…); the back the answer (for a
+question with weights, every option with its weight, `A. Grant (50%)`) and the explanation
+(and its picture). Note GUIDs come from the quiz and question ids, so that
 importing a new export of the same quiz updates its cards instead of adding new ones; the
 deck's id comes from the quiz id the same way. Images travel as the package's media, named
 after the quiz (Anki keeps every deck's media in one folder). Tags: the quiz id and
@@ -20,7 +21,7 @@ from pathlib import Path
 import genanki
 
 from content import model
-from content.formats.base import WriteOptions, Written, dropped_languages, number_text
+from content.formats.base import WriteOptions, Written, dropped_languages, number_text, one_line
 from content.formats.html_text import text_to_html
 from content.formats.table import LETTERS
 from content.images import ImageError
@@ -88,6 +89,11 @@ class _Note:
         def option(index: int) -> str:
             return f"{LETTERS[index]}. {text_to_html(self.text(question.options[index]))}"
 
+        if question.weights is not None:  # every option with its share of the marks
+            return "<br>".join(
+                f"{option(index)} ({number_text(weight)}%)"
+                for index, weight in enumerate(question.weights)
+            )
         match question.key:
             case model.SingleAnswer(index):
                 return option(index)
@@ -114,13 +120,21 @@ class _Note:
                 f'<div class="explanation">{text_to_html(self.text(question.explanation))}</div>'
             )
         parts.append(self.picture(question.explanation_image))
+        if (guide := question.guide) is not None:
+            parts.append(
+                f'<div class="guide"><a href="{html.escape(guide.url)}">'
+                f"{html.escape(self.text(guide.title))}</a></div>"
+            )
         return "".join(parts)
 
 
 def write_apkg(quiz: Quiz, images: Mapping[str, bytes], options: WriteOptions) -> Written:
     language = options.language
     notes = _Note(quiz, language)
-    deck = genanki.Deck(_stable_id("quiz-tutor", "deck", quiz.id), notes.text(quiz.title))
+    warnings: list[str] = []
+    deck = genanki.Deck(
+        _stable_id("quiz-tutor", "deck", quiz.id), deck_name(notes.text(quiz.title), warnings)
+    )
     tags = [quiz.id, f"level::{quiz.level.value}"]
     media: dict[str, bytes] = {}
     for question in quiz.questions:
@@ -147,5 +161,14 @@ def write_apkg(quiz: Quiz, images: Mapping[str, bytes], options: WriteOptions) -
         target = Path(folder, "deck.apkg")
         genanki.Package(deck, media_files=paths).write_to_file(str(target))
         data = target.read_bytes()
-    warnings = dropped_languages(quiz, language, "An Anki deck")
+    warnings.extend(dropped_languages(quiz, language, "An Anki deck"))
     return Written(data, warnings=tuple(warnings))
+
+
+def deck_name(title: str, warnings: list[str]) -> str:
+    """The title as a deck's name: one line, and `::` (which Anki reads as a deck inside
+    another) written `:`."""
+    name = one_line(title, "the title", warnings)
+    while "::" in name:
+        name = name.replace("::", ":")
+    return name

@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from typing import Any
 
 from content.answers import MAX_EXPONENT
+from content.grading import share
 from content.model import LocalizedText, NumericAnswer, Question, Quiz, TypedAnswer
-from content.schema import LANGUAGE_CODE, MAX_QUESTION_ID_LENGTH, MAX_QUIZ_ID_LENGTH
+from content.schema import LANGUAGE_CODE, MAX_QUESTION_ID_LENGTH, MAX_QUIZ_ID_LENGTH, SLUG
 
 MAX_SHOWN_PROBLEMS = 50  # an error message lists at most this many places, then a count
 _QUESTION_ID = re.compile(r"^[A-Za-z0-9_.-]+$")
@@ -28,10 +31,15 @@ _NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$")
 
 class ConversionError(ValueError):
     """The input cannot be converted. `problems` says what and where, one line each (plain
-    text: a line number, a row, a question's name); the message lists them."""
+    text: a line number, a row, a question's name); the message lists them.
 
-    def __init__(self, problems: Sequence[str]) -> None:
+    `good_questions` is how many questions --skip-unsupported would convert, when every
+    problem is a question's own (None when the file itself is wrong: skipping cannot help).
+    The caller words that hint; it is not one of the problems."""
+
+    def __init__(self, problems: Sequence[str], good_questions: int | None = None) -> None:
         self.problems = tuple(problems) or ("the input cannot be converted",)
+        self.good_questions = good_questions
         shown = list(self.problems[:MAX_SHOWN_PROBLEMS])
         if len(self.problems) > MAX_SHOWN_PROBLEMS:
             shown.append(f"... and {len(self.problems) - MAX_SHOWN_PROBLEMS} more")
@@ -41,8 +49,8 @@ class ConversionError(ValueError):
 @dataclass(frozen=True)
 class ReadOptions:
     """What the caller says about an input: the language of its texts (for formats without
-    languages), the quiz id and title when given, and whether to skip what we cannot
-    represent (else the file is refused)."""
+    languages), the quiz id and title when given, and whether to skip the questions that
+    cannot be taken (else the file is refused)."""
 
     language: str = "en"
     quiz_id: str | None = None
@@ -51,31 +59,68 @@ class ReadOptions:
     name: str = "quiz"  # the input's file name without its folder: ids and titles default to it
 
 
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong in an input, at its place. `question` numbers the question it costs
+    (in the order read; None: the file's own, which no skipping gets round), `drafted` how
+    many questions were drafted before it (so that problems and the validator's findings
+    about drafted questions are said in the file's order)."""
+
+    place: str
+    message: str
+    question: int | None
+    drafted: int
+
+    def __str__(self) -> str:
+        return f"{self.place}: {self.message}"
+
+
 @dataclass
 class Problems:
-    """The errors and the unsupported parts found while reading, with their places."""
+    """What a reader found wrong, in the order found. A problem met while a question is read
+    (inside `question()`) costs that question only: the question is not drafted, and
+    --skip-unsupported lists it and converts the rest; any other problem refuses the file."""
 
-    skip_unsupported: bool
-    errors: list[str] = field(default_factory=list)
-    unsupported: list[str] = field(default_factory=list)
+    found: list[Problem] = field(default_factory=list)
+    drafted: int = 0  # questions drafted so far (Draft.add counts them)
+    _open: int | None = None
+    _opened: int = 0
+    _found_before: int = 0
 
     def error(self, place: str, message: str) -> None:
-        self.errors.append(f"{place}: {message}")
+        """A mistake: the question's, inside `question()`, else the file's."""
+        self.found.append(Problem(place, message, self._open, self.drafted))
 
     def unsupported_part(self, place: str, what: str) -> None:
-        self.unsupported.append(f"{place}: {what}")
+        """Something of the question being read that a bank cannot hold."""
+        self.error(place, what)
 
-    def raise_if_refused(self) -> None:
-        if self.errors:
-            raise ConversionError(self.errors)
-        if self.unsupported and not self.skip_unsupported:
-            raise ConversionError(
-                [
-                    *self.unsupported,
-                    "(these cannot be represented in a Quiz Tutor bank; "
-                    "--skip-unsupported converts the rest and lists what it skipped)",
-                ]
-            )
+    @contextmanager
+    def question(self) -> Iterator[None]:
+        """Reading one question: what goes wrong inside costs this question only."""
+        self.open_question()
+        try:
+            yield
+        finally:
+            self.close_question()
+
+    def open_question(self) -> None:
+        """From here, problems are the question's (for a reader that reads line by line)."""
+        self._opened += 1
+        self._open = self._opened
+        self._found_before = len(self.found)
+
+    def close_question(self) -> None:
+        self._open = None
+
+    @property
+    def question_ok(self) -> bool:
+        """Whether the question being read has no problem so far."""
+        return len(self.found) == self._found_before
+
+    @property
+    def file_errors(self) -> list[Problem]:
+        return [problem for problem in self.found if problem.question is None]
 
 
 @dataclass
@@ -107,13 +152,16 @@ class Draft:
     bank: dict[str, Any]  # quiz-level fields found in the file (id, title, level, ...)
     questions: list[dict[str, Any]] = field(default_factory=list)
     origins: list[str] = field(default_factory=list)  # where each question is in the source
+    # where the quiz's own fields are in the source, by field (`title`: "line 1 $CATEGORY")
+    field_origins: dict[str, str] = field(default_factory=dict)
     images: dict[str, bytes] = field(default_factory=dict)  # files the input itself carried
-    skipped: list[str] = field(default_factory=list)
+    problems: Problems = field(default_factory=Problems)
     warnings: list[str] = field(default_factory=list)
 
     def add(self, question: dict[str, Any], origin: str) -> None:
         self.questions.append(question)
         self.origins.append(origin)
+        self.problems.drafted += 1
 
 
 @dataclass(frozen=True)
@@ -169,9 +217,23 @@ def _joined(words: Iterable[str], limit: int) -> str:
     return "-".join(kept)
 
 
+def quiz_slug(name: str) -> str | None:
+    """A quiz id (a slug) from a file's text: its letters and digits, lower-case, joined by
+    dashes (`Week_3 / Pipes` is `week-3-pipes`); None when it has none."""
+    return _joined(_ascii_words(name), MAX_QUIZ_ID_LENGTH) or None
+
+
+def no_quiz_id(what: str, text: str) -> str:
+    """The warning for a file's id that no slug can be made of."""
+    return (
+        f"{what} {text[:30]!r} has no letter or digit a quiz id can take: "
+        "the quiz id comes from the file name (or --id)"
+    )
+
+
 def quiz_id_from(name: str) -> str:
     """A quiz id (a slug) from a file name or a title; `quiz` when nothing is left."""
-    return _joined(_ascii_words(name), MAX_QUIZ_ID_LENGTH) or "quiz"
+    return quiz_slug(name) or "quiz"
 
 
 def question_id_from(name: str) -> str | None:
@@ -227,6 +289,19 @@ def check_language(code: str) -> str:
     return code
 
 
+def check_quiz_id(quiz_id: str) -> str:
+    """A quiz id given by hand (`--id`): refused with a hint when it is not one."""
+    if not re.fullmatch(SLUG, quiz_id) or len(quiz_id) > MAX_QUIZ_ID_LENGTH:
+        raise ConversionError(
+            [
+                f"--id {quiz_id[:60]!r} is not a quiz id: lower-case letters and digits, words "
+                f"joined by single dashes, at most {MAX_QUIZ_ID_LENGTH} characters "
+                f"(such as {quiz_id_from(quiz_id)})"
+            ]
+        )
+    return quiz_id
+
+
 def moodle_language(code: str) -> str | None:
     """A language code as we write it, from Moodle's (`pt_br` is `pt-br`); None if invalid."""
     normalized = code.strip().lower().replace("_", "-")
@@ -275,6 +350,89 @@ def put_number(
     if tolerance:
         question["tolerance"] = margin
     return True
+
+
+@dataclass(frozen=True)
+class NumberAnswer:
+    """One answer of a numeric question as Moodle writes it: its fraction (percent), number,
+    tolerance and feedback (plain text, or a map of language to text)."""
+
+    weight: Decimal
+    value: Decimal
+    tolerance: Decimal
+    feedback: str | dict[str, str] | None
+
+
+def put_numbers(
+    question: dict[str, Any], answers: Sequence[NumberAnswer], problems: Problems, place: str
+) -> NumberAnswer | None:
+    """Make the draft question numeric from Moodle's answers, which Moodle tries in order
+    (the first that takes a reply grades it): the one worth 100% is the answer, the others
+    become `numbers` after it. That keeps Moodle's grading when no answer before the right
+    one takes a reply the right one takes; otherwise, or with a negative fraction, or more
+    than one right number, the question is refused by name. The right answer, or None."""
+    right = [answer for answer in answers if answer.weight == 100]
+    if len(right) != 1:
+        if right:
+            problems.unsupported_part(place, "several right numbers in one question")
+        else:
+            problems.error(place, "no number worth 100%")
+        return None
+    answer = right[0]
+    if negative := [other for other in answers if other.weight < 0]:
+        problems.unsupported_part(
+            place, f"a negative fraction ({number_text(negative[0].weight)}%) for a number"
+        )
+        return None
+    low, high = answer.value - answer.tolerance, answer.value + answer.tolerance
+    for other in answers[: answers.index(answer)]:
+        if other.value - other.tolerance <= high and low <= other.value + other.tolerance:
+            problems.unsupported_part(
+                place,
+                f"a number worth {number_text(other.weight)}% before the right one takes some "
+                "of its replies (Moodle gives them that fraction)",
+            )
+            return None
+    if not put_number(question, answer.value, answer.tolerance, problems, place):
+        return None
+    others = []
+    for other in answers:
+        if other is answer:
+            continue
+        value, margin = yaml_number(other.value), yaml_number(other.tolerance)
+        weight = yaml_number(other.weight)
+        if value is None or margin is None or weight is None:
+            problems.error(place, "a number with more than 15 significant digits")
+            return None
+        entry: dict[str, Any] = {"value": value}
+        if other.tolerance:
+            entry["tolerance"] = margin
+        entry["weight"] = weight
+        if other.feedback:
+            entry["feedback"] = other.feedback
+        others.append(entry)
+    if others:
+        question["numbers"] = others
+    return answer
+
+
+def weights_kept(weights: Sequence[Decimal], right: Sequence[int], single: bool) -> bool:
+    """Whether Moodle's fractions say more than the question's plain rule: a single question
+    other than 100 for the right option and 0 for the rest; a multiple question other than
+    +1/k for each of its k right options and -1/k for each wrong one (what Moodle's own
+    export of a plain question holds)."""
+    if single:
+        return any(weight != (100 if index in right else 0) for index, weight in enumerate(weights))
+    part = Fraction(1, len(right)) if right else Fraction(0)
+    return any(
+        share(weight) != (part if index in right else -part) for index, weight in enumerate(weights)
+    )
+
+
+def weight_numbers(weights: Sequence[Decimal]) -> list[int | float] | None:
+    """Weights as YAML numbers, or None when one has no YAML spelling."""
+    found = [yaml_number(weight) for weight in weights]
+    return None if any(number is None for number in found) else found  # type: ignore[return-value]
 
 
 def full_credit(weight: Decimal, what: str, problems: Problems, place: str) -> bool:
@@ -328,14 +486,17 @@ def text_in(value: LocalizedText | None, language: str) -> str | None:
 
 
 def texts_of(question: Question) -> list[LocalizedText]:
-    """Every localized text of a question: text, options, answers, unit, explanation, alt."""
+    """Every localized text of a question: text, options, answers, unit, explanation, alt,
+    its guide's title."""
     found = [question.text, *question.options]
     match question.key:
         case TypedAnswer(accepted):
             found.extend(accepted)
-        case NumericAnswer(unit=unit) if unit is not None:
-            found.append(unit)
-    found.extend(value for value in (question.explanation, question.image_alt) if value)
+        case NumericAnswer(unit=unit, others=others):
+            found.extend(unit for unit in [unit] if unit is not None)
+            found.extend(other.feedback for other in others if other.feedback is not None)
+    guide = question.guide.title if question.guide else None
+    found.extend(value for value in (question.explanation, question.image_alt, guide) if value)
     return found
 
 
@@ -364,6 +525,18 @@ def quiz_fields_left_out(quiz: Quiz) -> list[str]:
     if not quiz.shuffle_options:
         found.append("shuffle_options: false")
     return found
+
+
+def one_line(text: str, what: str, warnings: list[str]) -> str:
+    """A text that a format writes on one line of its own (a GIFT category, a Moodle
+    category's path, an Anki deck's name): its line breaks (every kind: `\r`, U+2028…)
+    become spaces, with a warning naming the field. Without this, a title's line break
+    would start a line that reads as a question."""
+    lines = text.splitlines()
+    if len(lines) <= 1:
+        return text
+    warnings.append(f"{what}: its line breaks became spaces (it is written on one line)")
+    return " ".join(line.strip() for line in lines if line.strip())
 
 
 def dropped_languages(quiz: Quiz, language: str, format_name: str) -> list[str]:

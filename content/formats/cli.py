@@ -9,7 +9,13 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from content.formats.base import ConversionError, ReadOptions, WriteOptions, check_language
+from content.formats.base import (
+    ConversionError,
+    ReadOptions,
+    WriteOptions,
+    check_language,
+    check_quiz_id,
+)
 from content.formats.convert import Loaded, read_bundle_quiz, read_quiz, too_big, write_quiz
 from content.formats.registry import FORMATS, input_format, output_format
 from content.formats.xlsx_sheet import template
@@ -50,6 +56,8 @@ def run_convert(args: argparse.Namespace) -> int:
     output: Path = args.output
     try:
         language = check_language(args.language)
+        if args.quiz_id is not None:
+            check_quiz_id(args.quiz_id)
         if input_path.resolve() == output.resolve():
             raise ConversionError(["the output would overwrite the input"])
         bundled = output.suffix.lower() == ".zip"
@@ -75,6 +83,12 @@ def run_convert(args: argparse.Namespace) -> int:
     except ConversionError as error:
         for problem in error.problems:
             print(f"error {input_path.name}: {problem}")
+        if error.good_questions:
+            good = _count(error.good_questions, "question")
+            print(
+                f"hint  {input_path.name}: --skip-unsupported converts the {good} that can be "
+                "taken and lists the rest"
+            )
         return 1
     for line in loaded.skipped:
         print(f"skip  {input_path.name}: {line}")

@@ -7,16 +7,24 @@ one already); `\\:` `\\=` `\\~` `\\#` `\\{` `\\}` `\\n` and `\\\\` are escapes; 
 is `{…}` (text after it makes a missing-word question, shown with `_____`); `####` starts
 the general feedback, `#` an answer's feedback; `[html]` `[moodle]` `[plain]` `[markdown]`
 say how a text is written (HTML and Moodle's auto-format become plain text; the question's
-format is the default of its answers). What Moodle would read as matching, essay or
-description questions, partial credit, several right answers to a one-answer question, or a
-short answer with a wildcard cannot be represented here, and is refused (or skipped).
+format is the default of its answers). In HTML, a question's first `<img>` is its picture and
+the general feedback's first the explanation's (`@@PLUGINFILE@@/<path>` or a path, relative to
+the file, or an https address; the validator checks the file came with it); sound and video
+refuse the question by name (docs/formats.md). Weights (`~%50%`, `~%-100%`) are kept as the
+question's `weights` where they say more than its plain rule (content/grading.py); a numeric
+question's other numbers (`=%0%5#feedback`, `=%50%9:2`) become its `numbers`. What Moodle
+would read as matching, essay or description questions, several right answers to a
+one-answer question, partial credit for a short answer, or a short answer with a wildcard
+cannot be represented here, and is refused (or skipped).
 
-Writing: `::id:: [markdown]text{…}` with `####` for the explanation, one language.
+Writing: `::id:: [markdown]text{…}` with `####` for the explanation, one language; weights
+and other numbers as above.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -25,7 +33,7 @@ from content.formats.base import (
     ZERO_SHORT_ANSWER,
     ConversionError,
     Draft,
-    Problems,
+    NumberAnswer,
     ReadOptions,
     Warnings,
     WriteOptions,
@@ -34,14 +42,18 @@ from content.formats.base import (
     dropped_languages,
     full_credit,
     number_text,
-    put_number,
+    one_line,
+    put_numbers,
     question_id_from,
     quiz_fields_left_out,
     read_decimal,
     text_in,
     typed_answer,
+    weight_numbers,
+    weights_kept,
 )
-from content.formats.html_text import html_to_text
+from content.formats.html_text import Converted, Picture, file_path, html_to_text
+from content.formats.html_text import named as named_list
 from content.model import Question, Quiz
 from content.schema import MAX_QUESTIONS
 
@@ -105,19 +117,20 @@ def _restore(text: str) -> str:
     return restored
 
 
-def _plain(text: str, text_format: str) -> str:
-    """A piece of GIFT text as our plain text, by its format."""
+def _plain(text: str, text_format: str) -> Converted:
+    """A piece of GIFT text as our plain text, by its format, with the pictures, sound and
+    files its HTML names."""
     if text_format == "html":
-        return html_to_text(_restore(text)).text
+        return html_to_text(_restore(text))
     if text_format == "moodle":  # Moodle's auto-format: HTML where a newline is a line break
-        return html_to_text(_restore(text).replace("\n", "<br>")).text
+        return html_to_text(_restore(text).replace("\n", "<br>"))
     if text_format == "plain":  # shown as written: a backtick is a backtick
-        return _restore(text).replace("`", "\\`").strip()
-    return _restore(text).strip()  # markdown: our text is markdown's code and lines
+        return Converted(_restore(text).replace("`", "\\`").strip())
+    return Converted(_restore(text).strip())  # markdown: our text is markdown's code and lines
 
 
-def _formatted(text: str, default: str) -> tuple[str, str]:
-    """(plain text, its format) of a piece that may start with a [format] marker."""
+def _formatted(text: str, default: str) -> tuple[Converted, str]:
+    """(the piece converted, its format) of a piece that may start with a [format] marker."""
     text = text.strip()
     match = _MARKER.match(text)
     text_format = default
@@ -127,13 +140,26 @@ def _formatted(text: str, default: str) -> tuple[str, str]:
     return _plain(text, text_format), text_format
 
 
+@dataclass
+class _Named:
+    """What the HTML of one question names besides its text: its pictures (by where they
+    are), sound and video, and links to other files."""
+
+    question: list[Picture] = field(default_factory=list)
+    explanation: list[Picture] = field(default_factory=list)
+    elsewhere: list[str] = field(default_factory=list)  # pictures in answers and feedback
+    media: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+
+
 class _Reader:
     def __init__(self, options: ReadOptions) -> None:
         self.options = options
-        self.problems = Problems(options.skip_unsupported)
         self.warnings = Warnings()
         self.categories: list[str] = []
         self.draft = Draft(bank={})
+        self.problems = self.draft.problems
+        self.named = _Named()  # what the question being read names besides its text
 
     def read(self, text: str) -> Draft:
         block: list[str] = []
@@ -151,7 +177,6 @@ class _Reader:
             block.append(" " if comment else stripped)
         if block:
             self._block(block, first_line)
-        self.problems.raise_if_refused()
         if len(set(self.categories)) == 1:
             self.draft.bank["title"] = self.categories[0]
         elif len(set(self.categories)) > 1:
@@ -159,7 +184,6 @@ class _Reader:
                 f"the questions of {len(set(self.categories))} categories make one quiz "
                 "(the categories are not kept)"
             )
-        self.draft.skipped = list(self.problems.unsupported)
         self.draft.warnings.extend(self.warnings.lines())
         return self.draft
 
@@ -171,20 +195,28 @@ class _Reader:
         if text.startswith("$CATEGORY:"):
             first, _, rest = text.partition("\n")
             if rest.strip():
-                self.problems.error(
-                    place,
-                    "a question right after $CATEGORY: put a blank line between them "
-                    "(Moodle would read the question as part of the category)",
-                )
+                with self.problems.question():  # the question is lost, not the file
+                    self.problems.error(
+                        place,
+                        "a question right after $CATEGORY: put a blank line between them "
+                        "(Moodle would read the question as part of the category)",
+                    )
             category = category_name(_restore(first[len("$CATEGORY:") :]))
             if category:
                 self.categories.append(category)
+                self.draft.field_origins.setdefault("title", f"{place} $CATEGORY")
             return
         if len(self.draft.questions) >= MAX_QUESTIONS:
-            self.problems.error(
-                place, f"more than {MAX_QUESTIONS} questions; a bank has at most {MAX_QUESTIONS}"
+            raise ConversionError(
+                [
+                    *map(str, self.problems.found),
+                    f"{place}: more than {MAX_QUESTIONS} questions; a bank has at most {MAX_QUESTIONS}",
+                ]
             )
-            raise ConversionError(self.problems.errors)
+        with self.problems.question():
+            self._named_question(text, place, line)
+
+    def _named_question(self, text: str, place: str, line: int) -> None:
         name: str | None = None
         if text.startswith("::"):
             end = text.find("::", 2)
@@ -195,13 +227,83 @@ class _Reader:
             text = text[end + 2 :].strip()
             place = f"line {line} ::{name[:40]}::"
         question = self._question(text, place)
-        if question is None:
+        if question is None or not self.problems.question_ok:
             return
         if name:
             question["id"] = question_id_from(name)
         self.draft.add({key: value for key, value in question.items() if value is not None}, place)
 
+    def _text(self, piece: str, text_format: str, where: str = "elsewhere") -> str:
+        """A piece as plain text; what its HTML names is noted for the question."""
+        converted = _formatted(piece, text_format)[0]
+        self._note(converted, where)
+        return converted.text
+
+    def _note(self, converted: Converted, where: str) -> None:
+        named = self.named
+        if where == "question":
+            named.question.extend(converted.pictures)
+        elif where == "explanation":
+            named.explanation.extend(converted.pictures)
+        else:
+            named.elsewhere.extend(picture.source for picture in converted.pictures)
+        named.media.extend(converted.media)
+        named.files.extend(converted.files)
+
     def _question(self, text: str, place: str) -> dict[str, Any] | None:
+        self.named = _Named()
+        question = self._question_text(text, place)
+        if question is None or not self._pictures(question, place):
+            return None
+        return question
+
+    def _pictures(self, question: dict[str, Any], place: str) -> bool:
+        """The question's first picture and its explanation's first picture kept (the rest
+        named in a warning); False, with the reason, when the question cannot be kept: it
+        has sound or video, or a picture that is no file nor https:// address."""
+        named = self.named
+        if named.media:
+            self.problems.unsupported_part(place, f"sound or video ({named_list(named.media)})")
+            return False
+        if not question.get("text") and named.question:
+            shown = named_list([picture.source for picture in named.question])
+            self.problems.unsupported_part(
+                place, f"a question that is only a picture ({shown}); a question has text"
+            )
+            return False
+        for field_name, pictures in (
+            ("image", named.question),
+            ("explanation_image", named.explanation),
+        ):
+            sources = list(dict.fromkeys(picture.source for picture in pictures))
+            if not sources:
+                continue
+            path = file_path(sources[0])
+            if not path.startswith("https://") and (not path or ":" in path.split("/")[0]):
+                self.problems.unsupported_part(
+                    place,
+                    f"a picture at {sources[0][:60]!r} (a picture is a file that comes with the "
+                    "questions, or an https:// address)",
+                )
+                return False
+            question[field_name] = path
+            if field_name == "image" and (alt := (pictures[0].alt or "").strip()):
+                question["image_alt"] = alt
+            if len(sources) > 1:
+                named.elsewhere.extend(sources[1:])
+        if named.elsewhere:
+            shown = named_list(named.elsewhere)
+            self.warnings.add(
+                f"pictures besides the question's first and the explanation's first are not "
+                f"kept ({shown})",
+                place,
+            )
+        if named.files:
+            shown = named_list(named.files)
+            self.warnings.add(f"links to files are not kept, only their text ({shown})", place)
+        return True
+
+    def _question_text(self, text: str, place: str) -> dict[str, Any] | None:
         start, finish = text.find("{"), text.find("}")
         if start < 0 and finish < 0:
             self.problems.unsupported_part(place, "a description (text with no answer section {…})")
@@ -224,8 +326,10 @@ class _Reader:
         if (separator := answers.rfind("####")) >= 0:
             general = answers[separator + 4 :]
             answers = answers[:separator].strip()
-        question_text, text_format = _formatted(stem, DEFAULT_FORMAT)
-        explanation = _formatted(general, text_format)[0] if general is not None else ""
+        converted, text_format = _formatted(stem, DEFAULT_FORMAT)
+        self._note(converted, "question")
+        question_text = converted.text
+        explanation = self._text(general, text_format, "explanation") if general else ""
         question: dict[str, Any] = {"text": question_text}
         if not answers:
             self.problems.unsupported_part(place, "an essay question (an empty answer section {})")
@@ -252,10 +356,22 @@ class _Reader:
             )
         return question
 
-    def _feedback(self, piece: str, text_format: str) -> tuple[str, str]:
-        """(answer, its feedback) of `answer#feedback`, both as plain text."""
+    def _feedback(self, piece: str, text_format: str, place: str) -> tuple[str | None, str]:
+        """(answer, its feedback) of `answer#feedback`, both as plain text; the answer is
+        None, with the reason, when it is only a picture."""
         answer, _, feedback = piece.partition("#")
-        return _formatted(answer, text_format)[0], _formatted(feedback, text_format)[0]
+        return self._answer(answer, text_format, place), self._text(feedback, text_format)
+
+    def _answer(self, piece: str, text_format: str, place: str) -> str | None:
+        converted = _formatted(piece, text_format)[0]
+        self._note(converted, "elsewhere")
+        if not converted.text and converted.pictures:
+            shown = named_list([picture.source for picture in converted.pictures])
+            self.problems.unsupported_part(
+                place, f"an answer that is only a picture ({shown}); an answer is text"
+            )
+            return None
+        return converted.text
 
     def _choice(
         self, question: dict[str, Any], answers: str, text_format: str, place: str
@@ -281,7 +397,9 @@ class _Reader:
                 if abs(weight) > 100:
                     self.problems.error(place, f"a weight of {weight}%: weights are -100% to 100%")
                     return None
-            option, feedback = self._feedback(piece, text_format)
+            option, feedback = self._feedback(piece, text_format, place)
+            if option is None:
+                return None
             if not option:
                 self.problems.error(place, "an empty answer")
                 return None
@@ -298,24 +416,34 @@ class _Reader:
                     "for a question with several right options write ~%50% weights",
                 )
                 return None
-            partial = [options[i] for i in right if i not in equals]
-            if partial:
+            if others := [options[i] for i in right if i not in equals and weights[i] == 100]:
                 self.problems.unsupported_part(
-                    place, f"partial credit for {partial[0][:40]!r} in a one-answer question"
+                    place,
+                    f"{others[0][:40]!r} worth 100% beside the = answer of a one-answer question",
                 )
                 return None
             question["answer"] = equals[0]
+            kept = weights_kept(weights, equals, single=True)
         else:
             if not right:
                 self.problems.error(
                     place, "no right answer: mark it with = (or with a positive weight ~%50%)"
                 )
                 return None
-            if len({weights[i] for i in right}) > 1:
-                self.warnings.add("unequal weights of right answers become equal parts", place)
             question["type"] = "multiple"
             question["answer"] = right
+            kept = weights_kept(weights, right, single=False)
+        if kept and not self._put_weights(question, weights, place):
+            return None
         return self._right_feedback(feedbacks, set(question_right(question)), place)
+
+    def _put_weights(self, question: dict[str, Any], weights: list[Decimal], place: str) -> bool:
+        numbers = weight_numbers(weights)
+        if numbers is None:
+            self.problems.error(place, "a weight with more than 15 significant digits")
+            return False
+        question["weights"] = numbers
+        return True
 
     def _right_feedback(self, feedbacks: list[str], right: set[int], place: str) -> str | None:
         wrong = [text for index, text in enumerate(feedbacks) if text and index not in right]
@@ -323,8 +451,9 @@ class _Reader:
             self.warnings.add(
                 "feedback on wrong answers is not kept (a question has one explanation)", place
             )
+        # every right option's feedback, each once: together they say why the answer is right
         kept = [text for index, text in enumerate(feedbacks) if text and index in right]
-        return "\n".join(kept) or None
+        return "\n".join(dict.fromkeys(kept)) or None
 
     def _true_false(
         self, question: dict[str, Any], answers: str, text_format: str, place: str
@@ -332,8 +461,8 @@ class _Reader:
         parts = answers.split("#", 2)
         question["type"] = "true_false"
         question["answer"] = _TRUTHS[parts[0].strip()]
-        wrong = _formatted(parts[1], text_format)[0] if len(parts) > 1 else ""
-        right = _formatted(parts[2], text_format)[0] if len(parts) > 2 else ""
+        wrong = self._text(parts[1], text_format) if len(parts) > 1 else ""
+        right = self._text(parts[2], text_format) if len(parts) > 2 else ""
         if wrong:
             self.warnings.add(
                 "feedback on wrong answers is not kept (a question has one explanation)", place
@@ -359,7 +488,10 @@ class _Reader:
                 if not full_credit(weight, "a short answer", self.problems, place):
                     return None
             raw, _, feedback = piece.partition("#")
-            text = typed_answer(_formatted(raw, text_format)[0], self.problems, place)
+            answer = self._answer(raw, text_format, place)
+            if answer is None:
+                return None
+            text = typed_answer(answer, self.problems, place)
             if text is None:
                 return None
             if text.casefold() in ("true", "false", "t", "f"):
@@ -368,7 +500,7 @@ class _Reader:
                     place,
                 )
             accepted.append(text)
-            feedbacks.append(_formatted(feedback, text_format)[0])
+            feedbacks.append(self._text(feedback, text_format))
         if not accepted:
             self.problems.error(place, "no right answer")
             return None
@@ -380,7 +512,7 @@ class _Reader:
         self, question: dict[str, Any], answers: str, text_format: str, place: str
     ) -> str | None:
         if (wrong := answers.find("~")) >= 0:
-            self.warnings.add("feedback for wrong numbers is not kept", place)
+            self.warnings.add("feedback for any other number is not kept", place)
             answers = answers[:wrong]
         pieces = answers.split("=")
         if not pieces[0].strip():
@@ -388,26 +520,26 @@ class _Reader:
         if not pieces:
             self.problems.error(place, "a numeric question with no number")
             return None
-        found: list[tuple[Decimal, Decimal, str]] = []
+        found: list[NumberAnswer] = []
         for piece in pieces:
             piece = piece.strip()
+            weight = Decimal(100)
             if match := _WEIGHT.match(piece):
                 weight = Decimal(match.group(1))
                 piece = piece[match.end() :]
-                if not full_credit(weight, "a number", self.problems, place):
+                if abs(weight) > 100:
+                    self.problems.error(place, f"a weight of {weight}%: weights are -100% to 100%")
                     return None
             raw, _, feedback = piece.partition("#")
             number = self._range(_restore(raw).strip(), place)
             if number is None:
                 return None
-            found.append((*number, _formatted(feedback, text_format)[0]))
-        if len(found) > 1:
-            self.problems.unsupported_part(place, "several right numbers in one question")
+            text = self._text(feedback, text_format)
+            found.append(NumberAnswer(weight, *number, text or None))
+        right = put_numbers(question, found, self.problems, place)
+        if right is None:
             return None
-        value, tolerance, feedback = found[0]
-        if not put_number(question, value, tolerance, self.problems, place):
-            return None
-        return feedback or None
+        return right.feedback if isinstance(right.feedback, str) else None
 
     def _range(self, text: str, place: str) -> tuple[Decimal, Decimal] | None:
         if ".." in text:
@@ -461,6 +593,18 @@ def _piece(text: str) -> str:
     return ("[markdown]" if text.startswith("[") else "") + escape(text)
 
 
+def _wrong(text: str, weight: Decimal) -> str:
+    """How an option other than the right one of a single question starts: `~`, or with its
+    weight (`~%0%` too when the text itself starts with `%`)."""
+    if weight or text.startswith("%"):
+        return f"~%{number_text(weight)}%"
+    return "~"
+
+
+def _number_range(value: Decimal, tolerance: Decimal) -> str:
+    return number_text(value) + (f":{number_text(tolerance)}" if tolerance else "")
+
+
 def _choice_weight(count: int) -> str:
     return f"{100 / count:.5f}".rstrip("0").rstrip(".")
 
@@ -468,22 +612,36 @@ def _choice_weight(count: int) -> str:
 def _answers(question: Question, language: str, dropped: list[str]) -> list[str]:
     options = [text_in(option, language) or "" for option in question.options]
     match question.key:
-        case model.SingleAnswer(right):
+        case model.SingleAnswer(right, weights):
             return [
-                ("=" if index == right else "~%0%" if text.startswith("%") else "~") + _piece(text)
+                ("=" if index == right else _wrong(text, weights[index] if weights else Decimal(0)))
+                + _piece(text)
                 for index, text in enumerate(options)
             ]
-        case model.MultipleAnswer(right):
+        case model.MultipleAnswer(right, None):
             weight = _choice_weight(len(right))
             return [
                 (f"~%{weight}%" if index in right else f"~%-{weight}%") + _piece(text)
                 for index, text in enumerate(options)
             ]
+        case model.MultipleAnswer(_, weights) if weights is not None:
+            return [
+                f"~%{number_text(weight)}%" + _piece(text)
+                for weight, text in zip(weights, options, strict=True)
+            ]
         case model.TrueFalseAnswer(value):
             return ["TRUE" if value else "FALSE"]
-        case model.NumericAnswer(value, tolerance):
-            suffix = f":{number_text(tolerance)}" if tolerance else ""
-            return [f"#{number_text(value)}{suffix}"]
+        case model.NumericAnswer(value, tolerance, _, others):
+            if not others:
+                return [f"#{_number_range(value, tolerance)}"]
+            written = [f"#={_number_range(value, tolerance)}"]
+            for other in others:
+                feedback = text_in(other.feedback, language)
+                written.append(
+                    f"=%{number_text(other.weight)}%{_number_range(other.value, other.tolerance)}"
+                    + (f"#{_piece(feedback)}" if feedback else "")
+                )
+            return written
         case model.TypedAnswer(accepted):
             written = []
             for answer in accepted:
@@ -512,8 +670,12 @@ def _dropped(quiz: Quiz) -> list[str]:
             for question in quiz.questions
             if isinstance(question.key, model.TypedAnswer) and question.key.strict_diacritics
         ),
+        "question guides": sum(1 for question in quiz.questions if question.guide is not None),
     }
-    singular = {"images": "image", "units": "unit", "strict_diacritics": "strict_diacritics"}
+    singular = {
+        "images": "image", "units": "unit", "strict_diacritics": "strict_diacritics",
+        "question guides": "question guide",
+    }  # fmt: skip
     found.extend(
         f"{count} {name if count > 1 else singular[name]}"
         for name, count in counts.items()
@@ -522,12 +684,21 @@ def _dropped(quiz: Quiz) -> list[str]:
     return found
 
 
+def category_line(title: str) -> str:
+    """`$CATEGORY:` with the title as the last part of the path (`category_name` reads it
+    back): a slash doubled, and a space before a leading one, which would join the
+    separator before it."""
+    name = title.replace("/", "//")
+    return f"$CATEGORY: $course$/top/{' ' + name if name.startswith('/') else name}"
+
+
 def write_gift(quiz: Quiz, options: WriteOptions) -> Written:
     language = options.language
-    title = quiz.title.get(language, language)
+    header_warnings: list[str] = []
+    title = one_line(quiz.title.get(language, language), "the title", header_warnings)
     out = [
         f"// {escape(title)}: exported by Quiz Tutor, one question per block",
-        f"$CATEGORY: $course$/top/{title.replace('/', '//')}",
+        category_line(title),
         "",
     ]
     left_out: list[str] = []
@@ -541,10 +712,11 @@ def write_gift(quiz: Quiz, options: WriteOptions) -> Written:
         out.extend(f"\t{answer}" for answer in answers)
         explanation = text_in(question.explanation, language)
         if explanation:
-            out.append(f"\t####{escape(explanation)}")
+            out.append(f"\t####{_piece(explanation)}")
         out.extend(["}", ""])
     warnings = [
         "GIFT has no quiz id: it comes back from the file name or from --id",
+        *header_warnings,
         *dropped_languages(quiz, language, "GIFT"),
     ]
     if dropped := _dropped(quiz):

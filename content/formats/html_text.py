@@ -15,12 +15,18 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
+from urllib.parse import unquote
 
+from content.images import MEDIA_SUFFIXES
 from content.markup import CodeBlock, InlineCode, Plain, segments
 
-_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)([^<>]*)>")
+# Every quantifier that a failing match could make retry is possessive (`*+`, `++`): what
+# it took is never given back, so a match attempt costs at most the text it looks at, and a
+# tag never closed (`<a` and 500 KiB of letters) costs one pass instead of its square.
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*+)([^<>]*+)>")
 _ATTRIBUTE = re.compile(
-    r"""([A-Za-z_:][-A-Za-z0-9_:.]*)\s*(?:=\s*("[^"]*"|'[^']*'|[^\s"'<>`=]+))?"""
+    r"""([A-Za-z_:][-A-Za-z0-9_:.]*+)\s*+(?:=\s*+("[^"]*+"|'[^']*+'|[^\s"'<>`=]++))?"""
 )
 _SPACES = re.compile(r"[ \t\r\n\f]+")
 _BLOCKS = frozenset(
@@ -52,10 +58,11 @@ _BLOCKS = frozenset(
     ]
 )
 _SKIPPED = frozenset({"script", "style", "head", "title"})
-_LANGUAGE_BLOCK = re.compile(
-    r"""<(span|lang)\b[^<>]*?\blang\s*=\s*["']?([A-Za-z0-9_-]+)["']?[^<>]*>""", re.IGNORECASE
-)
-_MLANG = re.compile(r"\{mlang\s+([A-Za-z0-9_-]+)\s*\}", re.IGNORECASE)
+# A multilang block opens with a <span> or <lang> tag that has a lang="…" among its
+# attributes: the tag is found first (one pass to its `>`), then the attribute inside it.
+_LANGUAGE_TAG = re.compile(r"<(span|lang)\b([^<>]*+)>", re.IGNORECASE)
+_LANGUAGE_ATTRIBUTE = re.compile(r"""\blang\s*+=\s*+["']?+([A-Za-z0-9_-]++)""", re.IGNORECASE)
+_MLANG = re.compile(r"\{mlang\s++([A-Za-z0-9_-]++)\s*+\}", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -68,6 +75,33 @@ class Picture:
 class Converted:
     text: str
     pictures: list[Picture] = field(default_factory=list)
+    media: list[str] = field(default_factory=list)  # sound, video: <audio>, <a href=….mp3>
+    files: list[str] = field(default_factory=list)  # links to other files: <a href=@@PLUGINFILE…
+
+
+PLUGINFILE = "@@PLUGINFILE@@/"  # how Moodle names a file that travels with the question
+MEDIA_TAGS = frozenset({"audio", "video", "source", "track", "embed", "object", "iframe"})
+
+
+def named(sources: list[str], shown: int = 5) -> str:
+    """Files as a warning names them: their paths, each once, the first few and a count."""
+    paths = list(dict.fromkeys(file_path(source)[:60] for source in sources))
+    more = f" and {len(paths) - shown} more" if len(paths) > shown else ""
+    return ", ".join(paths[:shown]) + more
+
+
+def file_path(source: str) -> str:
+    """The path of a file an HTML text names (`@@PLUGINFILE@@/my%20pic.png?time=1` is
+    `my pic.png`); an address (https://…) is returned as it is."""
+    if "://" in source or source.lower().startswith(("data:", "mailto:")):
+        return source
+    return unquote(source.removeprefix(PLUGINFILE).split("?")[0].split("#")[0])
+
+
+def is_media(source: str) -> bool:
+    """Whether a link leads to sound or video, by its file's extension."""
+    path = source.split("?")[0].split("#")[0].lower()
+    return path.rpartition(".")[2] in MEDIA_SUFFIXES and "." in path.rsplit("/", 1)[-1]
 
 
 def attributes(text: str) -> dict[str, str]:
@@ -94,7 +128,8 @@ class _Text:
             return
         if self.pending and not self.at_line_start and not text.startswith("\n"):
             self.newline()
-        if self.at_line_start:
+        if self.at_line_start or self.parts[-1].endswith(" "):
+            # spaces collapse across tags too (`a <b> b</b>` shows one space), as browsers do
             text = text.lstrip(" ")
             if not text:
                 return
@@ -109,6 +144,17 @@ class _Text:
         self.at_line_start = True
         self.pending = False
 
+    def drop(self, index: int) -> None:
+        """Takes back the part at `index` (a backtick that opened no code), and with it a
+        space that would now follow a space or start a line."""
+        del self.parts[index]
+        if index < len(self.parts) and (index == 0 or self.parts[index - 1].endswith((" ", "\n"))):
+            self.parts[index] = self.parts[index].lstrip(" ")
+        if index > 0 and (index == len(self.parts) or self.parts[index].startswith("\n")):
+            self.parts[index - 1] = self.parts[index - 1].rstrip(" ")
+        self.parts = [part for part in self.parts if part]
+        self.at_line_start = not self.parts or self.parts[-1].endswith("\n")
+
     def soft_break(self) -> None:
         if not self.at_line_start:
             self.newline()
@@ -122,11 +168,14 @@ def html_to_text(source: str) -> Converted:
     """Plain text from HTML: tags dropped, line breaks kept, code kept as code."""
     out = _Text()
     pictures: list[Picture] = []
+    media: list[str] = []
+    files: list[str] = []
     lowered = source.lower()
     position, length = 0, len(source)
     in_pre = False
     pre_parts: list[str] = []
     pre_language: str | None = None
+    code_opened: int | None = None  # where the open <code>'s backtick is in out.parts
     while position < length:
         opening = source.find("<", position)
         chunk = source[position : opening if opening >= 0 else length]
@@ -134,8 +183,7 @@ def html_to_text(source: str) -> Converted:
             if in_pre:
                 pre_parts.append(html.unescape(chunk))
             else:
-                text = html.unescape(_SPACES.sub(" ", chunk)).replace("\xa0", " ")
-                out.add(_escape_backticks(text))
+                out.add(_escape_backticks(_plain_spaces(html.unescape(chunk))))
         if opening < 0:
             break
         position = opening
@@ -173,6 +221,18 @@ def html_to_text(source: str) -> Converted:
                 in_pre = True
                 pre_language = _language_class(attributes(match.group(3)))
             continue
+        if name == "img" and not closing:  # in a <pre> too: nothing named is lost
+            found = attributes(match.group(3))
+            pictures.append(Picture(found.get("src", ""), found.get("alt")))
+        elif name in MEDIA_TAGS and not closing:
+            found = attributes(match.group(3))
+            media.append(found.get("src") or found.get("data") or f"<{name}>")
+        elif name == "a" and not closing:
+            href = attributes(match.group(3)).get("href", "")
+            if is_media(href):
+                media.append(href)
+            elif href.startswith(PLUGINFILE):
+                files.append(href)
         if in_pre:
             if name == "code" and not closing and pre_language is None:
                 pre_language = _language_class(attributes(match.group(3)))
@@ -181,18 +241,43 @@ def html_to_text(source: str) -> Converted:
             continue
         if name == "br":
             out.newline()
-        elif name == "img" and not closing:
-            found = attributes(match.group(3))
-            pictures.append(Picture(found.get("src", ""), found.get("alt")))
         elif name == "code":
-            out.add("`")
+            if not closing and code_opened is None:
+                out.add("`")
+                code_opened = len(out.parts) - 1
+            elif closing and code_opened is not None:
+                _close_code(out, code_opened)
+                code_opened = None
         elif name in _BLOCKS:
             out.soft_break()
             if name == "li" and not closing:
                 out.add("- ")
-    if in_pre:  # a <pre> never closed: its text is still text
-        out.add(_escape_backticks("".join(pre_parts)))
-    return Converted("".join(out.parts).strip(), pictures)
+    if code_opened is not None:  # a <code> never closed: its text is plain text
+        out.drop(code_opened)
+    if in_pre:  # a <pre> never closed: its text is still text, line by line
+        for number, line in enumerate("".join(pre_parts).split("\n")):
+            if number:
+                out.newline()
+            out.add(_escape_backticks(_plain_spaces(line)))
+    return Converted("".join(out.parts).strip(), pictures, media, files)
+
+
+def _plain_spaces(text: str) -> str:
+    """Text outside code as a browser shows it: a non-breaking space is a space, and every
+    run of spaces (character references included, `&nbsp; `) is one space."""
+    return _SPACES.sub(" ", text.replace("\xa0", " "))
+
+
+def _close_code(out: _Text, opened: int) -> None:
+    """Ends inline code opened at `out.parts[opened]`, or, where our text cannot hold it as
+    inline code (nothing in it, a line break in it, a backslash before either backtick,
+    which would read as an escape), leaves its text plain."""
+    code = "".join(out.parts[opened + 1 :])
+    before = "".join(out.parts[max(0, opened - 1) : opened])
+    if code.strip() and "\n" not in code and not code.endswith("\\") and not before.endswith("\\"):
+        out.add("`")
+    else:
+        out.drop(opened)
 
 
 def _language_class(found: dict[str, str]) -> str | None:
@@ -202,6 +287,32 @@ def _language_class(found: dict[str, str]) -> str | None:
     return None
 
 
+class _Opening(NamedTuple):
+    """Where a language block opens: the opening's span, its language, what closes it."""
+
+    start: int
+    end: int
+    language: str
+    closing: str
+
+
+def _span_opening(source: str, position: int) -> _Opening | None:
+    """The first <span>/<lang> tag from `position` with a lang attribute."""
+    while (tag := _LANGUAGE_TAG.search(source, position)) is not None:
+        if (found := _LANGUAGE_ATTRIBUTE.search(tag.group(2))) is not None:
+            closing = f"</{tag.group(1).lower()}>"
+            return _Opening(tag.start(), tag.end(), found.group(1), closing)
+        position = tag.end()
+    return None
+
+
+def _mlang_opening(source: str, position: int) -> _Opening | None:
+    found = _MLANG.search(source, position)
+    if found is None:
+        return None
+    return _Opening(found.start(), found.end(), found.group(1), "{mlang}")
+
+
 def split_languages(source: str) -> dict[str | None, str] | None:
     """The text of each language of a multilang text, as Moodle's filter shows it: the parts
     outside language blocks belong to every language. None when the text has no blocks (it
@@ -209,27 +320,25 @@ def split_languages(source: str) -> dict[str | None, str] | None:
     blocks: list[tuple[int, int, str, str]] = []  # start, end, language, inner text
     lowered = source.lower()
     position = 0
-    span = _LANGUAGE_BLOCK.search(source)
-    mlang = _MLANG.search(source)
+    span = _span_opening(source, 0)
+    mlang = _mlang_opening(source, 0)
     while span is not None or mlang is not None:
-        # each pattern is searched again only once its last match lies behind: linear work
-        if span is not None and span.start() < position:
-            span = _LANGUAGE_BLOCK.search(source, position)
+        # each kind is searched again only once its last opening lies behind: linear work
+        if span is not None and span.start < position:
+            span = _span_opening(source, position)
             continue
-        if mlang is not None and mlang.start() < position:
-            mlang = _MLANG.search(source, position)
+        if mlang is not None and mlang.start < position:
+            mlang = _mlang_opening(source, position)
             continue
-        if mlang is not None and (span is None or mlang.start() < span.start()):
-            match, closing = mlang, "{mlang}"
-        else:
-            assert span is not None
-            match, closing = span, f"</{span.group(1).lower()}>"
-        end = lowered.find(closing, match.end())
+        opening = (
+            mlang if mlang is not None and (span is None or mlang.start < span.start) else span
+        )
+        assert opening is not None
+        end = lowered.find(opening.closing, opening.end)
         if end < 0:
             break
-        language = match.group(1) if match is mlang else match.group(2)
-        blocks.append((match.start(), end + len(closing), language, source[match.end() : end]))
-        position = end + len(closing)
+        position = end + len(opening.closing)
+        blocks.append((opening.start, position, opening.language, source[opening.end : end]))
     if not blocks:
         return None
     languages = list(dict.fromkeys(language for _, _, language, _ in blocks))

@@ -4,12 +4,14 @@ written back so that Moodle imports it and we read back the same bank.
 What maps to what (both ways):
 - `category`: its name is the quiz's title, its `<info>` the description (and the guide, as a
   last `<p class="quiz-tutor-guide"><a href=…>` paragraph), its `<idnumber>` the quiz id.
-- `multichoice` with `<single>true` is `single`; with `<single>false`, the answers with a
-  positive fraction are the right options of a `multiple` question. `truefalse`,
-  `numerical` (one right number, its tolerance, its unit), `shortanswer` (the answers worth
-  100%) are `true_false`, `numeric`, `typed`.
+- `multichoice` with `<single>true` is `single` (the answer worth 100%); with
+  `<single>false`, the answers with a positive fraction are the right options of a
+  `multiple` question. The `fraction`s are the question's `weights` where they say more
+  than its plain rule (content/grading.py). `truefalse`, `numerical` (the right number, its
+  tolerance, its unit; the other answers, at 0% to below 100% with their feedback, its
+  `numbers`), `shortanswer` (the answers worth 100%) are `true_false`, `numeric`, `typed`.
 - `<idnumber>` (else `<name>`) is the question's id; `<generalfeedback>` its explanation (else
-  the right answer's feedback); an image in the question text (`@@PLUGINFILE@@` and its
+  the right answer's feedback), and its guide as a last `quiz-tutor-guide` paragraph there; an image in the question text (`@@PLUGINFILE@@` and its
   base64 `<file>`, or an https URL) its image with the `alt` text; one in the general feedback
   its explanation image. Tags `level:<level>` and `strict-diacritics` carry those fields;
   `<shuffleanswers>` carries shuffle_options.
@@ -18,9 +20,12 @@ What maps to what (both ways):
   are one `<answer>`/`<unit>` per language with `xml:lang`.
 
 Refused (or skipped with --skip-unsupported): every other question type (calculated,
-cloze, matching, essay, description, drag and drop, ...), partial credit, several right
-answers to a one-answer question, wildcards in short answers, images in answers, more than one
-image in a text. Moodle's grading settings (default mark, penalty, numbering, hidden) are not
+cloze, matching, essay, description, drag and drop, ...), partial credit for a short
+answer, several right answers to a one-answer question (or numbers to a numeric one), a
+number worth a negative fraction or placed before the right one and overlapping it, wildcards
+in short answers, an answer that is only a picture, sound and video, a picture without its
+<file>. A text's pictures after the first, and pictures beside an answer's text, are named in
+a warning. Moodle's grading settings (default mark, penalty, numbering, hidden) are not
 content and are not kept; combined feedback, hints, other tags, extra units are dropped with
 a warning.
 """
@@ -29,6 +34,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import html
 import posixpath
 import re
@@ -37,7 +43,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
-from urllib.parse import quote, unquote
+from urllib.parse import quote
 
 import defusedxml
 from defusedxml.ElementTree import DefusedXMLParser
@@ -47,27 +53,40 @@ from content.formats.base import (
     ZERO_SHORT_ANSWER,
     ConversionError,
     Draft,
-    Problems,
+    NumberAnswer,
     ReadOptions,
     Warnings,
     WriteOptions,
     Written,
     full_credit,
     moodle_language,
+    no_quiz_id,
     number_text,
-    put_number,
+    one_line,
+    put_numbers,
     question_id_from,
+    quiz_slug,
     read_decimal,
     typed_answer,
+    weight_numbers,
+    weights_kept,
 )
-from content.formats.gift import category_name
-from content.formats.html_text import Picture, html_to_text, split_languages, text_to_html
+from content.formats.gift import category_name, question_right
+from content.formats.html_text import (
+    PLUGINFILE,
+    Picture,
+    file_path,
+    html_to_text,
+    named,
+    split_languages,
+    text_to_html,
+)
+from content.grading import right_choices
 from content.images import ImageError, image_location
-from content.model import Image, LocalizedText, Question, Quiz
+from content.model import Guide, Image, LocalizedText, Question, Quiz
 from content.schema import MAX_QUESTIONS
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
-PLUGINFILE = "@@PLUGINFILE@@/"
 GUIDE_CLASS = "quiz-tutor-guide"
 LEVEL_TAG = "level:"
 STRICT_TAG = "strict-diacritics"
@@ -76,6 +95,13 @@ MAX_ELEMENTS = 200_000  # 500 questions of ten options take about 30,000
 # Text outside the base64 of embedded files: a bank's 512 KiB of YAML, with its HTML and
 # multilang spans escaped, takes about three times that.
 MAX_TEXT_CHARACTERS = 4 * 1024 * 1024
+# Element and attribute names: Moodle writes about a hundred different ones. Expat keeps each
+# new name in a table that slows as it grows: 28 MiB of attributes a1="" a2="" … took 7 s.
+MAX_NAMES = 500
+# A tag (or a comment) longer than this is no Moodle XML; expat reads a whole tag before it
+# says anything of it, so this is checked before parsing (in one pass over the bytes).
+MAX_MARKUP = 64 * 1024
+_LONG_MARKUP = re.compile(rb"<[^<>]{%d}" % MAX_MARKUP)
 SUPPORTED = ("multichoice", "truefalse", "numerical", "shortanswer")
 UNSUPPORTED_TYPES = {
     "calculated": "calculated",
@@ -139,6 +165,7 @@ class _Builder(ET.TreeBuilder):
         self.expat: Any = None
         self.in_file = 0
         self.text_characters = 0
+        self.names: set[str] = set()
 
     def start(self, tag: str, attrs: dict[str, str]) -> ET.Element:
         self.depth += 1
@@ -147,6 +174,10 @@ class _Builder(ET.TreeBuilder):
             raise _TooBig(f"elements nested more than {MAX_DEPTH} deep")
         if self.count > MAX_ELEMENTS:
             raise _TooBig(f"more than {MAX_ELEMENTS:,} elements")
+        self.names.add(tag)
+        self.names.update(attrs)
+        if len(self.names) > MAX_NAMES:
+            raise _TooBig(f"more than {MAX_NAMES} different element and attribute names")
         self.in_file += tag == "file"
         element = super().start(tag, attrs)
         if tag == "question" and self.expat is not None:
@@ -181,6 +212,11 @@ def parse_xml(data: bytes) -> tuple[ET.Element, dict[int, int]]:
                     f"line {line}: {what}; Moodle XML has none, and entities are refused (they can expand without bound)"
                 ]
             )
+    if (long := _LONG_MARKUP.search(data)) is not None:
+        line = data.count(b"\n", 0, long.start()) + 1
+        raise ConversionError(
+            [f"line {line}: a tag or comment longer than {MAX_MARKUP // 1024} KiB; not Moodle XML"]
+        )
     builder = _Builder()
     parser = DefusedXMLParser(target=builder, forbid_dtd=True)
     builder.expat = parser.parser
@@ -219,19 +255,27 @@ class _Rich:
 
     texts: dict[str, str] = field(default_factory=dict)
     pictures: dict[str, list[Picture]] = field(default_factory=dict)
+    media: list[str] = field(default_factory=list)  # sound and video it names
+    files: list[str] = field(default_factory=list)  # other files it links to
+
+    def named(self, sources: list[str]) -> str:
+        return named(sources)
 
 
 class _Reader:
     def __init__(self, options: ReadOptions) -> None:
         self.options = options
         self.language = options.language
-        self.problems = Problems(options.skip_unsupported)
         self.warnings = Warnings()
         self.draft = Draft(bank={})
-        self.categories: list[ET.Element] = []
+        self.problems = self.draft.problems
+        self.categories: list[tuple[ET.Element, str]] = []  # with their places
         self.levels: dict[str, str] = {}
         self.shuffles: list[bool] = []
         self.image_bytes: dict[str, bytes] = {}
+        self.media: list[str] = []  # sound and video the question being read names
+        self.placed: dict[tuple[str, bytes], str] = {}  # (name, digest) → where it is kept
+        self.next_number: dict[str, int] = {}  # the next number to try for a name
 
     # texts
 
@@ -263,6 +307,9 @@ class _Reader:
                 source = part.replace("\n", "<br>") if text_format == "moodle_auto_format" else part
                 converted = html_to_text(source)
                 text, pictures = converted.text, converted.pictures
+                result.media.extend(converted.media)
+                result.files.extend(converted.files)
+                self.media.extend(converted.media)
             if text:
                 result.texts[language] = text
             if pictures:
@@ -294,31 +341,42 @@ class _Reader:
         place: str,
         what: str,
     ) -> tuple[str | None, dict[str, str] | None]:
-        """(the image's location or URL, its alt text by language) of one text element."""
+        """(the image's location or URL, its alt text by language) of one text element: its
+        first picture (the others named in a warning)."""
         files = self._files(element, place)
-        sources = {picture.source for pictures in rich.pictures.values() for picture in pictures}
-        if len(sources) > 1 or any(len(p) > 1 for p in rich.pictures.values()):
-            self.problems.unsupported_part(place, f"more than one image in the {what}")
-            return None, None
-        alts = {
-            language: pictures[0].alt
-            for language, pictures in rich.pictures.items()
-            if pictures[0].alt and pictures[0].alt.strip()
-        }
+        if rich.files:
+            self.warnings.add(
+                f"links to files are not kept, only their text ({rich.named(rich.files)})", place
+            )
+        ordered = [picture.source for pictures in rich.pictures.values() for picture in pictures]
+        sources = list(dict.fromkeys(ordered))
+        if len(sources) > 1:
+            self.warnings.add(
+                f"pictures after the first in the {what} are not kept ({rich.named(sources[1:])})",
+                place,
+            )
         if not sources:
             if files:
                 self.warnings.add(
                     f"files attached to the {what} but not shown in it are not kept", place
                 )
             return None, None
-        source = sources.pop()
+        source = sources[0]
+        alts = {
+            language: picture.alt
+            for language, pictures in rich.pictures.items()
+            for picture in pictures[:1]
+            if picture.source == source and picture.alt and picture.alt.strip()
+        }
         if source.startswith("https://"):
             location = source
         elif source.startswith(PLUGINFILE):
-            path = unquote(source[len(PLUGINFILE) :]).split("?")[0]
+            path = file_path(source)
             data = files.get(path)
             if data is None:
-                self.problems.error(place, f"the image {path[:60]!r} has no <file> in the {what}")
+                self.problems.unsupported_part(
+                    place, f"a picture without its file ({path[:60]}: no <file> in the {what})"
+                )
                 return None, None
             try:
                 location = self._store(image_location(path), data)
@@ -338,12 +396,19 @@ class _Reader:
 
     def _store(self, location: str, data: bytes) -> str:
         """The location under which these bytes are kept: Moodle names files per question, so
-        two questions may each have their own `image.png`."""
-        candidate, number = location, 2
-        while candidate in self.image_bytes and self.image_bytes[candidate] != data:
-            root, extension = posixpath.splitext(location)
+        two questions may each have their own `image.png` (the second is `image-2.png`).
+        Found by the bytes' digest and a counter per name: a thousand files named alike cost
+        a thousand steps, not a million comparisons of their bytes."""
+        key = (location, hashlib.sha256(data).digest())
+        if (known := self.placed.get(key)) is not None:
+            return known
+        root, extension = posixpath.splitext(location)
+        candidate, number = location, self.next_number.get(location, 2)
+        while candidate in self.image_bytes:
             candidate = f"{root}-{number}{extension}"
             number += 1
+        self.next_number[location] = number
+        self.placed[key] = candidate
         self.image_bytes[candidate] = data
         return candidate
 
@@ -360,10 +425,8 @@ class _Reader:
                 self.problems.error(place, f"<{element.tag[:30]}> in <quiz>; it holds <question>s")
                 continue
             self._element(element, place)
-        self.problems.raise_if_refused()
         self._bank()
         self.draft.images = self.image_bytes
-        self.draft.skipped = list(self.problems.unsupported)
         self.draft.warnings.extend(self.warnings.lines())
         return self.draft
 
@@ -375,20 +438,22 @@ class _Reader:
                 "(the categories are not kept)"
             )
         elif self.categories:
-            category = self.categories[0]
-            title = self._title(category.findtext("category/text") or "")
+            category, place = self.categories[0]
+            title = self._title(category.findtext("category/text") or "", place)
             if title:
                 bank["title"] = title
             info = category.find("info")
             if info is not None:
-                description, guide = self._info(info, "category")
+                description, guide = self._info(info, place)
                 if description:
                     bank["description"] = description
                 if guide:
                     bank["guide"] = guide
-            quiz_id = (category.findtext("idnumber") or "").strip()
-            if quiz_id:
-                bank["id"] = quiz_id
+            idnumber = (category.findtext("idnumber") or "").strip()
+            if idnumber:
+                self._quiz_id(idnumber, place)
+            for name in ("title", "description", "guide", "id"):
+                self.draft.field_origins[name] = f"{place}, category"
         levels = set(self.levels.values())
         if len(levels) > 1:
             self.warnings.add(
@@ -401,14 +466,22 @@ class _Reader:
             if any(self.shuffles):
                 self.warnings.add("some questions shuffle their answers and some do not: none will")
 
-    def _title(self, path: str) -> dict[str, str] | None:
+    def _quiz_id(self, idnumber: str, place: str) -> None:
+        """The category's idnumber as the quiz id, slugified as a question's idnumber is."""
+        quiz_id = quiz_slug(idnumber)
+        if quiz_id is None:
+            self.warnings.add(no_quiz_id("the category's idnumber", idnumber), place)
+            return
+        self.draft.bank["id"] = quiz_id
+
+    def _title(self, path: str, place: str) -> dict[str, str] | None:
         name = category_name(path)
         if not name:
             return None
         parts = split_languages(name) or {None: name}
         found = {}
         for code, part in parts.items():
-            language = self._language(code, "category")
+            language = self._language(code, place)
             text = html.unescape(part).strip()
             if language and text:
                 found[language] = text
@@ -417,66 +490,90 @@ class _Reader:
     def _info(
         self, info: ET.Element, place: str
     ) -> tuple[dict[str, str] | None, dict[str, Any] | None]:
-        raw = info.findtext("text") or ""
-        guide = None
-        marker = raw.lower().rfind(f'<p class="{GUIDE_CLASS}">')
-        if marker >= 0:
-            tail = raw[marker:]
-            link = re.search(r'<a href="([^"<>]*)">', tail)
-            end = tail.lower().rfind("</a>")
-            if link and end > link.end():
-                inner = tail[link.end() : end]
-                titles = split_languages(inner) or {None: inner}
-                title = {}
-                for code, part in titles.items():
-                    language = self._language(code, place)
-                    if language:
-                        title[language] = html_to_text(part).text
-                guide = {"title": title, "url": html.unescape(link.group(1))}
-                raw = raw[:marker]
+        raw, guide = self._guide(info.findtext("text") or "", place)
         element = ET.Element("info", {"format": info.get("format", "html")})
         ET.SubElement(element, "text").text = raw
         description = self._rich(element, place).texts or None
         return description, guide
 
+    def _guide(self, raw: str, place: str) -> tuple[str, dict[str, Any] | None]:
+        """An HTML text without its last `<p class="quiz-tutor-guide">` paragraph, and the
+        guide that paragraph links to (a category's, or a question's in its feedback)."""
+        marker = raw.lower().rfind(f'<p class="{GUIDE_CLASS}">')
+        if marker < 0:
+            return raw, None
+        tail = raw[marker:]
+        link = re.search(r'<a href="([^"<>]*)">', tail)
+        end = tail.lower().rfind("</a>")
+        if not link or end <= link.end():
+            return raw, None
+        inner = tail[link.end() : end]
+        titles = split_languages(inner) or {None: inner}
+        title = {}
+        for code, part in titles.items():
+            language = self._language(code, place)
+            if language:
+                title[language] = html_to_text(part).text
+        return raw[:marker], {"title": title, "url": html.unescape(link.group(1))}
+
     def _element(self, element: ET.Element, place: str) -> None:
         kind = element.get("type", "")
         if kind == "category":
-            self.categories.append(element)
+            self.categories.append((element, place))
             return
         name = (element.findtext("name/text") or "").strip()
         if name:
             place = f"{place}, question {name[:40]!r}"
-        if kind not in SUPPORTED:
-            described = UNSUPPORTED_TYPES.get(kind, f"{kind[:30]!r}" if kind else "untyped")
-            self.problems.unsupported_part(place, f"a question of type {described}")
-            return
-        if len(self.draft.questions) >= MAX_QUESTIONS:
-            raise ConversionError(
-                [
-                    f"{place}: more than {MAX_QUESTIONS} questions; a bank has at most {MAX_QUESTIONS}"
-                ]
+        with self.problems.question():
+            if kind not in SUPPORTED:
+                described = UNSUPPORTED_TYPES.get(kind, f"{kind[:30]!r}" if kind else "untyped")
+                self.problems.unsupported_part(place, f"a question of type {described}")
+                return
+            if len(self.draft.questions) >= MAX_QUESTIONS:
+                raise ConversionError(
+                    [
+                        f"{place}: more than {MAX_QUESTIONS} questions; a bank has at most {MAX_QUESTIONS}"
+                    ]
+                )
+            question = self._question(element, kind, place)
+            if question is None or not self.problems.question_ok:
+                return
+            idnumber = (element.findtext("idnumber") or "").strip()
+            question_id = question_id_from(idnumber) if idnumber else None
+            question_id = question_id or (question_id_from(name) if name else None)
+            if question_id:
+                question["id"] = question_id
+            self.draft.add(
+                {key: value for key, value in question.items() if value is not None}, place
             )
-        question = self._question(element, kind, place)
-        if question is None:
-            return
-        idnumber = (element.findtext("idnumber") or "").strip()
-        question_id = question_id_from(idnumber) if idnumber else None
-        question_id = question_id or (question_id_from(name) if name else None)
-        if question_id:
-            question["id"] = question_id
-        self.draft.add({key: value for key, value in question.items() if value is not None}, place)
 
     def _question(self, element: ET.Element, kind: str, place: str) -> dict[str, Any] | None:
+        self.media = []
+        question = self._question_fields(element, kind, place)
+        if question is not None and self.media:
+            self.problems.unsupported_part(place, f"sound or video ({named(self.media)})")
+            return None
+        return question
+
+    def _question_fields(self, element: ET.Element, kind: str, place: str) -> dict[str, Any] | None:
         text_element = element.find("questiontext")
         text = self._rich(text_element, place)
         if not text.texts:
+            if text.pictures:
+                shown = text.named([p.source for ps in text.pictures.values() for p in ps])
+                self.problems.unsupported_part(
+                    place, f"a question that is only a picture ({shown}); a question has text"
+                )
+                return None
             self.problems.error(place, "a question with no text")
             return None
         question: dict[str, Any] = {"text": text.texts}
         image, alt = self._image(text_element, text, place, "question text")
         question["image"], question["image_alt"] = image, alt
         feedback_element = element.find("generalfeedback")
+        feedback_text = feedback_element.find("text") if feedback_element is not None else None
+        if feedback_text is not None:
+            feedback_text.text, question["guide"] = self._guide(feedback_text.text or "", place)
         general = self._rich(feedback_element, place)
         explanation_image, _ = self._image(feedback_element, general, place, "general feedback")
         question["explanation_image"] = explanation_image
@@ -535,18 +632,23 @@ class _Reader:
     def _right_feedback(
         self, answers: list[tuple[Decimal, ET.Element]], right: set[int], place: str
     ) -> dict[str, str] | None:
-        kept: dict[str, str] | None = None
+        # every right answer's feedback, each once, per language: together they say why the
+        # answer is right (a multiple question has several)
+        kept: dict[str, list[str]] = {}
         for index, (_, answer) in enumerate(answers):
             feedback = self._feedback(answer, place)
             if not feedback:
                 continue
-            if index in right and kept is None:
-                kept = feedback
+            if index in right:
+                for language, text in feedback.items():
+                    kept.setdefault(language, []).append(text)
             else:
                 self.warnings.add(
                     "feedback on wrong answers is not kept (a question has one explanation)", place
                 )
-        return kept
+        return {
+            language: "\n".join(dict.fromkeys(texts)) for language, texts in kept.items()
+        } or None
 
     def _choice(
         self, element: ET.Element, question: dict[str, Any], place: str
@@ -559,9 +661,17 @@ class _Reader:
         options = []
         for _, answer in answers:
             rich = self._rich(answer, place)
-            if rich.pictures:
-                self.problems.unsupported_part(place, "an image in an answer")
+            pictures = [p.source for ps in rich.pictures.values() for p in ps]
+            if pictures and not rich.texts:
+                self.problems.unsupported_part(
+                    place,
+                    f"an answer that is only a picture ({rich.named(pictures)}); an answer is text",
+                )
                 return None
+            if pictures:
+                self.warnings.add(
+                    f"pictures in answers are not kept ({rich.named(pictures)})", place
+                )
             if not rich.texts:
                 self.problems.error(place, "an empty answer")
                 return None
@@ -576,22 +686,25 @@ class _Reader:
                     place, "several answers worth 100% in a one-answer question"
                 )
                 return None
-            if len(right) > len(full):
-                self.problems.unsupported_part(place, "partial credit in a one-answer question")
-                return None
             if not full:
                 self.problems.error(place, "no answer worth 100%")
                 return None
             question["answer"] = full[0]
+            kept = weights_kept(fractions, full, single=True)
         else:
             if not right:
                 self.problems.error(place, "no right answer (none has a positive fraction)")
                 return None
-            if len({fractions[index] for index in right}) > 1:
-                self.warnings.add("unequal fractions of right answers become equal parts", place)
             question["type"] = "multiple"
             question["answer"] = right
-        return self._right_feedback(answers, set(right), place)
+            kept = weights_kept(fractions, right, single=False)
+        if kept:
+            numbers = weight_numbers(fractions)
+            if numbers is None:
+                self.problems.error(place, "a fraction with more than 15 significant digits")
+                return None
+            question["weights"] = numbers
+        return self._right_feedback(answers, set(question_right(question)), place)
 
     def _true_false(
         self, element: ET.Element, question: dict[str, Any], place: str
@@ -616,32 +729,26 @@ class _Reader:
         self, element: ET.Element, question: dict[str, Any], place: str
     ) -> dict[str, str] | None:
         answers = self._answers(element, place)
-        found: list[tuple[Decimal, Decimal, int]] = []
-        for index, (fraction, answer) in enumerate(answers):
+        found: list[NumberAnswer] = []
+        for fraction, answer in answers:
             text = (answer.findtext("text") or "").strip()
             if text == "*" and fraction == 0:
                 if self._feedback(answer, place):
                     self.warnings.add("feedback for any other number is not kept", place)
                 continue
-            if not full_credit(fraction, "a number", self.problems, place):
-                return None
             value = read_decimal(text)
             tolerance = read_decimal(answer.findtext("tolerance") or "0")
             if value is None or tolerance is None or tolerance < 0:
                 self.problems.error(place, f"{text[:30]!r} with its tolerance is not a number")
                 return None
-            found.append((value, tolerance, index))
-        if len(found) != 1:
-            if found:
-                self.problems.unsupported_part(place, "several right numbers in one question")
-            else:
-                self.problems.error(place, "no answer worth 100%")
-            return None
-        value, tolerance, index = found[0]
-        if not put_number(question, value, tolerance, self.problems, place):
+            found.append(
+                NumberAnswer(fraction, value, tolerance, self._feedback(answer, place) or None)
+            )
+        right = put_numbers(question, found, self.problems, place)
+        if right is None:
             return None
         question["unit"] = self._unit(element, place)
-        return self._right_feedback(answers, {index}, place)
+        return right.feedback if isinstance(right.feedback, dict) else None
 
     def _unit(self, element: ET.Element, place: str) -> dict[str, str] | None:
         unit: dict[str, str] = {}
@@ -793,16 +900,25 @@ class _Writer:
 
     def _category(self, root: ET.Element) -> None:
         category = ET.SubElement(root, "question", {"type": "category"})
-        name = self._plain_multilang(self.quiz.title).replace("/", "//")
+        title = LocalizedText(
+            {
+                code: one_line(text, f"the title ({code})", self.warnings)
+                for code, text in self.quiz.title.translations.items()
+            }
+        )
+        name = self._plain_multilang(title).replace("/", "//")
         # Moodle splits a path at single slashes: a name cannot start with one
         path = "$course$/top/" + (" " + name if name.startswith("/") else name)
         ET.SubElement(ET.SubElement(category, "category"), "text").text = path
-        info = self._html(self.quiz.description)
-        if self.quiz.guide is not None:
-            url = html.escape(self.quiz.guide.url)
-            info += f'<p class="{GUIDE_CLASS}"><a href="{url}">{self._html(self.quiz.guide.title)}</a></p>'
+        info = self._html(self.quiz.description) + self._guide_paragraph(self.quiz.guide)
         self._text(category, "info", info)
         ET.SubElement(category, "idnumber").text = self.quiz.id
+
+    def _guide_paragraph(self, guide: Guide | None) -> str:
+        if guide is None:
+            return ""
+        url = html.escape(guide.url)
+        return f'<p class="{GUIDE_CLASS}"><a href="{url}">{self._html(guide.title)}</a></p>'
 
     def _question(self, root: ET.Element, question: Question) -> None:
         kinds = {
@@ -824,7 +940,8 @@ class _Writer:
         self._text(
             element,
             "generalfeedback",
-            self._html(question.explanation, explanation_image),
+            self._html(question.explanation, explanation_image)
+            + self._guide_paragraph(question.guide),
             explanation_image,
         )
         if question.explanation is None and question.explanation_image is not None:
@@ -855,7 +972,7 @@ class _Writer:
     def _key(self, element: ET.Element, question: Question) -> None:
         match question.key:
             case model.SingleAnswer() | model.MultipleAnswer():
-                right = question.right_options
+                right = right_choices(question)
                 single = isinstance(question.key, model.SingleAnswer)
                 ET.SubElement(element, "single").text = "true" if single else "false"
                 ET.SubElement(element, "shuffleanswers").text = (
@@ -864,7 +981,9 @@ class _Writer:
                 ET.SubElement(element, "answernumbering").text = "abc"
                 share = _fraction(100 / len(right))
                 for index, option in enumerate(question.options):
-                    if single:
+                    if question.weights is not None:
+                        fraction = number_text(question.weights[index])
+                    elif single:
                         fraction = "100" if index in right else "0"
                     else:
                         fraction = share if index in right else f"-{share}"
@@ -876,10 +995,19 @@ class _Writer:
                 self._answer(element, "0" if value else "100", "false").set(
                     "format", "moodle_auto_format"
                 )
-            case model.NumericAnswer(value, tolerance, unit):
+            case model.NumericAnswer(value, tolerance, unit, others):
                 answer = self._answer(element, "100", number_text(value))
                 answer.set("format", "moodle_auto_format")
                 ET.SubElement(answer, "tolerance").text = number_text(tolerance)
+                for other in others:
+                    answer = self._answer(
+                        element, number_text(other.weight), number_text(other.value)
+                    )
+                    answer.set("format", "moodle_auto_format")
+                    feedback = answer.find("feedback/text")
+                    assert feedback is not None
+                    feedback.text = self._html(other.feedback)
+                    ET.SubElement(answer, "tolerance").text = number_text(other.tolerance)
                 if unit is not None:
                     units = ET.SubElement(element, "units")
                     for code, name in unit.translations.items():

@@ -132,6 +132,17 @@ def output_format(path: str | PurePath, given: str | None = None) -> Format:
     return fmt
 
 
+def bundle_main_format(name: str, data: bytes, given: str | None = None) -> Format:
+    """The format of a bundle's main file: the one named, else its extension's. A `.txt` in a
+    .zip is Aiken when a line starts with `ANSWER:` (Aiken's last line of each question), else
+    GIFT: the GIFT-with-media layout (Moodle's qformat_giftmedia) puts a GIFT `.txt` at the
+    root of the .zip beside its pictures."""
+    if given or PurePath(name).suffix.lower() != ".txt":
+        return format_of(name, given)
+    aiken = any(line.lstrip().startswith(b"ANSWER:") for line in data.splitlines())
+    return FORMATS["aiken" if aiken else "gift"]
+
+
 def bundle_mains() -> dict[str, int]:
     """What a `.zip` bundle's main file may be: any input format, by extension."""
     mains = {ext: fmt.max_bytes for ext, fmt in _BY_EXTENSION.items() if fmt.reader is not None}

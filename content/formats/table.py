@@ -2,11 +2,16 @@
 
 Columns (a header row names them; order free, case ignored): `id`, `type`, `question`,
 `option1`…`option10`, `answer`, `tolerance`, `explanation`, `image`, `image_alt`, `unit`,
-`explanation_image`, `strict_diacritics`; a localized column in another language is
-`question:yo`, `option1:yo`, `answer:yo`, `unit:yo`, `explanation:yo`, `image_alt:yo`.
+`explanation_image`, `weights`, `strict_diacritics`, `guide` (the URL of the guide's section
+that teaches the question) and `guide_title`; a localized column in another language is
+`question:yo`, `option1:yo`, `answer:yo`, `unit:yo`, `explanation:yo`, `image_alt:yo`,
+`guide_title:yo`.
 `answer` is a letter (`A`) for single, letters (`A,C`) for multiple, `true`/`false`, a
 number, or the accepted answers joined by `|` for typed (`\\|` is a bar in an answer; in
-`answer:yo` the n-th answer is the Yoruba form of the n-th answer of `answer`).
+`answer:yo` the n-th answer is the Yoruba form of the n-th answer of `answer`). `weights`
+holds a single or multiple question's Moodle fractions, one percentage per option joined by
+`|` (`50|50|-100|-100`). A numeric question's other numbers have no column (GIFT, Moodle
+XML and YAML hold them).
 An empty `type` is `single`; empty rows are skipped.
 """
 
@@ -25,6 +30,7 @@ from content.formats.base import (
     Problems,
     localized,
     number_text,
+    question_id_from,
     read_decimal,
     yaml_number,
 )
@@ -44,14 +50,23 @@ COLUMNS = (
     "image_alt",
     "unit",
     "explanation_image",
+    "weights",
     "strict_diacritics",
+    "guide",
+    "guide_title",
 )
-LOCALIZED = frozenset({"question", *OPTION_COLUMNS, "answer", "unit", "explanation", "image_alt"})
+LOCALIZED = frozenset(
+    {"question", *OPTION_COLUMNS, "answer", "unit", "explanation", "image_alt", "guide_title"}
+)
 REQUIRED = ("question", "answer")
 TYPES = tuple(kind.value for kind in QuestionType)
 LETTERS = "ABCDEFGHIJ"
 MAX_COLUMNS = 500  # far more than the 19 columns and their translations
 _SEPARATOR = re.compile(r"[,;\s]+")
+# What a spreadsheet reads as the start of a formula (OWASP's list: a tab or a carriage
+# return may hide one), and a plain number, which starts like one and is none.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 Cell = str | int | float | bool | datetime.datetime | datetime.date | datetime.time | None
 
 
@@ -142,6 +157,22 @@ class Rows:
         self.draft = draft
 
     def read(self, cells: Sequence[Any], place: str) -> None:
+        with self.problems.question():
+            values = self._values(cells, place)
+            if not values:
+                return
+            if len(self.draft.questions) >= MAX_QUESTIONS:
+                raise ConversionError(
+                    [
+                        f"{place}: more than {MAX_QUESTIONS} questions; a bank has at most {MAX_QUESTIONS}"
+                    ]
+                )
+            question = self._question(values, place)
+            if question is not None and self.problems.question_ok:
+                self.draft.add(question, place)
+
+    def _values(self, cells: Sequence[Any], place: str) -> dict[tuple[str, str | None], str]:
+        """The row's non-empty cells by column; none when a cell cannot be read."""
         values: dict[tuple[str, str | None], str] = {}
         for number, cell in enumerate(cells):
             column = self.header.columns[number] if number < len(self.header.columns) else None
@@ -149,24 +180,14 @@ class Rows:
                 text = cell_text(cell)
             except TypeError as error:
                 self.problems.error(place, f"column {number + 1}: {error}; write it as text")
-                return
+                return {}
             if not text:
                 continue
             if column is None:
                 self.problems.error(place, f"a value in column {number + 1}, which has no header")
-                return
+                return {}
             values[column] = text
-        if not values:
-            return
-        if len(self.draft.questions) >= MAX_QUESTIONS:
-            raise ConversionError(
-                [
-                    f"{place}: more than {MAX_QUESTIONS} questions; a bank has at most {MAX_QUESTIONS}"
-                ]
-            )
-        question = self._question(values, place)
-        if question is not None:
-            self.draft.add(question, place)
+        return values
 
     def _localized(
         self, values: dict[tuple[str, str | None], str], name: str
@@ -188,8 +209,8 @@ class Rows:
             )
             return None
         question: dict[str, Any] = {"type": kind}
-        if ("id", None) in values:
-            question["id"] = values[("id", None)]
+        if ("id", None) in values:  # slugified as a Moodle name is; none left: numbered
+            question["id"] = question_id_from(values[("id", None)])
         question["text"] = self._localized(values, "question")
         options = [self._localized(values, name) for name in OPTION_COLUMNS]
         while options and options[-1] is None:
@@ -208,8 +229,15 @@ class Rows:
                 place, "answers in other languages (answer:xx) are for typed questions"
             )
             return None
+        if ("weights", None) in values and kind not in ("single", "multiple"):
+            self.problems.error(place, "weights are for single and multiple questions")
+            return None
         if kind in ("single", "multiple"):
             question["answer"] = self._letters(answer, kind, len(options), place)
+            if ("weights", None) in values:
+                question["weights"] = self._weights(values[("weights", None)], place)
+                if question["weights"] is None:
+                    return None
         elif kind == "true_false":
             truth = answer.lower()
             if truth not in ("true", "false"):
@@ -242,6 +270,12 @@ class Rows:
                 self.problems.error(place, "strict_diacritics is true or false")
                 return None
             question["strict_diacritics"] = strict == "true"
+        guide_title = self._localized(values, "guide_title")
+        if ("guide", None) in values or guide_title is not None:
+            if ("guide", None) not in values or guide_title is None:
+                self.problems.error(place, "a guide has a guide_title and a guide (its URL)")
+                return None
+            question["guide"] = {"title": guide_title, "url": values[("guide", None)]}
         if kind == "single":
             del question["type"]
         return question
@@ -277,6 +311,16 @@ class Rows:
             self.problems.error(place, f"answer {answer[:30]!r} names an option twice")
             return None
         return sorted(indexes)
+
+    def _weights(self, text: str, place: str) -> list[int | float] | None:
+        """`50|50|-100`: one percentage per option."""
+        found = []
+        for part in text.split("|"):
+            weight = self._number(part.strip().removesuffix("%"), "weight", place)
+            if weight is None:
+                return None
+            found.append(weight)
+        return found
 
     def _number(self, text: str, name: str, place: str) -> int | float | None:
         number = read_decimal(text)
@@ -324,7 +368,7 @@ def read_table(
             if not any(cell_text(cell) for cell in cells if not _is_date(cell)):
                 continue
             header = Header(cells, place, problems)
-            if problems.errors:
+            if problems.file_errors:
                 return
             reader = Rows(header, language, problems, draft)
             continue
@@ -354,6 +398,7 @@ def _languages(quiz: Quiz, language: str) -> dict[str, list[str]]:
             note(OPTION_COLUMNS[number], option)
         note("explanation", question.explanation)
         note("image_alt", question.image_alt)
+        note("guide_title", question.guide.title if question.guide else None)
         match question.key:
             case model.NumericAnswer(unit=unit):
                 note("unit", unit)
@@ -389,9 +434,12 @@ def question_row(question: Question, header: Sequence[str], language: str) -> li
         "question": question.text,
         "explanation": question.explanation,
         "image_alt": question.image_alt,
+        "guide_title": question.guide.title if question.guide else None,
     }
     for index, option in enumerate(question.options):
         localized_fields[OPTION_COLUMNS[index]] = option
+    if question.weights is not None:
+        cells["weights"] = "|".join(number_text(weight) for weight in question.weights)
     match question.key:
         case model.SingleAnswer(right):
             cells["answer"] = LETTERS[right]
@@ -420,7 +468,23 @@ def question_row(question: Question, header: Sequence[str], language: str) -> li
         cells["image"] = question.image.location
     if question.explanation_image is not None:
         cells["explanation_image"] = question.explanation_image.location
+    if question.guide is not None:
+        cells["guide"] = question.guide.url
     return [cells.get(name) for name in header]
+
+
+def numbers_left_out(quiz: Quiz) -> list[str]:
+    """The warning for a table, when numeric questions have other numbers (it has no column for
+    them)."""
+    count = sum(
+        1
+        for question in quiz.questions
+        if isinstance(question.key, model.NumericAnswer) and question.key.others
+    )
+    if not count:
+        return []
+    questions = "question" if count == 1 else "questions"
+    return [f"the other numbers (and their feedback) of {count} numeric {questions}: left out"]
 
 
 def _number_cell(value: Decimal) -> int | float | str:

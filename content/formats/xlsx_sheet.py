@@ -5,8 +5,9 @@ guide (its URL), guide_title, shuffle_options, and `title:yo`, `description:yo`,
 
 An .xlsx is untrusted input and a zip: its size is checked before it is opened (5 MiB), the
 zip's entries are checked like a bundle's (count, declared sizes, how far each expands, 40 MiB
-unpacked in all) before openpyxl sees it, openpyxl opens it read-only, and the rows and
-columns read are bounded.
+unpacked in all) and the elements of its XML parts counted (content/formats/xlsx_parts.py)
+before openpyxl sees it, openpyxl opens it read-only, and the rows and columns read are
+bounded.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from content.formats.base import (
     ReadOptions,
     WriteOptions,
     Written,
+    no_quiz_id,
+    quiz_slug,
 )
 from content.formats.table import (
     COLUMNS,
@@ -35,9 +38,11 @@ from content.formats.table import (
     TYPES,
     cell_text,
     header_for,
+    numbers_left_out,
     question_row,
     read_table,
 )
+from content.formats.xlsx_parts import count_parts
 from content.images import MIB
 from content.model import Level, LocalizedText, Quiz
 from content.schema import LANGUAGE_CODE
@@ -48,6 +53,9 @@ MAX_ENTRIES = 1000
 MAX_RATIO = 100
 RATIO_FLOOR = 64 * 1024
 EXCEL_MAX_ROWS = 1_048_576  # rows beyond Excel's last are not read
+# Rows in the file times the sheet's width: 500 questions of 40 columns are 20,000. A row of
+# one empty cell still costs its width (openpyxl fills it), about 0.15 µs a cell.
+MAX_CELLS = 2_000_000
 QUIZ_SHEET = "quiz"
 HELP_SHEET = "help"
 QUIZ_KEYS = ("id", "title", "description", "level", "guide", "guide_title", "shuffle_options")
@@ -87,6 +95,7 @@ def check_zip(data: bytes) -> None:
                         f"more than {MAX_UNPACKED // MIB} MiB unpacked; a question sheet is far smaller"
                     ]
                 )
+        count_parts(archive)
 
 
 def _rows(sheet: Any, width: int) -> Iterator[tuple[str, Sequence[Any]]]:
@@ -96,6 +105,7 @@ def _rows(sheet: Any, width: int) -> Iterator[tuple[str, Sequence[Any]]]:
     on without looking at its cells again, so a sheet whose one cell sits in Excel's last
     row costs a million cheap steps, not a million times its width."""
     filler: object = None
+    cells = 0
     for number, row in enumerate(
         sheet.iter_rows(max_row=EXCEL_MAX_ROWS, max_col=width, values_only=True), 1
     ):
@@ -103,6 +113,14 @@ def _rows(sheet: Any, width: int) -> Iterator[tuple[str, Sequence[Any]]]:
             continue
         if filler is None and not any(cell is not None for cell in row):
             filler = row
+        cells += width  # each row in the file is made as wide as the sheet: what it costs
+        if cells > MAX_CELLS:
+            raise ConversionError(
+                [
+                    f"row {number}: the sheet has more than {MAX_CELLS:,} cells "
+                    f"({width} columns a row); a sheet of questions is far smaller"
+                ]
+            )
         yield f"row {number}", row
 
 
@@ -112,8 +130,8 @@ def read_xlsx(data: bytes, options: ReadOptions) -> Draft:
         workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as error:  # openpyxl raises many kinds on damaged files
         raise ConversionError([f"not a readable .xlsx file ({type(error).__name__})"]) from None
-    problems = Problems(options.skip_unsupported)
     draft = Draft(bank={})
+    problems = draft.problems
     try:
         names = workbook.sheetnames
         questions = workbook[names[0]]
@@ -136,7 +154,6 @@ def read_xlsx(data: bytes, options: ReadOptions) -> Draft:
         raise ConversionError([f"not a readable .xlsx file ({type(error).__name__})"]) from None
     finally:
         workbook.close()
-    problems.raise_if_refused()
     return draft
 
 
@@ -170,6 +187,7 @@ def _quiz_sheet(sheet: Any, language: str, problems: Problems, draft: Draft) -> 
         seen.add(key)
         if not value:
             continue
+        draft.field_origins.setdefault("guide" if base == "guide_title" else base, place)
         if base in LOCALIZED_KEYS:
             texts.setdefault(base, {})[code or language] = value
         elif base == "shuffle_options":
@@ -177,6 +195,11 @@ def _quiz_sheet(sheet: Any, language: str, problems: Problems, draft: Draft) -> 
                 problems.error(place, "shuffle_options is true or false")
                 continue
             draft.bank["shuffle_options"] = value.lower() == "true"
+        elif base == "id":  # slugified as a Moodle category's idnumber is
+            if (quiz_id := quiz_slug(value)) is None:
+                draft.warnings.append(f"{place}: {no_quiz_id('the id', value)}")
+                continue
+            draft.bank["id"] = quiz_id
         else:
             draft.bank[base] = value
     for base, translations in texts.items():
@@ -251,9 +274,21 @@ def _workbook(
     if "level" in keys:
         levels.add(f"B{keys.index('level') + 1}")
         quiz_sheet.add_data_validation(levels)
+    for each in (sheet, quiz_sheet):
+        _as_text(each)
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
+
+
+def _as_text(sheet: Any) -> None:
+    """Every text cell written as text: openpyxl makes text that starts with `=` a formula,
+    which a spreadsheet would run when the file is opened (bot/core/tables.py does the same
+    for reports)."""
+    for row in sheet.iter_rows():
+        for cell in row:
+            if isinstance(cell.value, str):
+                cell.data_type = "s"
 
 
 def write_xlsx(quiz: Quiz, images: Mapping[str, bytes], options: WriteOptions) -> Written:
@@ -261,7 +296,9 @@ def write_xlsx(quiz: Quiz, images: Mapping[str, bytes], options: WriteOptions) -
     rows = [question_row(question, header, options.language) for question in quiz.questions]
     data = _workbook(header, rows, _quiz_rows(quiz, options.language))
     named = {image.location for q in quiz.questions for image in q.images if not image.is_url}
-    return Written(data, {name: images[name] for name in sorted(named)})
+    return Written(
+        data, {name: images[name] for name in sorted(named)}, tuple(numbers_left_out(quiz))
+    )
 
 
 TEMPLATE_ROWS: tuple[dict[str, Any], ...] = (
@@ -283,6 +320,7 @@ TEMPLATE_ROWS: tuple[dict[str, Any], ...] = (
         "option2": "Pipeline parallelism",
         "option3": "Plain data parallelism",
         "answer": "A,B",
+        "weights": "50|50|-100",
     },
     {
         "id": "q3",

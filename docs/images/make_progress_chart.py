@@ -21,14 +21,18 @@ def main() -> None:
     pattern = [(3, 1), (0, 0), (5, 2), (4, 0), (0, 0), (2, 3), (6, 1)]
     days = [charts.Day(start + timedelta(days=n), *pattern[n % len(pattern)]) for n in range(30)]
     mastery = [("Awoṣe ati Pipeline Parallelism adanwo", 62), ("Ọ̀rọ̀ Yorùbá: ẹ̀kọ́ kìíní", 35)]
+    today = start + timedelta(days=29)
+    due = [4, 2, 0, 3, 0, 1, 0, 0, 2, 0, 0, 0, 1] + [0] * 17
+    ahead = [charts.Due(today + timedelta(days=n), count) for n, count in enumerate(due)]
     labels = charts.ProgressLabels(
         answers_title=locale.t("chart_answers_title"),
         right=locale.t("chart_right"),
         wrong=locale.t("chart_wrong"),
         mastery_title=locale.t("chart_mastery_title"),
         alt=lambda right, wrong, active, shown: "",
+        forecast_title=locale.t("chart_forecast_title"),
     )
-    chart = charts.progress(days, mastery, labels)
+    chart = charts.progress(days, mastery, labels, ahead)
     (HERE / "progress-chart.png").write_bytes(chart.png)
 
 

@@ -6,7 +6,7 @@ import dataclasses
 from decimal import Decimal
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.admin import render as admin_render
@@ -213,3 +213,33 @@ def test_a_draft_of_each_type_validates_as_a_bank_question(
     result = add_question(quiz, draft.question_data("en"), set(), "en")
     assert result.quiz is not None, result.errors
     assert result.quiz.questions[-1].type is kind
+
+
+@given(
+    st.lists(st.text(min_size=1, max_size=1200), max_size=60),
+    st.lists(st.text(min_size=1, max_size=1200), max_size=30),
+    st.text(min_size=1, max_size=255),
+)
+@settings(max_examples=50, deadline=None)
+def test_conversion_notes_fit_messages_and_a_long_list_comes_whole_in_a_file(
+    skipped: list[str], warnings: list[str], file_name: str
+) -> None:
+    notes = admin_render.conversion_notes(file_name, skipped, warnings, Locale("en", "en"))
+    for text in notes.messages:
+        visible(text)  # fits, and is HTML Telegram parses
+    if len(skipped) > admin_render.MAX_NOTES_SHOWN or len(warnings) > admin_render.MAX_NOTES_SHOWN:
+        assert notes.full_list is not None and notes.file_name.endswith(".skipped.txt")
+        for line in (*skipped, *warnings):
+            assert line in notes.full_list
+    else:
+        assert notes.full_list is None
+
+
+def test_the_good_questions_offer_is_one_button_within_telegrams_limits() -> None:
+    offer = admin_render.good_questions_offer("<b>week 3</b>.gift" * 20, 500, Locale("yo", "en"))
+    assert "<b>week 3</b>.gift" in visible(offer)  # shown as written, not as markup
+    assert offer.markup is not None
+    (row,) = offer.markup.inline_keyboard
+    (button,) = row
+    assert button.callback_data == callbacks.ImportGood().encode()
+    assert "500" in button.text

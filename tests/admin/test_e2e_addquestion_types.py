@@ -11,6 +11,7 @@ import pytest
 from bot.app import QuizApplication
 from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser, Message
+from content.grading import right_choices
 from content.loader import parse_bank
 from content.model import Question
 from tests.support.admin import SMALL_BANK, failed_calls, seed_banks, upload
@@ -103,7 +104,7 @@ async def test_a_multiple_question_takes_several_letters(
     )
     assert "✅ A. Tensor" in preview.text and "✅ C. Pipeline" in preview.text
     question = await confirmed(admin, preview, db_path)
-    assert question.type == "multiple" and question.right_options == {0, 2}
+    assert question.type == "multiple" and right_choices(question) == {0, 2}
     assert question.options[1].get("yo", "en") == "Ọ̀gẹ̀dẹ̀"
 
 

@@ -144,7 +144,7 @@ async def test_a_broken_bank_gets_every_error_with_its_place_and_changes_nothing
     text = "\n".join(m.text for m in api.bot_messages(ADMIN.id)[-3:])
     assert "broken.yaml" in report.text and "nothing was changed" in report.text
     for expected in (
-        "field id: String should match pattern",
+        "field id: 'Broken Bank' is not a quiz id",
         "field title: the en text must be non-empty text",
         "field level",
         "question b2 (#2), field options: List should have at least 2 items",
@@ -310,7 +310,7 @@ async def test_push_to_a_channel_members_answer_once_next_push_reveals(
     channel = api.group(-100500, "news", admins={ADMIN.id}, type="channel")
     await upload(api, ADMIN, SMALL_BANK, "imported")
     await admin.send("/push small-bank @nowhere", "I cannot post in @nowhere")
-    await admin.send("/push small-bank news", "Send /push")
+    await admin.send("/push small-bank news", "cannot find a chat by its name")
     done = await admin.send("/push small-bank @news", "posted to @news")
     assert "Question 1 of 3" in done.text
     post = await api.wait_for(lambda: api.bot_messages(channel.id)[-1:])

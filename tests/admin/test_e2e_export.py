@@ -63,7 +63,7 @@ def read_back(api: FakeBotApi, message: Message, fmt: str) -> Quiz:
         ("yaml", {}),
         ("xml", {}),
         ("xlsx", {}),
-        ("gift", {"language": "en", "bank_fields": False}),
+        ("gift", {"language": "en", "bank_fields": False, "guides": False}),
         ("csv", {"bank_fields": False}),  # every language, no quiz fields
     ],
 )

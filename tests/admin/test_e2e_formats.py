@@ -4,6 +4,7 @@ entities, truncated XML) are refused with their reason and change nothing."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -178,6 +179,36 @@ async def test_a_true_false_gift_question_is_imported_as_one(
     assert quiz is not None and quiz.questions[-1].type == "true_false"
 
 
+async def test_moodles_weights_come_through_import_and_the_bot_scores_them(
+    api: FakeBotApi, bot: QuizApplication, db_path: Path
+) -> None:
+    gift = (
+        "::tomb:: What two people are entombed in Grant's tomb? "
+        "{~%-100%No one ~%50%Grant ~%50%Grant's wife ~%-100%Grant's father}\n\n"
+        "::best:: Which is best? {=right ~%50%half right ~wrong}\n\n"
+        "::legs:: How many legs has a spider? {#=%100%8:0#Correct =%0%6:0#An insect ~#Wrong}\n"
+    )
+    report = await upload(api, ADMIN, gift, "imported", name="tomb.gift")
+    assert "3 questions" in report.text
+    ((stored,),) = rows(db_path, "SELECT yaml FROM content_banks")
+    quiz = parse_bank(str(stored).encode(), "stored", "en").quiz
+    assert quiz is not None
+    assert [q.weights for q in quiz.questions[:2]] == [
+        tuple(Decimal(w) for w in (-100, 50, 50, -100)),
+        (Decimal(100), Decimal(50), Decimal(0)),
+    ]
+    learner = Learner(api, FakeUser(972, "Cy", "en"))
+    first = await learner.send("/quiz tomb", "Question 1 of 3")
+    for data in first.button_data()[:4]:  # every option ticked: Moodle gives 0
+        await learner.tap(api.messages[(first.chat.id, first.message_id)], data)
+    submit = api.messages[(first.chat.id, first.message_id)].button_data()[-1]
+    assert (await learner.tap(first, submit))["text"].startswith("❌ Not quite.")
+    second = await api.wait_for_bot_message(learner.chat_id, "Question 2 of 3")
+    toast, _ = await learner.choose(second, "half right", "Question 3 of 3")
+    assert toast["text"] == "🟡 Partly right: 1/2."
+    assert failed_calls(api) == []
+
+
 PAIRS = "\n::pairs:: Match them. { =cat -> food =dog -> bone }\n"
 
 
@@ -267,4 +298,46 @@ async def test_xml_with_entities_and_truncated_xml_are_refused_with_their_line(
     truncated = MOODLE_XML[: MOODLE_XML.index('<answer fraction="0">')]
     report = await upload(api, ADMIN, truncated, "was refused", name="cut.xml")
     assert "line" in report.text
+    assert nothing_stored(db_path)
+
+
+SYMBOL_GIFT = (
+    "::symbol:: Which network element does this symbol stand for? "
+    '<img src="@@PLUGINFILE@@/symbols/router%201.png" alt="A round symbol"> '
+    "{=A router ~A switch ~A hub}\n\n"
+    '::listen:: What do you hear? <a href="@@PLUGINFILE@@/beep.mp3">Listen</a> {=A beep ~A tune}\n'
+)
+
+
+async def test_a_gift_with_media_bundle_is_imported_with_its_picture_and_played(
+    api: FakeBotApi, bot: QuizApplication, db_path: Path
+) -> None:
+    """The layout of Moodle's GIFT-with-media importer: a .txt at the root of the .zip, the
+    pictures it names as @@PLUGINFILE@@/<path>; the question with sound is skipped by name."""
+    bundle = zipped(
+        ("questions.txt", SYMBOL_GIFT.encode()),
+        ("symbols/router 1.png", png()),
+        ("beep.mp3", b"ID3" + bytes(2000)),
+    )
+    seen = len(api.bot_messages(ADMIN.id))
+    api.upload(ADMIN, bundle, "network.zip", caption="/import --skip-unsupported")
+    done = await api.wait_for_bot_message(ADMIN.id, "imported", after=seen)
+    notes = "\n".join(m.text for m in api.bot_messages(ADMIN.id)[seen:])
+    assert "::listen::" in notes and "sound or video (beep.mp3)" in notes
+    assert "1 question" in done.text
+    assert rows(db_path, "SELECT location FROM bank_pictures") == [("symbols/router 1.png",)]
+    assert rows(db_path, "SELECT data FROM pictures") == [(png(),)]
+    ada = Learner(api, FakeUser(5101, "Ada", "en"))
+    question = await ada.send("/quiz questions", "Question 1 of 1")
+    assert question.photo is not None and "A round symbol" in (question.caption or "")
+    assert failed_calls(api) == []
+
+
+async def test_a_gift_picture_sent_without_its_file_is_refused_by_name(
+    api: FakeBotApi, bot: QuizApplication, db_path: Path
+) -> None:
+    symbol_only = SYMBOL_GIFT.split("\n\n")[0]
+    report = await upload(api, ADMIN, symbol_only, "was refused", name="network.gift")
+    assert "::symbol::" in report.text and "symbols/router 1.png" in report.text
+    assert "as a .zip" in report.text
     assert nothing_stored(db_path)

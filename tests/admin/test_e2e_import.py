@@ -11,8 +11,10 @@ import yaml
 from bot.app import QuizApplication
 from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser
-from tests.support.admin import failed_calls, seed_banks, upload
+from tests.support.admin import SMALL_BANK, failed_calls, seed_banks, upload
+from tests.support.formats import HERE
 from tests.support.harness import make_settings
+from tests.support.learner import Learner
 
 ADMIN = FakeUser(960, "Ade", "en")
 
@@ -70,3 +72,42 @@ async def test_a_bank_with_few_errors_gets_them_all_in_one_message_and_no_file(
     sent = api.bot_messages(ADMIN.id)[seen:]
     assert len(sent) == 1 and sent[0].document is None
     assert "question e2 (#3)" in sent[0].text and "more" not in sent[0].text
+
+
+GIFT_WITHOUT_TITLE = """::q1:: Two plus two? {=four ~three ~five}
+
+::q2:: The sky is blue. {T}
+"""
+
+
+async def test_an_import_says_what_it_assumed_and_offers_the_next_steps(
+    api: FakeBotApi, bot: QuizApplication
+) -> None:
+    report = await upload(api, ADMIN, GIFT_WITHOUT_TITLE, "imported", "week-3.gift")
+    assert "Assumed, as the file does not say:" in report.text
+    assert "the id week-3, from the file's name" in report.text
+    assert "the title “week-3”, from the file's name" in report.text
+    assert "the level medium" in report.text
+    steps = await api.wait_for_bot_message(ADMIN.id, "What next for")
+    assert [b["text"] for b in steps.buttons] == [
+        "▶️ Try it", "📣 Post to a group", "📝 Set as homework", "📦 Export",
+    ]  # fmt: skip
+    admin = Learner(api, ADMIN)
+    seen = len(admin.messages())
+    await admin.tap(steps, steps.button_data()[2])  # set as homework: its options, in place
+    await api.wait_for(lambda: "until when" in api.messages[(ADMIN.id, steps.message_id)].text)
+    steps = await upload(api, ADMIN, GIFT_WITHOUT_TITLE + "\n::q3:: One? {=one ~two}\n", "What next",
+                         "week-3.gift")  # fmt: skip
+    await admin.tap(steps, steps.button_data()[0])  # try it
+    await api.wait_for_bot_message(ADMIN.id, "Question 1 of 3", after=seen)
+    # a bank with its own fields assumes nothing
+    yaml_report = await upload(api, ADMIN, SMALL_BANK, "imported", "small.yaml")
+    assert "Assumed" not in yaml_report.text
+
+
+async def test_a_refusal_numbers_its_errors(api: FakeBotApi, bot: QuizApplication) -> None:
+    data = (HERE / "unsupported.gift").read_bytes()
+    refusal = await upload(api, ADMIN, data, "was refused", "unsupported.gift")
+    assert "Errors (4):" in refusal.text
+    assert "1. line 4 ::match::" in refusal.text and "4. line 10:" in refusal.text
+    assert "5." not in refusal.text  # what to do about them is no error of its own

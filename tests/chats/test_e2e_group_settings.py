@@ -36,3 +36,31 @@ async def test_the_group_language_is_the_bots_there_and_toasts_stay_each_members
         assert db.execute("SELECT chat_id, timezone, language FROM chat_settings").fetchall() == [
             (GROUP_ID, "Africa/Lagos", "en")
         ]
+
+
+async def test_with_no_language_set_a_group_speaks_its_learners_usual_one_not_the_senders(
+    api: FakeBotApi, settings: Settings
+) -> None:
+    """A Yoruba member's /leaderboard used to post Yoruba to everyone right after English
+    results: the group's language decides, whoever sent the command."""
+    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
+    async with running_bot(settings):
+        q1 = await room.say(ADA, "/groupquiz tiny 60", "Question 1 of 3")
+        await room.tap(TUNDE, q1, 1)  # Tunde has no private chat: not counted as a learner
+        await room.say(ADA, "/stopquiz", "final results")
+        board = await room.say(TUNDE, "/leaderboard", "")
+        assert "Last quiz" in board.text  # English: not Tunde's Yoruba
+    # a group whose learners mostly read Yoruba speaks Yoruba (worked out again at a start)
+    yoruba = [FakeUser(n, f"Y{n}", "yo") for n in (31, 32)]
+    async with running_bot(settings):
+        for person in yoruba:
+            api.send_text(person, "/start")
+        q1 = await room.say(ADA, "/groupquiz tiny 60", "Question 1 of 3")
+        for person in yoruba:
+            await room.tap(person, q1, 1)
+        await room.say(ADA, "/stopquiz", "")
+    async with running_bot(settings):
+        board = await room.say(BO, "/leaderboard", "")
+        assert "Last quiz" not in board.text  # Yoruba now, though Bo reads English
+        await room.say(ADA, "/language en", "This group's language is now English")
+        board = await room.say(TUNDE, "/leaderboard", "Last quiz")

@@ -541,3 +541,35 @@ def test_resolve_language_uses_telegrams_base_code() -> None:
 def test_resolve_language_falls_back_to_the_default() -> None:
     assert resolve_language(None, None, "en") == "en"
     assert resolve_language("", "", "fr") == "fr"
+
+
+# --- a question's guide -------------------------------------------------------------------
+
+
+def test_a_question_names_its_section_of_the_guide_and_the_quiz_guide_is_the_default() -> None:
+    head = 'guide: {title: "The guide", url: "https://example.org/guide"}\n'
+    own = (
+        '    guide: {title: {en: "Section 2", yo: "Apá 2"}, url: "https://example.org/guide#s2"}\n'
+    )
+    quiz = parse(bank_yaml(question_yaml("q1", extra=own), question_yaml("q2"), head=head)).quiz
+    assert quiz is not None
+    first, second = quiz.questions
+    assert first.guide is not None and first.guide.url.endswith("#s2")
+    assert first.guide.title.get("yo", "en") == "Apá 2"
+    assert quiz.guide_of(first) == first.guide
+    assert second.guide is None and quiz.guide_of(second) == quiz.guide
+
+
+@pytest.mark.parametrize(
+    ("guide", "problem"),
+    [
+        ('{title: "S", url: "javascript:alert(1)"}', "question q1 (#1), field guide.url"),
+        ('{url: "https://example.org/#s"}', "question q1 (#1), field guide.title: required"),
+        (
+            '{title: "S", url: "https://x.org", page: 3}',
+            "question q1 (#1), field guide.page: unknown field",
+        ),
+    ],
+)
+def test_a_bad_question_guide_is_refused_at_its_place(guide: str, problem: str) -> None:
+    assert problem in only_error(bank_yaml(question_yaml(extra=f"    guide: {guide}\n")))

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from bench.hostile import png_of_zeros
+from content import images
 from content.images import (
     MAX_BANK_IMAGES_BYTES,
     MAX_IMAGE_BYTES,
@@ -103,6 +105,46 @@ def test_the_size_limits_of_telegram_photos() -> None:
 def test_decompression_bombs_are_refused_from_their_header(width: int, height: int) -> None:
     with pytest.raises(ImageError, match="too many pixels"):
         inspect_image(png_claiming(width, height))
+
+
+def test_a_png_that_inflates_past_64_mib_is_refused_from_its_header(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """195 KB of 5,000 × 5,000 16-bit RGBA inflate to 200 MB: refused before inflating."""
+    bomb = png_of_zeros(5000, 5000, depth=16, colour=6)
+    assert len(bomb) < 250_000
+    monkeypatch.setattr(images.zlib, "decompressobj", _no_inflating)
+    with pytest.raises(ImageError) as caught:
+        inspect_image(bomb)
+    assert str(caught.value) == (
+        "5000 × 5000 pixels of 64 bits take 191 MiB once inflated; a picture may take at most "
+        "64 MiB (save it smaller, or with 8 bits a channel)"
+    )
+
+
+def test_a_size_telegram_refuses_is_refused_before_inflating(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    wide = png_of_zeros(9_000, 1_100, depth=1, colour=0)
+    monkeypatch.setattr(images.zlib, "decompressobj", _no_inflating)
+    with pytest.raises(ImageError, match="width \\+ height is at most 10,000"):
+        inspect_image(wide)
+
+
+def _no_inflating() -> None:
+    raise AssertionError("the pixel data was inflated")
+
+
+def test_a_banks_pngs_together_inflate_to_at_most_512_mib(tmp_path: Path) -> None:
+    big = png_of_zeros(3300, 3300, colour=6)  # 41.5 MiB inflated, 44 KB as a file
+    names = [f"i{n}.png" for n in range(13)]
+    for name in names:
+        put(tmp_path, name, big)
+    result = load(bank_with_images(tmp_path, *names))
+    assert result.errors == (
+        "question q13 (#13), field image: i12.png: the bank's PNG pictures would take more "
+        "than 512 MiB together once inflated (save some smaller, or as JPEG)",
+    )
 
 
 def test_more_than_5_mib_is_refused_before_decoding() -> None:
@@ -236,8 +278,8 @@ def test_a_bank_sent_alone_may_use_urls_but_not_files() -> None:
     )
     result = parse_bank(text, "upload.yaml", "en", accepts=EVERYTHING)
     assert result.errors == (
-        "question q2 (#2), field image: images/a.png: not found: send the bank as a .zip "
-        "that holds the YAML and its images",
+        "question q2 (#2), field image: images/a.png: not found: send the file as a .zip "
+        "that holds it and its images",
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from hypothesis import assume, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 from content.deadlines import (
@@ -77,3 +77,27 @@ def test_any_words_give_a_deadline_after_the_least_or_a_reason(
         assert got.reason in {"unreadable", "past", "too_soon", "too_far", "no_such_time"}
     else:
         assert NOW + least <= got <= NOW + MAX_SECONDS
+
+
+def test_the_ends_of_the_calendar_are_refused_not_overflowed() -> None:
+    """0001-01-01 00:00 east of UTC is before year 1 in UTC, 9999-12-31 23:59 west of it after
+    year 9999: Python cannot hold either instant. The usual refusals, no OverflowError."""
+    for name in ("Africa/Lagos", "UTC+05:45", "Asia/Kolkata"):
+        assert parse_deadline(["0001-01-01", "00:00"], NOW, name, 60) == DeadlineProblem("past")
+    for name in ("America/New_York", "UTC-03:00"):
+        got = parse_deadline(["9999-12-31", "23:59"], NOW, name, 60)
+        assert got == DeadlineProblem("too_far")
+    assert parse_deadline(["9999-12-31", "23:59"], NOW, "UTC", 60) == DeadlineProblem("too_far")
+    assert parse_deadline(["0001-01-01", "00:00"], NOW, "UTC", 60) == DeadlineProblem("past")
+
+
+@given(
+    st.datetimes(min_value=datetime(1, 1, 1), max_value=datetime(9999, 12, 31, 23, 59)),
+    st.sampled_from(["UTC+14:00", "UTC-12:00", "Pacific/Kiritimati", "Etc/GMT+12"]),
+)
+@example(datetime(1, 1, 1), "UTC+14:00")
+@example(datetime(9999, 12, 31, 23, 59), "UTC-12:00")
+def test_any_date_in_any_zone_gives_a_deadline_or_a_reason(wall: datetime, name: str) -> None:
+    text = wall.strftime("%Y-%m-%d %H:%M").zfill(16)
+    got = parse_deadline(text.split(" "), NOW, name, 60)
+    assert isinstance(got, float | DeadlineProblem)

@@ -4,37 +4,14 @@ the tags and the media."""
 
 from __future__ import annotations
 
-import io
 import json
-import sqlite3
-import tempfile
-import zipfile
 from pathlib import Path
 
 import genanki
 import pytest
 
 from content.formats.anki import media_name
-from tests.support.formats import DRILL, EVERYTHING_BANK, SEED, load, write
-
-
-def open_package(data: bytes) -> tuple[sqlite3.Connection, dict[str, str], zipfile.ZipFile]:
-    """The package's collection (in memory, as Anki reads it), its media map and the zip."""
-    archive = zipfile.ZipFile(io.BytesIO(data))
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder, "collection.anki2")
-        path.write_bytes(archive.read("collection.anki2"))
-        connection = sqlite3.connect(":memory:")
-        with sqlite3.connect(path) as source:
-            source.backup(connection)
-        source.close()
-    media = json.loads(archive.read("media"))
-    return connection, media, archive
-
-
-def notes(connection: sqlite3.Connection) -> list[tuple[str, list[str], str]]:
-    rows = connection.execute("SELECT guid, flds, tags FROM notes ORDER BY id").fetchall()
-    return [(guid, fields.split("\x1f"), tags) for guid, fields, tags in rows]
+from tests.support.formats import DRILL, EVERYTHING_BANK, SEED, load, notes, open_package, write
 
 
 @pytest.mark.parametrize("path", [SEED, DRILL], ids=["seed", "drill"])
@@ -80,6 +57,10 @@ def test_the_fields_hold_question_options_answer_and_explanation() -> None:
     )
     assert back.startswith("<div><b>A. A model too large to fit in one GPU")
     assert '<div class="explanation">Model and pipeline parallelism exist because' in back
+    assert back.endswith(
+        '<div class="guide"><a href="https://huggingface.co/docs/transformers/'
+        'perf_train_gpu_many#model-parallelism">Model parallelism</a></div>'
+    )  # the section of the guide that teaches it
 
 
 def test_the_drill_carries_its_images_as_media() -> None:

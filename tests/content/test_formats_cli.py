@@ -182,6 +182,7 @@ def test_the_module_runs_as_a_program(tmp_path: Path) -> None:
     assert (
         done.stdout
         == "error no_right_answer.gift: line 4 ::broken::: no right answer: mark it with = (or with a positive weight ~%50%)\n"
+        "hint  no_right_answer.gift: --skip-unsupported converts the 1 question that can be taken and lists the rest\n"
     )
 
 
@@ -201,3 +202,39 @@ def test_aiken_questions_in_both_option_styles() -> None:
         "en": "Which collective sums a tensor across GPUs\nand leaves the result on every GPU?"
     }
     assert questions[1]["answer"] == 1
+
+
+def test_an_id_given_by_hand_that_is_not_a_quiz_id_is_refused_with_a_hint(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "out.yaml"
+    code, lines = run(
+        capsys, "convert", str(HERE / "constructs.gift"), str(output), "--id", "My Quiz"
+    )
+    assert (code, lines) == (
+        1,
+        [
+            "error constructs.gift: --id 'My Quiz' is not a quiz id: lower-case letters and "
+            "digits, words joined by single dashes, at most 40 characters (such as my-quiz)"
+        ],
+    )
+    assert not output.exists()
+
+
+def test_a_refusal_says_its_errors_and_then_how_to_take_the_good_questions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "mixed.gift"
+    source.write_text(
+        "::a:: One? {T}\n\n::pairs:: Match. {=a -> b =c -> d}\n\n::essay:: Say. {}\n\n::b:: Two? {F}\n"
+    )
+    code, lines = run(capsys, "convert", str(source), str(tmp_path / "out.yaml"))
+    assert (code, lines) == (
+        1,
+        [
+            "error mixed.gift: line 3 ::pairs::: a matching question (=item -> match)",
+            "error mixed.gift: line 5 ::essay::: an essay question (an empty answer section {})",
+            "hint  mixed.gift: --skip-unsupported converts the 2 questions that can be taken "
+            "and lists the rest",
+        ],
+    )

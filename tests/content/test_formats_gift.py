@@ -153,8 +153,9 @@ def test_written_gift_reads_back_equal_on_what_gift_carries(sample_bank: Loaded)
     loaded = sample_bank
     back, output = trip(loaded, "gift", quiz_id=loaded.quiz.id)
     expected = projected(
-        loaded.quiz, "en", images=False, units=False, strict=False, bank_fields=False
-    )
+        loaded.quiz, "en", images=False, units=False, strict=False, bank_fields=False,
+        guides=False,
+    )  # fmt: skip
     assert back.quiz == expected
     warnings = " | ".join(output.warnings)
     assert "GIFT has no quiz id" in warnings
@@ -166,14 +167,14 @@ def test_the_warnings_name_what_gift_cannot_hold() -> None:
     _, output = trip(load(EVERYTHING_BANK), "gift", quiz_id="everything")
     assert output.warnings[1:] == (
         "GIFT holds one language: only the en texts were written (left out: yo; choose another with --language)",
-        "GIFT cannot hold the description, the level (hard), the guide, shuffle_options: false, 3 images, 1 unit, 1 strict_diacritics: left out",
+        "GIFT cannot hold the description, the level (hard), the guide, shuffle_options: false, 3 images, 1 unit, 1 strict_diacritics, 2 question guides: left out",
     )
 
 
 def test_gift_in_another_language_falls_back_field_by_field() -> None:
     loaded = load(SEED)
     back, _ = trip(loaded, "gift", quiz_id=loaded.quiz.id, language="yo")
-    written = projected(loaded.quiz, "yo", images=False, bank_fields=False)
+    written = projected(loaded.quiz, "yo", images=False, bank_fields=False, guides=False)
     # read back, the texts are in the language asked for
     assert back.quiz.questions[0].text == written.questions[0].text
     assert back.quiz.questions[-1].text.translations["yo"] == loaded.quiz.questions[-1].text.get(
@@ -242,3 +243,13 @@ def test_an_accepted_answer_with_an_arrow_is_left_out_with_a_warning() -> None:
         "left out b: the accepted answer 'a->b' (GIFT reads -> as matching)",
         "left out b: the whole question (no answer GIFT can hold)",
     )
+
+
+def test_a_multiple_question_explains_with_every_right_options_feedback_once() -> None:
+    gift = (
+        b"::m:: Who is buried in Grant's tomb? {"
+        b" ~%50%Grant#Grant is. ~%50%Grant's wife#She is, beside him."
+        b" ~%-100%No one#Someone is. ~%50%x#Grant is.}"
+    )
+    (question,) = read(gift, "gift").quiz.questions
+    assert question.explanation == LocalizedText({"en": "Grant is.\nShe is, beside him."})

@@ -147,6 +147,40 @@ def test_deep_nesting_is_refused_while_parsing() -> None:
     assert problems == ("refused: elements nested more than 32 deep",)
 
 
+def test_a_tag_longer_than_64_kib_is_refused_before_parsing() -> None:
+    # expat reads a whole tag before it reports anything of it: 28 MiB of attributes took 7 s
+    data = b"<quiz>\n<question " + b" ".join(b'a%d="1"' % i for i in range(10_000)) + b"/>"
+    assert refused(data, "xml") == ("line 2: a tag or comment longer than 64 KiB; not Moodle XML",)
+
+
+def test_more_than_500_element_and_attribute_names_are_refused_while_parsing() -> None:
+    data = b"<quiz>" + b"".join(b'<q a%d="1"/>' % i for i in range(600)) + b"</quiz>"
+    assert refused(data, "xml") == ("refused: more than 500 different element and attribute names",)
+
+
+def test_files_named_alike_in_two_questions_are_kept_apart_and_the_same_file_once() -> None:
+    def question(name: str, picture: bytes) -> str:
+        b64 = base64.b64encode(picture).decode()
+        return (
+            f'<question type="truefalse"><name><text>{name}</text></name>'
+            '<questiontext format="html"><text><![CDATA[Which? <img src="@@PLUGINFILE@@/image.png">]]></text>'
+            f'<file name="image.png" path="/" encoding="base64">{b64}</file></questiontext>'
+            '<answer fraction="100"><text>true</text></answer>'
+            '<answer fraction="0"><text>false</text></answer></question>'
+        )
+
+    data = "<quiz>" + question("a", png(8, 8)) + question("b", png(9, 9))
+    data += question("c", png(8, 8)) + question("d", png(10, 10)) + "</quiz>"
+    loaded = read(data.encode(), "xml")
+    assert [q.image.location for q in loaded.quiz.questions if q.image] == [
+        "image.png",
+        "image-2.png",
+        "image.png",
+        "image-3.png",
+    ]
+    assert loaded.images["image-3.png"] == png(10, 10)
+
+
 def test_a_document_that_is_not_a_quiz() -> None:
     problems = refused(b"<html><body/></html>", "xml")
     assert problems == ("the document is <html>; Moodle XML is a <quiz>",)
@@ -168,9 +202,17 @@ def _question(body: str, kind: str = "multichoice") -> bytes:
             "line 1, question 'q': several answers worth 100% in a one-answer question",
         ),
         (
-            '<answer fraction="100"><text>a</text></answer><answer fraction="50"><text>b</text></answer>',
-            "multichoice",
-            "line 1, question 'q': partial credit in a one-answer question",
+            '<answer fraction="100"><text>9</text></answer>'
+            '<answer fraction="-50"><text>5</text></answer>',
+            "numerical",
+            "line 1, question 'q': a negative fraction (-50%) for a number",
+        ),
+        (
+            '<answer fraction="50"><text>9</text><tolerance>1</tolerance></answer>'
+            '<answer fraction="100"><text>9</text></answer>',
+            "numerical",
+            "line 1, question 'q': a number worth 50% before the right one takes some of its "
+            "replies (Moodle gives them that fraction)",
         ),
         (
             '<answer fraction="100"><text>a</text></answer><answer fraction="50"><text>b</text></answer>',
@@ -186,7 +228,7 @@ def _question(body: str, kind: str = "multichoice") -> bytes:
             '<answer fraction="100"><text><![CDATA[<img src="@@PLUGINFILE@@/a.png">]]></text></answer>'
             '<answer fraction="0"><text>b</text></answer>',
             "multichoice",
-            "line 1, question 'q': an image in an answer",
+            "line 1, question 'q': an answer that is only a picture (a.png); an answer is text",
         ),
         (
             '<answer fraction="100"><text>14</text></answer><answer fraction="100"><text>15</text></answer>',
@@ -203,9 +245,10 @@ def test_what_a_question_cannot_say_here_is_unsupported(body: str, kind: str, pr
 def test_a_multichoice_with_no_right_answer_is_an_error() -> None:
     body = '<single>false</single><answer fraction="0"><text>a</text></answer><answer fraction="-50"><text>b</text></answer>'
     with pytest.raises(ConversionError) as caught:
-        read(_question(body), "xml", skip_unsupported=True)  # an error, not skippable
+        read(_question(body), "xml", skip_unsupported=True)  # skipped: nothing is left
     assert caught.value.problems == (
         "line 1, question 'q': no right answer (none has a positive fraction)",
+        "no question can be taken (1 skipped)",
     )
 
 
@@ -218,11 +261,11 @@ def true_false_quiz(question_text: str) -> bytes:
     ).encode()
 
 
-def test_an_image_without_its_file_is_an_error() -> None:
+def test_a_picture_without_its_file_is_refused_by_name_or_skipped() -> None:
     text = '<questiontext format="html"><text><![CDATA[Which? <img src="@@PLUGINFILE@@/gone.png">]]></text></questiontext>'
     problems = refused(true_false_quiz(text), "xml")
     assert problems == (
-        "line 1, question 'q': the image 'gone.png' has no <file> in the question text",
+        "line 1, question 'q': a picture without its file (gone.png: no <file> in the question text)",
     )
 
 
@@ -233,9 +276,7 @@ def test_an_embedded_file_that_is_not_an_image_is_refused_with_its_question() ->
         f'<file name="x.png" path="/" encoding="base64">{b64}</file></questiontext>'
     )
     problems = refused(true_false_quiz(text), "xml")
-    assert problems[0].startswith(
-        "line 1, question 'q', question q (#1), field image: x.png: not a PNG"
-    )
+    assert problems[0].startswith("line 1, question 'q', field image: x.png: not a PNG")
 
 
 # --- what a round trip writes ----------------------------------------------------------------------------
@@ -317,3 +358,19 @@ def test_more_text_than_a_bank_can_hold_is_refused_while_parsing() -> None:
     )
     problems = refused(data, "xml")
     assert problems == ("refused: more than 4 MiB of text besides the embedded files",)
+
+
+def test_a_multiple_question_explains_with_every_right_options_feedback() -> None:
+    body = (
+        "<single>false</single>"
+        '<answer fraction="50"><text>Grant</text><feedback><text>Grant is.</text></feedback></answer>'
+        '<answer fraction="50"><text>His wife</text><feedback><text>She is, beside him.</text></feedback></answer>'
+        '<answer fraction="-100"><text>No one</text><feedback><text>Someone is.</text></feedback></answer>'
+    )
+    loaded = read(_question(body), "xml")
+    (question,) = loaded.quiz.questions
+    assert question.explanation == LocalizedText({"en": "Grant is.\nShe is, beside him."})
+    # only the wrong answer's feedback is named as not kept
+    assert loaded.warnings == (
+        "feedback on wrong answers is not kept (a question has one explanation) (line 1, question 'q')",
+    )

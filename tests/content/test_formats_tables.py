@@ -9,19 +9,23 @@ from __future__ import annotations
 
 import contextlib
 import io
+import random
 import time
 import zipfile
+from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openpyxl import load_workbook
 
+from bench.formats import big_quiz
+from bench.hostile import sheet
 from content.export import bank_data
 from content.formats.base import ConversionError, ReadOptions
 from content.formats.convert import Loaded
 from content.formats.table import COLUMNS, split_answers
-from content.formats.xlsx_sheet import read_xlsx, template
+from content.formats.xlsx_sheet import MAX_XLSX_BYTES, read_xlsx, template
 from content.model import LocalizedText
 from tests.support.formats import HERE, projected, read, refused, trip
 from tests.support.images import png
@@ -89,7 +93,7 @@ def test_a_field_of_another_type_is_refused_by_the_validator_at_its_row() -> Non
     rows = "question,option1,option2,answer,tolerance\nWhich?,a,b,A,0.5\n"
     problems = refused(rows.encode(), "csv")
     assert problems == (
-        "line 2, question q1 (#1), field tolerance: not a field of a single question "
+        "line 2, field tolerance: not a field of a single question "
         "(it belongs to numeric questions)",
     )
 
@@ -189,7 +193,7 @@ def test_a_zip_that_lies_about_its_sizes_is_refused_as_damaged() -> None:
         data[position + 24 : position + 28] = (1).to_bytes(4, "little")
         position = data.find(b"PK\x01\x02", position + 4)
     problems = refused(bytes(data), "xlsx")
-    assert problems[0].startswith("not a readable .xlsx file")
+    assert problems[0].endswith("damaged (BadZipFile)")  # found while its parts are counted
 
 
 def test_a_file_that_is_not_a_spreadsheet() -> None:
@@ -303,8 +307,9 @@ def test_a_conversion_that_would_not_fit_a_bank_is_refused() -> None:
 
 
 def test_entities_inside_an_xlsx_are_refused() -> None:
-    """openpyxl parses through defusedxml when it is installed (it is a dependency): a sheet
-    declaring entities is refused, not expanded."""
+    """openpyxl parses through defusedxml when it is installed (it is a dependency), and the
+    parts are counted before it sees them: a sheet declaring entities is refused, not
+    expanded."""
     import openpyxl.xml
 
     assert openpyxl.xml.DEFUSEDXML
@@ -318,5 +323,70 @@ def test_entities_inside_an_xlsx_are_refused() -> None:
         ).replace(b"<sheetData>", b"<sheetData>&lol2;", 1),
     )
     problems = refused(declared, "xlsx")
-    assert len(problems) == 1
-    assert problems[0].startswith("not a readable .xlsx file (")
+    assert problems == ("a DTD or an entity declaration; a spreadsheet has none",)
+
+
+# --- parts that cost openpyxl more than their size says ----------------------------------
+
+
+def _formats(count: int) -> bytes:
+    """Cell formats as a bloated workbook holds them: each a little different (about 15:1
+    packed, as the 2.6 MB styles.xml of 590,000 formats that took openpyxl 21 s)."""
+    rng = random.Random(count)
+    return b"".join(b'<xf numFmtId="%d"/>' % rng.randrange(200) for _ in range(count))
+
+
+@pytest.mark.parametrize("count", [30_000, 590_000])
+def test_a_styles_part_of_too_many_cell_formats_is_refused_before_openpyxl(count: int) -> None:
+    data = sheet(styles=_formats(count))
+    assert len(data) < MAX_XLSX_BYTES
+    started = time.process_time()
+    problems = refused(data, "xlsx")
+    assert time.process_time() - started < 1
+    assert problems[0].startswith("xl/styles.xml: ")
+    assert "a sheet of questions needs a few: copy the questions into a new workbook" in problems[0]
+
+
+def test_too_much_shared_text_is_refused_before_openpyxl() -> None:
+    rng = random.Random(1)
+    data = sheet(strings=tuple(b"%d" % rng.randrange(10**6) for _ in range(60_000)))
+    assert refused(data, "xlsx") == (
+        "xl/sharedStrings.xml: more than 80,000 elements of shared text; a bank of 500 "
+        "questions takes about 25,000",
+    )
+
+
+def test_rows_of_empty_cells_in_a_sheet_without_dimension_are_refused_by_their_cost() -> None:
+    """A row of one empty cell is made as wide as the sheet (500 columns without a
+    <dimension>): 40,000 such rows took openpyxl 3 s."""
+    rows = b"".join(b'<row r="%d"><c r="A%d"/></row>' % (n, n) for n in range(2, 30_002))
+    started = time.process_time()
+    problems = refused(sheet(rows=rows), "xlsx")
+    assert time.process_time() - started < 1
+    assert problems == (
+        "row 4001: the sheet has more than 2,000,000 cells (500 columns a row); a sheet of "
+        "questions is far smaller",
+    )
+
+
+def test_a_dtd_in_any_part_is_refused_before_anything_expands() -> None:
+    laughs = b'<!DOCTYPE s [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]>'
+    data = sheet(strings=(b"&b;",))
+    data = _replace_part(data, "xl/sharedStrings.xml", lambda xml: laughs + xml)
+    assert refused(data, "xlsx") == ("a DTD or an entity declaration; a spreadsheet has none",)
+
+
+def _replace_part(data: bytes, name: str, change: Callable[[bytes], bytes]) -> bytes:
+    source = zipfile.ZipFile(io.BytesIO(data))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as target:
+        for info in source.infolist():
+            part = source.read(info)
+            target.writestr(info.filename, change(part) if info.filename == name else part)
+    return buffer.getvalue()
+
+
+def test_a_largest_bank_in_two_languages_still_reads_as_excel() -> None:
+    quiz = big_quiz(86, 21, 86)  # 500 questions of ten options, just under 512 KiB as YAML
+    back, _ = trip(Loaded(quiz), "xlsx")
+    assert back.quiz == quiz

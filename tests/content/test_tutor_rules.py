@@ -120,3 +120,13 @@ def test_zone_offsets_and_fallback() -> None:
     assert noon_utc.astimezone(zone("UTC-05:30")).strftime("%H:%M") == "06:30"
     assert noon_utc.astimezone(zone("Africa/Lagos")).hour == 13
     assert zone("nonsense") == zone(None) == zone("UTC")
+
+
+def test_a_groups_usual_language_is_most_of_its_learners_else_the_default() -> None:
+    from content.rules import usual_language
+
+    available = {"en", "yo"}
+    assert usual_language([], available, "en") == "en"
+    assert usual_language([("yo", None), (None, "yo-NG"), ("en", None)], available, "en") == "yo"
+    assert usual_language([("yo", None), ("en", None)], available, "en") == "en"  # a tie
+    assert usual_language([(None, "fr"), (None, "fr"), ("yo", None)], available, "en") == "yo"

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from bot.config import Settings
 from bot.core import arguments
-from bot.core.arguments import GroupQuiz, Refusal, ScheduleArgs
+from bot.core.arguments import GroupQuiz, PushArgs, Refusal, ScheduleArgs
 from bot.core.i18n import Locale, ui_languages
 from bot.core.render import MAX_MESSAGE_LENGTH, Reply
 from bot.sandbox.html_check import telegram_length, visible_text
@@ -42,7 +42,10 @@ WORD = st.one_of(
         lambda unit, n: unit * n, st.text(st.sampled_from(TRICKY), min_size=1), st.just(4100)
     ),
     st.sampled_from(
-        ["tiny", "q1", "30", "08:30", "off", "poll", "@news_room", "-1001", "UTC+1", "gift", "skip"]
+        [
+            *("tiny", "q1", "30", "08:30", "off", "poll", "@news_room", "-1001", "UTC+1"),
+            *("gift", "skip", "2d", "best", "shuffle"),
+        ]
     ),
 )
 WORDS = st.lists(WORD, max_size=4)
@@ -53,6 +56,7 @@ PARSERS: dict[str, Callable[[Sequence[str]], object]] = {
     "preview": lambda words: arguments.preview(words, CATALOG),
     "timezone": lambda words: arguments.timezone(words, "Africa/Lagos"),
     "remind": lambda words: arguments.remind(words, "UTC+01:00", None),
+    "goal": lambda words: arguments.goal(words, 20),
     "groupquiz": lambda words: arguments.groupquiz(words, CATALOG, SETTINGS),
     "export": lambda words: arguments.export(words, CATALOG),
     "report": lambda words: arguments.report(words, CATALOG),
@@ -62,6 +66,7 @@ PARSERS: dict[str, Callable[[Sequence[str]], object]] = {
     "delquestion": lambda words: arguments.delquestion(words, CATALOG),
     "push": lambda words: arguments.push(words, CATALOG),
     "schedule": arguments.schedule,
+    "assign": lambda words: arguments.assign(words, CATALOG, "Africa/Lagos", 1.8e9, 60),
 }
 
 
@@ -155,7 +160,15 @@ def test_groupquiz_values() -> None:
         (["\u0660\u0668:\u0663\u0660"], "args_clock_time"),
         (["\uff10\uff18:\uff10\uff10"], "args_clock_time"),
         (["24:00"], "args_clock_time"),
-        (["08:30", "daily"], "args_extra"),
+        (["08:30", "daily"], "args_clock_time"),  # two words: a time such as "7 pm"
+        (["08:30", "daily", "x"], "args_extra"),
+        (["7pm"], time(19, 0)),
+        (["7:30", "PM"], time(19, 30)),
+        (["12am"], time(0, 0)),
+        (["12pm"], time(12, 0)),
+        (["19:00"], time(19, 0)),
+        (["13pm"], "args_clock_time"),
+        (["off", "now"], "args_clock_time"),
         ([], None),
     ],
 )
@@ -184,7 +197,10 @@ def test_remind_usage_shows_off_in_the_learners_language() -> None:
         (["tiny", "@a b", "07:30"], "args_chat"),
         (["tiny", "-\uff11\uff12\uff13\uff14", "07:30"], "args_chat"),
         (["Tiny Quiz", "@news_room", "07:30"], "unknown_quiz"),
-        (["tiny", "@news_room"], None),
+        (["tiny", "@news_room"], "args_clock_time"),  # two words: the chat is to be picked
+        (["tiny", "07:30"], ScheduleArgs("tiny", None, 450)),
+        (["tiny", "OFF"], ScheduleArgs("tiny", None, None)),
+        (["tiny"], None),
     ],
 )
 def test_schedule(words: list[str], expected: object) -> None:
@@ -201,7 +217,11 @@ def test_chats_questions_and_deep_links() -> None:
     assert arguments.parse_chat("@news_room") == "@news_room"
     assert arguments.parse_chat("-1001234") == -1001234
     assert arguments.parse_chat("news") is None and arguments.parse_chat("123\n") is None
-    assert arguments.push(["tiny", "@news_room"], CATALOG) == (quiz, "@news_room")
+    assert arguments.push(["tiny", "@news_room"], CATALOG) == PushArgs(quiz, "@news_room")
+    assert arguments.push(["tiny"], CATALOG) == PushArgs(quiz, None)
+    assert arguments.push(["tiny", "Study", "group"], CATALOG) == PushArgs(
+        quiz, None, "\u2068Study group\u2069"
+    )
     assert arguments.delquestion(["tiny", "q2"], CATALOG) == (quiz, "q2")
     missing = arguments.delquestion(["tiny", "q\u00b2"], CATALOG)
     assert isinstance(missing, Refusal) and missing.problem == Reply(
@@ -283,3 +303,55 @@ def test_parse_clock_time_takes_ascii_digits_only(text: str) -> None:
 )
 def test_time_zone_names_are_looked_up_never_opened(text: str, expected: str | None) -> None:
     assert parse_timezone(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("words", "expected"),
+    [(["20"], 20), (["1"], 1), (["1000"], 1000), (["OFF"], "off"), (["stop"], "off")],
+)
+def test_goal(words: list[str], expected: object) -> None:
+    assert arguments.goal(words, None) == expected
+
+
+@given(st.text(st.one_of(ANY_CHARACTER, st.sampled_from(TRICKY)), max_size=12))
+@settings(max_examples=300, deadline=None)
+def test_a_goal_is_taken_only_as_ascii_digits_from_1_to_1000(word: str) -> None:
+    parsed = arguments.goal([word], None)
+    if isinstance(parsed, int):
+        assert word.isascii() and word.isdigit() and 1 <= int(word) <= 1000
+    elif parsed != "off":
+        assert isinstance(parsed, Refusal)
+        sendable(parsed)
+
+
+@pytest.mark.parametrize(
+    ("words", "counts", "shuffled"),
+    [
+        ("tiny 2d", "first", False),
+        ("tiny 2d best", "best", False),
+        ("tiny BEST 2d", "best", False),
+        ("tiny shuffle 2d first", "first", True),
+        ("tiny 2030-01-02 10:00 best shuffle", "best", True),
+    ],
+)
+def test_assign_takes_which_attempt_counts_and_shuffle_anywhere_after_the_quiz(
+    words: str, counts: str, shuffled: bool
+) -> None:
+    parsed = arguments.assign(words.split(), CATALOG, "UTC", 1.88e9, 60)
+    assert isinstance(parsed, arguments.AssignArgs)
+    assert (parsed.quiz.id, parsed.counts, parsed.shuffled) == ("tiny", counts, shuffled)
+
+
+@pytest.mark.parametrize(
+    ("words", "said"),
+    [
+        ("tiny 2d best first", "first\u2069</code> is one word too many"),
+        ("tiny 2d shuffle shuffled", "shuffled\u2069</code> is one word too many"),
+        ("tiny 2d 3d 4d", "4d\u2069</code> is one word too many"),
+        ("tiny best", "Which deadline?"),
+    ],
+)
+def test_assign_refuses_two_counts_two_shuffles_and_no_deadline(words: str, said: str) -> None:
+    parsed = arguments.assign(words.split(), CATALOG, "UTC", 1.88e9, 60)
+    assert isinstance(parsed, Refusal)
+    assert said in parsed.text(Locale("en", "en"))

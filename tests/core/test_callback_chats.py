@@ -22,6 +22,7 @@ from bot.core import callbacks
 from bot.sandbox import Chat, FakeBotApi, FakeUser, Message
 from tests.support.harness import running_bot
 from tests.support.learner import Learner
+from tests.support.room import reveal_data
 
 QUIZ_ID = "model-pipeline-parallelism"
 WRONG_CHAT = "This button does not work in this chat."
@@ -29,17 +30,23 @@ ADA = FakeUser(7101, "Ada", "en")
 
 
 def test_learner_and_draft_kinds_are_private_group_kinds_are_groups() -> None:
-    private = {"a", "pk", "sb", "q", "p", "l", "rv", "ls", "fgy", "fgn", "adc", "adx", "adt"}
-    groups = {"ga", "gp", "gs", "gr"}
+    private = {
+        "a", "pk", "sb", "q", "p", "l", "rv", "ra", "rf", "pm", "ls", "fgy", "fgn", "adc", "adx",
+        "adt", "aig",
+    }  # fmt: skip
+    private |= {"rq", "xq", "tz"}  # a report's and an export's format; a suggested zone
+    groups = {"ga", "gp", "gs", "gr", "gqs", "gtz"}
     declared = {kind.prefix: kind.chats for kind in callbacks.kinds()}
     assert {prefix for prefix, chats in declared.items() if chats == callbacks.PRIVATE} == private
     assert {prefix for prefix, chats in declared.items() if chats == callbacks.GROUPS} == groups
-    # a posted question may live in any chat; the post names its chat and message
-    posts = {"adp", "pp", "ps"}
-    assert all(declared[prefix] == callbacks.ANY_CHAT for prefix in posts)
+    # a posted question may live in any chat; the post names its chat and message; the menus
+    # of quizzes and the homework's menu are answered in a group and in private alike (in a
+    # group, by those who control its quizzes)
+    anywhere = {"adp", "pp", "ps", "qm", "qc", "as"}
+    assert all(declared[prefix] == callbacks.ANY_CHAT for prefix in anywhere)
     # /help's topics: wherever people send commands, never in a channel
     assert declared["hp"] == {"private", "group", "supergroup"}
-    assert set(declared) == private | groups | posts | {"hp"}
+    assert set(declared) == private | groups | anywhere | {"hp"}
 
 
 @st.composite
@@ -178,7 +185,7 @@ async def test_buttons_out_of_their_place_do_nothing(
             (answer_post, question),  # on a message of another chat that has buttons
             (answer_post, (await admin.send("/help", "/progress"))),  # in a private chat
             (question.button_data()[0], elsewhere),  # chat A's group quiz pressed in chat B
-            (question.button_data()[-1], elsewhere),  # its Reveal too
+            (reveal_data(question), elsewhere),  # its Reveal too
         ]:
             toast = await api.wait_for_answer(api.tap(bo, message, data, forge=True))
             assert toast["text"] == STALE, (data, message.chat.id)
@@ -193,7 +200,8 @@ async def test_buttons_out_of_their_place_do_nothing(
             toast = await api.wait_for_answer(api.tap(bo, elsewhere, data, forge=True))
             assert toast["text"] == expected, data
         for kind in callbacks.kinds():
-            texts = [next(v for v in ("1", "en") if f.pattern.fullmatch(v)) for f in kind.formats]
+            samples = ("1", "en", "Africa/Lagos")
+            texts = [next(v for v in samples if f.pattern.fullmatch(v)) for f in kind.formats]
             data = ":".join([callbacks.VERSION, kind.prefix, *texts])
             tap = callbacks.decode(data)
             assert tap is not None, data

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from decimal import Decimal
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,7 +18,7 @@ from bot.core.tables import (
     to_csv,
     to_xlsx,
 )
-from content.model import MultipleAnswer, Question, TrueFalseAnswer
+from content.model import MultipleAnswer, Question, SingleAnswer, TrueFalseAnswer, TypedAnswer
 from tests.support.quizzes import make_question, text
 
 
@@ -82,8 +83,21 @@ def test_an_answer_cell_shows_every_type_as_its_letters() -> None:
         "m", text("Q?"), tuple(text(o) for o in "abcd"), key=MultipleAnswer(frozenset({0, 2}))
     )
     true_false = Question("t", text("Q?"), (), key=TrueFalseAnswer(False))
-    assert answer_cell(single, 1, True) == "B ✓"
-    assert answer_cell(multiple, 0b0101, True) == "A, C ✓"
-    assert answer_cell(multiple, 0b0011, False) == "A, B ✗"
-    assert answer_cell(true_false, 1, True) == "B ✓"
-    assert answer_cell(None, 3, False) == "3 ✗"
+    assert answer_cell(single, 1, 1.0) == "B ✓"
+    assert answer_cell(multiple, 0b0101, 1.0) == "A, C ✓"
+    assert answer_cell(multiple, 0b0011, 0.0) == "A, B ✗"
+    assert answer_cell(multiple, 0b0111, 0.5) == "A, B, C 50%"
+    assert answer_cell(true_false, 1, 1.0) == "B ✓"
+    assert answer_cell(None, 3, 0.0) == "3 ✗"
+    assert answer_cell(single, 7, 0.0) == "7 ✗"  # the question has fewer options now
+
+
+def test_an_answer_cell_shows_what_a_weighted_answer_counts_for_and_a_reply() -> None:
+    weighted = Question(
+        "w", text("Q?"), tuple(text(o) for o in "abc"),
+        key=SingleAnswer(0, (Decimal(100), Decimal(50), Decimal(-100))),
+    )  # fmt: skip
+    assert answer_cell(weighted, 1, 0.5) == "B 50%"
+    assert answer_cell(weighted, 2, -1.0) == "C -100%"
+    typed = Question("t", text("Q?"), (), key=TypedAnswer((text("bubble"),)))
+    assert answer_cell(typed, -1, 1.0, "The bubble") == "The bubble ✓"

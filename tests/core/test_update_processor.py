@@ -11,7 +11,12 @@ from typing import Any
 from telegram import CallbackQuery, Chat, Message, Update, User
 
 from bot.core.callbacks import GroupAnswer, GroupReveal
-from bot.core.update_processor import PerChatUpdateProcessor, arrival_time, order_key
+from bot.core.update_processor import (
+    PerChatUpdateProcessor,
+    arrival_time,
+    order_key,
+    poll_chats,
+)
 
 _ids = itertools.count(1)
 
@@ -191,3 +196,19 @@ def test_a_vote_on_a_poll_this_process_posted_belongs_to_its_voter_in_the_poll_c
     assert order_key(vote, {"poll-1": -100}) == (-100, 3)
     assert order_key(vote, {"poll-2": -100}) is None
     assert order_key(vote) is None
+
+
+def test_the_polls_remembered_are_bounded_the_least_recently_used_going_first() -> None:
+    """A vote on a poll forgotten waits for every update before it (as one on a poll posted
+    before a restart): slower, still in order."""
+    polls = poll_chats(size=100)
+    for n in range(1_000):
+        polls[f"poll-{n}"] = -n
+    assert len(polls) == 100
+    vote = Update.de_json(
+        {"update_id": 5, "poll_answer": {"poll_id": "poll-999", "option_ids": [0],
+         "option_persistent_ids": ["0"], "user": {"id": 3, "is_bot": False, "first_name": "Bo"}}},
+        None,
+    )  # fmt: skip
+    assert order_key(vote, polls) == (-999, 3)
+    assert "poll-0" not in polls

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from bot.app import QuizApplication
 from bot.config import Settings
+from bot.core.context import SERVICES_KEY
 from bot.sandbox import FakeBotApi, FakeUser, poll_answer
 from tests.support.harness import running_bot
 from tests.support.room import (
@@ -47,14 +48,14 @@ async def test_a_group_quiz_with_answers_twice_late_and_a_non_admin(
         # the live count catches up (paced: at most one redraw every few seconds)
         await api.wait_for(lambda: "👥 3 answered" in room.current(q1).text)
 
-        reveal_button = len(room.keyboards[q1.message_id]) - 1
-        assert await room.tap(DI, q1, reveal_button) == "Only the chat's admins can do that."
+        assert len(q1.buttons) == 3  # the chat's keyboard is for answering only: no Reveal
+        assert await room.reveal_tap(DI, q1) == "Only the chat's admins can do that."
         await room.say(DI, "/stopquiz", "Only the chat's admins")
         await room.say(DI, "/skip", "Only the chat's admins")
         assert "chose it" not in room.current(q1).text
 
         seen = len(room.messages())
-        await room.tap(ADA, q1, reveal_button)  # revealed by an admin, long before the timer
+        api.send_text(ADA, "/skip", room.chat)  # revealed by an admin, long before the timer
         shown = await room.revealed(q1)
         assert "✅ B. four · 2 chose it" in shown.text
         assert "▫️ A. three · 1 chose it" in shown.text
@@ -151,10 +152,9 @@ async def test_a_channel_quiz_posted_by_an_admin(api: FakeBotApi, settings: Sett
         assert (await room.tap(BO, q1, 1)).startswith("✅")  # a subscriber answers
         assert (await room.tap(CY, q1, 1)).startswith("✅")
         assert await room.tap(BO, q1, 0) == "Your answer B stands: one answer per question."
-        reveal_button = len(room.keyboards[q1.message_id]) - 1
-        assert await room.tap(BO, q1, reveal_button) == "Only the chat's admins can do that."
+        assert await room.reveal_tap(BO, q1) == "Only the chat's admins can do that."
         seen = len(room.messages())
-        await room.tap(ADA, q1, reveal_button)
+        await room.reveal_tap(ADA, q1)  # an older message's Reveal button still works
         assert "✅ B. four · 2 chose it" in (await room.revealed(q1)).text
         await api.wait_for_bot_message(channel.id, "Question 2 of 3", after=seen)
         seen = len(room.messages())
@@ -187,7 +187,7 @@ async def test_many_answers_stay_inside_20_a_minute_and_a_429_is_waited_out(
         # the next question's message meets a 429 (as if another client shared the chat)
         api.fail("sendMessage", 429, "Too Many Requests: retry after 1", retry_after=1)
         seen = len(room.messages())
-        await room.tap(ADA, q1, len(room.keyboards[q1.message_id]) - 1)
+        await room.reveal_tap(ADA, q1)
         assert "👥 12 answered" in (await room.revealed(q1)).text
         q2 = await api.wait_for_bot_message(GROUP_ID, "Question 2 of 3", after=seen)
         assert (await room.tap(BO, q2, 0)).startswith("✅")
@@ -206,7 +206,8 @@ async def test_many_answers_stay_inside_20_a_minute_and_a_429_is_waited_out(
 async def test_poll_mode_maps_votes_to_people_and_continues_long_explanations(
     api: FakeBotApi, settings: Settings, room: Room
 ) -> None:
-    async with running_bot(settings):
+    async with running_bot(settings) as application:
+        services = application.bot_data[SERVICES_KEY]
         first = await room.poll_quiz(ADA, "tiny")
         assert first.poll is not None
         poll = first.poll
@@ -221,18 +222,22 @@ async def test_poll_mode_maps_votes_to_people_and_continues_long_explanations(
         await api.wait_until_polled()
         await api.wait_for(lambda: len(group_answers(settings.db_path)) == 2)
         seen = len(room.messages())
-        await room.tap(ADA, first, 0)  # the poll's Reveal button
+        api.send_text(ADA, "/skip", room.chat)
         await api.wait_for(lambda: poll["is_closed"])
         more = await api.wait_for_bot_message(GROUP_ID, "Why (question 1)", after=seen)
         assert LONG_WHY.strip() in more.text
         second = await room.poll(2)
         assert second.poll is not None and second.poll["question"] == "[2/3] Capital of France?"
+        # a closed poll's chat is forgotten (a vote on it is refused anyway): the map holds
+        # the open polls only
+        assert list(services.poll_chats) == [second.poll["id"]]
         api.vote(DI, second, 0)
         await api.wait_for(lambda: len(group_answers(settings.db_path)) == 3)
         seen = len(room.messages())
         api.send_text(ADA, "/stopquiz", room.chat)
         final = await api.wait_for_bot_message(GROUP_ID, "final results", after=seen)
         assert second.poll["is_closed"]
+        assert len(services.poll_chats) == len(services.locks.sessions) == 0
         names = [plain(line.split(":")[0]) for line in final.text.splitlines()[2:]]
         assert names[:2] in (["🥇 Bo", "🥈 Di"], ["🥇 Di", "🥈 Bo"])
     assert [(p, u, c) for p, u, c, _ in group_answers(settings.db_path)] == [
@@ -247,7 +252,7 @@ async def test_a_question_telegram_refused_to_post_is_posted_again(
     assert (await room.tap(BO, q1, 1)).startswith("✅")
     api.fail("sendMessage", 502, "Bad Gateway")  # not a 429: no rate-limiter retry
     seen = len(room.messages())
-    await room.tap(ADA, q1, len(room.keyboards[q1.message_id]) - 1)
+    await room.reveal_tap(ADA, q1)
     await room.revealed(q1)
     q2 = await api.wait_for_bot_message(GROUP_ID, "Question 2 of 3", after=seen)
     assert (await room.tap(CY, q2, 0)).startswith("✅")

@@ -101,11 +101,11 @@ async def test_a_group_quiz_plays_true_false_multiple_code_and_pictures(
         await room.say(ADA, "/groupquiz typed-only 30", "cannot play any question of")
         tf = await room.say(ADA, "/groupquiz types 60", "Question 1 of 5")
         assert "3 questions of this quiz are skipped here" in room.messages()[-2].text
-        assert [b["text"] for b in tf.buttons] == ["A. True", "B. False", "👁 Reveal (admins)"]
+        assert [b["text"] for b in tf.buttons] == ["A. True", "B. False"]  # answering only
         assert (await room.tap(BO, tf, 0)).startswith("✅ Right! +")
         assert (await room.tap(CY, tf, 1)).startswith("❌ Not quite")
         seen = len(room.messages())
-        await room.tap(ADA, tf, 2)
+        await room.reveal_tap(ADA, tf)
         shown = await room.revealed(tf)
         assert "✅ A. True · 1 chose it" in shown.text and "▫️ B. False · 1 chose it" in shown.text
 
@@ -125,7 +125,9 @@ async def test_a_group_quiz_plays_true_false_multiple_code_and_pictures(
         assert await room.tap(CY, m, 0) == SELECTION.format("A, B, D")
         assert await room.tap(DI, m, 4) == "Choose at least one option first."
         assert room.current(m).edits == 0 and room.current(m).reply_markup == m.reply_markup
-        assert (await room.tap(BO, m, 4)).startswith("🟡 Partly right (1/3): +")
+        assert (await room.tap(BO, m, 4)).startswith(
+            "🟡 Partly right (2 of 3 right, 1 wrong: 1/3): +"
+        )
         assert (await room.tap(CY, m, 4)).startswith("✅ Right! +")
         assert await room.tap(BO, m, 4) == "Your answer A, B, C stands: one answer per question."
         assert await room.tap(BO, m, 3) == "You already answered this question."
@@ -133,7 +135,7 @@ async def test_a_group_quiz_plays_true_false_multiple_code_and_pictures(
         assert (await room.tap(DI, m, 4)).startswith("❌ Not quite. Your answer stands")
         await api.wait_for(lambda: "👥 3 answered" in room.current(m).text)
         seen = len(room.messages())
-        await room.tap(ADA, m, 5)
+        await room.reveal_tap(ADA, m)
         shown = await room.revealed(m)
         for line in (
             "✅ A. Tensor · 2 chose it", "✅ B. Pipeline · 2 chose it",
@@ -156,7 +158,7 @@ async def test_a_group_quiz_plays_true_false_multiple_code_and_pictures(
         await api.wait_for(lambda: "👥 1 answered" in (room.current(p).caption or ""))  # redrawn
         assert "🖼 A white square" in (room.current(p).caption or "")
         seen = len(room.messages())
-        await room.tap(ADA, p, 2)
+        await room.reveal_tap(ADA, p)
         reveal = await api.wait_for_bot_message(GROUP_ID, "chose it", after=seen)
         assert reveal.reply_to is not None and reveal.reply_to.message_id == p.message_id
         assert room.current(p).reply_markup is None and "It is a square." in reveal.text
@@ -171,7 +173,7 @@ async def test_a_group_quiz_plays_true_false_multiple_code_and_pictures(
         assert long.photo is None and api.photo_uploads == [png(16, 16), png(24, 12)]
         assert (await room.tap(CY, long, 0)).startswith("✅")
         seen = len(room.messages())
-        await room.tap(ADA, long, 2)
+        await room.reveal_tap(ADA, long)
         assert "✅ A. Yes · 1 chose it" in (await room.revealed(long)).text
         await api.wait_for_bot_message(GROUP_ID, "final results", after=seen)
     answers = _answers(settings.db_path)
@@ -227,7 +229,7 @@ async def test_quiz_polls_with_two_right_answers_score_right_partly_right_and_wr
         api.vote(CY, first, [0])
         api.vote(DI, first, [1, 3])
         await api.wait_for(lambda: len(_answers(settings.db_path)) == 3)
-        await room.tap(ADA, first, 0)  # Reveal
+        api.send_text(ADA, "/skip", room.chat)  # reveal
         # a picture goes before its poll, which cannot hold one
         second = await room.poll(2)
         photo = room.messages()[room.messages().index(second) - 1]
@@ -237,7 +239,7 @@ async def test_quiz_polls_with_two_right_answers_score_right_partly_right_and_wr
         )
         api.vote(BO, second, 0)
         await api.wait_for(lambda: len(_answers(settings.db_path)) == 4)
-        await room.tap(ADA, second, 0)
+        api.send_text(ADA, "/skip", room.chat)
         third = await room.poll(3)
         assert third.poll is not None
         assert [o["text"] for o in third.poll["options"]] == ["True", "False"]
@@ -246,7 +248,7 @@ async def test_quiz_polls_with_two_right_answers_score_right_partly_right_and_wr
         api.vote(DI, third, 0)
         await api.wait_for(lambda: len(_answers(settings.db_path)) == 6)
         seen = len(room.messages())
-        await room.tap(ADA, third, 0)
+        api.send_text(ADA, "/skip", room.chat)
         await api.wait_for_bot_message(GROUP_ID, "final results", after=seen)
         why = next(m for m in room.messages()[seen:] if m.photo)  # the explanation's picture
         assert why.reply_to is not None and why.reply_to.message_id == third.message_id
@@ -360,7 +362,7 @@ async def test_a_submit_on_a_closed_multiple_question_says_so_with_or_without_a_
         m = await room.say(ADA, "/groupquiz multi 60", "Question 1 of 3")
         assert await room.tap(BO, m, 0) == SELECTION.format("A")
         seen = len(room.messages())
-        await room.tap(ADA, m, 5)  # Reveal
+        await room.reveal_tap(ADA, m)
         await api.wait_for_bot_message(GROUP_ID, "Question 2 of 3", after=seen)
         closed = "Time is up for this question."
         assert await room.tap(BO, m, 4) == closed  # a selection, too late
@@ -379,7 +381,7 @@ async def test_a_member_who_forgets_after_submitting_is_still_told_their_answer_
         m = await room.say(ADA, "/groupquiz multi 60", "Question 1 of 3")
         assert await room.tap(BO, m, 0) == SELECTION.format("A")
         assert await room.tap(CY, m, 1) == SELECTION.format("B")
-        assert (await room.tap(BO, m, 4)).startswith("🟡 Partly right (1/2)")
+        assert (await room.tap(BO, m, 4)).startswith("🟡 Partly right (1 of 2 right: 1/2)")
         ask = await bo.send("/forgetme", "This deletes everything")
         (data,) = [b["callback_data"] for b in ask.buttons if b["text"] == "Delete my data"]
         assert (await bo.tap(ask, str(data)))["text"].startswith("Your data is deleted")

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import sqlite3
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -19,10 +20,12 @@ from telegram import PollAnswer, User
 from telegram.error import Forbidden
 
 from bot.config import DEFAULT_CONTENT_DIR, Settings
+from bot.core.callbacks import GroupAnswer
 from bot.core.context import Services
 from bot.group import answers
 from bot.group import flow as group_flow
 from content.catalog import Catalog
+from content.group_rules import shown_state
 from content.model import Quiz
 from storage import Storage
 
@@ -36,8 +39,7 @@ async def until(condition: Any, timeout: float = 10.0) -> None:
 
 def blocked_on(services: Services, session_id: int) -> bool:
     """Some task waits for this session's lock."""
-    lock = services.group_locks.get(session_id)
-    return lock is not None and bool(getattr(lock, "_waiters", None))
+    return services.locks.sessions.waiting(session_id) > 0
 
 
 class Jobs:
@@ -87,6 +89,13 @@ class Client:
             await self.hold_edits_with_buttons.wait()
         self.log.append(("edit", chat_id, message_id, reply_markup is not None))
 
+    async def edit_message_reply_markup(self, chat_id: int, message_id: int) -> None:
+        self.log.append(("edit", chat_id, message_id, False))
+
+    @property
+    def username(self) -> str:
+        return "quiz_tutor_bot"
+
 
 @dataclass
 class World:
@@ -125,7 +134,7 @@ async def test_a_live_count_redraw_never_lands_after_the_reveal(world: World) ->
         name="x", chosen=0, correct=True, elapsed=1.0, points=900, now=services.clock(),
     )  # fmt: skip
     client.hold_edits_with_buttons = asyncio.Event()
-    redraw = asyncio.create_task(answers.refresh_count(client, services, jobs, session.id, 0))  # type: ignore[arg-type]
+    redraw = asyncio.create_task(group_flow.refresh_count(client, services, jobs, session.id, 0))  # type: ignore[arg-type]
     await client.entered.wait()  # the redraw is on its way (say, waiting in the rate limiter)
     reveal = asyncio.create_task(group_flow.reveal(client, services, jobs, session.id, 0))  # type: ignore[arg-type]
     await until(lambda: reveal.done() or blocked_on(services, session.id))
@@ -192,3 +201,79 @@ async def test_a_vote_on_a_poll_still_being_recorded_waits_for_it_in_any_topic(
     await vote
     counts = await groups.answer_counts(session.id, 0)
     assert sum(counts.values()) == 1  # the vote counted
+
+
+async def test_what_a_session_keeps_in_memory_goes_with_its_questions(world: World) -> None:
+    """The count each question shows is kept while it is open, and the session's lock while
+    someone uses it: a bot running for months keeps none of a quiz that ended."""
+    services, client, jobs = world.services, world.client, world.jobs
+    session = await world.start()
+    shown = services.shown_counts
+    posted = shown_state(0, session.seconds)  # no answers yet, all its time left
+    assert shown.shows((session.id, 0), posted) and len(shown) == 1
+    await group_flow.reveal(client, services, jobs, session.id, 0)  # type: ignore[arg-type]
+    assert not shown.shows((session.id, 0), posted)
+    assert shown.shows((session.id, 1), posted) and len(shown) == 1
+    running = await services.storage.groups.get_session(session.id)
+    assert running is not None
+    assert await group_flow.stop(client, services, jobs, running)  # type: ignore[arg-type]
+    assert len(shown) == 0
+    assert len(services.locks.sessions) == 0
+
+
+class Toasts:
+    """The toast process, as the flow sees it: every toast handed over."""
+
+    def __init__(self) -> None:
+        self.sent: dict[str, str] = {}
+
+    def send(self, query_id: str, text: str) -> bool:
+        self.sent[query_id] = text
+        return True
+
+
+async def test_a_tap_as_soon_as_a_question_is_posted_waits_for_it_to_be_recorded(
+    world: World,
+) -> None:
+    """A member can tap a question the moment Telegram shows it, before the bot has recorded
+    it (its write waits for the file, here held by another connection). The tap is not
+    refused as a stale button: it waits for the record (the post holds the session's lock)
+    and is taken. Reads see only what is committed, so the record is not seen before that."""
+    toasts = Toasts()
+    services = replace(world.services, toaster=toasts)
+    client, jobs = world.client, world.jobs
+    session = await world.start()
+    posted = len(client.log)
+    other = sqlite3.connect(services.settings.db_path, isolation_level=None)
+    client.hold_sends = asyncio.Event()
+    try:
+        reveal = asyncio.create_task(
+            group_flow.reveal(client, services, jobs, session.id, 0)  # type: ignore[arg-type]
+        )
+        await client.entered.wait()  # question 2 is being sent, question 1's reveal written
+        other.execute("BEGIN IMMEDIATE")  # the record of question 2 waits (busy_timeout)
+        client.hold_sends.set()
+        await until(
+            lambda: any(kind == "send" and keys for kind, _, _, keys in client.log[posted:])
+        )
+        question_2 = next(m for kind, _, m, keys in client.log[posted:] if kind == "send" and keys)
+        query: Any = SimpleNamespace(
+            id="tap-1",
+            message=SimpleNamespace(chat=SimpleNamespace(id=-1), message_id=question_2),
+            from_user=User(7, "Bo", is_bot=False),
+        )
+        tap = asyncio.create_task(
+            answers.take_tap(
+                services, jobs, query, GroupAnswer(session.id, 1, 0),  # type: ignore[arg-type]
+                services.default_locale(), services.clock(),
+            )
+        )  # fmt: skip
+        await until(lambda: tap.done() or blocked_on(services, session.id))
+        assert not tap.done()
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    await asyncio.gather(reveal, tap)
+    assert "no longer active" not in toasts.sent["tap-1"]
+    counts = await services.storage.groups.answer_counts(session.id, 1)
+    assert sum(counts.values()) == 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
 from bot.core import callbacks
@@ -10,9 +12,8 @@ from bot.group.render import (
     MAX_POLL_EXPLANATION,
     MAX_POLL_OPTION,
     MAX_POLL_QUESTION,
-    answer_points,
+    as_poll,
     board_lines,
-    credit,
     leaderboard,
     option_counts,
     pick_toast,
@@ -20,10 +21,13 @@ from bot.group.render import (
     post_message,
     question_message,
     reveal_message,
+    tap_toast,
 )
 from bot.sandbox.html_check import telegram_length
-from content.model import MultipleAnswer, Question, TrueFalseAnswer
-from storage.group_store import ScoreRow
+from content.grading import Choice, Selection, grade
+from content.group_rules import answer_points
+from content.model import MultipleAnswer, Question, SingleAnswer, TrueFalseAnswer
+from storage.group_store import GroupSession, ScoreRow
 from tests.support.quizzes import (
     EN,
     LOCALES,
@@ -63,9 +67,9 @@ def test_worst_case_question_and_reveal_fit_one_message(locale: object) -> None:
     assert asked.markup is not None
     data = [b.callback_data for row in asked.markup.inline_keyboard for b in row]
     assert all(isinstance(d, str) and len(d.encode()) <= 64 for d in data)
-    assert len(data) == len(question.options) + 1  # one per option, then Reveal
-    counts = dict.fromkeys(range(len(question.options)), 99999)
-    revealed = reveal_message(quiz, question, 0, 1, counts, locale)  # type: ignore[arg-type]
+    assert len(data) == len(question.options)  # one per option: the keyboard only answers
+    counts = {Choice(i): 99999 for i in range(len(question.options))}
+    revealed = reveal_message(quiz, question, 0, 1, counts, 99999, locale)  # type: ignore[arg-type]
     assert telegram_length(shown(revealed)) <= MAX_MESSAGE_LENGTH
     assert revealed.markup is None
 
@@ -73,13 +77,13 @@ def test_worst_case_question_and_reveal_fit_one_message(locale: object) -> None:
 def test_reveal_marks_the_right_option_counts_and_escapes() -> None:
     quiz = nasty_quiz()
     question = quiz.questions[0]
-    text = shown(reveal_message(quiz, question, 0, 2, {1: 3}, EN))
+    text = shown(reveal_message(quiz, question, 0, 2, {Choice(1): 3}, 3, EN))
     assert f"✅ B. opt0b {NASTY} · 3 chose it" in text
     assert f"▫️ A. opt0a {NASTY} · 0 chose it" in text
     assert "👥 3 answered" in text and f"E0 {NASTY}" in text
     assert "Question 1 of 2" in text
     assert "ẹni" not in text
-    assert "ló yàn án" in shown(reveal_message(quiz, question, 0, 2, {1: 3}, YO))
+    assert "ló yàn án" in shown(reveal_message(quiz, question, 0, 2, {Choice(1): 3}, 3, YO))
 
 
 def test_boards_escape_names_and_rank_with_medals() -> None:
@@ -142,10 +146,9 @@ def test_worst_case_multiple_question_and_reveal_fit_one_message(locale: object)
     assert taps == [
         *(callbacks.GroupPick(BIG, 0, i) for i in range(10)),
         callbacks.GroupSubmit(BIG, 0),
-        callbacks.GroupReveal(BIG, 0),
     ]
-    counts = {(1 << 10) - 1: 99999}  # everyone picked every option
-    revealed = reveal_message(quiz, question, 0, 1, counts, locale)  # type: ignore[arg-type]
+    counts = {Selection(frozenset(range(10))): 99999}  # everyone picked every option
+    revealed = reveal_message(quiz, question, 0, 1, counts, 0, locale)  # type: ignore[arg-type]
     assert telegram_length(shown(revealed)) <= MAX_MESSAGE_LENGTH
 
 
@@ -159,14 +162,16 @@ def test_a_multiple_question_shows_no_selection_and_its_reveal_counts_each_optio
     labels = [b.text for row in posted.markup.inline_keyboard for b in row]  # type: ignore[union-attr]
     assert labels == ["A. w", "B. x", "C. y", "D. z", "✅ Submit my answer"]
     # Bo picked A and C, Cy A and B, Di A and C
-    counts = {0b0101: 2, 0b0011: 1}
+    counts = {Selection(frozenset({0, 2})): 2, Selection(frozenset({0, 1})): 1}
     assert option_counts(question, counts) == [3, 1, 2, 0]
-    text = shown(reveal_message(quiz, question, 0, 1, counts, EN))
+    text = shown(reveal_message(quiz, question, 0, 1, counts, 2, EN))
     for line in ("✅ A. w · 3 chose it", "❌ B. x · 1 chose it", "✅ C. y · 2 chose it",
                  "❌ D. z · 0 chose it", "👥 3 answered, 2 fully right"):  # fmt: skip
         assert line in text
-    assert pick_toast(0b0101, EN) == "Your selection: A, C — tap ✅ Submit my answer."
-    assert pick_toast(0, EN).startswith("Your selection is empty")
+    assert pick_toast(Selection(frozenset({0, 2})), EN) == (
+        "Your selection: A, C — tap ✅ Submit my answer."
+    )
+    assert pick_toast(Selection(frozenset()), EN).startswith("Your selection is empty")
 
 
 def test_credit_scales_the_points_of_a_right_answer() -> None:
@@ -175,10 +180,45 @@ def test_credit_scales_the_points_of_a_right_answer() -> None:
         key=MultipleAnswer(frozenset({0, 1, 3})),
     )  # fmt: skip
     true_false = Question("t", localized("True?"), (), key=TrueFalseAnswer(False))
-    assert credit(multiple, 0b1011) == 1 and credit(multiple, 0b0111) * 3 == 1
-    assert credit(multiple, 0b0100) == 0 and credit(multiple, 0b1111) * 3 == 2
-    assert answer_points(multiple, 0b1011, 0, 30) == 1000
-    assert answer_points(multiple, 0b0111, 0, 30) == 333
-    assert answer_points(multiple, 0b0111, 30, 30) == 167
-    assert answer_points(multiple, 0b0100, 0, 30) == 0
-    assert answer_points(true_false, 1, 0, 30) == 1000 and answer_points(true_false, 0, 0, 30) == 0
+
+    def points(question: Question, response: Choice | Selection, elapsed: float) -> int:
+        return answer_points(grade(question, response).credit, elapsed, 30)
+
+    assert points(multiple, Selection(frozenset({0, 1, 3})), 0) == 1000
+    assert points(multiple, Selection(frozenset({0, 1, 2})), 0) == 333
+    assert points(multiple, Selection(frozenset({0, 1, 2})), 30) == 167
+    assert points(multiple, Selection(frozenset({2})), 0) == 0
+    assert points(true_false, Choice(1), 0) == 1000 and points(true_false, Choice(0), 0) == 0
+
+
+WEIGHTED = Question(
+    "w", localized("Who?"), tuple(localized(o) for o in ("Grant", "His wife", "No one")),
+    key=SingleAnswer(0, (Decimal(100), Decimal(50), Decimal(-100))),
+)  # fmt: skip
+TIMED = GroupSession(
+    id=1, chat_id=-1, chat_type="group", quiz_id="q", question_ids=("w",), seconds=30,
+    mode="buttons", language="en", started_by=1, started_at=0.0, position=0,
+    finished_at=None, outcome=None,
+)  # fmt: skip
+
+
+def test_a_weighted_single_earns_its_share_of_the_points_or_loses_them() -> None:
+    half, down = grade(WEIGHTED, Choice(1)), grade(WEIGHTED, Choice(2))
+    assert answer_points(half.credit, 0, 30) == 500
+    assert answer_points(down.credit, 0, 30) == -1000
+    assert answer_points(down.credit, 30, 30) == -500
+    assert tap_toast(TIMED, WEIGHTED, half, 500, EN) == (
+        "🟡 Partly right (1/2): +500 points. Your answer stands."
+    )
+    assert tap_toast(TIMED, WEIGHTED, down, -1000, EN).startswith("❌ Not quite (-1): -1000 points")
+
+
+def test_a_weighted_question_is_never_a_poll_and_its_reveal_shows_the_weights() -> None:
+    assert not as_poll(WEIGHTED)
+    assert as_poll(make_question("s", "Short?", ["a", "b"], 1))
+    quiz = make_quiz([WEIGHTED])
+    counts = {Choice(0): 2, Choice(1): 3, Choice(2): 1}
+    text = shown(reveal_message(quiz, WEIGHTED, 0, 1, counts, 2, EN))
+    for line in ("✅ A. Grant (100%) · 2 chose it", "▫️ B. His wife (50%) · 3 chose it",
+                 "▫️ C. No one (-100%) · 1 chose it", "👥 6 answered, 2 fully right"):  # fmt: skip
+        assert line in text

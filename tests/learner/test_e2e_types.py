@@ -65,7 +65,7 @@ async def test_every_type_played_through_with_partial_credit_in_the_score(
     tf = await learner.send("/quiz types", "Question 1 of 8")
     assert [b["text"] for b in tf.buttons] == ["True", "False"]
     toast, multiple = await learner.choose(tf, 1, "Question 2 of 8")
-    assert toast["text"] == "❌ Not quite. The right answer is A."
+    assert toast["text"] == "❌ Not quite. The right answer is True."  # a value, not a letter
     assert "The right answer is True" in current(api, tf).text
     assert "False ← your answer" in current(api, tf).text
 
@@ -77,12 +77,12 @@ async def test_every_type_played_through_with_partial_credit_in_the_score(
     redrawn = ["☑ A. Tensor", "☑ B. Pipeline", "☑ C. Banana", "☐ D. Data", "✅ Submit"]
     await api.wait_for(lambda: [b["text"] for b in current(api, multiple).buttons] == redrawn)
     seen = len(learner.messages())
-    assert await submit(learner, multiple) == "🟡 Partly right: 1/3."
+    assert await submit(learner, multiple) == "🟡 Partly right: 2 of 3 right, 1 wrong: 1/3."
     numeric = await api.wait_for_bot_message(learner.chat_id, "Question 3 of 8", after=seen)
     revealed = current(api, multiple).text
     assert "✅ A. Tensor ← your answer" in revealed
     assert "❌ C. Banana ← your answer" in revealed
-    assert "☑️ D. Data ← missed" in revealed
+    assert "👉 D. Data ← missed" in revealed  # unlike a pick on a phone: ✅ and ☑️ are not
     assert "Partly right (1/3). The right options are A, B, D." in revealed
     assert current(api, multiple).reply_markup is None
 

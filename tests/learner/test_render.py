@@ -12,7 +12,6 @@ from bot.core.render import MAX_BUTTON_LABEL, MAX_MESSAGE_LENGTH, Rendered, shor
 from bot.learner.render import (
     Overview,
     Placed,
-    Tapped,
     language_menu,
     preview_messages,
     progress_message,
@@ -23,7 +22,8 @@ from bot.learner.render import (
 )
 from bot.sandbox.html_check import EntityParseError, telegram_length, visible_text
 from content import schema
-from content.model import Guide, Quiz
+from content.grading import Choice, Grade, grade
+from content.model import Guide, Question, Quiz
 from content.progress import Mastery, mastery
 from content.rules import Summary
 from storage import Answer, QuizRecord
@@ -40,6 +40,11 @@ from tests.support.quizzes import (
     visible,
     worst_case_quiz,
 )
+
+
+def tapped(question: Question, choice: int) -> Grade:
+    """The grade of a tap on `choice` (the bank's order), as the flow computes it."""
+    return grade(question, Choice(choice))
 
 
 def mastery_of(quiz: Quiz, latest: dict[str, dict[str, Answer]]) -> dict[str, Mastery]:
@@ -67,8 +72,8 @@ def every_rendering(quiz: Quiz, locale: Locale) -> list[Rendered]:
     latest = {quiz.id: {first.id: Answer(first.id, 0, False, 1.0)}}
     return [
         question_message(Placed(quiz, first, 0), 12, locale),
-        reveal_message(Placed(quiz, first, 0), Tapped(0), locale),
-        reveal_message(Placed(quiz, first, 0), Tapped(first.answer), locale),
+        reveal_message(Placed(quiz, first, 0), tapped(first, 0), locale),
+        reveal_message(Placed(quiz, first, 0), tapped(first, first.answer), locale),
         summary_message(quiz, Summary(1, 2, (first.id,)), (1, 2), locale),
         summary_message(quiz, Summary(2, 2, ()), None, locale),
         *quiz_list([quiz], records, locale),
@@ -127,7 +132,7 @@ def test_every_rendering_passes_the_html_check_with_markup_in_content(locale: Lo
     ("render", "answer", "fragments"),
     [
         (question_message, 0, ("T ", "Q0 ", "A. opt0a ", "B. opt0b ")),
-        (reveal_message, Tapped(0), ("Q0 ", "opt0a ", "opt0b ", "E0 ")),
+        (reveal_message, tapped(nasty_quiz().questions[0], 0), ("Q0 ", "opt0a ", "opt0b ", "E0 ")),
     ],
     ids=["question", "reveal"],
 )
@@ -204,13 +209,14 @@ def test_empty_quiz_list_has_no_keyboard() -> None:
 # --- lengths -------------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("weighted", [False, True], ids=["plain", "weights"])
 @pytest.mark.parametrize("locale", LOCALES, ids=lambda loc: loc.language)
-def test_worst_case_question_and_reveal_fit_one_message(locale: Locale) -> None:
-    quiz, question = worst_case_quiz()
+def test_worst_case_question_and_reveal_fit_one_message(locale: Locale, weighted: bool) -> None:
+    quiz, question = worst_case_quiz(weighted=weighted)
     for rendered in (
         question_message(Placed(quiz, question, 0), 10**17, locale),
-        reveal_message(Placed(quiz, question, 0), Tapped(0), locale),
-        reveal_message(Placed(quiz, question, 0), Tapped(question.answer), locale),
+        reveal_message(Placed(quiz, question, 0), tapped(question, 0), locale),
+        reveal_message(Placed(quiz, question, 0), tapped(question, question.answer), locale),
     ):
         shown = visible(rendered)
         assert telegram_length(shown) <= MAX_MESSAGE_LENGTH
@@ -219,7 +225,7 @@ def test_worst_case_question_and_reveal_fit_one_message(locale: Locale) -> None:
 
 def test_worst_case_reveal_keeps_the_whole_explanation() -> None:
     quiz, question = worst_case_quiz()
-    shown = visible(reveal_message(Placed(quiz, question, 0), Tapped(0), EN))
+    shown = visible(reveal_message(Placed(quiz, question, 0), tapped(question, 0), EN))
     assert "w" * schema.MAX_EXPLANATION_LENGTH in shown
     assert shown.count("w" * schema.MAX_OPTION_LENGTH) >= schema.MAX_OPTIONS
 
@@ -228,7 +234,7 @@ def test_worst_case_question_of_emoji_fits_one_message() -> None:
     quiz, question = worst_case_quiz("😀")
     for rendered in (
         question_message(Placed(quiz, question, 0), 1, EN),
-        reveal_message(Placed(quiz, question, 0), Tapped(0), EN),
+        reveal_message(Placed(quiz, question, 0), tapped(question, 0), EN),
     ):
         assert telegram_length(visible(rendered)) <= MAX_MESSAGE_LENGTH
 
@@ -441,3 +447,24 @@ def test_a_block_over_the_limit_is_cut_at_line_ends() -> None:
     joined = "\n".join(messages)
     assert all(line in joined for line in lines)
     assert messages[0].startswith("intro") and messages[-1].endswith("outro")
+
+
+def test_a_practice_round_with_many_sections_to_read_fits_one_message() -> None:
+    from bot.learner.render import Practice, practice_summary
+    from content.model import LocalizedText
+    from content.rules import Summary
+
+    sections = [
+        Guide(
+            LocalizedText({"en": f"{n} " + "Sëction & <more> " * 12}),
+            f"https://e.org/{n}#" + "x" * 400,
+        )
+        for n in range(30)
+    ]
+    summary = Summary(score=0, total=500, missed=tuple(f"q{n}" for n in range(500)))
+    shown = practice_summary(summary, None, 0, sections, Practice(7, 500), Locale("en", "en"))
+    visible = visible_text(shown.text, "HTML")
+    assert telegram_length(visible) <= MAX_MESSAGE_LENGTH
+    assert visible.count("• ") == 10 and "… and 20 more" in visible
+    assert shown.markup is not None
+    assert shown.markup.inline_keyboard[0][0].text == "🎯 Practise the 500 still missed"

@@ -13,7 +13,13 @@ from bot.config import DEFAULT_CONTENT_DIR
 from bot.sandbox import FakeBotApi, FakeUser
 from content.loader import load_bank_file
 from tests.support.learner import Learner
-from tests.support.process import QUIZ_ID, bot_process, children, started_bot
+from tests.support.process import (
+    QUIZ_ID,
+    bot_process,
+    children,
+    started_bot,
+    stop_if_running,
+)
 from tests.support.process import running as process_runs
 
 
@@ -218,8 +224,6 @@ async def test_ctrl_c_while_the_toast_process_starts_leaves_nothing_behind(
         code, log = await running.finish()
         assert not process_runs(toaster)  # it did not outlive the bot
     finally:
-        if running.process.returncode is None:
-            running.process.kill()
-            await running.process.wait()
+        await stop_if_running(running.process)
     assert code == 0, log
     assert "Traceback" not in log

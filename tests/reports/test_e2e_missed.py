@@ -1,5 +1,5 @@
 """ "Review what you missed": the deep link under a group quiz's results opens, in private, a
-review of exactly the questions that member got wrong or left unanswered."""
+round of practice of exactly the questions that member got wrong or left unanswered."""
 
 from __future__ import annotations
 
@@ -50,7 +50,13 @@ async def test_each_member_reviews_what_they_missed_and_others_are_refused(
         assert "2 questions" in intro.text
         first = await api.wait_for_bot_message(BO.id, "Capital of France?", after=seen)
         _, second = await bo.choose(first, "Paris", "Colour of a clear sky?")
+        seen_done = len(bo.messages())
         assert (await bo.tap(second, button_for(second, "blue")))["text"].startswith("✅")
+        # a round of practice: its end says so, and nothing is left to practise
+        done = await api.wait_for_bot_message(BO.id, "Practice round finished", after=seen_done)
+        assert "Every one right this time" in done.text
+        assert "These answers were reviews of their cards" in done.text
+        assert not any("Practise" in b["text"] for b in done.buttons)
         with sqlite3.connect(settings.db_path) as db:
             reviewed = db.execute(
                 "SELECT quiz_id, question_id, correct FROM answers WHERE user_id=? ORDER BY id",

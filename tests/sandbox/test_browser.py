@@ -1,7 +1,9 @@
 """The sandbox in a real browser: `python -m bot sandbox` started as a newcomer starts it, the
 page opened in headless Chromium (Debian's, through Selenium and chromedriver), the seed quiz
-taken by clicking its buttons, the reveal and the score read off the page; then the bot admin
-uploads a bank full of markup through the page, and a learner sees it as text.
+taken by clicking its buttons, the reveal (with when its card comes back) and the score read
+off the page; the question missed practised, its long explanation collapsed until a tap, and
+/progress's chart of the reviews ahead shown; then the bot admin uploads a bank full of markup
+through the page, and a learner sees it as text.
 
 In CI a missing browser fails these tests; elsewhere they are skipped (`browser_ready`,
 tests/conftest.py)."""
@@ -14,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests.support import browser
+from tests.support.first_hour import first_hour
 from tests.support.sandbox import HOSTILE_BANK, label_is, right_answers, sandbox_process
 
 QUIZ_ID = "model-pipeline-parallelism"
@@ -52,6 +55,7 @@ def test_the_seed_quiz_is_played_by_clicking_in_the_page(
                 driver,
             )
             assert "✅" in revealed["text"]
+            assert "↻ back" in revealed["text"].splitlines()[-2]  # last, above the time
             if number == 1:
                 assert "← your answer" in revealed["text"] and "❌" in revealed["text"]
                 toast = browser.until(
@@ -66,7 +70,53 @@ def test_the_seed_quiz_is_played_by_clicking_in_the_page(
         )
         assert "Score: 7/8" in summary["text"], summary["text"]
         assert "7/8" in summary["bold"]  # <b> drawn as bold
-        assert summary["buttons"]  # Take it again, All quizzes
+        assert summary["buttons"]  # Practise, Take it again, All quizzes
+
+        # practise the one missed: a round of exactly it, its explanation folded
+        practise = browser.button(driver, summary["id"], "🎯 Practise the 1 you missed")
+        practise.click()
+        question = browser.question(driver, 1, 1, what="the practice question", heading="Practice")
+        asked = next(text for text in right if text in question["text"])
+        choice = next(
+            i for i, label in enumerate(question["buttons"]) if label_is(label, right[asked])
+        )
+        driver.find_elements("css selector", f"#{question['id']} .keyboard button")[choice].click()
+        revealed = browser.until(
+            "the practice reveal",
+            lambda: browser.find(
+                driver, lambda m: m["id"] == question["id"] and "↻ back" in m["text"]
+            ),
+            driver,
+        )
+        assert "↻ back" in revealed["text"].splitlines()[-2]
+        folded = driver.find_element("css selector", f"#{question['id']} blockquote.expandable")
+        assert driver.execute_script(
+            "return arguments[0].scrollHeight > arguments[0].clientHeight + 4", folded
+        ), "the long explanation shows collapsed"
+        folded.click()
+        assert driver.execute_script(
+            "return arguments[0].scrollHeight <= arguments[0].clientHeight + 1", folded
+        ), "a tap expands it"
+        browser.until(
+            "the end of the practice round",
+            lambda: browser.find(driver, lambda m: "Practice round finished" in m["text"]),
+            driver,
+        )
+
+        # /progress: the reviews due ahead, as a chart
+        field = driver.find_element("id", "text")
+        field.send_keys("/progress")
+        driver.find_element("id", "send").click()
+        chart = browser.until(
+            "the /progress chart",
+            lambda: browser.find(driver, lambda m: "Reviews due in the next 30 days" in m["text"]),
+            driver,
+        )
+        assert driver.execute_script(
+            "const img = document.querySelector(`#${arguments[0]} .photo img`);"
+            "return img !== null && img.complete && img.naturalWidth > 0 && img.naturalWidth <= 1280",
+            chart["id"],
+        )
 
         # a bank full of markup, uploaded through the page by the bot admin, shows as text
         bank = tmp_path / "hostile.yaml"
@@ -91,10 +141,11 @@ def test_the_seed_quiz_is_played_by_clicking_in_the_page(
         assert any("<img src=x onerror=window.pwned=3>" in label for label in question["buttons"])
         assert (
             driver.execute_script(
-                "return document.querySelectorAll('#messages img, #messages script').length"
+                "return [...document.querySelectorAll('#messages img, #messages script')]"
+                ".filter((e) => !e.parentElement.classList.contains('photo')).length"
             )
             == 0
-        )
+        )  # the only pictures are the bot's photos (the /progress chart)
         assert driver.execute_script("return window.pwned === undefined")
 
 
@@ -165,3 +216,21 @@ def test_help_fits_a_phone_screen_for_each_person(browser_ready: None, tmp_path:
                 ),
                 driver,
             )
+
+
+@pytest.mark.timeout(300)
+def test_a_new_teachers_first_hour(browser_ready: None, tmp_path: Path) -> None:
+    """/help, a GIFT file imported, a group quiz from the menu, a question pushed and homework
+    set through the chat picker; a learner who left the quiz at question 2 opens the homework
+    from its link and starts afresh at question 1; then /report has the grid with her row."""
+    with (
+        sandbox_process(tmp_path) as sandbox,
+        browser.chromium(tmp_path / "profile") as driver,
+    ):
+        rows = first_hour(driver, sandbox.url, tmp_path)
+    by_name = {row[0]: row for row in rows[1:]}
+    assert rows[0][:4] == ["name", "user id", "score", "total"]
+    emma = by_name["Emma"]
+    assert emma[2:4] == ["3", "3"]  # the homework's attempt, finished: 3/3
+    credit = rows[0].index("credit")
+    assert emma[credit : credit + 4] == ["3", "1", "1", "1"]  # the grid: every mark 1

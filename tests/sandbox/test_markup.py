@@ -19,13 +19,17 @@ texts = st.text(st.characters(exclude_categories=("Cs",)), max_size=40)
 
 
 @st.composite
-def telegram_html(draw: st.DrawFn, depth: int = 0) -> str:
-    """Text as the bot writes it: escaped text inside Telegram's tags, nested."""
+def telegram_html(draw: st.DrawFn, depth: int = 0, inside: frozenset[str] = frozenset()) -> str:
+    """Text as the bot writes it: escaped text inside Telegram's tags, nested as Telegram
+    allows (a block quote in no block quote nor link, and holding no code block)."""
     parts = []
     for _ in range(draw(st.integers(0, 3))):
         if depth < 3 and draw(st.booleans()):
-            inner = draw(telegram_html(depth + 1))
-            kind = draw(st.sampled_from([*FORMATS, "a", "pre", "spoiler-span"]))
+            kinds = [*FORMATS, "a", "pre", "spoiler-span"]
+            if "blockquote" in inside or "a" in inside:
+                kinds = [kind for kind in kinds if kind not in ("blockquote", "pre")]
+            kind = draw(st.sampled_from(kinds))
+            inner = draw(telegram_html(depth + 1, inside | {kind}))
             if kind == "a":
                 href = draw(st.sampled_from(["https://example.org/?a=1&amp;b=2", "tg://user?id=1"]))
                 parts.append(f'<a href="{href}">{inner}</a>')

@@ -275,7 +275,7 @@ async def test_a_group_quiz_poll_is_voted_by_each_person(
     vote = {"chat_id": group, "message_id": poll_message["message_id"], "option": 1}
     await post(client, "/api/vote", {"person": "emma", **vote})
     after = await events.until(lambda e: e["kind"] == "edit" and "poll" in e["message"])
-    assert after["message"]["poll"]["votes"] == {"emma": 1}
+    assert after["message"]["poll"]["votes"] == {"emma": [1]}
     assert after["message"]["poll"]["total"] == 1
     again = await client.post("/api/vote", json={"person": "emma", **vote}, headers=origin(client))
     assert again.status == 400 and "already" in (await again.json())["error"]
@@ -323,3 +323,95 @@ async def test_a_web_app_button_opens_at_its_url_with_initdata_signed_for_the_pe
         assert refused.status == 400
     not_hers = {**elsewhere, "person": "ade", "url": url}  # Adé's chat holds no such message
     assert (await client.post("/api/web_app", json=not_hers, headers=origin(client))).status == 400
+
+
+async def test_a_person_picks_a_chat_for_push_through_the_page(
+    sandbox_bot: QuizApplication, client: TestClient[Any, Any], events: Events, cast: Cast
+) -> None:
+    funmi = cast.people["funmi"].user.id  # the bot admin, an admin of the group and channel
+    await post(
+        client, "/api/send", {"person": "funmi", "chat_id": funmi, "text": f"/push {QUIZ_ID}"}
+    )
+    asked = (await events.until(bot_says(funmi, "Where should the next question")))["message"]
+    keyboard = asked["reply_keyboard"]
+    assert [[b["text"] for b in row] for row in keyboard] == [
+        ["👥 Pick a group"], ["📣 Pick a channel"],
+    ]  # fmt: skip
+    groups, channels = (row[0] for row in keyboard)
+    assert (groups["channel"], channels["channel"]) == (False, True)
+    offered = await client.get(
+        "/api/pickable", params={"person": "funmi", "request_id": str(channels["request_id"])}
+    )
+    assert (await offered.json())["chats"] == [
+        {"id": cast.channel.id, "title": "Study news", "type": "channel"}
+    ]
+    # a chat the button does not offer is refused; so is another person's button
+    wrong = {"person": "funmi", "request_id": channels["request_id"], "chat_id": cast.group.id}
+    refused = await client.post("/api/pick", json=wrong, headers=origin(client))
+    assert refused.status == 400 and "cannot be picked" in (await refused.json())["error"]
+    other = {**wrong, "person": "emma", "chat_id": cast.channel.id}
+    refused = await client.post("/api/pick", json=other, headers=origin(client))
+    assert refused.status == 400 and "gone" in (await refused.json())["error"]
+
+    await post(client, "/api/pick", {**wrong, "chat_id": cast.channel.id})
+    await events.until(bot_says(cast.channel.id, "question 1 of 8"))
+    done = (await events.until(bot_says(funmi, "posted to Study news")))["message"]
+    assert done.get("remove_keyboard") is True
+
+
+async def test_the_bots_own_deep_link_opens_inside_the_page(
+    sandbox_bot: QuizApplication, client: TestClient[Any, Any], events: Events, cast: Cast
+) -> None:
+    emma = cast.people["emma"].user.id
+    link = f"https://t.me/{cast_bot(client)}?start=quiz-{QUIZ_ID}"
+    await post(client, "/api/open", {"person": "emma", "url": link})
+    await events.until(bot_says(emma, "Question 1 of 8"))
+    elsewhere = await client.post(
+        "/api/open", json={"person": "emma", "url": "https://t.me/other_bot?start=x"},
+        headers=origin(client),
+    )  # fmt: skip
+    assert elsewhere.status == 400
+
+
+def cast_bot(client: TestClient[Any, Any]) -> str:
+    return "quiz_tutor_bot"
+
+
+async def test_a_person_votes_several_options_of_a_quiz_poll_that_takes_them(
+    api: FakeBotApi, client: TestClient[Any, Any], events: Events, cast: Cast
+) -> None:
+    group = cast.group.id
+    async with Bot(api.token, base_url=api.base_url) as bot:
+        sent = await bot.send_poll(
+            group, "Which are prime?", ["2", "4", "5"], type="quiz", is_anonymous=False,
+            allows_multiple_answers=True, correct_option_ids=[0, 2],
+        )  # fmt: skip
+    shown = await events.until(lambda e: e["kind"] == "message" and "poll" in e["message"])
+    assert shown["message"]["poll"]["multiple"] is True
+    assert shown["message"]["poll"]["correct"] == [0, 2]
+    vote = {"chat_id": group, "message_id": sent.message_id}
+    await post(client, "/api/vote", {"person": "emma", **vote, "options": [2, 0]})
+    after = await events.until(lambda e: e["kind"] == "edit" and "poll" in e["message"])
+    assert after["message"]["poll"]["votes"] == {"emma": [0, 2]}
+    for wrong in ([], [0, 0], [5], ["0"]):
+        refused = await client.post(
+            "/api/vote", json={"person": "ade", **vote, "options": wrong}, headers=origin(client)
+        )
+        assert refused.status == 400, wrong
+
+
+async def test_an_event_stream_that_stops_reading_is_dropped_not_fed_forever(
+    api: FakeBotApi, cast: Cast
+) -> None:
+    page = SandboxPage(api, cast, max_behind=5)
+    async with TestClient(TestServer(page.application(), host="127.0.0.1")) as client:
+        response = await client.get("/api/events")
+        stalled = Events(response)
+        assert (await stalled.next())["kind"] == "state"  # then it reads no more
+        assert page.listeners == 1
+        for n in range(20):
+            page.show_content_errors({f"bank{n}.yaml": ["bad"]})  # an event each
+        assert page.listeners == 0
+        response.close()
+        reader = Events(await client.get("/api/events"))  # a page that comes back
+        assert (await reader.next())["kind"] == "state"

@@ -21,7 +21,7 @@ MEMBER = FakeUser(4003, "Bisi", "en")
 
 LEARNER_MENU = [
     "start", "quizzes", "quiz", "review", "progress", "preview", "dashboard",
-    "remind", "timezone", "language", "forgetme", "help", "whoami",
+    "remind", "goal", "timezone", "language", "forgetme", "help", "whoami",
 ]  # fmt: skip
 BOT_ADMIN_MENU = [
     *LEARNER_MENU[:6], "push", "schedule", "report", "dashboard", "import", "export", "addquestion",

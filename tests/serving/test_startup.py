@@ -3,23 +3,12 @@ the bot comes up when the API appears, or exit code 2 after QUIZ_STARTUP_TIMEOUT
 
 from __future__ import annotations
 
-import asyncio
 import signal
-import sys
 from pathlib import Path
 
 from bot.sandbox import FakeBotApi, FakeUser, free_port
 from tests.support.learner import Learner
-from tests.support.process import BotProcess
-
-
-async def _start(env: dict[str, str], cwd: Path) -> BotProcess:
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", env=env, cwd=cwd,
-        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
-    return BotProcess(process)
+from tests.support.process import started_bot, stop_if_running
 
 
 def _retry_lines(log: str) -> list[str]:
@@ -34,13 +23,11 @@ async def test_an_unreachable_bot_api_is_one_line_then_exit_2_after_the_bound(
     env.update(
         TELEGRAM_API_BASE_URL=f"http://127.0.0.1:{free_port()}/bot", QUIZ_STARTUP_TIMEOUT="2"
     )
-    running = await _start(env, tmp_path)
+    running = await started_bot(env, tmp_path)
     try:
         code, log = await running.finish(timeout=30)
     finally:
-        if running.process.returncode is None:
-            running.process.kill()
-            await running.process.wait()
+        await stop_if_running(running.process)
     assert code == 2, log
     assert "Traceback" not in log
     assert len(_retry_lines(log)) == 1, log
@@ -54,7 +41,7 @@ async def test_the_bot_comes_up_when_the_bot_api_appears(tmp_path: Path) -> None
     api = FakeBotApi()
     env = api.bot_environment(tmp_path / "quiz.sqlite3")
     env.update(TELEGRAM_API_BASE_URL=f"http://127.0.0.1:{port}/bot", QUIZ_STARTUP_TIMEOUT="60")
-    running = await _start(env, tmp_path)
+    running = await started_bot(env, tmp_path)
     try:
         await running.read_until("retry")
         assert running.process.returncode is None
@@ -64,9 +51,7 @@ async def test_the_bot_comes_up_when_the_bot_api_appears(tmp_path: Path) -> None
         running.process.send_signal(signal.SIGTERM)
         code, log = await running.finish()
     finally:
-        if running.process.returncode is None:
-            running.process.kill()
-            await running.process.wait()
+        await stop_if_running(running.process)
         await api.stop()
     assert code == 0, log
     assert "Traceback" not in log
@@ -80,7 +65,7 @@ async def test_a_refused_webhook_is_one_line_and_exit_2(api: FakeBotApi, tmp_pat
         QUIZ_WEBHOOK_SECRET="s3cret",
         QUIZ_WEBHOOK_PORT=str(free_port()),
     )
-    running = await _start(env, tmp_path)
+    running = await started_bot(env, tmp_path)
     code, log = await running.finish(timeout=60)
     assert code == 2, log
     assert "Traceback" not in log

@@ -149,13 +149,15 @@ async def test_connections_over_the_cap_are_closed_at_once(
     assert lines == ["webhook: refused a connection: 3 are open already"]
 
 
-async def test_health_asks_the_services(api: FakeBotApi, db_path: Path) -> None:
+async def test_health_asks_the_services(
+    api: FakeBotApi, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     async with webhook(api, db_path) as (application, listener):
         reader, writer = await asyncio.open_connection("127.0.0.1", listener.port)
         writer.write(head("GET", "/healthz"))
         assert await read_response(reader) == (200, b"ok")
         services = application.bot_data[SERVICES_KEY]
-        services.health = lambda: "the database file is gone"
+        monkeypatch.setattr(type(services), "health", lambda _: "the database file is gone")
         writer.write(head("GET", "/healthz"))
         assert await read_response(reader) == (503, b"unavailable")
         writer.close()

@@ -44,7 +44,7 @@ class Trace:
 
 async def trace(storage: Storage) -> Trace:
     statements = Trace()
-    await storage.database.connection.set_trace_callback(statements)
+    await storage.database.set_trace_callback(statements)
     return statements
 
 

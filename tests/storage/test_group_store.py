@@ -186,14 +186,14 @@ async def test_answers_arriving_together_are_written_in_few_batches(storage: Sto
         nonlocal commits
         commits += sql.strip().upper() == "COMMIT"
 
-    await storage.database.connection.set_trace_callback(trace)
+    await storage.database.set_trace_callback(trace)
     members = range(1000, 2200)
     statuses = await asyncio.gather(
         *(answer(storage, session, user, user % 3, T0 + 1) for user in members),
         answer(storage, session, 1000, 2, T0 + 1),  # the same member again, same burst
         answer(storage, session, 5000, 0, T0 + 30),  # after the deadline
     )
-    await storage.database.connection.set_trace_callback(None)
+    await storage.database.set_trace_callback(None)
     assert statuses[:-2] == [AnswerStatus.RECORDED] * len(members)
     assert statuses[-2:] == [AnswerStatus.ALREADY, AnswerStatus.CLOSED]
     assert commits <= 10  # 1,202 answers; one at a time would be 1,202 commits

@@ -119,11 +119,11 @@ async def test_nobody_found_is_remembered_until_they_are_written(storage: Storag
         nonlocal reads
         reads += sql.startswith("SELECT * FROM users")
 
-    await storage.database.connection.set_trace_callback(trace)
+    await storage.database.set_trace_callback(trace)
     for _ in range(5):
         assert await storage.learners.get_user(9) is None
     assert reads == 1
-    await storage.database.connection.set_trace_callback(None)
+    await storage.database.set_trace_callback(None)
     user = await storage.learners.touch_user(9, "Tunde", None, T0)
     assert await storage.learners.get_user(9) == user
 
@@ -237,6 +237,21 @@ async def test_the_last_answer_finishes_the_attempt_with_its_score(storage: Stor
     assert stored.finished_at == T0 + 3
     assert stored.score == 2
     assert await storage.learners.running_attempt(USER, QUIZ) is None
+
+
+async def test_a_marked_down_answer_is_stored_and_counts_below_zero(
+    storage: Storage, db_path: Path
+) -> None:
+    """Moodle's weights: a credit from -1 to 1 is kept, and the attempt's score adds it."""
+    attempt = await storage.learners.start_attempt(USER, QUIZ, QUESTIONS, T0)
+    await storage.learners.record_answer(attempt, "q1", 2, False, T0 + 1, credit=-1.0)
+    await storage.learners.record_answer(attempt, "q2", 1, False, T0 + 2, credit=0.5)
+    outcome = await storage.learners.record_answer(attempt, "q3", 0, True, T0 + 3)
+    assert outcome.score == 0.5
+    answers = await storage.learners.answers(attempt.id)
+    assert [answers[q].score for q in QUESTIONS] == [-1.0, 0.5, 1.0]
+    with sqlite3.connect(db_path) as db, pytest.raises(sqlite3.IntegrityError, match="credit"):
+        db.execute("UPDATE answers SET credit = -1.5 WHERE question_id = 'q1'")
 
 
 async def test_answers_to_a_finished_attempt_are_refused(storage: Storage) -> None:

@@ -655,3 +655,61 @@ def test_every_migration_item_is_one_statement() -> None:
             assert sqlite3.complete_statement(statement + ";"), (version, statement)
             body = re.sub(r"'[^']*'", "''", statement)  # no `;` outside string literals
             assert ";" not in body, (version, statement)
+
+
+# --- 13: a homework attempt is an attempt of its own ----------------------------------------
+
+
+async def test_homework_tags_move_onto_the_attempts_begun_for_the_homework(tmp_path: Path) -> None:
+    """Schema 12 tagged whatever attempt was running when a member opened the homework. The
+    upgrade ties to the homework only an attempt begun after it was set and tagged to it
+    alone; an attempt already running then (or tagged to two homeworks) counts for none."""
+    path = tmp_path / "quiz.sqlite3"
+    set_at = BASE + DAY
+    attempts = [  # (id, user, started), all at the seed quiz
+        (1, ADA, set_at - 60),  # running when the homework was set
+        (2, BOLA, set_at + 60),  # begun from the link
+        (3, CHIKE, set_at + 60),  # tagged to both homeworks
+    ]
+    rows: list[Statement] = [_user(user, BASE) for _, user, _ in attempts]
+    rows += [_attempt(user, SEED, SEED_IDS, at) for _, user, at in attempts]
+    rows += [
+        (
+            """INSERT INTO assignments (chat_id, quiz_id, deadline, language, timezone,
+                   created_by, created_at) VALUES (?, ?, ?, 'en', 'UTC', ?, ?)""",
+            (GROUP_ID, SEED, set_at + 7 * DAY, ADMIN.id, set_at),
+        )
+        for _ in range(2)
+    ]
+    tags = [(1, ADA, 1), (1, BOLA, 2), (1, CHIKE, 3), (2, CHIKE, 3)]
+    rows += [
+        (
+            """INSERT INTO homework_attempts (assignment_id, user_id, attempt_id, opened_at)
+               VALUES (?, ?, ?, ?)""",
+            (assignment, user.id, attempt, set_at + 60),
+        )
+        for assignment, user, attempt in tags
+    ]
+    await fill(path, 12, rows)
+
+    storage = await Storage.open(path)
+    try:
+        takers = await storage.homework.takers(1)
+        assignment = await storage.homework.get(1)
+        # Ada's own attempt still runs; she may start the homework's beside it
+        own = await storage.learners.running_attempt(ADA.id, SEED)
+        homework = await storage.learners.start_attempt(
+            ADA.id, SEED, tuple(SEED_IDS), set_at + 120, assignment_id=1
+        )
+    finally:
+        await storage.close()
+    assert [(t.user_id, t.attempt_id) for t in takers] == [(BOLA.id, 2)]
+    assert assignment is not None and (assignment.counts, assignment.shuffled) == ("first", False)
+    assert own is not None and own.id == 1
+    assert homework.id not in (1, 2, 3) and homework.assignment_id == 1
+    with _read(path) as db:
+        tied = db.execute("SELECT id, assignment_id FROM attempts ORDER BY id").fetchall()
+        assert [tuple(row) for row in tied] == [(1, None), (2, 1), (3, None), (4, 1)]
+        assert "homework_attempts" not in {
+            row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")
+        }

@@ -4,6 +4,11 @@ and the bot do, and project a quiz onto what a format carries."""
 from __future__ import annotations
 
 import dataclasses
+import io
+import json
+import sqlite3
+import tempfile
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -21,6 +26,26 @@ HERE = ROOT / "tests" / "content" / "formats"
 SEED = ROOT / "content" / "banks" / "model-pipeline-parallelism.yaml"
 DRILL = ROOT / "content" / "banks" / "parallelism-drill" / "parallelism-drill.yaml"
 EVERYTHING_BANK = HERE / "everything.yaml"
+
+OVER_LONG = "x" * 1001  # one character over an explanation's limit
+# Two good questions among one of each kind of problem: a bank cannot hold it, the reader
+# finds a mistake, the validator finds a length.
+MIXED_GIFT = f"""\
+::good:: Is this kept? {{TRUE}}
+
+::pairs:: Match them. {{ =cat -> food =dog -> bone }}
+
+::wrong:: Which is right? {{~one ~two}}
+
+::long:: Why? {{=a ~b ####{OVER_LONG}}}
+
+::fine:: Is this fine? {{T}}
+"""
+MIXED_GIFT_PROBLEMS = (
+    "line 3 ::pairs::: a matching question (=item -> match)",
+    "line 5 ::wrong::: no right answer: mark it with = (or with a positive weight ~%50%)",
+    "line 7 ::long::, field explanation: the default text has 1001 characters; at most 1000",
+)
 
 
 def load(path: Path) -> Loaded:
@@ -91,6 +116,7 @@ def projected(
     units: bool = True,
     strict: bool = True,
     bank_fields: bool = True,
+    guides: bool = True,
     title: LocalizedText | None = None,
 ) -> Quiz:
     """The quiz as a format that carries only part of it gives it back."""
@@ -116,6 +142,11 @@ def projected(
             image=q.image if images else None,
             image_alt=text(q.image_alt) if images else None,
             explanation_image=q.explanation_image if images else None,
+            guide=(
+                dataclasses.replace(q.guide, title=text(q.guide.title) or q.guide.title)
+                if guides and q.guide
+                else None
+            ),
         )
 
     return Quiz(
@@ -131,3 +162,30 @@ def projected(
         ),
         shuffle_options=quiz.shuffle_options if bank_fields else True,
     )
+
+
+# --- Anki packages ------------------------------------------------------------------------
+
+
+def open_package(data: bytes) -> tuple[sqlite3.Connection, dict[str, str], zipfile.ZipFile]:
+    """The package's collection (in memory, as Anki reads it), its media map and the zip."""
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder, "collection.anki2")
+        path.write_bytes(archive.read("collection.anki2"))
+        connection = sqlite3.connect(":memory:")
+        with sqlite3.connect(path) as source:
+            source.backup(connection)
+        source.close()
+    media = json.loads(archive.read("media"))
+    return connection, media, archive
+
+
+def notes(connection: sqlite3.Connection) -> list[tuple[str, list[str], str]]:
+    rows = connection.execute("SELECT guid, flds, tags FROM notes ORDER BY id").fetchall()
+    return [(guid, fields.split("\x1f"), tags) for guid, fields, tags in rows]
+
+
+def deck_names(connection: sqlite3.Connection) -> list[str]:
+    decks = json.loads(connection.execute("SELECT decks FROM col").fetchone()[0])
+    return [deck["name"] for deck in decks.values() if deck["name"] != "Default"]

@@ -55,14 +55,21 @@ async def bot_process(env: dict[str, str], cwd: Path) -> AsyncIterator[BotProces
         await running.read_until("ready")
         yield running
     finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
+        await stop_if_running(process)
 
 
 async def started_bot(env: dict[str, str], cwd: Path) -> BotProcess:
-    """The bot just started, not waited for: the caller stops it."""
+    """The bot just started, not waited for: the caller stops it (`stop_if_running` at the
+    end, whatever happened)."""
     return BotProcess(await _spawn(env, cwd, asyncio.subprocess.DEVNULL))
+
+
+async def stop_if_running(process: asyncio.subprocess.Process) -> None:
+    """Kill the bot if it still runs, and wait for it to be gone: a test that failed or timed
+    out leaves no bot behind (holding its database, its port, the machine's CPU)."""
+    if process.returncode is None:
+        process.kill()
+        await process.wait()
 
 
 async def run_to_exit(env: dict[str, str], cwd: Path) -> tuple[int, str]:
@@ -70,10 +77,8 @@ async def run_to_exit(env: dict[str, str], cwd: Path) -> tuple[int, str]:
     process = await _spawn(env, cwd, asyncio.subprocess.PIPE)
     try:
         out, err = await asyncio.wait_for(process.communicate(), 60)
-    finally:
-        if process.returncode is None:  # it kept running: the test fails, the bot must not stay
-            process.kill()
-            await process.wait()
+    finally:  # it kept running: the test fails, the bot must not stay
+        await stop_if_running(process)
     assert process.returncode is not None
     return process.returncode, out.decode() + err.decode()
 

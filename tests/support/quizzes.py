@@ -3,12 +3,15 @@ person sees of a rendering."""
 
 from __future__ import annotations
 
+import dataclasses
+from decimal import Decimal
+
 from telegram import InlineKeyboardMarkup
 
 from bot.core.i18n import Locale
 from bot.core.render import Rendered
 from bot.sandbox.html_check import visible_text
-from content.model import Guide, Level, LocalizedText, Question, Quiz
+from content.model import Guide, Level, LocalizedText, Question, Quiz, SingleAnswer
 from content.schema import (
     MAX_EXPLANATION_LENGTH,
     MAX_OPTION_LENGTH,
@@ -78,7 +81,9 @@ def nasty_quiz() -> Quiz:
     )
 
 
-def worst_case_quiz(char: str = "w") -> tuple[Quiz, Question]:
+def worst_case_quiz(char: str = "w", weighted: bool = False) -> tuple[Quiz, Question]:
+    """The longest question: longest texts, most options; `weighted`, each option with the
+    longest weight a reveal shows beside it."""
     question = make_question(
         "worst",
         char * MAX_QUESTION_LENGTH,
@@ -86,6 +91,10 @@ def worst_case_quiz(char: str = "w") -> tuple[Quiz, Question]:
         answer=MAX_OPTIONS - 1,
         explanation=char * MAX_EXPLANATION_LENGTH,
     )
+    if weighted:
+        weights = (*[Decimal("-33.33333")] * (MAX_OPTIONS - 1), Decimal(100))
+        key = SingleAnswer(MAX_OPTIONS - 1, weights)
+        question = dataclasses.replace(question, key=key)
     return make_quiz([question], title=char * MAX_TITLE_LENGTH, quiz_id=LONGEST_QUIZ_ID), question
 
 

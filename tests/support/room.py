@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.config import Settings
+from bot.core.callbacks import GroupAnswer, GroupPick, GroupReveal, decode
 from bot.sandbox import Chat, FakeBotApi, FakeUser, Message
 from tests.support.harness import bank_folder, make_settings
 
@@ -73,6 +74,13 @@ class Room:
         answer: dict[str, Any] = await self.api.wait_for_answer(query)
         return str(answer["text"] or "")
 
+    async def reveal_tap(self, user: FakeUser, message: Message) -> str:
+        """`user` presses Reveal on a question (a forged tap, as a message of an older version
+        had the button: the chat's keyboard is for answering only now); the toast."""
+        query = self.api.tap(user, self.current(message), reveal_data(message), forge=True)
+        answer: dict[str, Any] = await self.api.wait_for_answer(query)
+        return str(answer["text"] or "")
+
     def current(self, message: Message) -> Message:
         return self.api.messages[(self.chat.id, message.message_id)]
 
@@ -95,6 +103,13 @@ class Room:
         return await self.api.wait_for(
             lambda: self.polls()[number - 1] if len(self.polls()) >= number else None
         )
+
+
+def reveal_data(message: Message) -> str:
+    """The callback data of a Reveal button for a group quiz's question (none is shown now)."""
+    tap = decode(message.button_data()[0])
+    assert isinstance(tap, GroupAnswer | GroupPick), message.button_data()
+    return GroupReveal(tap.session_id, tap.position).encode()
 
 
 def group_answers(db_path: Path) -> list[tuple[int, int, int, int]]:

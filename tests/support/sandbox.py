@@ -12,6 +12,7 @@ from pathlib import Path
 
 from bot.config import DEFAULT_CONTENT_DIR
 from bot.sandbox import free_port
+from content.grading import right_choices
 from content.loader import load_bank_file
 
 QUIZ_ID = "model-pipeline-parallelism"
@@ -86,7 +87,7 @@ def right_answers() -> dict[str, str]:
     quiz = load_bank_file(DEFAULT_CONTENT_DIR / f"{QUIZ_ID}.yaml", "en").quiz
     assert quiz is not None
     return {
-        q.text.translations["en"]: q.options[min(q.right_options)].translations["en"]
+        q.text.translations["en"]: q.options[min(right_choices(q))].translations["en"]
         for q in quiz.questions
     }
 

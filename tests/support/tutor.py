@@ -49,12 +49,13 @@ class ShiftedClock:
 
 @asynccontextmanager
 async def tutor(
-    api: FakeBotApi, tmp_path: Path, clock: ShiftedClock
+    api: FakeBotApi, tmp_path: Path, clock: ShiftedClock, bank: str = BANK, **overrides: object
 ) -> AsyncIterator[tuple[QuizApplication, Settings]]:
+    """The bot on the shifted clock with one bank (the capitals by default)."""
     banks = tmp_path / "banks"
     banks.mkdir(exist_ok=True)
-    (banks / "capitals.yaml").write_text(BANK, encoding="utf-8")
-    settings = make_settings(api, tmp_path / "quiz.sqlite3", content_dir=banks)
+    (banks / "capitals.yaml").write_text(bank, encoding="utf-8")
+    settings = make_settings(api, tmp_path / "quiz.sqlite3", content_dir=banks, **overrides)
     async with running_bot(settings, clock) as application:
         yield application, settings
 

@@ -1,7 +1,9 @@
 """The chat page of the sandbox and its JSON/event API, over the Bot API stand-in.
 
-The page acts as the people (`/api/send`, `/api/tap`, `/api/vote`, `/api/upload`: the
-stand-in's own `send_text`, `tap`, `vote`, `upload`) and watches the chats through
+The page acts as the people (`/api/send`, `/api/tap`, `/api/vote`, `/api/upload`, `/api/pick`,
+`/api/open`: the stand-in's own `send_text`, `tap`, `vote`, `upload`, `share_chat`,
+`open_link`; `/api/pickable` lists the chats a chat-picking button offers) and watches the
+chats through
 `/api/events`, server-sent events: the whole state first, then each new message, edit,
 deletion, toast and content report as it happens. What happened is found by comparing the
 stand-in's messages after every Bot API call with what the page was last told, so the
@@ -50,6 +52,7 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
 }
 HEARTBEAT_SECONDS = 15.0
+MAX_EVENTS_BEHIND = 1000  # a page that stops reading is dropped (it reconnects to the state)
 MINI_APP_PREFIX = "/app"  # where a Mini App mounted beside the page is served (`mount`)
 
 MiniApp = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -60,11 +63,12 @@ class Refused(Exception):
 
 
 class SandboxPage:
-    def __init__(self, api: FakeBotApi, cast: Cast) -> None:
+    def __init__(self, api: FakeBotApi, cast: Cast, max_behind: int = MAX_EVENTS_BEHIND) -> None:
         self.api = api
         self.cast = cast
+        self.max_behind = max_behind  # events a stream may owe its reader before it is dropped
         self.content_errors: dict[str, list[str]] = {}
-        self.votes: dict[str, dict[str, int]] = {}  # poll id -> person key -> option
+        self.votes: dict[str, dict[str, list[int]]] = {}  # poll id -> person key -> options
         self._taps: dict[str, str] = {}  # callback query id -> the person who tapped
         self._shown: dict[tuple[int, int], tuple[Any, ...]] = {}  # message -> fingerprint
         self._answers_seen: set[str] = set()
@@ -100,6 +104,9 @@ class SandboxPage:
         app.router.add_post("/api/web_app", self._web_app)
         app.router.add_route("*", MINI_APP_PREFIX, self._serve_mini_app)
         app.router.add_route("*", MINI_APP_PREFIX + "/{tail:.*}", self._serve_mini_app)
+        app.router.add_get("/api/pickable", self._pickable)
+        app.router.add_post("/api/pick", self._pick)
+        app.router.add_post("/api/open", self._open)
         app.on_startup.append(self._start_watching)
         app.on_shutdown.append(self._stop_watching)
         return app
@@ -167,7 +174,8 @@ class SandboxPage:
             )
 
     def _visible_messages(self) -> list[tuple[tuple[int, int], Message]]:
-        chats = {self.cast.group.id} | {p.user.id for p in self.cast.people.values()}
+        chats = {self.cast.group.id, self.cast.channel.id}
+        chats |= {p.user.id for p in self.cast.people.values()}
         return [(key, m) for key, m in self.api.messages.items() if key[0] in chats]
 
     def _view(self, key: tuple[int, int]) -> dict[str, Any]:
@@ -185,13 +193,29 @@ class SandboxPage:
             },
             "people": [p.to_dict() for p in self.cast.people.values()],
             "group": {"id": self.cast.group.id, "title": self.cast.group.title},
+            "channel": {"id": self.cast.channel.id, "title": self.cast.channel.title},
             "chats": chats,
             "content_errors": self.content_errors,
         }
 
+    @property
+    def listeners(self) -> int:
+        """The event streams open now."""
+        return len(self._streams)
+
     def _broadcast(self, event: dict[str, Any]) -> None:
-        for stream in self._streams:
-            stream.put_nowait(event)
+        """Queue the event for every page; a stream whose reader fell `max_behind` events
+        behind (a page that stopped reading) is ended instead of holding every later event:
+        its queue is emptied and told to end, and a page that wakes up reconnects."""
+        for stream in list(self._streams):
+            try:
+                stream.put_nowait(event)
+            except asyncio.QueueFull:
+                self._streams.discard(stream)
+                while not stream.empty():
+                    stream.get_nowait()
+                stream.put_nowait(None)
+                log.info("an event stream %d events behind was dropped", self.max_behind)
 
     # the guard
 
@@ -236,7 +260,7 @@ class SandboxPage:
         for name, value in SECURITY_HEADERS.items():
             response.headers[name] = value
         await response.prepare(request)
-        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(self.max_behind)
         self._streams.add(queue)
         try:
             await _write_event(response, self.snapshot())
@@ -285,9 +309,14 @@ class SandboxPage:
         if len(text) > MAX_TEXT:
             raise Refused(f"A message holds at most {MAX_TEXT} characters.")
         reply_to = self._reply_to(chat_id, body.get("reply_to"))
-        message = self.api.send_text(
-            person.user, text, chat=self.api.chats[chat_id], reply_to=reply_to
-        )
+        if chat_id == self.cast.channel.id:
+            if person.user.id not in self.cast.channel.admins:
+                raise Refused("Only the channel's admins post in it.")
+            message = self.api.post_in_channel(self.cast.channel, text)
+        else:
+            message = self.api.send_text(
+                person.user, text, chat=self.api.chats[chat_id], reply_to=reply_to
+            )
         self.refresh()
         return web.json_response({"message_id": message.message_id})
 
@@ -306,16 +335,25 @@ class SandboxPage:
         body = await _json(request)
         person, chat_id = self._speaker(body)
         message = self._message(chat_id, body.get("message_id"))
-        option = body.get("option")
         poll = message.poll
-        if poll is None or not isinstance(option, int) or not 0 <= option < len(poll["options"]):
+        chosen = body.get("options", [body.get("option")])
+        if (
+            poll is None
+            or not isinstance(chosen, list)
+            or not chosen
+            or len(set(map(str, chosen))) != len(chosen)
+            or not all(type(o) is int and 0 <= o < len(poll["options"]) for o in chosen)
+        ):
             raise Refused("That message has no such poll option.")
+        if len(chosen) > 1 and not poll["allows_multiple_answers"]:
+            raise Refused("This poll takes one option.")
+        self.api.close_due_polls()
         if poll["is_closed"]:
             raise Refused("The poll is closed.")
         if person.key in self.votes.get(poll["id"], {}):
             raise Refused("You have voted in this poll already.")
-        self.api.vote(person.user, message, option)
-        self.votes.setdefault(poll["id"], {})[person.key] = option
+        self.api.vote(person.user, message, sorted(chosen))
+        self.votes.setdefault(poll["id"], {})[person.key] = sorted(chosen)
         self.refresh()
         return web.json_response({"ok": True})
 
@@ -376,9 +414,72 @@ class SandboxPage:
             chat_id = int(body.get("chat_id"))  # type: ignore[arg-type]
         except (TypeError, ValueError):
             raise Refused("Choose a chat first.") from None
-        if chat_id not in (person.user.id, self.cast.group.id):
+        if chat_id not in (person.user.id, self.cast.group.id, self.cast.channel.id):
             raise Refused(f"{person.user.first_name} is not in that chat.")
         return person, chat_id
+
+    async def _open(self, request: web.Request) -> web.StreamResponse:
+        """A person opens one of the bot's own `t.me` links: inside the page, as Telegram's
+        apps open them (`/start <payload>` from them in their private chat)."""
+        body = await _json(request)
+        person = self.cast.people.get(str(body.get("person")))
+        if person is None:
+            raise Refused("Choose who you are first.")
+        url = body.get("url")
+        username = self.api.bot_user.get("username")
+        if not isinstance(url, str) or not url.startswith(f"https://t.me/{username}"):
+            raise Refused("That is not a link of this bot.")
+        if url == f"https://t.me/{username}":
+            message = self.api.send_text(person.user, "/start")
+        else:
+            try:
+                message = self.api.open_link(person.user, url)
+            except AssertionError:
+                raise Refused("That is not a link of this bot.") from None
+        self.refresh()
+        return web.json_response({"message_id": message.message_id})
+
+    def _chat_button(self, person: Person, request_id: Any) -> dict[str, Any]:
+        """The request of a chat-picking button shown in the person's private chat now."""
+        for button in self.api.chat_buttons(person.user):
+            request: dict[str, Any] = button["request_chat"]
+            if request["request_id"] == request_id:
+                return request
+        raise Refused("That button is gone.")
+
+    async def _pickable(self, request: web.Request) -> web.StreamResponse:
+        person = self.cast.people.get(request.query.get("person", ""))
+        if person is None:
+            raise Refused("Choose who you are first.")
+        try:
+            request_id = int(request.query.get("request_id", ""))
+        except ValueError:
+            raise Refused("Which button?") from None
+        wanted = self._chat_button(person, request_id)
+        chats = [
+            {"id": chat.id, "title": chat.title or str(chat.id), "type": chat.type}
+            for chat in self.api.pickable(person.user, wanted)
+        ]
+        return web.json_response({"chats": chats})
+
+    async def _pick(self, request: web.Request) -> web.StreamResponse:
+        body = await _json(request)
+        person = self.cast.people.get(str(body.get("person")))
+        if person is None:
+            raise Refused("Choose who you are first.")
+        wanted = self._chat_button(person, body.get("request_id"))
+        picked = body.get("chat_id")
+        chat = self.api.chats.get(picked) if isinstance(picked, int) else None
+        if chat is None or chat not in self.api.pickable(person.user, wanted):
+            raise Refused("That chat cannot be picked with this button.")
+        button = next(
+            b["text"]
+            for b in self.api.chat_buttons(person.user)
+            if b["request_chat"]["request_id"] == wanted["request_id"]
+        )
+        message = self.api.share_chat(person.user, chat, button)
+        self.refresh()
+        return web.json_response({"message_id": message.message_id})
 
     def _message(self, chat_id: int, message_id: Any) -> Message:
         message = self.api.messages.get((chat_id, message_id if isinstance(message_id, int) else 0))

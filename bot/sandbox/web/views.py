@@ -32,7 +32,9 @@ def fingerprint(message: Message) -> tuple[Any, ...]:
     return (message.edits, poll.get("total_voter_count"), poll.get("is_closed"))
 
 
-def message_view(message: Message, cast: Cast, votes: dict[str, dict[str, int]]) -> dict[str, Any]:
+def message_view(
+    message: Message, cast: Cast, votes: dict[str, dict[str, list[int]]]
+) -> dict[str, Any]:
     sender = None if message.from_bot else cast.by_id(int((message.sender or {}).get("id", 0)))
     if message.from_bot:
         # the HTML as sent equals the text shown only when it has no tag and no entity:
@@ -53,6 +55,13 @@ def message_view(message: Message, cast: Cast, votes: dict[str, dict[str, int]])
     }
     if message.reply_to is not None:
         view["reply_to"] = message.reply_to.message_id
+    if message.chat_shared is not None:
+        view["chat_shared"] = message.chat_shared
+    markup = message.reply_markup or {}
+    if message.from_bot and "keyboard" in markup:
+        view["reply_keyboard"] = _reply_keyboard(markup)
+    elif message.from_bot and markup.get("remove_keyboard"):
+        view["remove_keyboard"] = True
     if message.document:
         view["document"] = {
             "file_id": message.document["file_id"],
@@ -102,7 +111,24 @@ def web_app_urls(message: Message) -> set[str]:
     return {button["web_app"]["url"] for row in rows for button in row if _web_app(button)}
 
 
-def _poll(poll: dict[str, Any], votes: dict[str, int]) -> dict[str, Any]:
+def _reply_keyboard(markup: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    """A reply keyboard as the page draws it under the message field: a button's text, and
+    for a chat-picking button its request id and whether it asks for a channel."""
+    rows = []
+    for row in markup.get("keyboard", []):
+        drawn = []
+        for button in row:
+            shown = {"text": button} if isinstance(button, str) else {"text": button["text"]}
+            request = button.get("request_chat") if isinstance(button, dict) else None
+            if request is not None:
+                shown["request_id"] = request["request_id"]
+                shown["channel"] = request["chat_is_channel"]
+            drawn.append(shown)
+        rows.append(drawn)
+    return rows
+
+
+def _poll(poll: dict[str, Any], votes: dict[str, list[int]]) -> dict[str, Any]:
     """A poll as the page shows it; which option is right is for the page to reveal to those
     who voted (and to all once it is closed), as Telegram does."""
     return {
@@ -112,7 +138,8 @@ def _poll(poll: dict[str, Any], votes: dict[str, int]) -> dict[str, Any]:
         "closed": poll["is_closed"],
         "type": poll["type"],
         "anonymous": poll["is_anonymous"],
-        "correct": (poll.get("correct_option_ids") or [None])[0],
+        "correct": list(poll.get("correct_option_ids") or []),
+        "multiple": bool(poll.get("allows_multiple_answers")),
         "explanation": poll.get("explanation"),
         "votes": votes,
     }

@@ -2,13 +2,14 @@
 // DOM nodes and textContent only: nothing here sets HTML markup.
 "use strict";
 
-const state = { people: [], group: null, chats: {}, person: null, where: "private", errors: {} };
+const state = { people: [], group: null, channel: null, bot: null, chats: {}, person: null, where: "private", errors: {} };
 const $ = (id) => document.getElementById(id);
 
 const SUGGESTIONS = {
   private: ["/start", "/quizzes", "/quiz model-pipeline-parallelism", "/progress", "/review", "/language", "/help"],
   group: ["/groupquiz model-pipeline-parallelism 30", "/groupquiz model-pipeline-parallelism 30 poll", "/skip", "/stopquiz", "/leaderboard", "/help"],
-  admin: ["/import", "/export model-pipeline-parallelism", "/stats", "/addquestion model-pipeline-parallelism"],
+  channel: ["/groupquiz model-pipeline-parallelism 30"],
+  admin: ["/import", "/export model-pipeline-parallelism", "/stats", "/push model-pipeline-parallelism", "/addquestion model-pipeline-parallelism"],
 };
 
 function el(tag, attrs, ...children) {
@@ -24,7 +25,31 @@ function el(tag, attrs, ...children) {
 }
 
 function person() { return state.people.find((p) => p.key === state.person); }
-function chatId() { return state.where === "group" ? state.group.id : person().id; }
+function chatId() {
+  if (state.where === "group") return state.group.id;
+  if (state.where === "channel") return state.channel.id;
+  return person().id;
+}
+
+// a deep link of this bot opens its private chat inside the page, as Telegram's apps do
+function ownStartLink(url) {
+  if (!state.bot || !state.bot.username || typeof url !== "string") return false;
+  return url.startsWith(`https://t.me/${state.bot.username}?start=`) || url === `https://t.me/${state.bot.username}`;
+}
+
+async function openOwnLink(url) {
+  if (state.where !== "private") { state.where = "private"; $("chat-private").checked = true; drawChat(); }
+  await post("/api/open", { person: state.person, url });
+}
+
+function linkTo(url, text) {
+  if (ownStartLink(url)) {
+    const a = el("a", { href: url, text });
+    a.addEventListener("click", (e) => { e.preventDefault(); openOwnLink(url); });
+    return a;
+  }
+  return el("a", { href: url, target: "_blank", rel: "noopener noreferrer", text });
+}
 
 // --- drawing Telegram's formatting from the node tree
 
@@ -38,12 +63,21 @@ function drawNodes(nodes, parent) {
     if (node.tag === "pre") {
       made = el("pre", node.language ? { "data-language": node.language } : {});
     } else if (node.tag === "a" && typeof node.href === "string" && SAFE_LINK.test(node.href)) {
-      made = el("a", { href: node.href, target: "_blank", rel: "noopener noreferrer" });
+      made = linkTo(node.href, "");
     } else if (node.tag === "spoiler") {
       made = el("span", { class: "spoiler", tabindex: "0", role: "button", "aria-label": "spoiler: press to show" });
       const show = () => { made.classList.add("shown"); made.removeAttribute("aria-label"); };
       made.addEventListener("click", show);
       made.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); show(); } });
+    } else if (node.tag === "blockquote" && node.expandable) {
+      // as the Telegram app shows an expandable block quote: its first lines, a tap opens it
+      made = el("blockquote", { class: "expandable", tabindex: "0", role: "button", "aria-expanded": "false" });
+      const toggle = () => {
+        const open = made.classList.toggle("open");
+        made.setAttribute("aria-expanded", String(open));
+      };
+      made.addEventListener("click", toggle);
+      made.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(); } });
     } else if (Object.hasOwn(TAGS, node.tag)) {
       made = el(TAGS[node.tag]);
     } else {
@@ -70,6 +104,7 @@ function drawMessage(m) {
       "📄 ", el("span", { text: m.document.file_name + size }))));
   }
   if (m.text && m.text.length) { const body = el("div", { class: "text" }); drawNodes(m.text, body); bubble.append(body); }
+  if (m.chat_shared) bubble.append(el("div", { class: "text shared", text: `👉 Picked: ${m.chat_shared.title || m.chat_shared.chat_id}` }));
   if (m.caption && m.caption.length) { const body = el("div", { class: "caption" }); drawNodes(m.caption, body); bubble.append(body); }
   if (m.poll) bubble.append(drawPoll(m));
   const time = new Date(m.date * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
@@ -89,7 +124,7 @@ function drawKeyboard(m) {
         b.addEventListener("click", () => openMiniApp(m, button.web_app, b));
         line.append(b);
       } else if (button.url && SAFE_LINK.test(button.url)) {
-        line.append(el("a", { href: button.url, target: "_blank", rel: "noopener noreferrer", text: button.text }));
+        line.append(linkTo(button.url, button.text));
       } else if (button.data != null) {
         const b = el("button", { type: "button", text: button.text });
         b.addEventListener("click", () => tap(m, button.data, b));
@@ -106,23 +141,35 @@ function drawPoll(m) {
   const mine = poll.votes ? poll.votes[state.person] : undefined;
   const revealed = poll.closed || mine !== undefined;
   const box = el("fieldset", { class: "poll" });
-  const kind = (poll.anonymous ? "Anonymous " : "") + (poll.type === "quiz" ? "quiz" : "poll") + (poll.closed ? " · closed" : "");
+  const kind = (poll.anonymous ? "Anonymous " : "") + (poll.type === "quiz" ? "quiz" : "poll") + (poll.multiple ? " · several answers" : "") + (poll.closed ? " · closed" : "");
   box.append(el("legend", {}, el("span", { class: "kind", text: kind }), el("span", { text: poll.question })));
+  const picked = new Set();
   poll.options.forEach((option, index) => {
     if (revealed) {
       const percent = poll.total ? Math.round((100 * option.voters) / poll.total) : 0;
+      const chose = (mine || []).includes(index);
       let mark = "";
       let cls = "result";
-      if (poll.type === "quiz" && index === poll.correct) { mark = "✅ "; cls += " correct"; }
-      else if (index === mine) { mark = "❌ "; cls += " chosen-wrong"; }
-      const chosen = index === mine ? " (your vote)" : "";
+      if (poll.type === "quiz" && poll.correct.includes(index)) { mark = "✅ "; cls += " correct"; }
+      else if (chose) { mark = "❌ "; cls += " chosen-wrong"; }
+      const chosen = chose ? " (your vote)" : "";
       box.append(el("div", { class: cls }, el("span", { text: mark + option.text + chosen }), el("span", { text: `${percent}% · ${option.voters}` })));
+    } else if (poll.multiple) {
+      const id = `poll-${m.chat_id}-${m.message_id}-${index}`;
+      const tick = el("input", { type: "checkbox", id });
+      tick.addEventListener("change", () => { if (tick.checked) picked.add(index); else picked.delete(index); });
+      box.append(el("label", { class: "pick", for: id }, tick, el("span", { text: option.text })));
     } else {
       const b = el("button", { type: "button", text: option.text });
-      b.addEventListener("click", () => vote(m, index));
+      b.addEventListener("click", () => vote(m, [index]));
       box.append(b);
     }
   });
+  if (!revealed && poll.multiple) {
+    const send = el("button", { type: "button", class: "vote", text: "Vote" });
+    send.addEventListener("click", () => { if (picked.size) vote(m, [...picked].sort()); });
+    box.append(send);
+  }
   box.append(el("div", { class: "meta", text: `${poll.total} vote${poll.total === 1 ? "" : "s"}` }));
   if (revealed && poll.explanation) box.append(el("div", { class: "explanation", text: "💡 " + poll.explanation }));
   return box;
@@ -138,9 +185,14 @@ function drawChat() {
   const list = $("messages");
   const nearBottom = isNearBottom();
   list.replaceChildren(...(state.chats[chatId()] || []).map(drawMessage));
-  const title = state.where === "group" ? `${state.group.title} (a group): ${person().name}'s view` : `${person().name} ↔ Quiz Tutor (private chat)`;
-  $("chat-title").textContent = title;
+  const titles = {
+    group: `${state.group.title} (a group, id ${state.group.id}): ${person().name}'s view`,
+    channel: `${state.channel.title} (a channel, id ${state.channel.id}): ${person().name}'s view`,
+    private: `${person().name} ↔ Quiz Tutor (private chat, id ${person().id})`,
+  };
+  $("chat-title").textContent = titles[state.where];
   drawSuggestions();
+  drawReplyKeyboard();
   if (nearBottom) scrollDown();
 }
 
@@ -158,11 +210,63 @@ function drawSuggestions() {
   }));
 }
 
+// --- the reply keyboard under the message field (a private chat's), and the chat picker
+
+function currentReplyKeyboard() {
+  if (state.where !== "private") return null;
+  const list = state.chats[chatId()] || [];
+  for (let i = list.length - 1; i >= 0; i--) {
+    const m = list[i];
+    if (m.from !== "bot") continue;
+    if (m.remove_keyboard) return null;
+    if (m.reply_keyboard) return m.reply_keyboard;
+  }
+  return null;
+}
+
+function drawReplyKeyboard() {
+  const box = $("reply-keyboard");
+  const rows = currentReplyKeyboard();
+  box.hidden = !rows;
+  box.replaceChildren();
+  for (const row of rows || []) {
+    const line = el("div", { class: "row" });
+    for (const button of row) {
+      const b = el("button", { type: "button", text: button.text });
+      if (button.request_id != null) b.addEventListener("click", () => openPicker(button));
+      else b.addEventListener("click", () => post("/api/send", { person: state.person, chat_id: chatId(), text: button.text }));
+      line.append(b);
+    }
+    box.append(line);
+  }
+}
+
+async function openPicker(button) {
+  const query = new URLSearchParams({ person: state.person, request_id: String(button.request_id) });
+  const response = await fetch(`/api/pickable?${query}`);
+  if (!response.ok) { toast({ person: state.person, text: (await response.json()).error, alert: false }); return; }
+  const { chats } = await response.json();
+  const list = $("picker-chats");
+  $("picker-title").textContent = button.channel ? "Choose a channel" : "Choose a group";
+  list.replaceChildren();
+  if (!chats.length) list.append(el("li", { class: "none", text: button.channel ? "No channel of yours fits." : "No group of yours fits." }));
+  for (const chat of chats) {
+    const b = el("button", { type: "button" }, el("span", { class: "title", text: chat.title }), el("span", { class: "id", text: `id ${chat.id}` }));
+    b.addEventListener("click", async () => {
+      $("picker").close();
+      await post("/api/pick", { person: state.person, request_id: button.request_id, chat_id: chat.id });
+    });
+    list.append(el("li", {}, b));
+  }
+  $("picker").showModal();
+}
+
 function upsert(m) {
   const list = (state.chats[m.chat_id] ||= []);
   const at = list.findIndex((x) => x.message_id === m.message_id);
   if (at >= 0) list[at] = m; else { list.push(m); list.sort((a, b) => a.message_id - b.message_id); }
   if (m.chat_id !== chatId()) return;
+  drawReplyKeyboard();
   const nearBottom = isNearBottom();
   const old = $(`m-${m.chat_id}-${m.message_id}`);
   const drawn = drawMessage(m);
@@ -278,7 +382,7 @@ function closeMiniApp() {
   if (miniAppOpener && miniAppOpener.isConnected) miniAppOpener.focus();
 }
 
-function vote(m, option) { return post("/api/vote", { person: state.person, chat_id: m.chat_id, message_id: m.message_id, option }); }
+function vote(m, options) { return post("/api/vote", { person: state.person, chat_id: m.chat_id, message_id: m.message_id, options }); }
 
 async function send(event) {
   event.preventDefault();
@@ -319,8 +423,9 @@ function connect() {
   source.onmessage = (message) => {
     const event = JSON.parse(message.data);
     if (event.kind === "state") {
-      state.people = event.people; state.group = event.group; state.chats = event.chats;
+      state.people = event.people; state.group = event.group; state.channel = event.channel; state.bot = event.bot; state.chats = event.chats;
       $("group-label").textContent = event.group.title;
+      $("channel-label").textContent = event.channel.title;
       fillPeople();
       showContentErrors(event.content_errors);
       drawChat();
@@ -352,7 +457,7 @@ document.addEventListener("DOMContentLoaded", () => {
     radio.addEventListener("change", (e) => { state.where = e.target.value; drawChat(); scrollDown(); });
   }
   const where = new URLSearchParams(location.search).get("chat");
-  if (where === "group") { state.where = "group"; $("chat-group").checked = true; }
+  if (where === "group" || where === "channel") { state.where = where; $(`chat-${where}`).checked = true; }
   $("compose").addEventListener("submit", send);
   $("attach").addEventListener("change", showAttachment);
   $("mini-app-close").addEventListener("click", closeMiniApp);

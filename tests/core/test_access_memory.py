@@ -1,0 +1,56 @@
+"""The chat member statuses the bot remembers (bot/core/access.py): each looked up at most once
+per `STATUS_TTL`, and no more of them than `MEMBER_STATUSES`, the least recently used going
+first: a bot in groups of 10,000 members for months does not keep every member ever seen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from bot.config import DEFAULT_CONTENT_DIR, Settings
+from bot.core.access import STATUS_TTL, is_member
+from bot.core.context import MEMBER_STATUSES, Services
+from content.catalog import Catalog
+from storage import Storage
+
+
+class Telegram:
+    def __init__(self) -> None:
+        self.asked: list[tuple[int, int]] = []
+
+    async def get_chat_member(self, chat_id: int, user_id: int) -> Any:
+        self.asked.append((chat_id, user_id))
+        return SimpleNamespace(status="member")
+
+
+async def test_statuses_are_remembered_for_a_while_and_never_more_than_the_bound(
+    tmp_path: Path,
+) -> None:
+    now = 1_000.0
+    storage = await Storage.open(tmp_path / "quiz.sqlite3")
+    try:
+        services = Services(
+            Settings(token="1:x", db_path=tmp_path / "quiz.sqlite3"),
+            storage,
+            Catalog.from_folder(DEFAULT_CONTENT_DIR, "en"),
+            clock=lambda: now,
+        )
+        telegram = Telegram()
+        context: Any = SimpleNamespace(services=services, bot=telegram)
+        members = range(1, MEMBER_STATUSES + 501)
+        for member in members:
+            assert await is_member(context, -100, member)
+        assert len(services.member_status) == MEMBER_STATUSES
+        assert len(telegram.asked) == len(members)
+        # the latest are remembered; the first 500, dropped, are asked again
+        assert await is_member(context, -100, members[-1])
+        assert len(telegram.asked) == len(members)
+        assert await is_member(context, -100, members[0])
+        assert telegram.asked[-1] == (-100, members[0])
+        asked = len(telegram.asked)
+        now += STATUS_TTL  # too old to trust: asked again
+        assert await is_member(context, -100, members[-1])
+        assert len(telegram.asked) == asked + 1
+    finally:
+        await storage.close()
