@@ -7,7 +7,6 @@ import re
 from dataclasses import replace
 
 import aiohttp
-import pytest
 
 from bot.config import Settings
 from bot.sandbox import FakeBotApi
@@ -16,16 +15,6 @@ from tests.support.dashboard import APP_URL, Browser, Clock, dashboard, play_a_q
 from tests.support.room import ADA, BO, CY, GROUP_ID, Room
 
 OTHER_GROUP = -100999
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def app_settings(settings: Settings) -> Settings:
-    return replace(settings, app_url=APP_URL, group_min_seconds=1)
 
 
 async def test_dashboard_in_private_gives_a_web_app_button_and_in_a_group_points_there(

@@ -4,27 +4,13 @@ Authorization header): expired, replayed, another person's, altered, all refused
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-import pytest
-
 from bot.config import Settings
 from bot.sandbox import FakeBotApi
 from bot.sandbox.server import Message
-from tests.support.dashboard import APP_URL, Browser, Clock, dashboard, play_a_quiz
+from tests.support.dashboard import Browser, Clock, dashboard, play_a_quiz
 from tests.support.room import ADA, BO, GROUP_ID, Room
 
 OTHER_GROUP = -100999
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def app_settings(settings: Settings) -> Settings:
-    return replace(settings, app_url=APP_URL, group_min_seconds=1)
 
 
 async def played_session(ada: Browser) -> int:
