@@ -25,7 +25,7 @@ LEARNER_MENU = [
 ]  # fmt: skip
 BOT_ADMIN_MENU = [
     *LEARNER_MENU[:7], "push", "schedule", "report", "dashboard", "import", "export", "addquestion",
-    "collect", "delquestion", "stats", *LEARNER_MENU[7:],
+    "collect", "delquestion", "stats", *LEARNER_MENU[8:],
 ]  # fmt: skip
 MEMBER_MENU = ["leaderboard", "assignments", "dashboard", "help", "whoami"]
 CHAT_ADMIN_MENU = [
