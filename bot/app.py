@@ -12,7 +12,7 @@ from telegram import LinkPreviewOptions
 from telegram.constants import ParseMode
 from telegram.ext import Application, BaseHandler, ContextTypes, Defaults
 
-from bot import admin, chats, common, group, homework, learner, reports
+from bot import admin, chats, common, dashboard, group, homework, learner, reports
 from bot.config import Settings
 from bot.core import commands, handlers
 from bot.core.context import SERVICES_KEY, QuizContext, Services
@@ -27,7 +27,7 @@ from storage import ClaimedDatabase, Storage
 log = logging.getLogger(__name__)
 
 # in the order they are asked for an update: a feature's deep links before the learner's /start
-FEATURES = (admin, group, homework, reports, chats, learner)
+FEATURES = (admin, group, homework, reports, chats, dashboard, learner)
 # every command, as its feature declares it: menus, /help and the README's table follow
 COMMANDS = tuple(c for feature in (*FEATURES, common) for c in feature.COMMANDS)
 
@@ -116,6 +116,10 @@ def build_application(
         application.add_handlers(feature_handlers)
     application.add_handlers(common.handlers(COMMANDS))
     commands.publish(application.bot_data, COMMANDS)
+    # what a feature lends another: the dashboard sends and serves the reports' files
+    dashboard.lend(
+        application.bot_data, dashboard.Reports(reports.report_file, reports.send_session_report)
+    )
     menus.install(application)
     application.add_error_handler(common.on_error)
     return application
@@ -124,13 +128,17 @@ def build_application(
 def _feature_handlers() -> list[list[BaseHandler[Any, QuizContext, Any]]]:
     """Each feature's handlers, in the order of `FEATURES`, and what a feature lends another:
     the learner's `open_attempt` asks the private attempts that reports (a review of what a
-    member missed) and homework start."""
+    member missed) and homework start, and its `open_homework_exam` a member's exam of an exam
+    homework."""
     handlers_of = {
         admin: admin.handlers(),
         group: group.handlers(),
-        homework: homework.handlers(open_attempt=learner.open_attempt),
+        homework: homework.handlers(
+            open_attempt=learner.open_attempt, open_exam=learner.open_homework_exam
+        ),
         reports: reports.handlers(open_attempt=learner.open_attempt),
         chats: chats.handlers(),
+        dashboard: dashboard.handlers(),
         learner: learner.handlers(),
     }
     return [handlers_of[feature] for feature in FEATURES]

@@ -9,6 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from content.exams import draw
 from content.formats.cli import run_convert, run_template
 from content.formats.registry import INPUT_FORMATS, OUTPUT_FORMATS
 from content.loader import EVERYTHING, IN_GROUPS, PLAYABLE, Accepts, bank_files, load_banks
@@ -20,6 +21,16 @@ def _missing(quiz: Quiz, accepts: Accepts) -> list[str]:
     if not accepts.images and any(question.images for question in quiz.questions):
         parts.append("images")
     return parts
+
+
+def _exam_note(quiz: Quiz) -> str:
+    """What the bank's exam block makes of it: the paper's size and time limit."""
+    if quiz.exam is None:
+        return ""
+    paper = draw(quiz, quiz.exam, seed=0)
+    sections = f" from {len(paper.parts)} sections" if paper.sectioned else ""
+    minutes = f"{paper.seconds / 60:g}"
+    return f"; exam: {len(paper.items)} questions drawn{sections}, {minutes} minutes"
 
 
 def _not_playable(quiz: Quiz) -> str:
@@ -71,7 +82,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"warn  {result.source}: {warning}")
         if result.quiz is not None:
             quiz = result.quiz
-            print(f"ok    {result.source}: {quiz.id}, {len(quiz)} questions{_not_playable(quiz)}")
+            print(
+                f"ok    {result.source}: {quiz.id}, {len(quiz)} questions"
+                f"{_exam_note(quiz)}{_not_playable(quiz)}"
+            )
             continue
         failed += 1
         for error in result.errors:

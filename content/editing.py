@@ -10,6 +10,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from content.exams import exam_without
 from content.export import bank_data, dump_bank
 from content.images import ImageSource
 from content.loader import MAX_BANK_BYTES, PLAYABLE, Accepts, BankResult, check_bank
@@ -45,7 +46,7 @@ class ImportPlan:
 
 
 def _details(quiz: Quiz) -> tuple[Any, ...]:
-    return (quiz.title, quiz.description, quiz.level, quiz.guide, quiz.shuffle_options)
+    return (quiz.title, quiz.description, quiz.level, quiz.guide, quiz.shuffle_options, quiz.exam)
 
 
 def plan_import(existing: Quiz | None, incoming: Quiz) -> ImportPlan:
@@ -163,4 +164,5 @@ def retire_question(quiz: Quiz, question_id: str) -> tuple[Quiz, Question]:
     if len(quiz) == 1:
         raise EditError(f"{question_id} is the last question of quiz {quiz.id}; a quiz needs one")
     remaining = tuple(q for q in quiz.questions if q.id != question_id)
-    return dataclasses.replace(quiz, questions=remaining), question
+    exam = None if quiz.exam is None else exam_without(quiz.exam, question_id, len(remaining))
+    return dataclasses.replace(quiz, questions=remaining, exam=exam), question

@@ -97,6 +97,33 @@ def _other_number(other: model.OtherNumber) -> dict[str, Any]:
     return data
 
 
+def exam_data(exam: model.Exam) -> dict[str, Any]:
+    """The `exam:` block, with only what differs from the defaults."""
+    data: dict[str, Any] = {}
+    if exam.minutes is not None:
+        data["minutes"] = _number(exam.minutes)
+    if exam.draw is not None:
+        data["draw"] = exam.draw
+    if exam.penalty:
+        data["penalty"] = _number(exam.penalty)
+    if exam.attempts != 1:
+        data["attempts"] = exam.attempts
+    if exam.pass_mark is not None:
+        data["pass"] = _number(exam.pass_mark)
+    if not exam.floor:
+        data["floor"] = "none"
+    if exam.sections:
+        data["sections"] = [
+            {
+                "title": _text(section.title),
+                "questions": list(section.questions),
+                **({} if section.draw is None else {"draw": section.draw}),
+            }
+            for section in exam.sections
+        ]
+    return data
+
+
 def _guide(guide: Guide) -> dict[str, Any]:
     return {"title": _text(guide.title), "url": guide.url}
 
@@ -111,6 +138,8 @@ def bank_data(quiz: Quiz) -> dict[str, Any]:
         data["guide"] = _guide(quiz.guide)
     if not quiz.shuffle_options:
         data["shuffle_options"] = False
+    if quiz.exam is not None:
+        data["exam"] = exam_data(quiz.exam)
     data["questions"] = [question_data(question) for question in quiz.questions]
     return data
 

@@ -218,6 +218,32 @@ class Question:
 
 
 @dataclass(frozen=True)
+class ExamSection:
+    """Part of an exam: its title, the questions it draws from, and how many it draws (None:
+    all of them)."""
+
+    title: LocalizedText
+    questions: tuple[str, ...]
+    draw: int | None = None
+
+
+@dataclass(frozen=True)
+class Exam:
+    """How a quiz is taken as an exam (`/exam`; the rules are content/exams.py's). `minutes`
+    None: one minute per question drawn; `draw` None: every question (or, with sections, the
+    sum of their draws); `penalty` the points a wrong answer costs; `attempts` 0: any number;
+    `pass_mark` in percent; `floor` False: the total may go below 0."""
+
+    minutes: Decimal | None = None
+    draw: int | None = None
+    penalty: Decimal = Decimal(0)
+    attempts: int = 1
+    pass_mark: Decimal | None = None
+    floor: bool = True
+    sections: tuple[ExamSection, ...] = ()
+
+
+@dataclass(frozen=True)
 class Quiz:
     id: str
     title: LocalizedText
@@ -226,6 +252,7 @@ class Quiz:
     description: LocalizedText | None = None
     guide: Guide | None = None
     shuffle_options: bool = True
+    exam: Exam | None = None  # the bank's own exam settings; any quiz is an exam with defaults
     _by_id: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

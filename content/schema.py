@@ -425,6 +425,134 @@ def fields_of(kind: QuestionType) -> frozenset[str]:
     return frozenset(QUESTION_SCHEMAS[kind].model_fields)
 
 
+MAX_EXAM_MINUTES = 24 * 60
+MAX_EXAM_ATTEMPTS = 1000
+MAX_SECTIONS = 50
+FLOOR_NONE = "none"
+
+
+def _whole(value: Any, what: str, low: int, high: int) -> int:
+    """A whole number from `low` to `high` (YAML's booleans are not numbers here)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{what} is a whole number, such as {max(low, 1)}")
+    if not low <= value <= high:
+        raise ValueError(f"{what} is {value}: it must be {low} to {high}")
+    return value
+
+
+def _bounded(value: Any, what: str, low: Decimal, high: Decimal, above: bool = False) -> Decimal:
+    """A number from `low` (or above it, if `above`) to `high`."""
+    number = _number(value, what)
+    if number < low or number > high or (above and number == low):
+        bounds = f"more than {low} and at most {high}" if above else f"{low} to {high}"
+        raise ValueError(f"{what} is {value}: it must be {bounds}")
+    return number
+
+
+class ExamSectionSchema(_Strict):
+    title: Text
+    questions: list[QuestionId] = Field(min_length=1, max_length=MAX_QUESTIONS)
+    draw: Any = None
+
+    _title = field_validator("title")(_localized_validator(MAX_TITLE_LENGTH))
+
+    @field_validator("questions", mode="before")
+    @classmethod
+    def _ids_as_text(cls, value: Any) -> Any:
+        if isinstance(value, list):
+            for item in value:
+                _not_a_number(item, 'write the id as text in quotes, e.g. "q{value}"')
+        return value
+
+    @field_validator("draw")
+    @classmethod
+    def _draw_count(cls, value: Any) -> int | None:
+        return None if value is None else _whole(value, "draw", 1, MAX_QUESTIONS)
+
+    @model_validator(mode="after")
+    def _enough_to_draw(self) -> Self:
+        if len(set(self.questions)) != len(self.questions):
+            raise ValueError("a section lists a question twice")
+        if self.draw is not None and self.draw > len(self.questions):
+            raise ValueError(
+                f"the section draws {self.draw} questions but has {len(self.questions)}"
+            )
+        return self
+
+
+class ExamSchema(_Strict):
+    """The `exam:` block: how the quiz is taken as an exam (content/exams.py)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=False)
+
+    minutes: Any = None
+    draw: Any = None
+    penalty: Any = Decimal(0)
+    attempts: Any = 1
+    pass_mark: Any = Field(default=None, alias="pass")
+    floor: Any = None
+    sections: list[ExamSectionSchema] | None = Field(
+        default=None, min_length=1, max_length=MAX_SECTIONS
+    )
+
+    @field_validator("minutes")
+    @classmethod
+    def _minutes(cls, value: Any) -> Decimal | None:
+        if value is None:
+            return None
+        return _bounded(value, "minutes", Decimal(0), Decimal(MAX_EXAM_MINUTES), above=True)
+
+    @field_validator("draw")
+    @classmethod
+    def _draw(cls, value: Any) -> int | None:
+        return None if value is None else _whole(value, "draw", 1, MAX_QUESTIONS)
+
+    @field_validator("penalty")
+    @classmethod
+    def _penalty(cls, value: Any) -> Decimal:
+        return _bounded(value, "the penalty (points per wrong answer)", Decimal(0), Decimal(1))
+
+    @field_validator("attempts")
+    @classmethod
+    def _attempts(cls, value: Any) -> int:
+        return _whole(value, "attempts (0: any number)", 0, MAX_EXAM_ATTEMPTS)
+
+    @field_validator("pass_mark")
+    @classmethod
+    def _pass_mark(cls, value: Any) -> Decimal | None:
+        if value is None:
+            return None
+        return _bounded(value, "the pass mark (percent)", Decimal(0), Decimal(100))
+
+    @field_validator("floor")
+    @classmethod
+    def _floor(cls, value: Any) -> str | None:
+        if value is not None and value != FLOOR_NONE:
+            raise ValueError(
+                "floor takes one value, none, which lets the total go below 0 "
+                "(leave it out to keep the total at 0 or more)"
+            )
+        return value
+
+    @model_validator(mode="after")
+    def _sections_add_up(self) -> Self:
+        if self.sections is None:
+            return self
+        seen: set[str] = set()
+        for section in self.sections:
+            twice = sorted(seen & set(section.questions))
+            if twice:
+                raise ValueError(f"a question is in one section at most: {', '.join(twice)}")
+            seen |= set(section.questions)
+        drawn = sum(s.draw or len(s.questions) for s in self.sections)
+        if self.draw is not None and self.draw != drawn:
+            raise ValueError(
+                f"draw is {self.draw}, but the sections draw {drawn} in all: with sections, "
+                "the paper is the sum of their draws (leave draw out, or make it agree)"
+            )
+        return self
+
+
 class BankSchema(_Strict):
     id: QuizId
     title: Text
@@ -432,6 +560,7 @@ class BankSchema(_Strict):
     level: Level = Field(strict=False)
     guide: GuideSchema | None = None
     shuffle_options: bool = True
+    exam: ExamSchema | None = None
     questions: list[QuestionSchema] = Field(min_length=1, max_length=MAX_QUESTIONS)
 
     _title = field_validator("title")(_localized_validator(MAX_TITLE_LENGTH))
@@ -443,6 +572,25 @@ class BankSchema(_Strict):
         duplicates = sorted({i for i in ids if ids.count(i) > 1})
         if duplicates:
             raise ValueError(f"duplicate question ids: {', '.join(duplicates)}")
+        return self
+
+    @model_validator(mode="after")
+    def _exam_fits_the_questions(self) -> BankSchema:
+        if self.exam is None:
+            return self
+        ids = {q.id for q in self.questions}
+        for number, section in enumerate(self.exam.sections or (), start=1):
+            unknown = [i for i in section.questions if i not in ids]
+            if unknown:
+                raise ValueError(
+                    f"exam section {number} names questions the bank does not have: "
+                    f"{', '.join(unknown[:10])}"
+                )
+        draw = self.exam.draw
+        if self.exam.sections is None and draw is not None and draw > len(self.questions):
+            raise ValueError(
+                f"the exam draws {self.exam.draw} questions but the bank has {len(self.questions)}"
+            )
         return self
 
 
@@ -509,6 +657,23 @@ def to_question(question: _QuestionSchema, default_language: str) -> Question:
     )
 
 
+def to_exam(exam: ExamSchema, default_language: str) -> model.Exam:
+    return model.Exam(
+        minutes=exam.minutes,
+        draw=exam.draw,
+        penalty=exam.penalty,
+        attempts=exam.attempts,
+        pass_mark=exam.pass_mark,
+        floor=exam.floor != FLOOR_NONE,
+        sections=tuple(
+            model.ExamSection(
+                _required(section.title, default_language), tuple(section.questions), section.draw
+            )
+            for section in exam.sections or ()
+        ),
+    )
+
+
 def _guide(guide: GuideSchema | None, default_language: str) -> Guide | None:
     return Guide(_required(guide.title, default_language), guide.url) if guide else None
 
@@ -522,6 +687,7 @@ def to_quiz(bank: BankSchema, default_language: str) -> Quiz:
         guide=_guide(bank.guide, default_language),
         shuffle_options=bank.shuffle_options,
         questions=tuple(to_question(q, default_language) for q in bank.questions),
+        exam=None if bank.exam is None else to_exam(bank.exam, default_language),
     )
 
 

@@ -13,6 +13,7 @@ from storage.database_file import (
 )
 from storage.errors import StorageError
 from storage.learner_store import (
+    EXAM,
     PRACTICE,
     REVIEW,
     REVIEW_QUIZ_ID,
@@ -30,6 +31,7 @@ from storage.learner_store import (
 from storage.stores import Storage
 
 __all__ = [
+    "EXAM",
     "PRACTICE",
     "REVIEW",
     "REVIEW_QUIZ_ID",

@@ -77,7 +77,7 @@ class QuizTotals:
     correct: int
 
 
-# /stats reads the figures kept as answers come and go (migration 14: `question_totals` and
+# /stats reads the figures kept as answers come and go (migration 20: `question_totals` and
 # `quiz_learners`, by triggers): every private answer and every answer to a posted question
 # (answers to timed group quizzes count on their leaderboards, not here); a forgotten learner's
 # posted answers count as their placeholder's, held ones included (storage/held_answers.py).

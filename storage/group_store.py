@@ -141,7 +141,7 @@ def _asked(row: Any) -> AskedQuestion:
     return row_as(AskedQuestion, row, photo=bool(row["photo"]))
 
 
-# A person's points under their latest name, as kept by migration 15's triggers (a held
+# A person's points under their latest name, as kept by migration 21's triggers (a held
 # answer counts as its placeholder's already, nameless, and lends its name to nobody).
 _SCORES = """SELECT t.who, COALESCE(n.name, '') AS name, t.points, t.correct, t.answered,
        t.total_time
@@ -278,6 +278,16 @@ class GroupStore:
             chat_id,
             thread_id,
         )
+
+    async def recent_sessions(self, chat_id: int, limit: int = 20) -> list[GroupSession]:
+        """The chat's timed quizzes, the latest first (every topic of a forum)."""
+        rows = await self._database.fetchall(
+            """SELECT * FROM group_sessions WHERE chat_id=? AND kind='timed'
+               ORDER BY id DESC LIMIT ?""",
+            chat_id,
+            limit,
+        )
+        return [_session(row) for row in rows]
 
     async def stop_session(self, session_id: int, now: float) -> bool:
         """End a running session early, and anonymize the answers held for forgotten

@@ -41,6 +41,8 @@ class Assignment:
     outcome: str | None
     counts: str = FIRST  # which of a member's attempts counts: FIRST or BEST
     shuffled: bool = False  # each member's questions in an order of their own
+    exam: bool = False  # taken as an exam (bot/learner/exams.py)
+    exam_minutes: int | None = None  # its time limit; None: the bank's
 
     @property
     def open(self) -> bool:
@@ -67,7 +69,7 @@ class Taker:
 
 
 def _assignment(row: Any) -> Assignment:
-    return row_as(Assignment, row, shuffled=bool(row["shuffled"]))
+    return row_as(Assignment, row, shuffled=bool(row["shuffled"]), exam=bool(row["exam"]))
 
 
 # Each member's attempts at an assignment, the one that counts first: FIRST, the first begun;
@@ -118,14 +120,16 @@ class HomeworkStore:
         now: float,
         counts: str = FIRST,
         shuffled: bool = False,
+        exam: bool = False,
+        exam_minutes: int | None = None,
     ) -> Assignment:
         async with self._database.transaction() as tx:
             cursor = await tx.execute(
                 """INSERT INTO assignments (chat_id, thread_id, quiz_id, deadline, language,
-                       timezone, created_by, created_at, counts, shuffled)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                       timezone, created_by, created_at, counts, shuffled, exam, exam_minutes)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
                 chat_id, thread_id, quiz_id, deadline, language, timezone, created_by, now,
-                counts, int(shuffled),
+                counts, int(shuffled), int(exam), exam_minutes,
             )  # fmt: skip
             new_id = cursor.lastrowid
         found = await self.get(int(new_id or 0))
@@ -153,6 +157,24 @@ class HomeworkStore:
                 "SELECT * FROM assignments WHERE closed_at IS NULL AND chat_id=? ORDER BY id",
                 chat_id,
             )
+        return [_assignment(row) for row in rows]
+
+    async def open_exam(self, chat_id: int, quiz_id: str) -> Assignment | None:
+        """An open homework of the chat that takes the quiz as an exam (its answers stay
+        hidden there until its deadline)."""
+        return await self._database.fetchone_as(
+            _assignment,
+            """SELECT * FROM assignments WHERE chat_id=? AND quiz_id=? AND exam=1
+                 AND closed_at IS NULL ORDER BY deadline DESC""",
+            chat_id,
+            quiz_id,
+        )
+
+    async def recent_assignments(self, chat_id: int, limit: int = 20) -> list[Assignment]:
+        """The chat's homework, open or closed, the latest first."""
+        rows = await self._database.fetchall(
+            "SELECT * FROM assignments WHERE chat_id=? ORDER BY id DESC LIMIT ?", chat_id, limit
+        )
         return [_assignment(row) for row in rows]
 
     async def close(self, assignment_id: int, outcome: str, now: float) -> bool:

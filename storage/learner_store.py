@@ -119,7 +119,8 @@ def _options(bits: int) -> frozenset[int]:
     return frozenset(i for i in range(bits.bit_length()) if bits >> i & 1)
 
 
-def _attempt(row: Any) -> Attempt:
+def attempt_of(row: Any) -> Attempt:
+    """An `attempts` row as an Attempt."""
     return row_as(Attempt, row, question_ids=tuple(json.loads(row["question_ids"])))
 
 
@@ -149,6 +150,10 @@ REVIEW_QUIZ_ID = ":review"  # never a quiz id: one running review session per le
 # its answers are reviews of their cards (short-term steps; never a lapse)
 PRACTICE = "practice"
 PRACTICE_PREFIX = ":practice:"  # never a quiz id; + the attempt whose misses it practises
+# an exam (storage/exam_store.py): named after its quiz, one running per learner and quiz (and
+# homework: `assignment_id`) beside their own attempt at it
+EXAM = "exam"
+EXAM_PREFIX = ":exam:"  # never a quiz id; + the quiz's id
 
 
 def practice_of(attempt_id: int) -> str:
@@ -163,6 +168,16 @@ def names_items(kind: str) -> bool:
     return kind in (REVIEW, PRACTICE)
 
 
+def exam_name(quiz_id: str) -> str:
+    """The attempt name of an exam of quiz `quiz_id`."""
+    return f"{EXAM_PREFIX}{quiz_id}"
+
+
+def exam_quiz_id(name: str) -> str:
+    """The quiz an exam's attempt name names (`exam_name`)."""
+    return name.removeprefix(EXAM_PREFIX)
+
+
 def review_item(quiz_id: str, question_id: str) -> str:
     """How a review session names one question: its quiz and its id ('/' is in neither)."""
     return f"{quiz_id}/{question_id}"
@@ -173,6 +188,8 @@ def attempt_item_parts(attempt: Attempt, item: str) -> tuple[str, str]:
     if names_items(attempt.kind):
         quiz_id, _, question_id = item.partition("/")
         return quiz_id, question_id
+    if attempt.kind == EXAM:
+        return exam_quiz_id(attempt.quiz_id), item
     return attempt.quiz_id, item
 
 
@@ -291,7 +308,7 @@ class LearnerStore:
         """The learner's running attempt at the quiz: their own (`assignment_id` None), or
         the one of that homework."""
         return await self._database.fetchone_as(
-            _attempt,
+            attempt_of,
             """SELECT * FROM attempts WHERE user_id=? AND quiz_id=? AND assignment_id IS ?
                  AND finished_at IS NULL""",
             user_id,
@@ -301,7 +318,7 @@ class LearnerStore:
 
     async def get_attempt(self, attempt_id: int) -> Attempt | None:
         return await self._database.fetchone_as(
-            _attempt, "SELECT * FROM attempts WHERE id=?", attempt_id
+            attempt_of, "SELECT * FROM attempts WHERE id=?", attempt_id
         )
 
     async def start_attempt(

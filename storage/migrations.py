@@ -486,7 +486,58 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
         "CREATE INDEX chat_requests_by_user ON chat_requests(user_id)",
     ),
-    # 17: deleting a learner's answers (/forgetme, prune) found the review of each answer it
+    # 17: exams (content/exams.py). An exam attempt is an attempt of kind 'exam' named
+    # ':exam:<quiz id>' (a homework's tied to it by `attempts.assignment_id`, as any homework
+    # attempt: one running per learner, quiz and homework, beside their own quiz attempt), its
+    # questions the paper drawn. Beside it: the seed it was drawn from, the paper's sections and
+    # the rules it is marked by (JSON), when its time is up, the question shown and the message
+    # that shows it, who ended it. Its answers stay changeable responses until it ends, when
+    # they become answers (and reviews of their cards) at once.
+    # A homework may be an exam (`exam`), with a time limit of its own (`exam_minutes`;
+    # NULL: the bank's).
+    (
+        """CREATE TABLE exam_attempts (
+            attempt_id INTEGER PRIMARY KEY REFERENCES attempts(id) ON DELETE CASCADE,
+            seed INTEGER NOT NULL,
+            paper TEXT NOT NULL,
+            ends_at REAL NOT NULL,
+            position INTEGER NOT NULL DEFAULT 0 CHECK (position >= 0),
+            message_id INTEGER,
+            ended_by TEXT CHECK (ended_by IN ('learner', 'time'))
+        )""",
+        """CREATE TABLE exam_responses (
+            attempt_id INTEGER NOT NULL REFERENCES attempts(id) ON DELETE CASCADE,
+            item TEXT NOT NULL,
+            chosen INTEGER NOT NULL,
+            reply TEXT,
+            answered_at REAL NOT NULL,
+            PRIMARY KEY (attempt_id, item)
+        )""",
+        "CREATE INDEX exam_attempts_open ON exam_attempts(ends_at) WHERE ended_by IS NULL",
+        """ALTER TABLE assignments ADD COLUMN exam INTEGER NOT NULL DEFAULT 0
+            CHECK (exam IN (0, 1))""",
+        "ALTER TABLE assignments ADD COLUMN exam_minutes INTEGER CHECK (exam_minutes > 0)",
+    ),
+    # 18: the chats the bot is in, as Telegram last said (my_chat_member), and who administers
+    # each, as getChatAdministrators and chat_member updates last said: the Bot API cannot
+    # list a person's chats, so the teacher's dashboard finds a person's classes here
+    (
+        """CREATE TABLE known_chats (
+            chat_id INTEGER PRIMARY KEY,
+            type TEXT NOT NULL,
+            title TEXT NOT NULL DEFAULT '',
+            bot_status TEXT NOT NULL,
+            admins_checked_at REAL,
+            updated_at REAL NOT NULL
+        )""",
+        """CREATE TABLE chat_admins (
+            chat_id INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            PRIMARY KEY (chat_id, user_id)
+        )""",
+        "CREATE INDEX chat_admins_by_user ON chat_admins(user_id)",
+    ),
+    # 19: deleting a learner's answers (/forgetme, prune) found the review of each answer it
     # deleted (the foreign key) by reading the whole review log: once per answer. A learner
     # with 5,000 answers took an hour at 10 million reviews (docs/performance.md). Their own
     # reviews are found by 14's review_log_by_user_time.
@@ -494,7 +545,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         """CREATE INDEX review_log_by_answer ON review_log(answer_id)
             WHERE answer_id IS NOT NULL""",
     ),
-    # 18: /stats read every private and posted answer, five times (7 s at a million answers).
+    # 20: /stats read every private and posted answer, five times (7 s at a million answers).
     # Its figures are kept as the answers come and go, by triggers, so that every way an
     # answer is written, deleted or anonymized keeps them: per question, the answers and right
     # ones (private and posted), and the private ones' partial credit; per quiz, who answered
@@ -603,9 +654,9 @@ MIGRATIONS: tuple[Migration, ...] = (
         """CREATE INDEX answers_wrong_replies ON answers(quiz_id, question_id, reply)
             WHERE reply IS NOT NULL AND correct = 0""",
     ),
-    # 19: a leaderboard summed every answer of the session or chat at each read (a 10,000-member
+    # 21: a leaderboard summed every answer of the session or chat at each read (a 10,000-member
     # channel's all-time board: 640,000 answers) and looked up each member's latest name among
-    # all their answers. Kept as answers come and go, by triggers like 18's: each session's and
+    # all their answers. Kept as answers come and go, by triggers like 20's: each session's and
     # each chat's (timed quizzes only) points per person, and each member's latest name (that of
     # their latest answer not held for the one-answer rule). A person is their placeholder once
     # forgotten, a held answer included (storage/held_answers.py).
@@ -736,7 +787,7 @@ MIGRATIONS: tuple[Migration, ...] = (
                 ORDER BY answered_at DESC LIMIT 1;
         END""",
     ),
-    # 20: a report names the quiz's leeches (cards lapsed 8 times or more): found among the
+    # 22: a report names the quiz's leeches (cards lapsed 8 times or more): found among the
     # cards that ever lapsed, by quiz, instead of reading every card of every learner.
     ("CREATE INDEX cards_lapsed ON cards(quiz_id, lapses) WHERE lapses > 0",),
 )

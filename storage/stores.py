@@ -12,6 +12,7 @@ from storage.audit import AuditLog
 from storage.chat_store import ChatStore
 from storage.content_store import ContentStore
 from storage.database import Database, OpenOptions
+from storage.exam_store import ExamStore
 from storage.group_store import GroupStore
 from storage.homework_store import HomeworkStore
 from storage.learner_store import LearnerStore
@@ -32,6 +33,7 @@ class Storage:
     homework: HomeworkStore  # assignments and the members who opened them
     chats: ChatStore  # a group's own language and time zone
     media: MediaStore  # Telegram's file_id of each picture uploaded, per bot
+    exams: ExamStore  # exam attempts: their papers and responses until they end
 
     @classmethod
     async def open(cls, path: Path | str, **options: Unpack[OpenOptions]) -> Storage:
@@ -53,6 +55,7 @@ class Storage:
             homework=HomeworkStore(database),
             chats=ChatStore(database),
             media=MediaStore(database),
+            exams=ExamStore(database),
         )
 
     async def close(self) -> None:

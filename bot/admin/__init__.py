@@ -10,7 +10,7 @@ from typing import Any
 
 from telegram.ext import JobQueue
 
-from bot.admin import flow
+from bot.admin import stored_banks
 from bot.admin.handlers import COMMANDS, handlers
 from bot.core.context import Services
 
@@ -19,4 +19,4 @@ __all__ = ["COMMANDS", "handlers", "start"]
 
 async def start(jobs: JobQueue[Any], services: Services) -> None:
     """At start: the banks changed through the bot, from SQLite, over the files' banks."""
-    await flow.load_stored_banks(services)
+    await stored_banks.load_stored_banks(services)

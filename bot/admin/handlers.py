@@ -17,9 +17,9 @@ from telegram import CallbackQuery, Message, ReplyKeyboardMarkup, ReplyKeyboardR
 from telegram.ext import BaseHandler, CommandHandler, ConversationHandler, MessageHandler, filters
 from telegram.warnings import PTBUserWarning
 
-from bot.admin import charts, collecting, flow, render
+from bot.admin import charts, collecting, drafting, exporting, flow, importing, render
 from bot.admin.collecting import Collection
-from bot.admin.flow import Draft
+from bot.admin.drafting import Draft
 from bot.core import arguments, callbacks, commands, quiz_menus
 from bot.core.access import admin_only, is_bot_admin
 from bot.core.arguments import Refusal
@@ -36,7 +36,7 @@ from content.model import Quiz
 
 DRAFT_KEY = "admin_draft"
 COLLECTION_KEY = "admin_collection"
-CONFIRM = flow.STEPS  # the conversation's states: the draft's steps, then its confirmation
+CONFIRM = drafting.STEPS  # the conversation's states: the draft's steps, then its confirmation
 END = ConversationHandler.END
 
 
@@ -59,7 +59,7 @@ async def import_bank(update: Update, context: QuizContext) -> None:
     if isinstance(skip, Refusal):
         await context.say(skip.text(context.locale))
         return
-    await flow.import_document(
+    await importing.import_document(
         context.bot,
         context.services,
         context.chat_id,
@@ -85,7 +85,7 @@ async def import_good(
         return
     await query.answer()
     await query.edit_message_reply_markup(None)
-    await flow.import_document(
+    await importing.import_document(
         context.bot,
         context.services,
         context.chat_id,
@@ -109,7 +109,7 @@ async def export(update: Update, context: QuizContext) -> None:
         await context.say(wanted.text(context.locale))
         return
     quiz, fmt = wanted
-    await flow.export_quiz(
+    await exporting.export_quiz(
         context.bot, context.services, context.chat_id, quiz, fmt, context.locale
     )
 
@@ -138,7 +138,7 @@ async def on_export_format(
     locale = context.locale
     title = locale.text(quiz.title, 200)
     await edit_in_place(query, locale.t("menu_exporting", title=title, form=name))
-    await flow.export_quiz(context.bot, context.services, context.chat_id, quiz, name, locale)
+    await exporting.export_quiz(context.bot, context.services, context.chat_id, quiz, name, locale)
 
 
 async def delquestion(update: Update, context: QuizContext) -> None:
@@ -294,7 +294,7 @@ async def addquestion(update: Update, context: QuizContext) -> int:
     draft = context.user_data[DRAFT_KEY]
     keyboard = render.draft_types(draft.nonce, draft.kind, locale)
     await context.say(locale.t("draft_text", title=title, language=language), keyboard)
-    return flow.TEXT
+    return drafting.TEXT
 
 
 @admin_only
@@ -302,15 +302,15 @@ async def draft_type(query: CallbackQuery, context: QuizContext, tap: callbacks.
     """A type tapped under the first prompt, before the question text: the draft takes it."""
     locale = context.locale
     draft = _draft(context)
-    kinds = flow.DRAFT_TYPES
+    kinds = drafting.DRAFT_TYPES
     if draft is None or tap.nonce != draft.nonce or not 0 <= tap.kind < len(kinds):
         await query.answer(locale.t("stale_button"))
-        return flow.TEXT if draft is not None else END
+        return drafting.TEXT if draft is not None else END
     draft.kind = kinds[tap.kind]
     name = locale.t(f"question_type_{draft.kind.value}")
     await query.answer(locale.t("draft_type_chosen", type=name))
     await query.edit_message_reply_markup(render.draft_types(draft.nonce, draft.kind, locale))
-    return flow.TEXT
+    return drafting.TEXT
 
 
 async def draft_type_late(
@@ -329,7 +329,7 @@ def _step(step: int) -> Callable[[Update, QuizContext], Coroutine[Any, Any, int]
         if draft is None:
             return END
         text = _text(update)
-        if not (step in flow.SKIPPABLE and _skipped(text)):
+        if not (step in drafting.SKIPPABLE and _skipped(text)):
             refused = draft.take(step, text)
             if refused is not None:
                 await context.say(refused.text(context.locale))
@@ -430,13 +430,15 @@ def _addquestion_conversation() -> ConversationHandler[QuizContext]:
             states={
                 **{
                     step: [
-                        MessageHandler(text | skip if step in flow.SKIPPABLE else text, _step(step))
+                        MessageHandler(
+                            text | skip if step in drafting.SKIPPABLE else text, _step(step)
+                        )
                     ]
-                    for step in range(flow.STEPS)
+                    for step in range(drafting.STEPS)
                 },
-                flow.TEXT: [
+                drafting.TEXT: [
                     TapHandler(callbacks.DraftType, draft_type),
-                    MessageHandler(text, _step(flow.TEXT)),
+                    MessageHandler(text, _step(drafting.TEXT)),
                 ],
                 CONFIRM: [
                     TapHandler(callbacks.ConfirmDraft, draft_button),

@@ -179,6 +179,11 @@ def preview(args: Words, catalog: Catalog) -> Quiz | Refusal:
     return _one_quiz(args, catalog, "usage_preview")
 
 
+def exam(args: Words, catalog: Catalog) -> Quiz | Refusal:
+    """`/exam <id>`"""
+    return _one_quiz(args, catalog, "usage_exam")
+
+
 def timezone(args: Words, current: str) -> str | Refusal:
     """`/timezone Area/City` or `/timezone +01:00` (words joined: `UTC +1` is one zone)."""
     usage = Reply("timezone_usage", {"timezone": html.escape(current)})
@@ -406,17 +411,24 @@ class AssignArgs:
     deadline: float  # Unix time
     counts: str = "first"
     shuffled: bool = False
+    exam: bool = False  # taken as an exam
+    minutes: int | None = None  # the exam's time limit; None: the bank's
+
+
+EXAM_WORD = "exam"
+MAX_EXAM_MINUTES = 24 * 60
 
 
 def assign(
     args: Words, catalog: Catalog, timezone: str, now: float, min_seconds: int
 ) -> AssignArgs | Refusal:
-    """`/assign <quiz id> <deadline> [first|best] [shuffle]`: the deadline a duration (`90m`,
-    `2h`, `3d`) or `YYYY-MM-DD HH:MM` in the group's time zone; then, in any order, which
-    attempt counts (the first unless `best`) and whether each member's questions are
-    shuffled."""
+    """`/assign <quiz id> <deadline> [first|best] [shuffle] [exam [minutes]]`: the deadline a
+    duration (`90m`, `2h`, `3d`) or `YYYY-MM-DD HH:MM` in the group's time zone; then, in any
+    order, which attempt counts (the first unless `best`), whether each member's questions are
+    shuffled, and `exam` to take it as an exam, in the `minutes` that follow it (else the
+    bank's time limit)."""
     usage = Reply("usage_assign", {"example": example_quiz(catalog), "timezone": timezone})
-    given = _quiz_first(args, catalog, usage, 1, 5)
+    given = _quiz_first(args, catalog, usage, 1, 7)
     if isinstance(given, Refusal):
         return given
     quiz, rest = given
@@ -424,16 +436,30 @@ def assign(
     rest = [word for word in rest if word not in options]
     counts = [word.lower() for word in options if word.lower() in COUNTS_WORDS]
     shuffles = [word for word in options if word.lower() in SHUFFLE_WORDS]
-    if len(counts) > 1 or len(shuffles) > 1 or len(rest) > 2:
-        extra = (counts[1:] or shuffles[1:] or rest[2:])[0]
+    folded = [word.lower() for word in rest]
+    exam = EXAM_WORD in folded
+    after: list[str] = []  # the exam's minutes, after `exam`
+    if exam:
+        at = folded.index(EXAM_WORD)
+        rest, after = rest[:at], rest[at + 1 :]
+    if len(counts) > 1 or len(shuffles) > 1 or len(rest) > 2 or len(after) > 1:
+        extra = (counts[1:] or shuffles[1:] or rest[2:] or after[1:])[0]
         return Refusal(Reply("args_extra", {"value": echo(extra)}), usage)
     if not rest:
         return Refusal(Reply("deadline_missing"), usage)
+    minutes = None
+    if after:
+        minutes = ascii_number(after[0])
+        if minutes is None or not 1 <= minutes <= MAX_EXAM_MINUTES:
+            problem = {"value": echo(after[0]), "high": MAX_EXAM_MINUTES}
+            return Refusal(Reply("args_exam_minutes", problem), usage)
     deadline = parse_deadline(rest, now, timezone, min_seconds)
     if isinstance(deadline, DeadlineProblem):
         value = echo(" ".join(rest))
         return Refusal(Reply(f"deadline_{deadline.reason}", {"value": value}), usage)
-    return AssignArgs(quiz, deadline, counts[0] if counts else "first", bool(shuffles))
+    return AssignArgs(
+        quiz, deadline, counts[0] if counts else "first", bool(shuffles), exam, minutes
+    )
 
 
 def unassign(args: Words) -> int | Refusal:

@@ -182,6 +182,52 @@ class CancelForget(Tap, prefix="fgn", chats=PRIVATE):
     pass
 
 
+# --- a learner's exam, in a private chat: every tap is checked against the stored exam (its
+# owner, still running, its time not up, the message that shows its question now) ---
+
+
+class ExamChoose(Tap, prefix="xc", chats=PRIVATE):
+    """The option shown at `place` chosen (a multiple question's: picked or unpicked) for the
+    question at `position` of exam attempt `attempt_id`: the answer so far, changeable."""
+
+    attempt_id: Int
+    position: Int
+    place: Int
+
+
+class ExamClear(Tap, prefix="xd", chats=PRIVATE):
+    """The answer to the question at `position` taken back (unanswered costs nothing)."""
+
+    attempt_id: Int
+    position: Int
+
+
+class ExamGo(Tap, prefix="xg", chats=PRIVATE):
+    """Show the question at `position` of the exam (previous, next, back from handing in)."""
+
+    attempt_id: Int
+    position: Int
+
+
+class ExamFinish(Tap, prefix="xf", chats=PRIVATE):
+    """Asks to hand the exam in: answered with the question whether to."""
+
+    attempt_id: Int
+
+
+class ExamHandIn(Tap, prefix="xh", chats=PRIVATE):
+    """Hand the exam in now: it is marked."""
+
+    attempt_id: Int
+
+
+class ExamReview(Tap, prefix="xr", chats=PRIVATE):
+    """Page `page` (1-based) of an ended exam's review; 0 opens it in a message of its own."""
+
+    attempt_id: Int
+    page: Int
+
+
 # --- admins ---
 
 

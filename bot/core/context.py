@@ -30,8 +30,10 @@ from bot.core.locks import Locks
 from bot.core.pace import SendPace, ShownCounts
 from bot.core.update_processor import arrival_time, poll_chats
 from content.catalog import Catalog
+from content.model import Quiz
 from content.rules import resolve_language, usual_language
 from storage import Attempt, Storage, User
+from storage.homework_store import Assignment
 
 log = logging.getLogger(__name__)
 
@@ -147,6 +149,15 @@ class Services:
 AttemptOpener = Callable[[Bot, Services, int, Attempt, Locale], Awaitable[None]]
 """Asks a private attempt another feature started (a review of what a member missed in a
 group, a homework): the learner feature's `open_attempt`, which `bot/app.py` hands to them."""
+
+
+ExamOpener = Callable[
+    [Bot, Services, JobQueue[Any], int, int, Quiz, Assignment, Locale], Awaitable[None]
+]
+"""Opens a member's exam of an exam homework from its link (started as an attempt of that
+homework, or continued where it was): the learner feature's `open_homework_exam`, which
+`bot/app.py` hands to the homework feature."""
+
 
 SERVICES_KEY = "services"
 USUAL_LANGUAGE_TTL = 600.0  # seconds a group's usual language is trusted

@@ -12,6 +12,7 @@ typed question, and an answer's toast from its grade. Nothing here grades: a `Gr
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -83,6 +84,15 @@ def shorten(text: str, limit: int) -> str:
     if space >= limit // 2:
         cut = cut[:space]
     return cut.rstrip(" ,.;:-") + "…"
+
+
+def clock_text(seconds: float) -> str:
+    """A duration as a clock shows it: 12:41, or 1:02:03 from an hour on (seconds rounded
+    up while time is left, so 0:00 means none)."""
+    whole = max(0, math.ceil(seconds))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 def place_mark(place: int) -> str:

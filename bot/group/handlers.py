@@ -62,6 +62,9 @@ async def _start(context: QuizContext, quiz: Quiz, seconds: int, poll: bool) -> 
         return locale.t("group_poll_not_in_channel")
     if not flow.playable_in_groups(quiz):
         return locale.t("group_nothing_playable", quiz_id=quiz.id)
+    exam = await services.storage.homework.open_exam(chat.id, quiz.id)
+    if exam is not None:  # its reveals would be the exam's answers before the deadline
+        return locale.t("group_exam_homework_open", number=exam.id)
     language = (await services.chat_locale(chat.id)).language
     started = await flow.start(
         context.bot,

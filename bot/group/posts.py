@@ -49,6 +49,9 @@ async def push_next(
         found = await bot.get_chat(chat)
     except TelegramError as error:
         return _not_posted(error, shown)
+    exam = await services.storage.homework.open_exam(found.id, quiz.id)
+    if exam is not None:  # a post's reveal would show its answers before the deadline
+        return Reply("push_exam_homework_open", {"quiz_id": quiz.id, "number": exam.id})
     # one push at a time per chat (a /push and a scheduled one, or two admins): else both
     # could reveal nothing and post, leaving two questions open
     async with services.locks.pushes.hold(found.id):

@@ -18,11 +18,12 @@ from telegram.error import TelegramError
 from telegram.ext import JobQueue
 
 from bot.core import deeplinks, faults
-from bot.core.context import AttemptOpener, QuizContext, Services
+from bot.core.context import AttemptOpener, ExamOpener, QuizContext, Services
 from bot.core.i18n import Locale
 from bot.core.render import Rendered
 from bot.core.tables import to_csv
 from bot.homework import render
+from content.exams import ExamResult, Paper, mark_responses
 from content.model import Quiz
 from content.rules import attempt_order
 from storage.homework_store import CANCELLED, FINISHED, FIRST, Assignment, Taker
@@ -31,6 +32,10 @@ log = logging.getLogger(__name__)
 
 Jobs = JobQueue[Any]
 SWEEP_JOB = "homework-counts"
+# an exam homework's results wait for its exams still running at the deadline to end (by their
+# own job, due then): checked this often, for this long at most
+EXAM_END_POLL_SECONDS = 0.5
+EXAM_END_WAIT_SECONDS = 30.0
 
 
 def locale_of(services: Services, assignment: Assignment) -> Locale:
@@ -81,13 +86,16 @@ async def assign(
     created_by: int | None,
     counts: str = FIRST,
     shuffled: bool = False,
+    exam: bool = False,
+    exam_minutes: int | None = None,
 ) -> Assignment:
-    """Store the homework, post it, arm its deadline and reminder."""
+    """Store the homework (taken as an exam, with `exam`), post it, arm its deadline and
+    reminder."""
     homework = services.storage.homework
     assignment = await homework.create(
         chat_id=chat_id, thread_id=thread_id, quiz_id=quiz.id, deadline=deadline,
         language=language, timezone=timezone, created_by=created_by, now=services.clock(),
-        counts=counts, shuffled=shuffled,
+        counts=counts, shuffled=shuffled, exam=exam, exam_minutes=exam_minutes,
     )  # fmt: skip
     locale = locale_of(services, assignment)
     message_id = await _send(
@@ -172,12 +180,30 @@ async def sweep_counts(context: QuizContext) -> None:
 
 async def _on_deadline(context: QuizContext) -> None:
     assert context.job is not None
-    await close(context.bot, context.services, context.jobs, cast(int, context.job.data))
+    assignment_id = cast(int, context.job.data)
+    if await _exams_ending(context.services, assignment_id):
+        when = EXAM_END_POLL_SECONDS
+        _replace(context.jobs, _deadline_job(assignment_id), when, assignment_id, _on_deadline)
+        return
+    await close(context.bot, context.services, context.jobs, assignment_id)
+
+
+async def _exams_ending(services: Services, assignment_id: int) -> bool:
+    """Whether the results of an exam homework wait for its exams still running: each ends by
+    the deadline at the latest, by its own job (the learner feature's, which marks it and
+    tells its learner), and counts once ended; a little while at most."""
+    assignment = await services.storage.homework.get(assignment_id)
+    if assignment is None or not assignment.exam or not assignment.open:
+        return False
+    if services.clock() > assignment.deadline + EXAM_END_WAIT_SECONDS:
+        return False
+    return bool(await services.storage.exams.running_for(assignment_id))
 
 
 async def close(bot: Bot, services: Services, jobs: Jobs, assignment_id: int) -> bool:
-    """At the deadline: closed once, its post redrawn, the results posted in the group and
-    the report sent to the admin who set it."""
+    """At the deadline (an exam homework's once its running exams have ended): closed once,
+    its post redrawn, the results posted in the group and the report sent to the admin who
+    set it."""
     homework = services.storage.homework
     if not await homework.close(assignment_id, FINISHED, services.clock()):
         return False
@@ -269,16 +295,42 @@ async def _redraw_closed(
 async def report(
     services: Services, assignment: Assignment, locale: Locale
 ) -> tuple[str, bytes, str]:
-    """The homework's report: caption, CSV, file name."""
+    """The homework's report: caption, CSV, file name. An exam homework's, before its
+    deadline, says only who opened it and who is done: its scores, grid and answers would be
+    a key to the exam."""
     quiz = services.catalog.get(assignment.quiz_id)
     takers = await services.storage.homework.takers(assignment.id)
-    attempts = await services.storage.reports.attempts([t.attempt_id for t in takers])
-    data = await asyncio.to_thread(  # a large group's file: off the event loop
-        lambda: to_csv(render.table(quiz, assignment, takers, attempts, locale))
-    )
     title = locale.text(quiz.title, 200) if quiz is not None else assignment.quiz_id
     caption = locale.t("homework_report_caption", number=assignment.id, title=title, n=len(takers))
+    if assignment.exam and services.clock() < assignment.deadline:
+        table = render.done_table(assignment, takers)
+        caption += "\n" + locale.t("homework_report_exam_open")
+        return caption, to_csv(table), f"homework-{assignment.id}-{assignment.quiz_id}.csv"
+    attempts = await services.storage.reports.attempts([t.attempt_id for t in takers])
+    sections = await _exam_results(services, quiz, takers) if assignment.exam else None
+    data = await asyncio.to_thread(  # a large group's file: off the event loop
+        lambda: to_csv(render.table(quiz, assignment, takers, attempts, locale, sections))
+    )
     return caption, data, f"homework-{assignment.id}-{assignment.quiz_id}.csv"
+
+
+async def _exam_results(
+    services: Services, quiz: Quiz | None, takers: list[Taker]
+) -> dict[int, ExamResult]:
+    """Each taker's exam marked from its stored responses (its sections' points), by attempt."""
+    exams = services.storage.exams
+    results = {}
+    for taker in takers:
+        sitting = await exams.get(taker.attempt_id)
+        if sitting is None or sitting.open:
+            continue
+        responses = await exams.responses(sitting.attempt.id)
+        results[taker.attempt_id] = mark_responses(
+            quiz,
+            Paper.from_json(sitting.paper),
+            {item: (r.chosen, r.reply) for item, r in responses.items()},
+        )
+    return results
 
 
 async def send_report(
@@ -367,16 +419,18 @@ async def remind(bot: Bot, services: Services, assignment_id: int) -> int:
 async def open_homework(
     bot: Bot,
     services: Services,
+    jobs: Jobs,
     chat_id: int,
     user_id: int,
     assignment: Assignment,
     locale: Locale,
     open_attempt: AttemptOpener,
+    open_exam: ExamOpener,
 ) -> None:
     """Continue the member's running attempt at the homework, or start one afresh from its
-    first question (never an attempt at the quiz begun outside it). A member whose first
-    attempt counts and is finished is told their score; where the best counts, a finished
-    attempt is followed by another."""
+    first question (never an attempt at the quiz begun outside it); an exam homework's
+    attempt is an exam (`open_exam`, the learner's). A member whose first attempt counts and is finished is
+    told their score; where the best counts, a finished attempt is followed by another."""
     quiz = services.catalog.get(assignment.quiz_id)
     if quiz is None:
         await bot.send_message(chat_id, locale.t("quiz_gone"))
@@ -385,8 +439,11 @@ async def open_homework(
     attempt = await learners.running_attempt(user_id, quiz.id, assignment.id)
     if attempt is None:
         taker = await services.storage.homework.taker(assignment.id, user_id)
-        if taker is not None and assignment.counts == FIRST:
+        if taker is not None and taker.finished_at is not None and assignment.counts == FIRST:
             await bot.send_message(chat_id, render.handed_in(quiz, assignment, taker, locale))
+            return
+        if assignment.exam:
+            await open_exam(bot, services, jobs, chat_id, user_id, quiz, assignment, locale)
             return
         tries = taker.tries if taker is not None else 0
         shuffle_by = f"{assignment.id}:{user_id}:{tries}" if assignment.shuffled else None

@@ -16,7 +16,7 @@ from bot.core import arguments, callbacks, commands, pickers, quiz_menus
 from bot.core.access import controls_chat, is_chat_admin, is_member, sender_passes
 from bot.core.arguments import Refusal
 from bot.core.commands import QUIZ, Command, Role, Task, Where
-from bot.core.context import AttemptOpener, QuizContext
+from bot.core.context import AttemptOpener, ExamOpener, QuizContext
 from bot.core.deeplinks import AssignmentReport, Homework
 from bot.core.handlers import (
     PRIVATE_MESSAGE,
@@ -43,8 +43,9 @@ async def _timezone(context: QuizContext) -> str:
 
 
 async def assign(update: Update, context: QuizContext) -> None:
-    """`/assign <quiz id> <deadline>`: homework for the group, taken in private; with no quiz,
-    the quizzes as buttons."""
+    """`/assign <quiz id> <deadline> [first|best] [shuffle] [exam [minutes]]`: homework for
+    the group, taken in private (as an exam, with `exam`); with no quiz, the quizzes as
+    buttons."""
     services = context.services
     if not context.args:
         await quiz_menus.show(context, MenuFor.ASSIGN)
@@ -63,7 +64,8 @@ async def assign(update: Update, context: QuizContext) -> None:
     message = update.message
     user = update.effective_user
     anonymous = message is not None and message.sender_chat is not None
-    await _assign_here(context, wanted, timezone, None if anonymous or user is None else user.id)
+    created_by = None if anonymous or user is None else user.id
+    await _assign_here(context, wanted, timezone, created_by)
 
 
 async def _assign_here(
@@ -77,6 +79,7 @@ async def _assign_here(
         chat_id=context.chat_id, thread_id=context.thread_id, quiz=wanted.quiz,
         deadline=wanted.deadline, language=language,
         timezone=timezone, created_by=created_by, counts=wanted.counts, shuffled=wanted.shuffled,
+        exam=wanted.exam, exam_minutes=wanted.minutes,
     )  # fmt: skip
 
 
@@ -189,6 +192,7 @@ async def on_assign_pick(update: Update, context: QuizContext, picked: Picked) -
         chat_id=picked.chat_id, thread_id=None, quiz=wanted.quiz, deadline=wanted.deadline,
         language=(await services.chat_locale(picked.chat_id)).language, timezone=timezone,
         created_by=context.learner.user_id, counts=wanted.counts, shuffled=wanted.shuffled,
+        exam=wanted.exam, exam_minutes=wanted.minutes,
     )  # fmt: skip
     return render.assigned_there(wanted.quiz, assignment, picked.title, locale)
 
@@ -198,7 +202,12 @@ async def private_homework(update: Update, context: QuizContext) -> None:
 
 
 async def on_homework(
-    update: Update, context: QuizContext, link: Homework, *, open_attempt: AttemptOpener
+    update: Update,
+    context: QuizContext,
+    link: Homework,
+    *,
+    open_attempt: AttemptOpener,
+    open_exam: ExamOpener,
 ) -> None:
     """A member pressed "Start in private chat" under a homework."""
     services, locale = context.services, context.locale
@@ -215,8 +224,8 @@ async def on_homework(
     if not await sender_passes(context, assignment.chat_id, is_member, "homework_not_member"):
         return
     await flow.open_homework(
-        context.bot, services, context.chat_id, context.learner.user_id, assignment, locale,
-        open_attempt,
+        context.bot, services, context.jobs, context.chat_id, context.learner.user_id,
+        assignment, locale, open_attempt, open_exam,
     )  # fmt: skip
 
 
@@ -234,15 +243,19 @@ async def on_report_link(update: Update, context: QuizContext, link: AssignmentR
 
 GROUP = Where.GROUP
 COMMANDS = (
-    Command("assign", assign, Role.CHAT_ADMIN, GROUP, Task.HOMEWORK, "<quiz id> <deadline>", f"{QUIZ} 2d"),
+    Command("assign", assign, Role.CHAT_ADMIN, GROUP, Task.HOMEWORK, "<quiz id> <deadline> [exam [minutes]]", f"{QUIZ} 2d"),
     Command("assignments", assignments, Role.LEARNER, GROUP, Task.HOMEWORK),
     Command("unassign", unassign, Role.CHAT_ADMIN, GROUP, Task.HOMEWORK, "<number>", "1"),
 )  # fmt: skip
 
 
-def handlers(open_attempt: AttemptOpener) -> list[BaseHandler[Update, QuizContext, Any]]:
-    """The feature's handlers; `open_attempt` (the learner's) asks the homework's attempt."""
+def handlers(
+    open_attempt: AttemptOpener, open_exam: ExamOpener
+) -> list[BaseHandler[Update, QuizContext, Any]]:
+    """The feature's handlers; what the learner feature lends them: `open_attempt` asks the
+    homework's attempt, `open_exam` an exam homework's exam."""
     elsewhere = commands.not_declared(COMMANDS, Where.PRIVATE)
+    opened = functools.partial(on_homework, open_attempt=open_attempt, open_exam=open_exam)
     return [
         *commands.handlers(COMMANDS),
         # in private, /assign sets homework for a group picked with the chat picker (its
@@ -252,6 +265,6 @@ def handlers(open_attempt: AttemptOpener) -> list[BaseHandler[Update, QuizContex
         ChatPickHandler(PickFor.ASSIGN, on_assign_pick),
         QuizMenuHandler(MenuFor.ASSIGN, on_assign_chosen),
         TapHandler(callbacks.AssignSetup, on_assign_setup),
-        StartLinkHandler(Homework, functools.partial(on_homework, open_attempt=open_attempt)),
+        StartLinkHandler(Homework, opened),
         StartLinkHandler(AssignmentReport, on_report_link),
     ]

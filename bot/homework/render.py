@@ -4,14 +4,14 @@ member's private intro and reminder, the CSV for the teacher."""
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.core import callbacks
 from bot.core.i18n import Locale
-from bot.core.render import Rendered, person, place_mark
+from bot.core.render import Rendered, clock_text, person, place_mark
 from bot.core.tables import (
     Cell,
     Table,
@@ -23,6 +23,7 @@ from bot.core.tables import (
 )
 from content import grid
 from content.deadlines import local_time
+from content.exams import ExamResult, draw, rules_of
 from content.model import Quiz
 from content.rules import score_text
 from content.schema import MAX_TITLE_LENGTH
@@ -51,17 +52,20 @@ def _counts(assignment: Assignment, locale: Locale) -> str:
 
 
 def post(quiz: Quiz, assignment: Assignment, done: int, link: str, locale: Locale) -> Rendered:
-    """The assignment in the group: what, until when, which attempt counts, how many are
-    done, and the button that opens it in private."""
-    text = locale.t(
-        "homework_post",
-        number=assignment.id,
-        title=_title(quiz, assignment, locale),
-        n=len(quiz),
-        deadline=_deadline(assignment),
-        counts=_counts(assignment, locale),
-        done=done,
-    )
+    """The assignment in the group: what (an exam: its size and time limit), until when,
+    which attempt counts, how many are done, and the button that opens it in private."""
+    values = {
+        "number": assignment.id,
+        "title": _title(quiz, assignment, locale),
+        "n": len(quiz),
+        "deadline": _deadline(assignment),
+        "counts": _counts(assignment, locale),
+        "done": done,
+    }
+    if assignment.exam:
+        paper = draw(quiz, rules_of(quiz, assignment.exam_minutes), seed=0)  # its size only
+        values.update(n=len(paper.items), minutes=clock_text(paper.seconds))
+    text = locale.t("homework_post_exam" if assignment.exam else "homework_post", **values)
     button = InlineKeyboardButton(locale.t("button_homework_start"), url=link)
     return Rendered(text, InlineKeyboardMarkup([[button]]))
 
@@ -173,7 +177,7 @@ def intro(quiz: Quiz, assignment: Assignment, before: Taker | None, locale: Loca
 
 def handed_in(quiz: Quiz | None, assignment: Assignment, taker: Taker, locale: Locale) -> str:
     return locale.t(
-        "homework_handed_in",
+        "homework_handed_in_exam" if assignment.exam else "homework_handed_in",
         title=_title(quiz, assignment, locale),
         score=score_text(taker.score or 0),
         total=taker.total,
@@ -195,10 +199,21 @@ def practice_offer(
 def reminder(quiz: Quiz | None, assignment: Assignment, link: str, locale: Locale) -> Rendered:
     """The one nudge in private, with the homework's own link (its attempt, not the quiz's)."""
     text = locale.t(
-        "homework_reminder", title=_title(quiz, assignment, locale), deadline=_deadline(assignment)
+        "homework_reminder_exam" if assignment.exam else "homework_reminder",
+        title=_title(quiz, assignment, locale),
+        deadline=_deadline(assignment),
     )
     button = InlineKeyboardButton(locale.t("button_homework_continue"), url=link)
     return Rendered(text, InlineKeyboardMarkup([[button]]))
+
+
+def done_table(assignment: Assignment, takers: Sequence[Taker]) -> Table:
+    """Who opened the homework and who is done, nothing more (an exam's before its deadline)."""
+    rows = tuple(
+        (taker.name, taker.user_id, "yes" if taker.done_by(assignment.deadline) else "no")
+        for taker in takers
+    )
+    return Table(("name", "user id", "done"), rows)
 
 
 def table(
@@ -207,11 +222,15 @@ def table(
     takers: Sequence[Taker],
     attempts: Sequence[LatestAttempt],
     locale: Locale,
+    sections: Mapping[int, ExamResult] | None = None,
 ) -> Table:
     """Every member who opened the homework, those done first (ranked): done in time or not,
-    score, time; the grid of their attempt that counts (credit, a mark per question of the
-    quiz), then the answers given."""
+    score, time; for an exam, one column per section of its paper (`sections`: each
+    attempt's result, by attempt); the grid of their attempt that counts (credit, a mark per
+    question of the quiz: an exam's questions not on their paper are unasked), then the
+    answers given."""
     questions = quiz.questions if quiz is not None else ()
+    titles = _section_titles(sections or {}, locale)
     by_attempt = {attempt.attempt_id: attempt for attempt in attempts}
     done, _ = ranking(takers, assignment.deadline)
     order = [row.taker for row in done] + [t for t in takers if not t.done_by(assignment.deadline)]
@@ -228,7 +247,7 @@ def table(
         ],
     )
     header = (
-        "name", "user id", "done", "score", "total", "time (s)",
+        "name", "user id", "done", "score", "total", "time (s)", *titles,
         *grid_header(marks), *answers_header(marks),
     )  # fmt: skip
     rows = []
@@ -241,6 +260,7 @@ def table(
             number_cell(taker.score or 0) if finished else None,
             taker.total,
             seconds.get(taker.user_id),
+            *_section_cells((sections or {}).get(taker.attempt_id), titles, locale),
             *grid_cells(marked),
         ]
         answers = by_attempt[taker.attempt_id].answers if taker.attempt_id in by_attempt else {}
@@ -253,6 +273,24 @@ def table(
             )
         rows.append(tuple(cells))
     return Table(header, tuple(rows))
+
+
+def _section_titles(results: Mapping[int, ExamResult], locale: Locale) -> list[str]:
+    """The sections' columns: each title once, in the papers' order."""
+    titles: dict[str, None] = {}
+    for result in results.values():
+        for part in result.parts:
+            if part.title is not None:
+                titles[locale.plain(part.title)] = None
+    return list(titles)
+
+
+def _section_cells(result: ExamResult | None, titles: Sequence[str], locale: Locale) -> list[Cell]:
+    """A taker's points in each section (with the penalty), empty where they have none."""
+    if result is None:
+        return [None] * len(titles)
+    points = {locale.plain(part.title): float(part.points) for part in result.parts if part.title}
+    return [number_cell(points[title]) if title in points else None for title in titles]
 
 
 def setup_menu(

@@ -27,7 +27,7 @@ from bot.core.render import (
     picture_line,
     takes_reply,
 )
-from bot.learner import render
+from bot.learner import exam_end, exams, render
 from content import grading
 from content.answers import DigitGrouping
 from content.catalog import Catalog
@@ -54,6 +54,7 @@ from content.study import (
     day_start,
 )
 from storage import (
+    EXAM,
     PRACTICE,
     REVIEW,
     REVIEW_QUIZ_ID,
@@ -186,7 +187,11 @@ def _order(attempt: Attempt, item: Item) -> tuple[int, ...]:
 async def open_quiz(
     bot: Bot, services: Services, chat_id: int, user_id: int, quiz: Quiz, locale: Locale
 ) -> None:
-    """Start the quiz, or continue the running attempt at its first unanswered question."""
+    """Start the quiz, or continue the running attempt at its first unanswered question; not
+    while the learner takes an exam of it (its answers stay hidden until it ends)."""
+    if quiz.id in await services.storage.exams.hidden_quizzes(user_id, services.clock()):
+        await bot.send_message(chat_id, locale.t("exam_running_refusal", quiz_id=quiz.id))
+        return
     learners = services.storage.learners
     attempt = await learners.running_attempt(user_id, quiz.id)
     resuming = attempt is not None
@@ -206,7 +211,12 @@ async def open_review(
     """Continue the running review session, or start one of the cards due now (`DUE`), due
     within a few days (`AHEAD`: studying ahead, scheduled by FSRS from each card's
     retrievability now), or forgotten lately (`FORGOTTEN`). With nothing to take: when the
-    next review is, and the offers to review ahead or what was forgotten."""
+    next review is, and the offers to review ahead or what was forgotten. Not while the
+    learner takes an exam (a review would reveal its questions' answers)."""
+    hidden = await services.storage.exams.hidden_quizzes(user_id, services.clock())
+    if hidden:
+        await bot.send_message(chat_id, locale.t("exam_running_refusal", quiz_id=min(hidden)))
+        return
     learners = services.storage.learners
     now = services.clock()
     attempt = await learners.running_attempt(user_id, REVIEW_QUIZ_ID)
@@ -276,6 +286,12 @@ async def practise(
     offer = await _practice_offer(services, source)
     if offer.waits:
         await query.answer(locale.t("practice_after_deadline"))
+        return
+    closed = (
+        await exam_end.answers_closed(services, source.id, locale) if source.kind == EXAM else None
+    )
+    if closed is not None:  # a practice reveals the right answers, as the review would
+        await query.answer(closed)
         return
     missed = await _missed_items(services, source)
     if not missed:
@@ -460,7 +476,7 @@ async def _check_asked(
     services: Services, attempt_id: int, position: int, user_id: int
 ) -> _Asked | _Refusal:
     attempt = await services.storage.learners.get_attempt(attempt_id)
-    if attempt is None:
+    if attempt is None or attempt.kind == EXAM:  # an exam's questions take exams' buttons
         return _Refusal("stale_button")
     if attempt.user_id != user_id:
         return _Refusal("not_your_quiz")
@@ -473,6 +489,8 @@ async def _check_asked(
         if names_items(attempt.kind) or services.catalog.get(attempt.quiz_id) is not None:
             return _Refusal("tap_on_retired", resume=attempt)
         return _Refusal("quiz_gone")
+    if item.quiz.id in await services.storage.exams.hidden_quizzes(user_id, services.clock()):
+        return _Refusal("exam_running")  # an answer shown now would be a key to the exam
     answers = await services.storage.learners.answers(attempt.id)
     if item.key in answers:
         return _Refusal("already_answered")
@@ -709,12 +727,19 @@ async def take_reply(
     if replied_to is not None and not awaited.asked_in(replied_to.message_id):
         await message.reply_text(locale.t("reply_not_current"), do_quote=True)
         return
+    if await services.storage.exams.get(awaited.attempt_id) is not None:
+        unreadable = await exams.take_reply(bot, services, message, awaited, locale)
+        if unreadable is not None:
+            await message.reply_text(_not_an_answer(unreadable, locale), do_quote=True)
+        return
     checked = await _check_asked(services, awaited.attempt_id, awaited.position, user_id)
     if isinstance(checked, _Refusal) or not takes_reply(checked.item.question):
         await learners.stop_awaiting(user_id)  # answered, finished or retired meanwhile
         resume = checked.resume if isinstance(checked, _Refusal) else None
         if resume is not None:
             await _continue(bot, services, message.chat.id, resume, locale, resuming=False)
+        elif isinstance(checked, _Refusal) and checked.key == "exam_running":
+            await message.reply_text(locale.t("exam_running"))
         else:
             await message.reply_text(locale.t("plain_text"))
         return

@@ -20,7 +20,7 @@ from bot.core.handlers import PRIVATE_MESSAGE, QuizMenuHandler, TapHandler, edit
 from bot.core.i18n import Locale, language_name, ui_languages
 from bot.core.quiz_menus import MenuFor
 from bot.core.render import Rendered, person
-from bot.learner import charts, flow, render
+from bot.learner import charts, exam_end, exams, flow, render
 from content.model import Quiz
 from content.rules import parse_timezone
 
@@ -106,6 +106,50 @@ async def preview(update: Update, context: QuizContext) -> None:
     wanted = await context.parsed(arguments.preview(context.args, context.services.catalog))
     if wanted is not None:
         await _send_preview(context, wanted.id)
+
+
+async def exam(update: Update, context: QuizContext) -> None:
+    """`/exam <id>`: take the quiz as an exam, or continue the one running."""
+    wanted = await context.parsed(arguments.exam(context.args, context.services.catalog))
+    if wanted is not None:
+        await exams.open_exam(
+            context.bot, context.services, context.jobs, context.chat_id,
+            context.learner.user_id, wanted, context.locale,
+        )  # fmt: skip
+
+
+async def on_exam_choose(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.ExamChoose
+) -> None:
+    await exams.choose(context.bot, context.services, query, tap, context.locale)
+
+
+async def on_exam_clear(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.ExamClear
+) -> None:
+    await exams.clear(context.bot, context.services, query, tap, context.locale)
+
+
+async def on_exam_go(query: CallbackQuery, context: QuizContext, tap: callbacks.ExamGo) -> None:
+    await exams.go(context.bot, context.services, query, tap, context.locale)
+
+
+async def on_exam_finish(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.ExamFinish
+) -> None:
+    await exams.finish(context.bot, context.services, query, tap, context.locale)
+
+
+async def on_exam_hand_in(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.ExamHandIn
+) -> None:
+    await exams.hand_in(context.bot, context.services, query, tap, context.locale)
+
+
+async def on_exam_review(
+    query: CallbackQuery, context: QuizContext, tap: callbacks.ExamReview
+) -> None:
+    await exam_end.review(context.bot, context.services, query, tap, context.locale)
 
 
 async def progress(update: Update, context: QuizContext) -> None:
@@ -326,6 +370,7 @@ COMMANDS = (
     Command("start", start, LEARNER, PRIVATE, Task.STUDY),
     Command("quizzes", quizzes, LEARNER, PRIVATE, Task.STUDY),
     Command("quiz", quiz, LEARNER, PRIVATE, Task.STUDY, "<quiz id>", QUIZ),
+    Command("exam", exam, LEARNER, PRIVATE, Task.STUDY, "<quiz id>", QUIZ),
     Command("review", review, LEARNER, PRIVATE, Task.STUDY),
     Command("progress", progress, LEARNER, PRIVATE, Task.STUDY),
     Command("preview", preview, LEARNER, PRIVATE, Task.STUDY, "<quiz id>", QUIZ),
@@ -344,6 +389,12 @@ def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
         TapHandler(callbacks.AnswerTap, on_answer),
         TapHandler(callbacks.PickOption, on_pick),
         TapHandler(callbacks.SubmitPicks, on_submit),
+        TapHandler(callbacks.ExamChoose, on_exam_choose),
+        TapHandler(callbacks.ExamClear, on_exam_clear),
+        TapHandler(callbacks.ExamGo, on_exam_go),
+        TapHandler(callbacks.ExamFinish, on_exam_finish),
+        TapHandler(callbacks.ExamHandIn, on_exam_hand_in),
+        TapHandler(callbacks.ExamReview, on_exam_review),
         TapHandler(callbacks.ChooseLanguage, on_language),
         TapHandler(callbacks.ListQuizzes, on_list),
         TapHandler(callbacks.PreviewQuiz, on_preview),

@@ -47,6 +47,8 @@ from bot.core.transport import QuizBot, trim_updates
 from bot.core.update_processor import PerChatUpdateProcessor, UpdateQueue
 from bot.serving import health
 from bot.serving.addresses import TELEGRAM_NETWORKS, client_address, within
+from bot.serving.dashboard import PREFIX as APP_PREFIX
+from bot.serving.dashboard import Dashboard
 from bot.serving.http import DEFAULT_LIMITS, Handler, Limits, Listener, RefusalLog
 
 log = logging.getLogger(__name__)
@@ -54,6 +56,7 @@ log = logging.getLogger(__name__)
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 PARSE_STEP = 256  # updates the intake parses before it lets the event loop run others
 RETRY_AFTER_SECONDS = 1
+APP_CONNECTIONS = 32  # the dashboard's (`/app/`) connections at once, beside Telegram's
 
 AnyApplication = Application[Any, Any, Any, Any, Any, Any]
 
@@ -68,12 +71,14 @@ class WebhookEndpoint:
         secret: str,
         limits: Limits,
         check: health.HealthCheck,
+        dashboard: Dashboard | None = None,
         *,
         allow: tuple[Network, ...] | None = None,
         trusted_proxies: tuple[Network, ...] = (),
         routes: Mapping[str, Handler] | None = None,
     ) -> None:
         self._application = application
+        self._dashboard = dashboard
         self._path = path
         self._secret = secret.encode()
         self._limits = limits
@@ -94,6 +99,8 @@ class WebhookEndpoint:
         sender = f"from {client if client is not None else 'an unknown address'}"
         if request.path == HEALTH_PATH:
             return health.answer(request, self._check, self.refusals)
+        if self._dashboard is not None and Dashboard.serves(request.path):
+            return await self._dashboard(request)
         for prefix, route in self.routes.items():
             if request.path.startswith(prefix):
                 return await route(request)
@@ -435,11 +442,14 @@ async def start_webhook(
     """Serve the webhook on `QUIZ_WEBHOOK_LISTEN`:`QUIZ_WEBHOOK_PORT`; OSError if it cannot."""
     assert settings.webhook_url and settings.webhook_secret
     path = webhook_path(settings.webhook_url)
+    dashboard = Dashboard(application) if settings.app_url else None
     endpoint = WebhookEndpoint(
-        application, path, settings.webhook_secret, limits, check,
+        application, path, settings.webhook_secret, limits, check, dashboard,
         allow=TELEGRAM_NETWORKS if settings.webhook_allow == "telegram" else None,
         trusted_proxies=settings.trusted_proxies,
     )  # fmt: skip
-    listener = WebhookListener(endpoint, limits)
+    # teachers' browsers on the dashboard hold connections of their own, never Telegram's
+    pools = {APP_PREFIX: APP_CONNECTIONS} if dashboard is not None else None
+    listener = WebhookListener(endpoint, limits, pools)
     await listener.start(settings.webhook_listen, settings.webhook_port)
     return listener

@@ -21,7 +21,14 @@ from pathlib import Path
 import genanki
 
 from content import model
-from content.formats.base import WriteOptions, Written, dropped_languages, number_text, one_line
+from content.formats.base import (
+    WriteOptions,
+    Written,
+    dropped_languages,
+    exam_left_out,
+    number_text,
+    one_line,
+)
 from content.formats.html_text import text_to_html
 from content.formats.table import LETTERS
 from content.images import ImageError
@@ -162,6 +169,7 @@ def write_apkg(quiz: Quiz, images: Mapping[str, bytes], options: WriteOptions) -
         genanki.Package(deck, media_files=paths).write_to_file(str(target))
         data = target.read_bytes()
     warnings.extend(dropped_languages(quiz, language, "An Anki deck"))
+    warnings.extend(exam_left_out(quiz, "An Anki deck"))
     return Written(data, warnings=tuple(warnings))
 
 

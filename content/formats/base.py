@@ -524,7 +524,16 @@ def quiz_fields_left_out(quiz: Quiz) -> list[str]:
         found.append("the guide")
     if not quiz.shuffle_options:
         found.append("shuffle_options: false")
+    if quiz.exam is not None:
+        found.append("the exam settings")
     return found
+
+
+def exam_left_out(quiz: Quiz, format_name: str) -> list[str]:
+    """The warning for a format that holds the quiz's own fields but not its exam settings."""
+    if quiz.exam is None:
+        return []
+    return [f"{format_name} holds no exam settings: the bank's exam block was left out"]
 
 
 def one_line(text: str, what: str, warnings: list[str]) -> str:

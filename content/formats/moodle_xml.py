@@ -58,6 +58,7 @@ from content.formats.base import (
     Warnings,
     WriteOptions,
     Written,
+    exam_left_out,
     full_credit,
     moodle_language,
     no_quiz_id,
@@ -1039,4 +1040,5 @@ def _fraction(value: float) -> str:
 def write_moodle_xml(quiz: Quiz, images: Mapping[str, bytes], options: WriteOptions) -> Written:
     writer = _Writer(quiz, images, options.language)
     data = writer.document()
-    return Written(data, warnings=tuple(dict.fromkeys(writer.warnings)))
+    warnings = [*writer.warnings, *exam_left_out(quiz, "Moodle XML")]
+    return Written(data, warnings=tuple(dict.fromkeys(warnings)))

@@ -29,6 +29,7 @@ from content.formats.base import (
     ReadOptions,
     WriteOptions,
     Written,
+    exam_left_out,
     no_quiz_id,
     quiz_slug,
 )
@@ -296,9 +297,8 @@ def write_xlsx(quiz: Quiz, images: Mapping[str, bytes], options: WriteOptions) -
     rows = [question_row(question, header, options.language) for question in quiz.questions]
     data = _workbook(header, rows, _quiz_rows(quiz, options.language))
     named = {image.location for q in quiz.questions for image in q.images if not image.is_url}
-    return Written(
-        data, {name: images[name] for name in sorted(named)}, tuple(numbers_left_out(quiz))
-    )
+    warnings = [*numbers_left_out(quiz), *exam_left_out(quiz, "An Excel workbook")]
+    return Written(data, {name: images[name] for name in sorted(named)}, tuple(warnings))
 
 
 TEMPLATE_ROWS: tuple[dict[str, Any], ...] = (

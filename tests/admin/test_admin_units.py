@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.admin import render as admin_render
-from bot.admin.flow import (
+from bot.admin.drafting import (
     Draft,
     parse_accepted,
     parse_answer,

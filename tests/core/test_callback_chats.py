@@ -35,6 +35,7 @@ def test_learner_and_draft_kinds_are_private_group_kinds_are_groups() -> None:
         "adt", "aig",
     }  # fmt: skip
     private |= {"rq", "xq", "tz"}  # a report's and an export's format; a suggested zone
+    private |= {"xc", "xd", "xg", "xf", "xh", "xr"}  # an exam's
     groups = {"ga", "gp", "gs", "gr", "gqs", "gtz"}
     declared = {kind.prefix: kind.chats for kind in callbacks.kinds()}
     assert {prefix for prefix, chats in declared.items() if chats == callbacks.PRIVATE} == private

@@ -5,36 +5,26 @@ off the page; the question missed practised, its long explanation collapsed unti
 /progress's chart of the reviews ahead shown; then the bot admin uploads a bank full of markup
 through the page, and a learner sees it as text.
 
-In CI (`QUIZ_REQUIRE_BROWSER=1`, set by .ci/run, which installs Chromium, or `CI` set by a CI
-service) a missing browser fails this test; elsewhere it is skipped, with the reason shown."""
+In CI a missing browser fails these tests; elsewhere they are skipped (`browser_ready`,
+tests/conftest.py)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.config import DEFAULT_CONTENT_DIR
+from bot.core.render import number_text
+from content.grading import right_choices
+from content.loader import load_bank_file
+from content.model import NumericAnswer, TrueFalseAnswer, TypedAnswer
 from tests.support import browser
 from tests.support.first_hour import first_hour
 from tests.support.sandbox import HOSTILE_BANK, label_is, right_answers, sandbox_process
 
 QUIZ_ID = "model-pipeline-parallelism"
-
-
-def _browser_required() -> bool:
-    return bool(os.environ.get("QUIZ_REQUIRE_BROWSER") or os.environ.get("CI"))
-
-
-@pytest.fixture
-def browser_ready() -> None:
-    reason = browser.missing()
-    if reason is None:
-        return
-    if _browser_required():
-        pytest.fail(f"the browser test cannot run: {reason}", pytrace=False)
-    pytest.skip(f"no headless browser here ({reason}); CI installs it")
 
 
 @pytest.mark.timeout(240)
@@ -167,13 +157,10 @@ def test_the_seed_quiz_is_played_by_clicking_in_the_page(
 def _help_on_screen(driver: Any, person: str, where: str, expect: str) -> dict[str, Any]:
     """`person` sends /help `where` (private or group); the reply, once it shows `expect`,
     checked to fit a phone's screen: no wider than the window, no taller than the chat."""
-    from selenium.webdriver.support.ui import Select
-
-    Select(driver.find_element("id", "person")).select_by_value(person)
+    browser.act_as(driver, person)
     driver.execute_script("document.getElementById(arguments[0]).click()", f"chat-{where}")
     before = {m["id"] for m in browser.messages(driver)}
-    driver.find_element("id", "text").send_keys("/help")
-    driver.find_element("id", "send").click()
+    browser.say(driver, "/help")
     found = browser.until(
         f"{person}'s /help",
         lambda: browser.find(driver, lambda m: m["id"] not in before and expect in m["text"]),
@@ -252,3 +239,137 @@ def test_a_new_teachers_first_hour(browser_ready: None, tmp_path: Path) -> None:
     assert emma[2:4] == ["3", "3"]  # the homework's attempt, finished: 3/3
     credit = rows[0].index("credit")
     assert emma[credit : credit + 4] == ["3", "1", "1", "1"]  # the grid: every mark 1
+
+
+EXAM_ID = "data-parallelism-zero"
+
+
+def _exam_answers() -> dict[str, list[str]]:
+    """The third bank's question text -> what answers it right, as the page shows it: the
+    labels of its right options (True/False for a true/false question), or the reply to type."""
+    quiz = load_bank_file(DEFAULT_CONTENT_DIR / EXAM_ID / f"{EXAM_ID}.yaml", "en").quiz
+    assert quiz is not None
+    answers = {}
+    for q in quiz.questions:
+        match q.key:
+            case NumericAnswer(value):
+                right = [number_text(value)]
+            case TypedAnswer(accepted):
+                right = [accepted[0].get("en", "en")]
+            case TrueFalseAnswer(value):
+                right = ["True" if value else "False"]
+            case _:
+                right = [q.options[i].translations["en"] for i in sorted(right_choices(q))]
+        answers[q.text.translations["en"]] = right
+    return answers
+
+
+def _panel(driver: Any, shows: str) -> dict[str, Any]:
+    """The exam's panel (the message with its hand-in button), once it shows `shows`."""
+    return browser.until(
+        f"the exam's panel with {shows!r}",
+        lambda: browser.find(
+            driver, lambda m: any("Hand in" in b for b in m["buttons"]) and shows in m["text"]
+        ),
+        driver,
+    )
+
+
+def _click(driver: Any, message: dict[str, Any], label: str) -> None:
+    """Click the button of `message` that shows `label` (an option's, after its letter), as
+    soon as it is drawn (the page redraws a message when it is edited)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    def clicked() -> bool | None:
+        try:
+            buttons = driver.find_elements("css selector", f"#{message['id']} .keyboard button")
+            for button in buttons:
+                shown = button.text
+                if shown == label or label_is(shown.lstrip("●☐☑ "), label):
+                    button.click()
+                    return True
+        except StaleElementReferenceException:
+            return None
+        return None
+
+    browser.until(f"the button {label!r}", clicked, driver)
+
+
+def _chosen(message: dict[str, Any], count: int, label: str) -> bool:
+    """A panel with `count` options chosen, the option `label` among them."""
+    chosen = [b[2:] for b in message["buttons"] if b.startswith(("● ", "☑ "))]
+    return len(chosen) == count and any(label_is(b, label) for b in chosen)
+
+
+def _send(driver: Any, text: str) -> None:
+    driver.find_element("id", "text").send_keys(text)
+    driver.find_element("id", "send").click()
+
+
+@pytest.mark.timeout(240)
+def test_an_exam_is_taken_in_the_page_one_answer_changed_then_the_review_read(
+    browser_ready: None, tmp_path: Path
+) -> None:
+    """The third bank as an exam: ten questions drawn, the first answered wrong then changed,
+    the others answered right (typed ones by sending the reply), handed in, the score with
+    its two sections read, and the review paged."""
+    answers = _exam_answers()
+    with (
+        sandbox_process(tmp_path) as sandbox,
+        browser.chromium(tmp_path / "profile") as driver,
+    ):
+        browser.open_page(driver, sandbox.url + "?as=emma")
+        _send(driver, f"/exam {EXAM_ID}")
+        for number in range(1, 11):
+            panel = _panel(driver, f"Question {number} of 10 · ⏱")
+            asked = next(text for text in answers if text in panel["text"])
+            right = answers[asked]
+            options = [b for b in panel["buttons"] if ". " in b]
+            if not options:  # a numeric or typed question: the reply is typed
+                _send(driver, right[0])
+                panel = _panel(driver, f"Your answer: {right[0]}")
+            elif number == 1:  # answered wrong first, then changed
+                wrong = next(b for b in options if not any(label_is(b, r) for r in right))
+                _click(driver, panel, wrong.split(". ", 1)[1])
+                first = _panel(driver, "Your answer:")
+                letter = wrong.split(".", 1)[0]
+                assert f"Your answer: {letter}" in first["text"]
+                assert "✅" not in first["text"] and "❌" not in first["text"]
+            if options:
+                for count, label in enumerate(right, start=1):
+                    _click(driver, panel, label)
+                    panel = browser.until(
+                        f"{label!r} chosen",
+                        lambda n=count, wanted=label: browser.find(
+                            driver, lambda m: _chosen(m, n, wanted)
+                        ),
+                        driver,
+                    )
+            if number < 10:
+                _click(driver, panel, "Next ▶️")
+        _click(driver, panel, "🏁 Hand in…")
+        confirm = _panel(driver, "You answered 10 of 10 questions.")
+        _click(driver, confirm, "✅ Hand in now")
+        result = browser.until(
+            "the score", lambda: browser.find(driver, lambda m: "Score:" in m["text"]), driver
+        )
+        assert "Score: 10 / 10 (100 %) — passed ✅" in result["text"], result["text"]
+        assert "• Data parallelism: 5 / 5" in result["text"]
+        assert "• ZeRO: 5 / 5" in result["text"]
+        assert "10 / 10" in result["bold"]
+        _click(driver, result, "📖 Review the answers")
+        page = browser.until(
+            "the review",
+            lambda: browser.find(driver, lambda m: "📖 Review" in m["text"] and "💡" in m["text"]),
+            driver,
+        )
+        assert "Question 1 of 10" in page["text"] and "✅" in page["text"]
+        assert "Counted: 1" in page["text"]
+        _click(driver, page, "Next ▶️")
+        browser.until(
+            "the review's second page",
+            lambda: browser.find(
+                driver, lambda m: m["id"] == page["id"] and "Question 2 of 10" in m["text"]
+            ),
+            driver,
+        )
