@@ -252,6 +252,23 @@ async def _homework_command(storage: Any, year: Any, assignment_id: int) -> None
     await flow.report(services, assignment, _locale())
 
 
+async def _dashboard_grid(storage: Any, year: Any, session_id: int) -> None:
+    """The dashboard's grid of a chat's latest group quiz (bot/dashboard/views.py)."""
+    from bot.dashboard import views
+
+    session = await storage.groups.get_session(session_id)
+    await views.quiz_grid(_services(storage, year), session.chat_id, session.quiz_id, _locale())
+
+
+async def _dashboard_class(storage: Any, year: Any, chat_id: int) -> None:
+    """The dashboard's page of a class: its homework and quizzes, and its weeks."""
+    from bot.dashboard import views
+
+    services = _services(storage, year)
+    await views.class_overview(services, chat_id, _locale())
+    await views.weekly(services, chat_id, _now(year), _locale())
+
+
 # writes: what the summaries' triggers cost the answers (a burst in a group, and in private)
 
 GROUP_BURST = 1_000
@@ -372,6 +389,9 @@ READS: tuple[Read, ...] = (
     Read("command: /report of the most answered quiz", HEAVY, lambda y: [y.popular_quiz] * 3,
          _quiz_report_command),
     Read("command: homework results and report", HEAVY, _largest_homework, _homework_command),
+    Read("dashboard: a class (homework, quizzes, weeks)", INTERACTIVE, _chats, _dashboard_class),
+    Read("dashboard: grid of the largest session", HEAVY, lambda y: [y.report_session] * 3,
+         _dashboard_grid),
     Read("start-up: what the features read", HEAVY, lambda y: [None] * 3, _start_reads),
     Read(f"write: {GROUP_BURST:,} members answer a question at once", HEAVY,
          lambda y: [0, 1, 2, 3, 4], _group_burst, write=True),
