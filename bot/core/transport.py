@@ -126,7 +126,7 @@ class QuizBot(ExtBot[Any]):
     ) -> int:
         """Send a text message; returns its id."""
         data = {**_TEXT_DEFAULTS, "chat_id": chat_id, "text": text, "reply_markup": reply_markup}
-        sent = await self._post("sendMessage", data)
+        sent = await super()._post("sendMessage", data)
         return int(cast(JSONDict, sent)["message_id"])
 
     async def edit_text(
@@ -138,7 +138,7 @@ class QuizBot(ExtBot[Any]):
     ) -> None:
         """Edit a message's text (and buttons)."""
         data = {**_EDIT_DEFAULTS, "chat_id": chat_id, "message_id": message_id, "text": text}
-        await self._post("editMessageText", {**data, "reply_markup": reply_markup})
+        await super()._post("editMessageText", {**data, "reply_markup": reply_markup})
 
     async def initialize(self) -> None:
         try:
