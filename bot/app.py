@@ -11,7 +11,7 @@ from telegram import LinkPreviewOptions
 from telegram.constants import ParseMode
 from telegram.ext import Application, BaseHandler, ContextTypes, Defaults
 
-from bot import admin, chats, common, group, homework, learner, reports
+from bot import admin, chats, common, dashboard, group, homework, learner, reports
 from bot.config import Settings
 from bot.core import commands, handlers
 from bot.core.context import SERVICES_KEY, QuizContext, Services
@@ -26,7 +26,7 @@ from storage import ClaimedDatabase, Storage
 log = logging.getLogger(__name__)
 
 # in the order they are asked for an update: a feature's deep links before the learner's /start
-FEATURES = (admin, group, homework, reports, chats, learner)
+FEATURES = (admin, group, homework, reports, chats, dashboard, learner)
 # every command, as its feature declares it: menus, /help and the README's table follow
 COMMANDS = tuple(c for feature in (*FEATURES, common) for c in feature.COMMANDS)
 
@@ -109,6 +109,10 @@ def build_application(
         application.add_handlers(feature_handlers)
     application.add_handlers(common.handlers(COMMANDS))
     commands.publish(application.bot_data, COMMANDS)
+    # what a feature lends another: the dashboard sends and serves the reports' files
+    dashboard.lend(
+        application.bot_data, dashboard.Reports(reports.report_file, reports.send_session_report)
+    )
     menus.install(application)
     application.add_error_handler(common.on_error)
     return application
@@ -127,6 +131,7 @@ def _feature_handlers() -> list[list[BaseHandler[Any, QuizContext, Any]]]:
         ),
         reports: reports.handlers(open_attempt=learner.open_attempt),
         chats: chats.handlers(),
+        dashboard: dashboard.handlers(),
         learner: learner.handlers(),
     }
     return [handlers_of[feature] for feature in FEATURES]

@@ -36,6 +36,10 @@ class Settings:
     webhook_listen: str = "127.0.0.1"  # behind a reverse proxy; 0.0.0.0 in a container
     webhook_port: int = 8443
     health_port: int | None = None  # GET /healthz on 127.0.0.1 at this port; None: off
+    # the teacher's dashboard (a Mini App): its public https URL turns it on; served on the
+    # webhook's listener, or in polling mode on 127.0.0.1 at app_port
+    app_url: str | None = None
+    app_port: int | None = None
     startup_timeout: float = 300.0  # seconds to keep trying to reach the Bot API at start
     commands_retry_seconds: float = 10.0  # first wait before the command menus are tried again
     commands_retries: int = 8  # then doubling, at most 10 minutes apart, this many times
@@ -109,6 +113,17 @@ class Settings:
             raise ConfigError(
                 f"QUIZ_WEBHOOK_URL cannot end in {HEALTH_PATH}: that path is the health check"
             )
+        app_url = get("QUIZ_APP_URL")
+        if app_url is not None and (
+            urlsplit(app_url).scheme != "https" or not urlsplit(app_url).hostname
+        ):
+            raise ConfigError(
+                f"QUIZ_APP_URL {app_url!r} must be an https:// URL (Telegram opens only those)"
+            )
+        if app_url is not None and not urlsplit(app_url).path.startswith("/app"):
+            raise ConfigError(
+                f"QUIZ_APP_URL {app_url!r} must end in /app/, where the bot serves it"
+            )
         return cls(
             token=token,
             api_base_url=get("TELEGRAM_API_BASE_URL") or DEFAULT_API_BASE_URL,
@@ -123,6 +138,8 @@ class Settings:
             webhook_listen=get("QUIZ_WEBHOOK_LISTEN") or "127.0.0.1",
             webhook_port=port,
             health_port=_health_port(get("QUIZ_HEALTH_PORT")),
+            app_url=app_url,
+            app_port=_port("QUIZ_APP_PORT", get("QUIZ_APP_PORT")),
             startup_timeout=_startup_timeout(get("QUIZ_STARTUP_TIMEOUT")),
             log_level=(get("LOG_LEVEL") or "INFO").upper(),
             poll_timeout=poll_timeout,
@@ -137,10 +154,14 @@ def webhook_path(url: str) -> str:
 
 
 def _health_port(text: str | None) -> int | None:
+    return _port("QUIZ_HEALTH_PORT", text)
+
+
+def _port(name: str, text: str | None) -> int | None:
     if text is None:
         return None
     if not text.isdigit() or not 1 <= int(text) <= 65535:
-        raise ConfigError(f"QUIZ_HEALTH_PORT {text!r} must be a port number, 1 to 65535")
+        raise ConfigError(f"{name} {text!r} must be a port number, 1 to 65535")
     return int(text)
 
 

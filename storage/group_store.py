@@ -284,6 +284,16 @@ class GroupStore:
             thread_id,
         )
 
+    async def recent_sessions(self, chat_id: int, limit: int = 20) -> list[GroupSession]:
+        """The chat's timed quizzes, the latest first (every topic of a forum)."""
+        rows = await self._database.fetchall(
+            """SELECT * FROM group_sessions WHERE chat_id=? AND kind='timed'
+               ORDER BY id DESC LIMIT ?""",
+            chat_id,
+            limit,
+        )
+        return [_session(row) for row in rows]
+
     async def stop_session(self, session_id: int, now: float) -> bool:
         """End a running session early, and anonymize the answers held for forgotten
         learners, in one commit; False when it had ended already."""

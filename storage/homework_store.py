@@ -170,6 +170,13 @@ class HomeworkStore:
             quiz_id,
         )
 
+    async def recent_assignments(self, chat_id: int, limit: int = 20) -> list[Assignment]:
+        """The chat's homework, open or closed, the latest first."""
+        rows = await self._database.fetchall(
+            "SELECT * FROM assignments WHERE chat_id=? ORDER BY id DESC LIMIT ?", chat_id, limit
+        )
+        return [_assignment(row) for row in rows]
+
     async def close(self, assignment_id: int, outcome: str, now: float) -> bool:
         """Close an open assignment; False if it was closed already (by the other caller)."""
         return await self._database.update_once(

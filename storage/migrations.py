@@ -518,6 +518,25 @@ MIGRATIONS: tuple[Migration, ...] = (
             CHECK (exam IN (0, 1))""",
         "ALTER TABLE assignments ADD COLUMN exam_minutes INTEGER CHECK (exam_minutes > 0)",
     ),
+    # 18: the chats the bot is in, as Telegram last said (my_chat_member), and who administers
+    # each, as getChatAdministrators and chat_member updates last said: the Bot API cannot
+    # list a person's chats, so the teacher's dashboard finds a person's classes here
+    (
+        """CREATE TABLE known_chats (
+            chat_id INTEGER PRIMARY KEY,
+            type TEXT NOT NULL,
+            title TEXT NOT NULL DEFAULT '',
+            bot_status TEXT NOT NULL,
+            admins_checked_at REAL,
+            updated_at REAL NOT NULL
+        )""",
+        """CREATE TABLE chat_admins (
+            chat_id INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            PRIMARY KEY (chat_id, user_id)
+        )""",
+        "CREATE INDEX chat_admins_by_user ON chat_admins(user_id)",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -36,6 +36,7 @@ PRUNE_ACTION = "prune_inactive"  # python -m storage prune
 # Deleted, in this order (rows that point at others first), by learner.
 _DELETES = (
     ("group_picks", "DELETE FROM group_picks WHERE user_id=?"),
+    ("chat_admins", "DELETE FROM chat_admins WHERE user_id=?"),
     ("review_log", "DELETE FROM review_log WHERE user_id=?"),
     ("cards", "DELETE FROM cards WHERE user_id=?"),
     ("answers", "DELETE FROM answers WHERE user_id=?"),

@@ -10,6 +10,7 @@ from bot.app import QuizApplication
 from bot.config import Settings
 from bot.sandbox import FakeBotApi
 from storage import Storage
+from tests.support import browser
 from tests.support.harness import make_settings, running_bot
 from tests.support.room import ADA, GROUP_ID, Room
 
@@ -54,3 +55,16 @@ async def bot(settings: Settings) -> AsyncIterator[QuizApplication]:
 def room(api: FakeBotApi) -> Room:
     """A study group (tests/support/room.py), Ada its admin."""
     return Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
+
+
+@pytest.fixture
+def browser_ready() -> None:
+    """Headless Chromium can run here. In CI (`QUIZ_REQUIRE_BROWSER=1`, set by .ci/run, which
+    installs Chromium, or `CI` set by a CI service) a missing browser fails the test;
+    elsewhere it is skipped, with the reason shown."""
+    reason = browser.missing()
+    if reason is None:
+        return
+    if os.environ.get("QUIZ_REQUIRE_BROWSER") or os.environ.get("CI"):
+        pytest.fail(f"the browser test cannot run: {reason}", pytrace=False)
+    pytest.skip(f"no headless browser here ({reason}); CI installs it")

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("bot", "content", "storage")
 FEATURES = (
     "bot.learner", "bot.group", "bot.admin", "bot.reports", "bot.homework", "bot.chats",
-    "bot.common",
+    "bot.common", "bot.dashboard",
 )  # fmt: skip
 NOT_FEATURES = ("core", "sandbox", "serving")  # the folders of bot/ that are not features
 

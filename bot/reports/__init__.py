@@ -10,9 +10,10 @@ from typing import Any
 from telegram.ext import JobQueue
 
 from bot.core.context import Services
+from bot.reports.flow import report_file, send_session_report
 from bot.reports.handlers import COMMANDS, handlers
 
-__all__ = ["COMMANDS", "handlers", "start"]
+__all__ = ["COMMANDS", "handlers", "report_file", "send_session_report", "start"]
 
 
 async def start(jobs: JobQueue[Any], services: Services) -> None:

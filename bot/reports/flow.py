@@ -93,9 +93,11 @@ class Report:
     chart: charts.Chart | None = None
 
 
-async def session_report(services: Services, session: GroupSession, locale: Locale) -> Report:
-    """A group session: the grid as a picture, the CSV of every member's marks and answers,
-    and the summary."""
+async def session_report(
+    services: Services, session: GroupSession, locale: Locale, form: str = "csv"
+) -> Report:
+    """A group session: the grid as a picture, every member's marks and answers as a CSV (or
+    XLSX) file, and the summary."""
     quiz = services.catalog.get(session.quiz_id)
     title = locale.plain(quiz.title) if quiz is not None else session.quiz_id
     asked = await services.storage.reports.asked_positions(session.id)
@@ -108,9 +110,10 @@ async def session_report(services: Services, session: GroupSession, locale: Loca
     summary = _with_leeches(
         summary, quiz, await _leeches(services, session.quiz_id, members), locale
     )
-    name = render.file_name(session.quiz_id, f"group-{session.id}", "csv")
+    name = render.file_name(session.quiz_id, f"group-{session.id}", form)
     marks = render.session_grid(quiz, asked, scores, answers, locale)
-    return Report(summary, to_csv(table), name, await grid_picture(marks, title, locale))
+    data = to_xlsx(table, session.quiz_id) if form == "xlsx" else to_csv(table)
+    return Report(summary, data, name, await grid_picture(marks, title, locale))
 
 
 async def quiz_report(services: Services, quiz: Quiz, form: str, locale: Locale) -> Report | None:
@@ -180,3 +183,20 @@ async def send_report(bot: Bot, chat_id: int, report: Report) -> None:
     if report.chart is not None:
         await bot.send_photo(chat_id, report.chart.png, caption=report.chart.alt)
     await bot.send_document(chat_id, report.data, filename=report.file_name)
+
+
+# what the dashboard is lent (bot/app.py hands these over): a session's report as a file, or
+# sent into a private chat as /report sends it
+
+
+async def report_file(
+    services: Services, session: GroupSession, locale: Locale, form: str
+) -> tuple[str, bytes]:
+    built = await session_report(services, session, locale, form)
+    return built.file_name, built.data
+
+
+async def send_session_report(
+    bot: Bot, services: Services, chat_id: int, session: GroupSession, locale: Locale, form: str
+) -> None:
+    await send_report(bot, chat_id, await session_report(services, session, locale, form))

@@ -32,6 +32,7 @@ from bot.core.context import SERVICES_KEY, Services
 from bot.sandbox.server import TELEGRAM, FakeBotApi
 from bot.sandbox.web.cast import SANDBOX_TOKEN, Cast
 from bot.sandbox.web.page import SandboxPage
+from bot.serving.dashboard import Dashboard
 from content.loader import bank_files, load_bank_file
 from storage import StorageError, claim_database
 
@@ -103,7 +104,10 @@ def sandbox_settings(api: FakeBotApi, cast: Cast, content: Path | None) -> Setti
 
 
 async def _serve(args: argparse.Namespace) -> int:
-    api = FakeBotApi(token=SANDBOX_TOKEN, strictness=TELEGRAM)
+    # Telegram's test environment: a Mini App may be served over http (on 127.0.0.1 here)
+    api = FakeBotApi(
+        token=SANDBOX_TOKEN, strictness=dataclasses.replace(TELEGRAM, http_web_apps=True)
+    )
     await api.start()
     cast = Cast(api)
     page = SandboxPage(api, cast)
@@ -117,7 +121,9 @@ async def _serve(args: argparse.Namespace) -> int:
         )
         return 2
     try:
-        settings = sandbox_settings(api, cast, args.content)
+        settings = dataclasses.replace(
+            sandbox_settings(api, cast, args.content), app_url=page.mini_app_url
+        )
         return await _run_bot(api, page, settings, args)
     finally:
         await page.stop()
@@ -137,6 +143,7 @@ async def _run_bot(
     for stop_signal in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(stop_signal, stopping.set)
     application = build_application(settings, database=claimed, on_database_lost=stopping.set)
+    page.mount(Dashboard(application, frame_ancestors="'self'"))  # the page frames it
     try:
         await application.initialize()
         assert application.post_init is not None and application.updater is not None

@@ -58,6 +58,7 @@ from aiohttp.typedefs import Handler
 from PIL import Image as PILImage
 
 from bot.sandbox.html_check import EntityParseError, telegram_length, visible_text
+from bot.sandbox.web_app import web_app_button_problem
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,9 @@ class Strictness:
     callback_query_max_age: float | None = 15.0  # seconds: a tap older is "query is too old"
     max_upload: int = 50 * 1000 * 1000  # bytes of a file a bot sends (sendDocument)
     max_download: int = 20 * 1000 * 1000  # bytes of a file a bot may fetch with getFile
+    # Telegram's test environment takes http:// Mini App URLs (the sandbox's app is served on
+    # 127.0.0.1, without TLS); production takes https:// only
+    http_web_apps: bool = False
 
 
 TELEGRAM = Strictness()
@@ -1204,6 +1208,14 @@ class FakeBotApi:
                     raise ApiError(400, "Bad Request: BUTTON_URL_INVALID")
                 if (data is None) == (link is None) and not _other_action(button):
                     raise ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")
+                if "web_app" in button:
+                    raw = str(params.get("chat_id"))  # an int, or its text in a form
+                    chat = self.chats.get(int(raw)) if re.fullmatch(r"-?\d{1,20}", raw) else None
+                    problem = web_app_button_problem(
+                        button, chat.type if chat else "", True, self.strictness.http_web_apps
+                    )
+                    if problem:
+                        raise ApiError(400, problem)
         return markup
 
     async def _api_sendMessage(self, params: dict[str, Any]) -> Any:
@@ -1536,6 +1548,15 @@ class FakeBotApi:
                 can_delete_stories=False,
             )  # fmt: skip
         return member
+
+    async def _api_getChatAdministrators(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params)
+        if chat.type == "private":
+            raise ApiError(400, "Bad Request: there are no administrators in the private chat")
+        return [
+            await self._api_getChatMember({**params, "user_id": admin})
+            for admin in sorted(chat.admins)
+        ]
 
 
 class _WebhookDelivery:

@@ -29,6 +29,7 @@ from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 from bot.app import QuizApplication
 from bot.config import HEALTH_PATH, Settings, webhook_path
 from bot.serving import health
+from bot.serving.dashboard import start_dashboard
 from bot.serving.http import Listener
 from bot.serving.webhook import start_webhook
 
@@ -71,6 +72,13 @@ def run(application: QuizApplication, settings: Settings) -> None:
                 _start_webhook(application, settings, check)
             )
         else:
+            if settings.app_url and settings.app_port is not None:
+                listeners.app = loop.run_until_complete(
+                    _listen(
+                        start_dashboard(application, settings.app_port),
+                        f"127.0.0.1:{settings.app_port}",
+                    )
+                )
             loop.run_until_complete(_start_polling(application, settings))
         loop.run_forever()
     except (KeyboardInterrupt, SystemExit):
@@ -200,6 +208,7 @@ async def _until_reached(
 class _Listeners:
     webhook: Listener | None = None
     health: Listener | None = None
+    app: Listener | None = None  # the dashboard's, in polling mode
 
 
 async def _shut_down(application: QuizApplication, listeners: _Listeners) -> None:
@@ -207,6 +216,8 @@ async def _shut_down(application: QuizApplication, listeners: _Listeners) -> Non
     with our listeners: the webhook closes first, the health listener last."""
     if listeners.webhook is not None:
         await listeners.webhook.close()
+    if listeners.app is not None:
+        await listeners.app.close()
     if application.updater is not None and application.updater.running:
         await application.updater.stop()
     if application.running:

@@ -33,6 +33,7 @@ from bot.config import HEALTH_PATH, Settings, webhook_path
 from bot.core.transport import QuizBot, trim_updates
 from bot.core.update_processor import PerChatUpdateProcessor, UpdateQueue
 from bot.serving import health
+from bot.serving.dashboard import Dashboard
 from bot.serving.http import DEFAULT_LIMITS, Limits, Listener, RefusalLog
 
 log = logging.getLogger(__name__)
@@ -54,8 +55,10 @@ class WebhookEndpoint:
         secret: str,
         limits: Limits,
         check: health.HealthCheck,
+        dashboard: Dashboard | None = None,
     ) -> None:
         self._application = application
+        self._dashboard = dashboard
         self._path = path
         self._secret = secret.encode()
         self._limits = limits
@@ -68,6 +71,8 @@ class WebhookEndpoint:
         sender = f"from {request.remote}"
         if request.path == HEALTH_PATH:
             return health.answer(request, self._check, self.refusals)
+        if self._dashboard is not None and Dashboard.serves(request.path):
+            return await self._dashboard(request)
         if request.path != self._path:
             return refuse("path", 404, f"a request for an unknown path {sender}")
         if request.method != "POST":
@@ -300,7 +305,8 @@ async def start_webhook(
     """Serve the webhook on `QUIZ_WEBHOOK_LISTEN`:`QUIZ_WEBHOOK_PORT`; OSError if it cannot."""
     assert settings.webhook_url and settings.webhook_secret
     path = webhook_path(settings.webhook_url)
-    endpoint = WebhookEndpoint(application, path, settings.webhook_secret, limits, check)
+    dashboard = Dashboard(application) if settings.app_url else None
+    endpoint = WebhookEndpoint(application, path, settings.webhook_secret, limits, check, dashboard)
     listener = WebhookListener(endpoint, limits)
     await listener.start(settings.webhook_listen, settings.webhook_port)
     return listener

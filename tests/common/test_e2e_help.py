@@ -54,7 +54,8 @@ async def test_a_learner_sees_the_learners_commands_by_topic_with_an_example_eac
     help_ = await Learner(api, LEARNER).send("/help", "/progress")
     assert set(LEARNER_SEES) <= _words(help_.text)
     assert not (set(ADMIN_ONLY) | set(CHAT_ADMIN_ONLY)) & _words(help_.text)
-    assert list(_topics(help_)) == ["📚 Study", "⚙️ Settings"]
+    # /dashboard is everyone's (it shows only the classes one runs): under homework and reports
+    assert list(_topics(help_)) == ["📚 Study", "📝 Homework and reports", "⚙️ Settings"]
     study = await _page(api, LEARNER, help_, "📚 Study")
     assert f"/quiz {SEED}" in study and f"/preview {SEED}" in study  # the examples
     assert "/remind" not in study  # another topic's
@@ -62,6 +63,8 @@ async def test_a_learner_sees_the_learners_commands_by_topic_with_an_example_eac
     settings_page = await _page(api, LEARNER, help_, "⬅️ All topics")
     assert settings_page == help_.text
     assert "/remind 19:00" in await _page(api, LEARNER, help_, "⚙️ Settings")
+    await _page(api, LEARNER, help_, "⬅️ All topics")
+    assert "/dashboard" in await _page(api, LEARNER, help_, "📝 Homework and reports")
 
 
 async def test_a_bot_admin_sees_the_admins_and_the_group_commands_too(

@@ -5,7 +5,11 @@ the last alone); `python -m tests.sandbox.screenshots docs/images --teacher` wri
 teachers' guide's chat-picker.png, report-grid.png and stats-chart.png (a teacher's first
 hour, tests/support/first_hour.py); `python -m tests.sandbox.screenshots docs/images --tutor`
 writes reveal-folded.png (a reveal with its long explanation collapsed and when the question
-comes back) and progress.png (the /progress chart with the reviews due ahead)."""
+comes back) and progress.png (the /progress chart with the reviews due ahead);
+`python -m tests.sandbox.screenshots docs/images --dashboard-only` writes the teacher's
+dashboard in the page's Mini App panel, 390 pixels wide: dashboard-classes.png,
+dashboard-class.png and dashboard-grid.png (`--dark`: in Telegram's dark theme, named
+...-dark.png)."""
 
 from __future__ import annotations
 
@@ -23,41 +27,25 @@ from tests.support.sandbox import label_is, right_answers, sandbox_process
 QUIZ_ID = "model-pipeline-parallelism"
 
 
-def _as(driver: Any, person: str) -> None:
-    from selenium.webdriver.support.ui import Select
-
-    Select(driver.find_element("id", "person")).select_by_value(person)
-
-
-def _say(driver: Any, text: str) -> None:
-    field = driver.find_element("id", "text")
-    field.send_keys(text)
-    driver.find_element("id", "send").click()
-
-
-def _click(driver: Any, message_id: str, index: int) -> None:
-    driver.find_elements("css selector", f"#{message_id} .keyboard button")[index].click()
-
-
 @contextmanager
-def _page(folder: Path, person: str, height: int = 860) -> Iterator[Any]:
+def _page(folder: Path, person: str, height: int = 860, width: int = 420) -> Iterator[Any]:
     """The sandbox in a fresh temporary folder, its page open as `person` in a phone-sized
-    window (420 pixels wide)."""
+    window (420 pixels wide by default)."""
     folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as temporary:
         work = Path(temporary)
         profile = work / "profile"
-        with sandbox_process(work) as sandbox, browser.chromium(profile, 420, height) as driver:
+        with sandbox_process(work) as sandbox, browser.chromium(profile, width, height) as driver:
             browser.open_page(driver, sandbox.url + f"?as={person}")
             yield driver
 
 
 def take(folder: Path) -> None:
     with _page(folder, "emma") as driver:
-        _say(driver, f"/quiz {QUIZ_ID}")
+        browser.say(driver, f"/quiz {QUIZ_ID}")
         question = browser.question(driver, 1)
         driver.save_screenshot(str(folder / "question.png"))
-        _click(driver, question["id"], 2)
+        browser.press(driver, question["id"], 2)
         browser.until(
             "the reveal",
             lambda: browser.find(driver, lambda m: m["id"] == question["id"] and "💡" in m["text"]),
@@ -73,44 +61,14 @@ def take(folder: Path) -> None:
         driver.save_screenshot(str(folder / "reveal.png"))
 
         driver.find_element("css selector", "label[for=chat-group]").click()
-        _as(driver, "chidi")
-        _say(driver, f"/groupquiz {QUIZ_ID} 30")
-        right = right_answers()
+        browser.act_as(driver, "chidi")
+        browser.say(driver, f"/groupquiz {QUIZ_ID} 30")
         # who answers right: Adé both, Emma and Funmi one each, Chidi neither
         plans = (
             {"ade": True, "emma": True, "funmi": False, "chidi": False},
             {"emma": False, "ade": True, "funmi": True},
         )
-        for number, plan in enumerate(plans, start=1):
-            asked = browser.question(driver, number, what=f"group question {number}")
-            text = next(t for t in right if t in asked["text"])
-            good = next(
-                i for i, label in enumerate(asked["buttons"]) if label_is(label, right[text])
-            )
-            choices = {person: good if ok else (good + 1) % 4 for person, ok in plan.items()}
-            for person, choice in choices.items():
-                _as(driver, person)
-                _click(driver, asked["id"], choice)
-                browser.until(
-                    f"{person}'s toast",
-                    lambda: driver.find_elements("css selector", "#toasts .toast"),
-                    driver,
-                )
-            _as(driver, "chidi")
-            _say(driver, "/skip")  # the admin reveals it
-            browser.until(
-                f"the reveal of group question {number}",
-                lambda i=asked["id"]: browser.find(
-                    driver, lambda m: m["id"] == i and not m["buttons"]
-                ),
-                driver,
-            )
-        _say(driver, "/stopquiz")
-        browser.until(
-            "the final results",
-            lambda: browser.find(driver, lambda m: "🏆" in m["text"]),
-            driver,
-        )
+        browser.play_group_quiz(driver, QUIZ_ID, "chidi", plans, right_answers(), label_is)
         driver.execute_script("for (const t of document.querySelectorAll('.toast')) t.remove()")
         driver.execute_script("document.querySelector('main').scrollTop = 1e9")
         driver.save_screenshot(str(folder / "leaderboard.png"))
@@ -119,7 +77,7 @@ def take(folder: Path) -> None:
 def take_help(folder: Path) -> None:
     """The bot admin's /help (a teacher's first look at the commands), scrolled into view."""
     with _page(folder, "funmi") as driver:
-        _say(driver, "/help")
+        browser.say(driver, "/help")
         shown = browser.until(
             "the help", lambda: browser.find(driver, lambda m: "/import" in m["text"]), driver
         )
@@ -135,7 +93,7 @@ def _answer(driver: Any, number: int, right: dict[str, str], wrong: bool) -> dic
     question = browser.question(driver, number)
     asked = next(text for text in right if text in question["text"])
     good = next(i for i, label in enumerate(question["buttons"]) if label_is(label, right[asked]))
-    _click(driver, question["id"], (good + 1) % len(question["buttons"]) if wrong else good)
+    browser.press(driver, question["id"], (good + 1) % len(question["buttons"]) if wrong else good)
     return browser.until(
         f"the reveal of question {number}",
         lambda: browser.find(driver, lambda m: m["id"] == question["id"] and "↻" in m["text"]),
@@ -146,7 +104,7 @@ def _answer(driver: Any, number: int, right: dict[str, str], wrong: bool) -> dic
 def take_tutor(folder: Path) -> None:
     right = right_answers()
     with _page(folder, "emma", height=900) as driver:
-        _say(driver, f"/quiz {QUIZ_ID}")
+        browser.say(driver, f"/quiz {QUIZ_ID}")
         revealed = _answer(driver, 1, right, wrong=True)
         driver.execute_script(
             "for (const t of document.querySelectorAll('.toast')) t.remove();"
@@ -159,7 +117,7 @@ def take_tutor(folder: Path) -> None:
         browser.until(
             "the score", lambda: browser.find(driver, lambda m: "Score:" in m["text"]), driver
         )
-        _say(driver, "/progress")
+        browser.say(driver, "/progress")
         chart = browser.until(
             "the chart",
             lambda: browser.find(driver, lambda m: "Reviews due in the next" in m["text"]),
@@ -200,8 +158,51 @@ def take_teacher(folder: Path) -> None:
             first_hour(driver, sandbox.url, work, shoot)
 
 
+def take_dashboard(folder: Path, theme: str = "light") -> None:
+    """The group admin's dashboard in the sandbox's Mini App panel, at a phone's size, in
+    Telegram's light (or dark) theme: their classes (dashboard-classes.png), the class with
+    its weeks (dashboard-class.png) and a group quiz's grid (dashboard-grid.png)."""
+    plans = (
+        {"ade": True, "emma": True, "funmi": False},
+        {"ade": True, "emma": False, "funmi": True},
+        {"ade": False, "emma": True},
+    )
+    suffix = "" if theme == "light" else f"-{theme}"
+    with _page(folder, f"chidi&theme={theme}", height=844, width=390) as driver:
+        browser.play_group_quiz(driver, QUIZ_ID, "chidi", plans, right_answers(), label_is)
+        browser.open_dashboard(driver)
+        phone = driver.find_element("id", "mini-app-phone")
+
+        def shot(name: str) -> None:
+            driver.switch_to.default_content()
+            phone.screenshot(str(folder / f"dashboard-{name}{suffix}.png"))
+            driver.switch_to.frame(driver.find_element("id", "mini-app-frame"))
+
+        def heading_is(text: str) -> bool | None:
+            return driver.find_element("id", "heading").text == text or None
+
+        driver.switch_to.frame(driver.find_element("id", "mini-app-frame"))
+        listed = lambda: driver.find_elements("css selector", ".list button")  # noqa: E731
+        browser.until("the classes", listed, driver)
+        shot("classes")
+        listed()[0].click()
+        browser.until("the class", lambda: heading_is("Study group"), driver)
+        driver.execute_script("document.querySelector('details').open = true")
+        driver.execute_script("document.getElementById('weeks-heading').scrollIntoView()")
+        shot("class")
+        listed()[0].click()
+        browser.until(
+            "the grid", lambda: driver.find_elements("css selector", ".grid-wrap tbody tr"), driver
+        )
+        shot("grid")
+
+
 if __name__ == "__main__":
-    arguments = [a for a in sys.argv[1:] if a not in ("--help-only", "--teacher", "--tutor")]
+    arguments = [a for a in sys.argv[1:] if not a.startswith("--")]
+    if "--dashboard-only" in sys.argv:
+        theme = "dark" if "--dark" in sys.argv else "light"
+        take_dashboard(Path(arguments[0] if arguments else "docs/images"), theme)
+        sys.exit()
     if "--tutor" in sys.argv:
         take_tutor(Path(arguments[0] if arguments else "docs/images"))
         sys.exit()

@@ -5,12 +5,11 @@ off the page; the question missed practised, its long explanation collapsed unti
 /progress's chart of the reviews ahead shown; then the bot admin uploads a bank full of markup
 through the page, and a learner sees it as text.
 
-In CI (`QUIZ_REQUIRE_BROWSER=1`, set by .ci/run, which installs Chromium, or `CI` set by a CI
-service) a missing browser fails this test; elsewhere it is skipped, with the reason shown."""
+In CI a missing browser fails these tests; elsewhere they are skipped (`browser_ready`,
+tests/conftest.py)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -26,20 +25,6 @@ from tests.support.first_hour import first_hour
 from tests.support.sandbox import HOSTILE_BANK, label_is, right_answers, sandbox_process
 
 QUIZ_ID = "model-pipeline-parallelism"
-
-
-def _browser_required() -> bool:
-    return bool(os.environ.get("QUIZ_REQUIRE_BROWSER") or os.environ.get("CI"))
-
-
-@pytest.fixture
-def browser_ready() -> None:
-    reason = browser.missing()
-    if reason is None:
-        return
-    if _browser_required():
-        pytest.fail(f"the browser test cannot run: {reason}", pytrace=False)
-    pytest.skip(f"no headless browser here ({reason}); CI installs it")
 
 
 @pytest.mark.timeout(240)
@@ -172,13 +157,10 @@ def test_the_seed_quiz_is_played_by_clicking_in_the_page(
 def _help_on_screen(driver: Any, person: str, where: str, expect: str) -> dict[str, Any]:
     """`person` sends /help `where` (private or group); the reply, once it shows `expect`,
     checked to fit a phone's screen: no wider than the window, no taller than the chat."""
-    from selenium.webdriver.support.ui import Select
-
-    Select(driver.find_element("id", "person")).select_by_value(person)
+    browser.act_as(driver, person)
     driver.execute_script("document.getElementById(arguments[0]).click()", f"chat-{where}")
     before = {m["id"] for m in browser.messages(driver)}
-    driver.find_element("id", "text").send_keys("/help")
-    driver.find_element("id", "send").click()
+    browser.say(driver, "/help")
     found = browser.until(
         f"{person}'s /help",
         lambda: browser.find(driver, lambda m: m["id"] not in before and expect in m["text"]),

@@ -5,19 +5,23 @@ page as text, whatever they hold."""
 
 from __future__ import annotations
 
+import json
 import re
+import time
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 import pytest
 from aiohttp import FormData
 from aiohttp.test_utils import TestClient, TestServer
-from telegram import Bot
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot.app import QuizApplication
 from bot.config import Settings
+from bot.dashboard.init_data import verify_init_data
 from bot.sandbox import FakeBotApi, FakeUser
 from bot.sandbox.web.cast import CAST, Cast, Person
 from bot.sandbox.web.page import SandboxPage
@@ -289,6 +293,36 @@ async def test_the_state_lists_the_people_and_their_chats(
     assert roles["ade"] == ("yo", "learner, Yoruba") and roles["funmi"][1] == "bot admin"
     assert state["group"] == {"id": cast.group.id, "title": "Study group"}
     assert cast.bot_admin_ids == {1004}
+
+
+async def test_a_web_app_button_opens_at_its_url_with_initdata_signed_for_the_person(
+    api: FakeBotApi, client: TestClient[Any, Any], events: Events
+) -> None:
+    url = "https://quiz.example.org/app/"
+    async with Bot(api.token, base_url=api.base_url) as bot:
+        button = InlineKeyboardButton("Open", web_app=WebAppInfo(url))
+        await bot.send_message(1002, "Your classes", reply_markup=InlineKeyboardMarkup([[button]]))
+    shown = (await events.until(bot_says(1002, "Your classes")))["message"]
+    assert shown["buttons"] == [[{"text": "Open", "web_app": url}]]
+
+    opened = await post(
+        client,
+        "/api/web_app",
+        {"person": "emma", "chat_id": 1002, "message_id": shown["message_id"], "url": url},
+    )
+    address, _, fragment = opened["url"].partition("#")
+    launch = dict(parse_qsl(fragment, strict_parsing=True))
+    assert address == url and launch["tgWebAppPlatform"] == "weba"
+    person = verify_init_data(launch["tgWebAppData"], api.token, time.time())
+    assert (person.id, person.first_name, person.language_code) == (1002, "Emma", "en")
+    assert json.loads(launch["tgWebAppThemeParams"])["bg_color"] == "#ffffff"
+
+    elsewhere = {"person": "emma", "chat_id": 1002, "message_id": shown["message_id"]}
+    for body in ({**elsewhere, "url": "https://evil.example/app/"}, {**elsewhere, "url": 1}):
+        refused = await client.post("/api/web_app", json=body, headers=origin(client))
+        assert refused.status == 400
+    not_hers = {**elsewhere, "person": "ade", "url": url}  # Adé's chat holds no such message
+    assert (await client.post("/api/web_app", json=not_hers, headers=origin(client))).status == 400
 
 
 async def test_a_person_picks_a_chat_for_push_through_the_page(

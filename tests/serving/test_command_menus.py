@@ -20,17 +20,17 @@ TEACHER = FakeUser(4002, "Tayo", "yo")
 MEMBER = FakeUser(4003, "Bisi", "en")
 
 LEARNER_MENU = [
-    "start", "quizzes", "quiz", "exam", "review", "progress", "preview",
+    "start", "quizzes", "quiz", "exam", "review", "progress", "preview", "dashboard",
     "remind", "goal", "timezone", "language", "forgetme", "help", "whoami",
 ]  # fmt: skip
 BOT_ADMIN_MENU = [
-    *LEARNER_MENU[:7], "push", "schedule", "report", "import", "export", "addquestion",
-    "collect", "delquestion", "stats", *LEARNER_MENU[7:],
+    *LEARNER_MENU[:7], "push", "schedule", "report", "dashboard", "import", "export", "addquestion",
+    "collect", "delquestion", "stats", *LEARNER_MENU[8:],
 ]  # fmt: skip
-MEMBER_MENU = ["leaderboard", "assignments", "help", "whoami"]
+MEMBER_MENU = ["leaderboard", "assignments", "dashboard", "help", "whoami"]
 CHAT_ADMIN_MENU = [
     "groupquiz", "stopquiz", "skip", "leaderboard", "assign", "assignments", "unassign",
-    "report", "language", "timezone", "help", "whoami",
+    "report", "dashboard", "language", "timezone", "help", "whoami",
 ]  # fmt: skip
 
 

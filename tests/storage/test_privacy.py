@@ -107,7 +107,7 @@ async def test_forgetting_a_learner_removes_their_records_and_keeps_others_total
     assert forgotten.learners == 1
     # her group answer and her post answer were reviews of her cards too
     assert forgotten.deleted == {
-        "group_picks": 0, "review_log": 4, "cards": 2, "answers": 2, "attempts": 1, "chat_requests": 0,
+        "group_picks": 0, "chat_admins": 0, "review_log": 4, "cards": 2, "answers": 2, "attempts": 1, "chat_requests": 0,
         "users": 1,
     }  # fmt: skip
     assert forgotten.anonymized == {"group_answers": 1, "post_answers": 1}

@@ -119,3 +119,79 @@ def button(driver: Any, message_id: str, text: str) -> Any:
         if element.text == text:
             return element
     raise AssertionError(f"no button {text!r} under {message_id}")
+
+
+# acting in the sandbox's page
+
+
+def act_as(driver: Any, person: str) -> None:
+    """Choose who the page acts as (a key of the sandbox's cast)."""
+    from selenium.webdriver.support.ui import Select
+
+    Select(driver.find_element("id", "person")).select_by_value(person)
+
+
+def say(driver: Any, text: str) -> None:
+    """Send `text` into the open chat."""
+    driver.find_element("id", "text").send_keys(text)
+    driver.find_element("id", "send").click()
+
+
+def press(driver: Any, message_id: str, index: int) -> None:
+    """Press the message's `index`th button (negative: from the end)."""
+    driver.find_elements("css selector", f"#{message_id} .keyboard button")[index].click()
+
+
+def toast_seen(driver: Any, what: str) -> None:
+    until(what, lambda: driver.find_elements("css selector", "#toasts .toast"), driver)
+
+
+def play_group_quiz(
+    driver: Any,
+    quiz_id: str,
+    admin: str,
+    plans: tuple[dict[str, bool], ...],
+    right: dict[str, str],
+    is_label: Callable[[str, str], bool],
+) -> None:
+    """In the group: `admin` starts the quiz; for each plan (person -> answers right), those
+    people answer the next question, the admin reveals it; after the last, /stopquiz and the
+    final results. `right` maps a question's text to its right option's text."""
+    driver.find_element("css selector", "label[for=chat-group]").click()
+    act_as(driver, admin)
+    say(driver, f"/groupquiz {quiz_id} 30")
+    for number, plan in enumerate(plans, start=1):
+        asked = question(driver, number, what=f"group question {number}")
+        text = next(t for t in right if t in asked["text"])
+        good = next(i for i, label in enumerate(asked["buttons"]) if is_label(label, right[text]))
+        for person, ok in plan.items():
+            act_as(driver, person)
+            press(driver, asked["id"], good if ok else (good + 1) % 4)
+            toast_seen(driver, f"{person}'s toast")
+        act_as(driver, admin)
+        say(driver, "/skip")  # the admin reveals it
+        until(
+            f"the reveal of group question {number}",
+            lambda i=asked["id"]: find(driver, lambda m: m["id"] == i and not m["buttons"]),
+            driver,
+        )
+    say(driver, "/stopquiz")
+    until("the final results", lambda: find(driver, lambda m: "🏆" in m["text"]), driver)
+
+
+def open_dashboard(driver: Any) -> None:
+    """As the page's person, in private: /dashboard, then its Mini App button; the panel
+    shown (the frame still loading)."""
+    driver.find_element("css selector", "label[for=chat-private]").click()
+    say(driver, "/dashboard")
+    message = until(
+        "the dashboard's button",
+        lambda: find(driver, lambda m: "Open the dashboard" in " ".join(m["buttons"])),
+        driver,
+    )
+    driver.find_element("css selector", f"#{message['id']} .keyboard button.web-app").click()
+    until(
+        "the Mini App panel",
+        lambda: driver.find_element("id", "mini-app").is_displayed() or None,
+        driver,
+    )

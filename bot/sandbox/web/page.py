@@ -22,6 +22,8 @@ import contextlib
 import json
 import logging
 import re
+import time
+from collections.abc import Awaitable, Callable
 from importlib.resources import files
 from typing import Any
 
@@ -30,7 +32,8 @@ from aiohttp.typedefs import Handler
 
 from bot.sandbox.server import FakeBotApi, Message
 from bot.sandbox.web.cast import Cast, Person
-from bot.sandbox.web.views import fingerprint, image_type, message_view
+from bot.sandbox.web.views import fingerprint, image_type, message_view, web_app_urls
+from bot.sandbox.web_app import DARK_THEME, LIGHT_THEME, launch_url, sign_init_data
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +44,8 @@ MAX_TEXT = 4096
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
-        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+        "connect-src 'self'; frame-src 'self'; base-uri 'none'; form-action 'none'; "
+        "frame-ancestors 'none'"
     ),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
@@ -49,6 +53,9 @@ SECURITY_HEADERS = {
 }
 HEARTBEAT_SECONDS = 15.0
 MAX_EVENTS_BEHIND = 1000  # a page that stops reading is dropped (it reconnects to the state)
+MINI_APP_PREFIX = "/app"  # where a Mini App mounted beside the page is served (`mount`)
+
+MiniApp = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 class Refused(Exception):
@@ -69,7 +76,17 @@ class SandboxPage:
         self._streams: set[asyncio.Queue[dict[str, Any] | None]] = set()
         self._watcher: asyncio.Task[None] | None = None
         self._runner: web.AppRunner | None = None
+        self._mini_app: MiniApp | None = None
         self.port = 0
+
+    def mount(self, mini_app: MiniApp) -> None:
+        """Serve a Mini App under `/app/` beside the page: same origin, so the page can frame
+        it, as a Telegram client frames a Mini App. Its responses keep their own headers."""
+        self._mini_app = mini_app
+
+    @property
+    def mini_app_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}{MINI_APP_PREFIX}/"
 
     # lifecycle
 
@@ -84,6 +101,9 @@ class SandboxPage:
         app.router.add_post("/api/tap", self._tap)
         app.router.add_post("/api/vote", self._vote)
         app.router.add_post("/api/upload", self._upload)
+        app.router.add_post("/api/web_app", self._web_app)
+        app.router.add_route("*", MINI_APP_PREFIX, self._serve_mini_app)
+        app.router.add_route("*", MINI_APP_PREFIX + "/{tail:.*}", self._serve_mini_app)
         app.router.add_get("/api/pickable", self._pickable)
         app.router.add_post("/api/pick", self._pick)
         app.router.add_post("/api/open", self._open)
@@ -209,6 +229,8 @@ class SandboxPage:
             response = await handler(request)
         except Refused as refusal:
             response = _error(400, str(refusal))
+        if self._mini_app is not None and _under(request.path, MINI_APP_PREFIX):
+            return response  # the Mini App's own headers: its CSP lets the page frame it
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
         return response
@@ -335,6 +357,28 @@ class SandboxPage:
         self.refresh()
         return web.json_response({"ok": True})
 
+    async def _serve_mini_app(self, request: web.Request) -> web.StreamResponse:
+        if self._mini_app is None:
+            raise web.HTTPNotFound()
+        return await self._mini_app(request)
+
+    async def _web_app(self, request: web.Request) -> web.StreamResponse:
+        """A person opens a message's `web_app` button: the address their Telegram client would
+        open, with initData signed for them with the bot's token."""
+        body = await _json(request)
+        person, chat_id = self._speaker(body)
+        message = self._message(chat_id, body.get("message_id"))
+        url = body.get("url")
+        if not isinstance(url, str) or url not in web_app_urls(message):
+            raise Refused("That message has no such Mini App button (any more).")
+        user = person.user
+        signed = {"id": user.id, "first_name": user.first_name, "allows_write_to_pm": True}
+        if user.language_code:
+            signed["language_code"] = user.language_code
+        init_data = sign_init_data(signed, self.api.token, int(time.time()))
+        theme = DARK_THEME if body.get("theme") == "dark" else LIGHT_THEME
+        return web.json_response({"url": launch_url(url, init_data, theme)})
+
     async def _upload(self, request: web.Request) -> web.StreamResponse:
         if not request.content_type.startswith("multipart/"):
             raise Refused("Send the file as multipart/form-data.")
@@ -454,6 +498,10 @@ def _addressed_to_us(request: web.Request) -> bool:
         return False
     sockname = request.transport.get_extra_info("sockname") if request.transport else None
     return sockname is not None and int(match.group(2) or 80) == sockname[1]
+
+
+def _under(path: str, prefix: str) -> bool:
+    return path == prefix or path.startswith(prefix + "/")
 
 
 def _static_file(name: str) -> web.Response:

@@ -92,11 +92,23 @@ def _buttons(message: Message) -> list[list[dict[str, str]]]:
                     "text": str(button.get("text", "")),
                     **({"data": button["callback_data"]} if "callback_data" in button else {}),
                     **({"url": button["url"]} if "url" in button else {}),
+                    **({"web_app": button["web_app"]["url"]} if _web_app(button) else {}),
                 }
                 for button in row
             ]
         )
     return drawn
+
+
+def _web_app(button: dict[str, Any]) -> bool:
+    web_app = button.get("web_app")
+    return isinstance(web_app, dict) and isinstance(web_app.get("url"), str)
+
+
+def web_app_urls(message: Message) -> set[str]:
+    """The Mini App addresses of the message's inline buttons."""
+    rows = (message.reply_markup or {}).get("inline_keyboard") or []
+    return {button["web_app"]["url"] for row in rows for button in row if _web_app(button)}
 
 
 def _reply_keyboard(markup: dict[str, Any]) -> list[list[dict[str, Any]]]:

@@ -119,7 +119,11 @@ function drawKeyboard(m) {
   for (const row of m.buttons) {
     const line = el("div", { class: "row" });
     for (const button of row) {
-      if (button.url && SAFE_LINK.test(button.url)) {
+      if (button.web_app) {
+        const b = el("button", { type: "button", class: "web-app", text: button.text });
+        b.addEventListener("click", () => openMiniApp(m, button.web_app, b));
+        line.append(b);
+      } else if (button.url && SAFE_LINK.test(button.url)) {
         line.append(linkTo(button.url, button.text));
       } else if (button.data != null) {
         const b = el("button", { type: "button", text: button.text });
@@ -333,6 +337,51 @@ async function tap(m, data, button) {
   finally { button.disabled = false; }
 }
 
+// --- a Mini App (a web_app button): opened in a phone-sized frame, as a Telegram client opens
+// it, at the address the server gives: the button's URL with initData signed for this person
+
+let miniAppOpener = null;
+
+async function openMiniApp(m, url, button) {
+  const theme = new URLSearchParams(location.search).get("theme") === "dark" ? "dark" : "light";
+  const opened = await post("/api/web_app", { person: state.person, chat_id: m.chat_id, message_id: m.message_id, url, theme });
+  if (!opened) return;
+  miniAppOpener = button;
+  $("mini-app-title").textContent = button.textContent;
+  $("mini-app-frame").src = opened.url;
+  $("mini-app").hidden = false;
+  $("mini-app-frame").focus();
+}
+
+// Telegram's script inside the frame (when it could be loaded) talks to its client through
+// postMessage: the Back button it asks for is drawn in the panel's bar, and pressing it is
+// sent back as Telegram's client sends it
+function fromMiniApp(event) {
+  const frame = $("mini-app-frame");
+  if (event.source !== frame.contentWindow || event.origin !== location.origin) return;
+  let message;
+  try { message = JSON.parse(event.data); } catch (_) { return; }
+  if (!message || typeof message.eventType !== "string") return;
+  if (message.eventType === "web_app_setup_back_button") {
+    $("mini-app-back").hidden = !(message.eventData && message.eventData.is_visible);
+  } else if (message.eventType === "web_app_close") {
+    closeMiniApp();
+  }
+}
+
+function backInMiniApp() {
+  const frame = $("mini-app-frame");
+  frame.contentWindow.postMessage(JSON.stringify({ eventType: "back_button_pressed" }), location.origin);
+}
+
+function closeMiniApp() {
+  if ($("mini-app").hidden) return;
+  $("mini-app").hidden = true;
+  $("mini-app-back").hidden = true;
+  $("mini-app-frame").src = "about:blank";
+  if (miniAppOpener && miniAppOpener.isConnected) miniAppOpener.focus();
+}
+
 function vote(m, options) { return post("/api/vote", { person: state.person, chat_id: m.chat_id, message_id: m.message_id, options }); }
 
 async function send(event) {
@@ -411,5 +460,9 @@ document.addEventListener("DOMContentLoaded", () => {
   if (where === "group" || where === "channel") { state.where = where; $(`chat-${where}`).checked = true; }
   $("compose").addEventListener("submit", send);
   $("attach").addEventListener("change", showAttachment);
+  $("mini-app-close").addEventListener("click", closeMiniApp);
+  $("mini-app-back").addEventListener("click", backInMiniApp);
+  window.addEventListener("message", fromMiniApp);
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") closeMiniApp(); });
   connect();
 });

@@ -1,0 +1,370 @@
+// The teacher's dashboard: classes, a class at a glance, the learner × question grid.
+// Every text is put in as text (never as HTML). Telegram's script gives initData, the theme
+// and the Back button; without it (a plain browser), they are read from the page's address,
+// as Telegram passes them, and the page's own Back button is used.
+"use strict";
+
+const tg = window.Telegram && window.Telegram.WebApp;
+const launch = new URLSearchParams(location.hash.slice(1));
+const initData = (tg && tg.initData) || launch.get("tgWebAppData") || "";
+let language = "";
+let strings = {};
+const history = [];
+
+function t(key) {
+  return strings[key] || key;
+}
+
+function node(tag, attributes, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes || {})) {
+    if (name === "class") element.className = value;
+    else if (name.startsWith("on")) element.addEventListener(name.slice(2), value);
+    else element.setAttribute(name, value);
+  }
+  for (const child of children) {
+    if (child === null || child === undefined) continue;
+    element.append(typeof child === "string" ? document.createTextNode(child) : child);
+  }
+  return element;
+}
+
+async function api(path, method) {
+  const separator = path.includes("?") ? "&" : "?";
+  const url = "api/" + path + (language ? separator + "lang=" + encodeURIComponent(language) : "");
+  const response = await fetch(url, { method: method || "GET", headers: { Authorization: "tma " + initData } });
+  if (!response.ok) {
+    const error = new Error(String(response.status));
+    error.status = response.status;
+    throw error;
+  }
+  return response.json();
+}
+
+let focusHeading = false;  // a view opened by the person: the keyboard starts at its heading
+
+function show(title, ...content) {
+  const heading = document.getElementById("heading");
+  heading.textContent = title;
+  document.getElementById("main").replaceChildren(...content);
+  if (focusHeading) heading.focus({ preventScroll: true });
+  focusHeading = false;
+  document.getElementById("back").setAttribute("aria-label", t("app_back"));
+  const canGoBack = history.length > 1;
+  document.getElementById("back").hidden = !canGoBack || Boolean(tg && tg.BackButton);
+  if (tg && tg.BackButton) {
+    if (canGoBack) tg.BackButton.show();
+    else tg.BackButton.hide();
+  }
+}
+
+function open(view) {
+  history.push(view);
+  focusHeading = history.length > 1;
+  return render();
+}
+
+function back() {
+  if (history.length > 1) {
+    history.pop();
+    focusHeading = true;
+    render();
+  }
+}
+
+async function render() {
+  const view = history[history.length - 1];
+  try {
+    await view();
+  } catch (error) {
+    const key = error.status === 401 ? "app_error_signed" : error.status === 403 ? "app_error_forbidden" : "app_error";
+    show(t("app_title"), node("p", { class: "error", role: "alert" }, t(key)));
+  }
+}
+
+function date(seconds) {
+  return new Date(seconds * 1000).toLocaleString(language || undefined, {
+    dateStyle: "medium",
+    timeStyle: "short",
+  });
+}
+
+async function classes() {
+  const chats = await api("chats");
+  if (!chats.length) {
+    show(t("app_title"), node("p", { class: "muted" }, t("app_no_classes")));
+    return;
+  }
+  const items = chats.map((chat) =>
+    node("li", {}, node("button", { type: "button", onclick: () => open(() => classView(chat.id)) },
+      node("span", {}, chat.title || String(chat.id)),
+      node("span", { class: "chevron", "aria-hidden": "true" }, "›"))));
+  show(t("app_title"), node("h2", {}, t("app_my_classes")), node("ul", { class: "list" }, ...items));
+}
+
+async function classView(chatId) {
+  const [data, weeks] = await Promise.all([api("chats/" + chatId), api("chats/" + chatId + "/weeks")]);
+  const homework = data.homework.map((item) =>
+    node("li", {}, node("button", { type: "button", onclick: () => open(() => gridView(chatId, item.quiz)) },
+      node("span", {}, item.title),
+      node("span", { class: "meta" },
+        (item.open ? t("app_open") : t("app_closed")) + " · " + t("app_done") + " " + item.done +
+        "/" + item.opened + " · " + date(item.deadline)))));
+  const sessions = data.sessions.map((item) =>
+    node("li", {}, node("button", { type: "button", onclick: () => open(() => gridView(chatId, item.quiz)) },
+      node("span", {}, item.title),
+      node("span", { class: "meta" }, (item.running ? t("app_running") + " · " : "") + date(item.started_at)))));
+  show(data.title || String(chatId),
+    node("h2", {}, t("app_homework")),
+    homework.length ? node("ul", { class: "list" }, ...homework) : node("p", { class: "muted" }, t("app_none")),
+    node("h2", {}, t("app_group_quizzes")),
+    sessions.length ? node("ul", { class: "list" }, ...sessions) : node("p", { class: "muted" }, t("app_none")),
+    weeksView(weeks));
+}
+
+// --- the class week by week: an SVG chart (bars: answers; dots and a line: right %) with its
+// numbers in a table beside it, for screen readers and for reading exact figures
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attributes, ...children) {
+  const element = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes || {})) element.setAttribute(name, String(value));
+  for (const child of children) element.append(typeof child === "string" ? document.createTextNode(child) : child);
+  return element;
+}
+
+function shortDate(seconds) {
+  return new Date(seconds * 1000).toLocaleDateString(language || undefined, { day: "numeric", month: "short", timeZone: "UTC" });
+}
+
+function weeksView(data) {
+  const weeks = data.weeks, summary = data.summary;
+  const heading = node("h2", { id: "weeks-heading" }, t("app_weeks"));
+  if (!weeks.some((week) => week.answers > 0)) return node("section", {}, heading, node("p", { class: "muted" }, t("app_none")));
+  const width = 360, height = 156, top = 16, bottom = 22, step = width / weeks.length;
+  const most = Math.max(...weeks.map((week) => week.answers));
+  const y = (share) => top + (height - top - bottom) * (1 - share);
+  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-labelledby": "weeks-title weeks-desc", class: "chart" },
+    svg("title", { id: "weeks-title" }, t("app_weeks")),
+    svg("desc", { id: "weeks-desc" }, summary),
+    svg("line", { x1: 0, x2: width, y1: y(0), y2: y(0), class: "axis" }),
+    ...[0.5, 1].flatMap((share) => [
+      svg("line", { x1: 0, x2: width, y1: y(share), y2: y(share), class: "grid-line" }),
+      svg("text", { x: 2, y: y(share) - 3, class: "tick" }, share * 100 + "%")]));
+  const points = [];
+  weeks.forEach((week, index) => {
+    const x = index * step;
+    if (week.answers) {
+      chart.append(svg("rect", { x: x + step * 0.2, width: step * 0.6, y: y(week.answers / most), height: y(0) - y(week.answers / most), class: "bar" }));
+      if (week.answers === most) {
+        chart.append(svg("text", { x: x + step / 2, y: y(1) + 10, "text-anchor": "middle", class: "tick count" }, String(most)));
+      }
+    }
+    if (week.right !== null) points.push([x + step / 2, y(week.right / 100)]);
+    if (index % 3 === weeks.length % 3 - 1 || index === weeks.length - 1) {
+      const last = index === weeks.length - 1;
+      chart.append(svg("text", { x: last ? width : x + step / 2, y: height - 6, "text-anchor": last ? "end" : "middle", class: "tick" }, shortDate(week.starts_at)));
+    }
+  });
+  if (points.length > 1) chart.append(svg("polyline", { points: points.map((p) => p.join(",")).join(" "), class: "line" }));
+  for (const [x, py] of points) chart.append(svg("circle", { cx: x, cy: py, r: 3.5, class: "dot" }));
+  const legend = node("p", { class: "legend" },
+    node("span", {}, node("span", { class: "key bar-key" }), " ", t("app_answers")),
+    node("span", {}, node("span", { class: "key dot-key" }), " ", t("app_right_pct")));
+  const rows = weeks.filter((week) => week.answers).map((week) =>
+    node("tr", {}, node("th", { scope: "row" }, shortDate(week.starts_at)),
+      node("td", {}, String(week.answers)), node("td", {}, String(week.learners)),
+      node("td", {}, week.right === null ? "–" : week.right + "%")));
+  const table = node("table", { class: "numbers" },
+    node("thead", {}, node("tr", {}, node("th", { scope: "col" }, t("app_week")), node("th", { scope: "col" }, t("app_answers")),
+      node("th", { scope: "col" }, t("app_learners_col")), node("th", { scope: "col" }, t("app_right_pct")))),
+    node("tbody", {}, ...rows));
+  return node("section", { "aria-labelledby": "weeks-heading" }, heading,
+    node("p", { class: "muted" }, summary), chart, legend,
+    node("details", {}, node("summary", {}, t("app_as_table")), table));
+}
+
+const MARKS = {
+  right: { symbol: "✓", key: "app_right", sample: 1 },
+  wrong: { symbol: "✗", key: "app_wrong", sample: 0 },
+  part: { symbol: "½", key: "app_partly", sample: 0.5 },
+  none: { symbol: "·", key: "app_unanswered", sample: null },
+};
+
+function markKind(mark) {
+  if (mark === null) return "none";
+  if (mark >= 1) return "right";
+  if (mark <= 0) return "wrong";
+  return "part";
+}
+
+function markCell(mark) {
+  const kind = markKind(mark);
+  const label = t(MARKS[kind].key) + (kind === "part" ? " " + Math.round(mark * 100) + "%" : "");
+  return node("span", { class: "m " + kind, title: label, "aria-label": label }, MARKS[kind].symbol);
+}
+
+async function gridView(chatId, quizId) {
+  const grid = await api("chats/" + chatId + "/grid?quiz=" + encodeURIComponent(quizId));
+  let order = { by: "total", column: -1, descending: true };
+  const table = node("table", {});
+  const wrap = node("div", { class: "grid-wrap" }, table);
+
+  function sortedLearners() {
+    const rows = grid.learners.slice();
+    const value = (learner) =>
+      order.by === "name" ? learner.name.toLocaleLowerCase() :
+      order.by === "total" ? learner.total :
+      (learner.marks[order.column] === null ? -1 : learner.marks[order.column]);
+    rows.sort((a, b) => {
+      const x = value(a), y = value(b);
+      const result = x < y ? -1 : x > y ? 1 : a.name.localeCompare(b.name);
+      return order.descending ? -result : result;
+    });
+    return rows;
+  }
+
+  function sortBy(by, column, place) {
+    const same = order.by === by && order.column === column;
+    order = { by, column, descending: same ? !order.descending : by !== "name" };
+    draw();
+    // the header is drawn anew: the keyboard stays on the button it pressed
+    table.querySelectorAll("thead th button")[place].focus();
+  }
+
+  function header(label, sub, by, column, describe, place) {
+    const active = order.by === by && order.column === column;
+    return node("th", { scope: "col", "aria-sort": active ? (order.descending ? "descending" : "ascending") : "none" },
+      node("button", { type: "button", title: describe, onclick: () => sortBy(by, column, place) }, label,
+        sub === null ? null : node("span", { class: "pct" }, sub)));
+  }
+
+  function draw() {
+    const head = node("tr", {},
+      header(t("app_learner"), null, "name", -1, t("app_sort"), 0),
+      ...grid.questions.map((question, index) =>
+        header(String(question.number),
+          question.answered ? Math.round((100 * question.right) / question.answered) + "%" : "–",
+          "question", index, question.text + " (" + question.answered + ")", index + 1)),
+      header(t("app_total"), null, "total", -1, t("app_sort"), grid.questions.length + 1));
+    const body = sortedLearners().map((learner) =>
+      node("tr", {},
+        node("th", { scope: "row" }, learner.name),
+        ...learner.marks.map((mark) => node("td", {}, markCell(mark))),
+        node("td", { class: "total" }, String(Math.round(learner.total * 10) / 10))));
+    table.replaceChildren(node("thead", {}, head), node("tbody", {}, ...body));
+  }
+
+  draw();
+  const status = node("p", { class: "muted", role: "status" });
+  const exportRows = ["csv", "xlsx"].map((form) =>
+    node("div", { class: "export" },
+      node("span", { class: "form" }, form.toUpperCase()),
+      node("button", { type: "button", onclick: () => sendReport(chatId, grid.session, form, status) }, t("app_send_to_chat")),
+      node("button", { type: "button", onclick: () => downloadReport(chatId, grid.session, form, status) }, t("app_download"))));
+  const exportBox = node("section", { "aria-labelledby": "export-heading" },
+    node("h2", { id: "export-heading" }, t("app_report_file")), ...exportRows, status);
+  const legend = node("p", { class: "legend" },
+    ...Object.values(MARKS).map((mark) => node("span", {}, markCell(mark.sample), " ", t(mark.key))));
+  show(grid.title,
+    node("p", { class: "muted" }, grid.counted),
+    legend,
+    grid.learners.length ? wrap : node("p", { class: "muted" }, t("app_none")),
+    exportBox);
+}
+
+async function sendReport(chatId, sessionId, form, status) {
+  status.textContent = "…";
+  try {
+    await api("chats/" + chatId + "/sessions/" + sessionId + "/send?format=" + form, "POST");
+    status.textContent = t("app_sent");
+  } catch (error) {
+    status.textContent = t(error.status === 409 ? "app_start_first" : "app_error");
+  }
+}
+
+async function downloadReport(chatId, sessionId, form, status) {
+  status.textContent = "…";
+  let made;
+  try {
+    made = await api("chats/" + chatId + "/sessions/" + sessionId + "/link?format=" + form, "POST");
+  } catch (error) {
+    status.textContent = t("app_error");
+    return;
+  }
+  // the link is good once, for a few minutes: opened at once
+  const url = new URL(made.url, location.href).href;
+  status.textContent = "";
+  if (tg && tg.isVersionAtLeast && tg.isVersionAtLeast("8.0") && tg.downloadFile) {
+    tg.downloadFile({ url, file_name: "report." + form });
+  } else if (tg && tg.openLink) {
+    tg.openLink(url);
+  } else {
+    const link = node("a", { href: url, download: "" });
+    document.body.append(link);
+    link.click();
+    link.remove();
+  }
+}
+
+async function start() {
+  if (tg) {
+    tg.ready();
+    tg.expand();
+    tg.BackButton.onClick(back);
+    if (tg.setHeaderColor) tg.setHeaderColor("bg_color");
+  } else {
+    const theme = launch.get("tgWebAppThemeParams");
+    if (theme) {
+      try {
+        for (const [key, value] of Object.entries(JSON.parse(theme))) {
+          if (/^[a-z_]+$/.test(key) && /^#[0-9a-fA-F]{3,8}$/.test(String(value))) {
+            document.documentElement.style.setProperty("--tg-theme-" + key.replaceAll("_", "-"), value);
+          }
+        }
+      } catch (error) {
+        // a theme that does not parse leaves the page's own colours
+      }
+    }
+  }
+  document.getElementById("back").addEventListener("click", back);
+  // Escape goes back too: a keyboard on a desktop client reaches Telegram's Back button
+  // only through its own window
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && history.length > 1) back();
+  });
+  const select = document.getElementById("language");
+  select.addEventListener("change", async () => {
+    language = select.value;
+    await loadStrings();
+    render();
+  });
+  if (!initData) {
+    show("Quiz Tutor", node("p", { class: "error", role: "alert" }, "Open this page from the bot's /dashboard button in Telegram."));
+    return;
+  }
+  try {
+    await loadStrings();
+  } catch (error) {
+    show("Quiz Tutor", node("p", { class: "error", role: "alert" }, "This link has expired: open the dashboard again from the bot."));
+    return;
+  }
+  open(classes);
+}
+
+async function loadStrings() {
+  const me = await api("me");
+  language = me.language;
+  strings = me.strings;
+  document.documentElement.lang = language;
+  const select = document.getElementById("language");
+  select.replaceChildren(...me.languages.map((item) => {
+    const option = node("option", { value: item.code }, item.name);
+    option.selected = item.code === language;
+    return option;
+  }));
+  document.getElementById("language-name").textContent = t("app_language");
+}
+
+start();

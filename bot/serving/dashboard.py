@@ -1,0 +1,327 @@
+"""The dashboard over HTTP: the page and its JSON API under `/app/`.
+
+Served on the webhook's listener in webhook mode, else by a listener of its own on
+127.0.0.1:`QUIZ_APP_PORT` (`start_dashboard`), for a reverse proxy on the same host to publish
+at `QUIZ_APP_URL`; `/healthz` answers there too. The page is static (bot/dashboard/web/): no inline script, nothing loaded from
+elsewhere but Telegram's own `telegram-web-app.js`. Every API request carries
+`Authorization: tma <initData>`, checked before anything else is read (401); the person is
+taken from it alone; a chat they do not administer now is 403 (bot/dashboard/access.py);
+each person has a bounded rate of requests (429). Answers are JSON, never cached.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import re
+from collections import OrderedDict
+from importlib import resources
+from typing import Any
+
+from aiohttp import web
+from telegram.error import BadRequest, Forbidden
+from telegram.ext import Application
+
+from bot.config import HEALTH_PATH
+from bot.core.context import SERVICES_KEY, Services
+from bot.core.i18n import STRINGS, Locale, language_name, ui_languages
+from bot.dashboard import exports, views
+from bot.dashboard.access import ClassAccess
+from bot.dashboard.exports import Downloads
+from bot.dashboard.init_data import InitDataError, WebAppUser, verify_init_data
+from bot.serving import health
+from bot.serving.http import DEFAULT_LIMITS, Limits, Listener, RefusalLog
+
+log = logging.getLogger(__name__)
+
+PREFIX = "/app"
+STATIC = {"index.html": "text/html", "app.js": "text/javascript", "app.css": "text/css"}
+WEB = resources.files("bot.dashboard") / "web"
+TELEGRAM_CLIENTS = "https://web.telegram.org https://*.telegram.org"  # who may frame the page
+
+
+def security_headers(frame_ancestors: str) -> dict[str, str]:
+    return {
+        "Content-Security-Policy": (
+            "default-src 'none'; script-src 'self' https://telegram.org; style-src 'self'; "
+            "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+            f"frame-ancestors {frame_ancestors}"
+        ),
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "no-referrer",
+    }
+
+
+SECURITY_HEADERS = security_headers(TELEGRAM_CLIENTS)
+RATE_PER_SECOND = 5.0  # each person's requests, on average
+RATE_BURST = 30.0
+RATE_PEOPLE = 10_000  # people whose buckets are kept
+_CHAT_PATH = re.compile(
+    r"/api/chats/(-?[0-9]{1,20})(?:/(grid|weeks)|/sessions/([0-9]{1,18})/(send|link))?"
+)
+_DOWNLOAD_PATH = re.compile(r"/download/([A-Za-z0-9_-]{1,64})")
+
+AnyApplication = Application[Any, Any, Any, Any, Any, Any]
+
+
+class Dashboard:
+    """The request handler for every path under `/app/`."""
+
+    def __init__(
+        self, application: AnyApplication, frame_ancestors: str = TELEGRAM_CLIENTS
+    ) -> None:
+        """`frame_ancestors`: who may show the page in a frame (Telegram's web clients; the
+        sandbox's page, `'self'`)."""
+        self._application = application
+        self._headers = security_headers(frame_ancestors)
+        self.refusals = RefusalLog(log, "dashboard")
+        self._buckets: OrderedDict[int, tuple[float, float]] = OrderedDict()
+        self._access: ClassAccess | None = None
+        self._downloads: Downloads | None = None
+
+    @staticmethod
+    def serves(path: str) -> bool:
+        return path == PREFIX or path.startswith(PREFIX + "/")
+
+    async def __call__(self, request: web.BaseRequest) -> web.StreamResponse:
+        path = request.path[len(PREFIX) :]
+        found = _CHAT_PATH.fullmatch(path)
+        action = found.group(4) if found is not None else None
+        posted = request.method == "POST"
+        # a POST asks the bot to do something (send a report, make a link); the rest are GETs
+        if request.method not in ("GET", "HEAD", "POST") or posted != (action is not None):
+            allowed = "POST" if action is not None else "GET"
+            return self._refuse("method", 405, f"a {request.method} request", {"Allow": allowed})
+        if path in ("", "/"):
+            return self._static("index.html")
+        if path.startswith("/static/"):
+            return self._static(path.removeprefix("/static/"))
+        download = _DOWNLOAD_PATH.fullmatch(path)
+        if not path.startswith("/api/") and download is None:
+            return self._refuse("path", 404, "a request for an unknown path")
+        services: Services | None = self._application.bot_data.get(SERVICES_KEY)
+        if services is None or not self._application.running:
+            return _json({"error": "starting"}, 503)
+        if download is not None:
+            if request.method != "GET":  # a HEAD would use the link up
+                return self._refuse("method", 405, "a HEAD of a download", {"Allow": "GET"})
+            return await self._download(download.group(1), services)
+        user = self._user(request, services)
+        if user is None:
+            return _json({"error": "unauthorized"}, 401)
+        if not self._take(user.id, services.clock()):
+            return self._refuse("rate", 429, "requests too fast", {"Retry-After": "1"})
+        if path == "/api/me":
+            return await self._me(request, user, services)
+        if path == "/api/chats":
+            return await self._chats(user, services)
+        if found is None:
+            return self._refuse("path", 404, "a request for an unknown API path")
+        chat_id = int(found.group(1))
+        if not await self._access_of(services).may_open(user.id, chat_id):
+            return _json({"error": "forbidden"}, 403)
+        locale = await _locale(request, user, services)
+        if found.group(2) == "grid":
+            return await self._grid(request, chat_id, services, locale)
+        if found.group(2) == "weeks":
+            return _json(await views.weekly(services, chat_id, services.clock(), locale))
+        if action is not None:
+            return await self._export(request, action, user, chat_id, int(found.group(3)), locale)
+        return _json(await views.class_overview(services, chat_id, locale))
+
+    # pieces
+
+    def _static(self, name: str) -> web.StreamResponse:
+        kind = STATIC.get(name)
+        if kind is None:
+            return self._refuse("path", 404, "a request for an unknown file")
+        body = (WEB / name).read_bytes()
+        headers = {**self._headers, "Cache-Control": "no-cache"}
+        return web.Response(body=body, content_type=kind, charset="utf-8", headers=headers)
+
+    def _refuse(
+        self, kind: str, status: int, what: str, headers: dict[str, str] | None = None
+    ) -> web.Response:
+        return self.refusals.refuse(kind, status, what, headers)
+
+    def _user(self, request: web.BaseRequest, services: Services) -> WebAppUser | None:
+        scheme, _, init_data = request.headers.get("Authorization", "").partition(" ")
+        if scheme != "tma":
+            self.refusals.note("auth", "refused an API request without initData (401)")
+            return None
+        try:
+            return verify_init_data(init_data, services.settings.token, services.clock())
+        except InitDataError as error:
+            self.refusals.note("auth", f"refused an API request: initData {error} (401)")
+            return None
+
+    def _take(self, user_id: int, now: float) -> bool:
+        """One request from this person's bucket, if it has one left."""
+        level, then = self._buckets.pop(user_id, (RATE_BURST, now))
+        level = min(RATE_BURST, level + (now - then) * RATE_PER_SECOND)
+        allowed = level >= 1
+        self._buckets[user_id] = (level - 1 if allowed else level, now)
+        while len(self._buckets) > RATE_PEOPLE:
+            self._buckets.popitem(last=False)
+        return allowed
+
+    def _access_of(self, services: Services) -> ClassAccess:
+        if self._access is None:
+            settings = services.settings
+            self._access = ClassAccess(
+                self._application.bot, services.storage, settings.admin_ids, services.clock
+            )
+        return self._access
+
+    def _downloads_of(self, services: Services) -> Downloads:
+        if self._downloads is None:
+            self._downloads = Downloads(services.settings.token)
+        return self._downloads
+
+    # routes
+
+    async def _me(
+        self, request: web.BaseRequest, user: WebAppUser, services: Services
+    ) -> web.Response:
+        language = (await _locale(request, user, services)).language
+        return _json(
+            {
+                "user": {"id": user.id, "name": user.first_name},
+                "language": language,
+                "languages": [
+                    {"code": code, "name": language_name(code)} for code in sorted(STRINGS)
+                ],
+                "strings": views.strings(language),
+            }
+        )
+
+    async def _chats(self, user: WebAppUser, services: Services) -> web.Response:
+        classes = await self._access_of(services).classes(user.id)
+        return _json([{"id": c.chat_id, "title": c.title, "type": c.type} for c in classes])
+
+    async def _grid(
+        self, request: web.BaseRequest, chat_id: int, services: Services, locale: Locale
+    ) -> web.Response:
+        quiz_id = request.query.get("quiz")
+        if not quiz_id:
+            return _json({"error": "say ?quiz=<quiz id>"}, 400)
+        grid = await views.quiz_grid(services, chat_id, quiz_id, locale)
+        if grid is None:
+            return _json({"error": "not found"}, 404)
+        return _json(grid)
+
+    async def _export(
+        self,
+        request: web.BaseRequest,
+        action: str,
+        user: WebAppUser,
+        chat_id: int,
+        session_id: int,
+        locale: Locale,
+    ) -> web.Response:
+        """`send`: the bot sends the report into the person's private chat; `link`: a
+        single-use download link for it, signed for this person."""
+        services: Services = self._application.bot_data[SERVICES_KEY]
+        form = request.query.get("format", "csv")
+        reports = exports.lent(self._application.bot_data)
+        session = await services.storage.groups.get_session(session_id)
+        if form not in exports.FORMS:
+            return _json({"error": f"format: one of {', '.join(exports.FORMS)}"}, 400)
+        if session is None or session.chat_id != chat_id:
+            return _json({"error": "not found"}, 404)  # another chat's quiz: not named
+        if reports is None:
+            return _json({"error": "starting"}, 503)
+        now = services.clock()
+        if action == "link":
+            payload = self._downloads_of(services).link(user.id, session.id, form, now)
+            return _json({"url": f"download/{payload}", "expires": int(now) + exports.LIFETIME})
+        try:
+            await reports.send(self._application.bot, services, user.id, session, locale, form)
+        except (Forbidden, BadRequest) as error:  # never opened a private chat, or blocked it
+            log.info("dashboard: a report could not be sent in private: %s", error)
+            return _json({"error": "start_first"}, 409)
+        return _json({"sent": True})
+
+    async def _download(self, payload: str, services: Services) -> web.Response:
+        """A download link, taken once: the report, if its person still administers the
+        chat."""
+        now = services.clock()
+        taken = self._downloads_of(services).redeem(payload, now)
+        if taken is exports.Refusal.FORGED:
+            self.refusals.note("auth", "refused a download link: not ours, or altered (403)")
+            return _json({"error": "forbidden"}, 403)
+        if taken is exports.Refusal.GONE:
+            return _json({"error": "gone"}, 410)
+        assert isinstance(taken, exports.Download)
+        if not self._take(taken.user_id, now):
+            return self._refuse("rate", 429, "requests too fast", {"Retry-After": "1"})
+        session = await services.storage.groups.get_session(taken.session_id)
+        reports = exports.lent(self._application.bot_data)
+        if session is None or reports is None:
+            return _json({"error": "gone"}, 410)
+        if not await self._access_of(services).may_open(taken.user_id, session.chat_id):
+            return _json({"error": "forbidden"}, 403)
+        stored = await services.storage.learners.get_user(taken.user_id)
+        default = services.settings.default_language
+        locale = services.locale_of(stored) if stored is not None else Locale(default, default)
+        form = exports.FORMS[taken.form]
+        name, data = await reports.file(services, session, locale, form)
+        headers = {
+            **SECURITY_HEADERS,
+            "Cache-Control": "no-store",
+            "Content-Type": exports.MEDIA_TYPES[form],
+            "Content-Disposition": f'attachment; filename="{_safe_file_name(name)}"',
+        }
+        return web.Response(body=data, headers=headers)
+
+
+def _safe_file_name(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]", "_", name)[:120] or "report"
+
+
+async def _locale(request: web.BaseRequest, user: WebAppUser, services: Services) -> Locale:
+    """The language asked for (`?lang=`), else the person's as the bot knows it, else their
+    Telegram's."""
+    default = services.settings.default_language
+    wanted = request.query.get("lang", "")
+    if wanted in ui_languages():
+        return Locale(wanted, default)
+    stored = await services.storage.learners.get_user(user.id)
+    if stored is not None:
+        return services.locale_of(stored)
+    telegram = (user.language_code or "").split("-")[0]
+    return Locale(telegram if telegram in ui_languages() else default, default)
+
+
+def _json(value: Any, status: int = 200) -> web.Response:
+    body = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_number)
+    headers = {**SECURITY_HEADERS, "Cache-Control": "no-store"}
+    return web.Response(text=body, status=status, content_type="application/json", headers=headers)
+
+
+def _number(value: object) -> float:
+    number = float(value)  # type: ignore[arg-type]  # Fraction, Decimal
+    return round(number, 4) if math.isfinite(number) else 0.0
+
+
+async def start_dashboard(
+    application: Application[Any, Any, Any, Any, Any, Any],
+    port: int,
+    limits: Limits = DEFAULT_LIMITS,
+) -> Listener:
+    """Serve `/app/` on 127.0.0.1:`port` (0: a free one); OSError if it cannot."""
+    dashboard = Dashboard(application)
+    check = health.application_health(application)
+
+    async def handle(request: web.BaseRequest) -> web.StreamResponse:
+        if request.path == HEALTH_PATH:
+            return health.answer(request, check, dashboard.refusals)
+        if Dashboard.serves(request.path):
+            return await dashboard(request)
+        return dashboard.refusals.refuse("path", 404, "a request for an unknown path")
+
+    listener = Listener(handle, limits, dashboard.refusals)
+    await listener.start("127.0.0.1", port)
+    log.info("dashboard: /app/ on 127.0.0.1:%d", listener.port)
+    return listener
