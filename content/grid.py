@@ -98,7 +98,10 @@ class Grid:
             "learners": [
                 {
                     "name": row.name,
-                    "marks": [None if mark is None else _short(mark) for mark in row.marks],
+                    "marks": [
+                        _WHOLE[mark] if mark in _WHOLE else None if mark is None else _short(mark)
+                        for mark in row.marks
+                    ],
                     "total": _short(row.total),
                 }
                 for row in self.learners
@@ -130,11 +133,15 @@ def build(questions: Sequence[tuple[str, str]], learners: Sequence[Learner]) -> 
     the order given): each mark the stored credit, -1 to 1 (a wrong answer a weight marks
     down counts below 0, as in the score), or None."""
     shown = tuple(GridQuestion(qid, n, text) for n, (qid, text) in enumerate(questions, 1))
+    ids = [q.id for q in shown]
     rows = tuple(
         GridRow(
             learner.name,
             learner.user_id,
-            tuple(_mark(learner.credit.get(q.id)) for q in shown),
+            tuple(
+                mark if mark is None or -1 <= mark <= 1 else _mark(mark)
+                for mark in map(learner.credit.get, ids)
+            ),
         )
         for learner in learners
     )
