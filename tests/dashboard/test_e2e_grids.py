@@ -14,6 +14,8 @@ from pathlib import Path
 from bot.config import Settings
 from bot.core.tables import rows_of
 from bot.sandbox import FakeBotApi
+from storage.database import Database
+from storage.report_store import ReportStore
 from tests.support.dashboard import APP_URL, Browser, Clock, dashboard
 from tests.support.exams import EXAM_BANK, RIGHT, Examinee
 from tests.support.harness import bank_folder, make_settings
@@ -198,3 +200,11 @@ async def test_an_exam_homework_shows_only_who_is_done_until_its_deadline(
     assert late["hidden"] is False and len(late["questions"]) == 5
     assert late["learners"][0]["name"] == "Bo" and late["learners"][0]["total"] > 0
     assert shown[0] == 200 and sum(q["answered"] for q in shown[1]["questions"]) == 3  # w2 left
+    # how its questions fared in the class: nothing before the deadline, all of it after
+    database = await Database.open(settings.db_path)
+    try:
+        reports = ReportStore(database)
+        assert await reports.question_shares(GROUP_ID, 1, deadline - 1) == []
+        assert len(await reports.question_shares(GROUP_ID, 1, deadline + 1)) == 3
+    finally:
+        await database.close()

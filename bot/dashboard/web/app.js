@@ -46,7 +46,8 @@ let focusHeading = false;  // a view opened by the person: the keyboard starts a
 function show(title, ...content) {
   const heading = document.getElementById("heading");
   heading.textContent = title;
-  document.getElementById("main").replaceChildren(...content);
+  document.getElementById("main").replaceChildren(...content.filter((part) => part !== null));
+  window.scrollTo(0, 0);  // a view starts at its top, not where the last one was scrolled
   if (focusHeading) heading.focus({ preventScroll: true });
   focusHeading = false;
   document.getElementById("back").setAttribute("aria-label", t("app_back"));
@@ -130,7 +131,7 @@ function hardestView(hardest) {
   return node("section", { "aria-labelledby": "hardest-heading" },
     node("h2", { id: "hardest-heading" }, t("app_hardest")),
     node("p", { class: "muted small" }, t("app_hardest_hint")),
-    node("ol", { class: "facts" }, ...hardest.map((item) =>
+    node("ul", { class: "facts" }, ...hardest.map((item) =>
       node("li", {},
         node("span", { class: "fact-text" }, item.number + ". " + item.text),
         node("span", { class: "meta" }, item.right + "% " + t("app_right") + " · " + item.answered + " " + t("app_answered") + " · " + item.title)))));
@@ -313,10 +314,9 @@ async function gridView(chatId, query) {
 // most common wrong answers and the explanation
 function questionsView(questions) {
   const items = questions.map((question) => {
-    const figures = [
-      question.right === null ? "–" : question.right + "% " + t("app_right"),
-      question.answered + " " + t("app_answered"),
-    ];
+    const figures = question.answered
+      ? [question.right + "% " + t("app_right"), question.answered + " " + t("app_answered")]
+      : [t("app_unanswered")];
     if (question.seconds !== null) figures.push(t("app_median_time") + " " + question.seconds + " s");
     const wrong = question.wrong.length
       ? node("ul", { class: "wrong" }, ...question.wrong.map((answer) =>
