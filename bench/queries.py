@@ -253,11 +253,11 @@ async def _homework_command(storage: Any, year: Any, assignment_id: int) -> None
 
 
 async def _dashboard_grid(storage: Any, year: Any, session_id: int) -> None:
-    """The dashboard's grid of a chat's latest group quiz (bot/dashboard/views.py)."""
+    """The dashboard's grid of a group session (bot/dashboard/views.py)."""
     from bot.dashboard import views
 
     session = await storage.groups.get_session(session_id)
-    await views.quiz_grid(_services(storage, year), session.chat_id, session.quiz_id, _locale())
+    await views.session_grid(_services(storage, year), session, _locale())
 
 
 async def _dashboard_class(storage: Any, year: Any, chat_id: int) -> None:

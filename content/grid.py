@@ -91,11 +91,19 @@ class Grid:
 
     def as_json(self) -> dict[str, Any]:
         """The dashboard's form: `{"questions": [...], "learners": [{"name", "marks",
-        "total"}]}`, a mark the credit -1 to 1 or null."""
+        "total"}]}`, a mark the credit -1 to 1 or null; numbers short (1 and 0 without a
+        decimal point, a part to 4 decimals: a 1,000 × 50 grid stays small)."""
         return {
             "questions": [q.as_json() for q in self.questions],
             "learners": [
-                {"name": row.name, "marks": list(row.marks), "total": row.total}
+                {
+                    "name": row.name,
+                    "marks": [
+                        _WHOLE[mark] if mark in _WHOLE else None if mark is None else _short(mark)
+                        for mark in row.marks
+                    ],
+                    "total": _short(row.total),
+                }
                 for row in self.learners
             ],
         }
@@ -125,16 +133,32 @@ def build(questions: Sequence[tuple[str, str]], learners: Sequence[Learner]) -> 
     the order given): each mark the stored credit, -1 to 1 (a wrong answer a weight marks
     down counts below 0, as in the score), or None."""
     shown = tuple(GridQuestion(qid, n, text) for n, (qid, text) in enumerate(questions, 1))
+    ids = [q.id for q in shown]
     rows = tuple(
         GridRow(
             learner.name,
             learner.user_id,
-            tuple(_mark(learner.credit.get(q.id)) for q in shown),
+            tuple(
+                mark if mark is None or -1 <= mark <= 1 else _mark(mark)
+                for mark in map(learner.credit.get, ids)
+            ),
         )
         for learner in learners
     )
     return Grid(shown, rows)
 
 
+def _short(number: float) -> int | float:
+    if number in _WHOLE:
+        return _WHOLE[number]
+    rounded = round(number, 4)
+    return int(rounded) if rounded.is_integer() else rounded
+
+
+_WHOLE = {-1.0: -1, 0.0: 0, 1.0: 1}  # the common marks, looked up (a grid has 50,000)
+
+
 def _mark(credit: float | None) -> Mark:
-    return None if credit is None else min(1.0, max(-1.0, float(credit)))
+    if credit is None:
+        return None
+    return float(credit) if -1 <= credit <= 1 else min(1.0, max(-1.0, float(credit)))

@@ -45,12 +45,37 @@ class GivenAnswer(NamedTuple):
 
 @dataclass(frozen=True)
 class MemberMarks:
-    """A member's marks in a group session: credit 0-1 by position, for the questions they
-    answered."""
+    """A member's marks in a group session: the credit stored with each answer (-1 to 1) by
+    position, for the questions they answered."""
 
     user_id: int
     name: str
     marks: dict[int, float]
+
+
+@dataclass(frozen=True)
+class AnswerGroup:
+    """The answers to one question that were the same (one option or set of options chosen,
+    or one reply typed): how many, what they count for, how long each took (seconds)."""
+
+    question_id: str
+    chosen: int
+    reply: str | None
+    count: int
+    credit: float  # summed over the answers
+    correct: bool  # fully right
+    seconds: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class QuestionShare:
+    """A question answered in a chat (its group quizzes and homework): how often, and the
+    credit it got, summed."""
+
+    quiz_id: str
+    question_id: str
+    answered: int
+    credit: float
 
 
 @dataclass(frozen=True)
@@ -90,6 +115,19 @@ class WeekActivity:
         return FIRST_MONDAY + self.week * WEEK
 
 
+def _answer_group(row: Any) -> AnswerGroup:
+    seconds = tuple(float(s) for s in row["seconds"].split(",")) if row["seconds"] else ()
+    return AnswerGroup(
+        row["question_id"],
+        row["chosen"],
+        row["reply"],
+        row["n"],
+        float(row["credit"]),
+        bool(row["correct"]),
+        seconds,
+    )
+
+
 class ReportStore:
     def __init__(self, database: Database) -> None:
         self._database = database
@@ -122,7 +160,7 @@ class ReportStore:
         per member (a 10,000-member session over 50 questions is 10,000 rows, not 500,000).
         Forgotten members are left out."""
         rows = await self._database.fetchall(
-            """SELECT user_id, MAX(name) AS name, group_concat(position || ':' || correct) AS marks
+            """SELECT user_id, MAX(name) AS name, group_concat(position || ':' || COALESCE(credit, correct)) AS marks
                FROM group_answers WHERE session_id=? AND forgotten_as IS NULL AND user_id > 0
                GROUP BY user_id""",
             session_id,
@@ -138,6 +176,79 @@ class ReportStore:
             )
             for row in rows
         ]
+
+    async def session_answer_groups(self, session_id: int) -> list[AnswerGroup]:
+        """A group session's answers, grouped by question and what was chosen (forgotten
+        members' answers count, without their names)."""
+        rows = await self._database.fetchall(
+            """SELECT question_id, chosen, NULL AS reply, COUNT(*) AS n,
+                      SUM(COALESCE(credit, correct)) AS credit, MAX(correct) AS correct,
+                      group_concat(elapsed) AS seconds
+               FROM group_answers WHERE session_id=? GROUP BY question_id, chosen""",
+            session_id,
+        )
+        return [_answer_group(row) for row in rows]
+
+    async def attempts_answer_groups(self, attempt_ids: list[int]) -> list[AnswerGroup]:
+        """These attempts' answers, grouped by question and what was chosen or typed; an
+        answer's time is from the one before it in its attempt (the first: from its start)."""
+        if not attempt_ids:
+            return []
+        marks = ",".join("?" * len(attempt_ids))
+        rows = await self._database.fetchall(
+            f"""WITH timed AS (
+                    SELECT a.question_id, a.chosen, a.reply, a.correct,
+                           COALESCE(a.credit, a.correct) AS credit,
+                           a.answered_at - COALESCE(
+                               LAG(a.answered_at) OVER (
+                                   PARTITION BY a.attempt_id ORDER BY a.answered_at, a.id),
+                               t.started_at) AS seconds
+                    FROM answers a JOIN attempts t ON t.id = a.attempt_id
+                    WHERE a.attempt_id IN ({marks}))
+                SELECT question_id, chosen, reply, COUNT(*) AS n, SUM(credit) AS credit,
+                       MAX(correct) AS correct, group_concat(MAX(seconds, 0)) AS seconds
+                FROM timed GROUP BY question_id, chosen, reply""",
+            *attempt_ids,
+        )
+        return [_answer_group(row) for row in rows]
+
+    async def question_shares(self, chat_id: int, at_least: int, now: float) -> list[QuestionShare]:
+        """Every question answered at least `at_least` times in the chat (its group quizzes,
+        posted questions and homework, but an exam's before its deadline: how its questions
+        fare would be a key to it), least credit first."""
+        rows = await self._database.fetchall(
+            """SELECT quiz_id, question_id, COUNT(*) AS n, SUM(credit) AS credit FROM (
+                   SELECT s.quiz_id, a.question_id, COALESCE(a.credit, a.correct) AS credit
+                   FROM group_sessions s JOIN group_answers a ON a.session_id = s.id
+                   WHERE s.chat_id = ?1
+                   UNION ALL
+                   SELECT h.quiz_id, a.question_id, COALESCE(a.credit, a.correct)
+                   FROM assignments h JOIN attempts t ON t.assignment_id = h.id
+                   JOIN answers a ON a.attempt_id = t.id
+                   WHERE h.chat_id = ?1 AND (h.exam = 0 OR h.deadline <= ?3))
+               GROUP BY quiz_id, question_id HAVING COUNT(*) >= ?2
+               ORDER BY SUM(credit) / COUNT(*), quiz_id, question_id""",
+            chat_id,
+            at_least,
+            now,
+        )
+        return [
+            QuestionShare(row["quiz_id"], row["question_id"], row["n"], float(row["credit"]))
+            for row in rows
+        ]
+
+    async def class_learners(self, chat_id: int) -> set[int]:
+        """Everyone who answered in the chat (a group quiz, a posted question, a homework),
+        but the forgotten."""
+        rows = await self._database.fetchall(
+            """SELECT a.user_id FROM group_sessions s JOIN group_answers a ON a.session_id = s.id
+               WHERE s.chat_id = ?1 AND a.forgotten_as IS NULL AND a.user_id > 0
+               UNION
+               SELECT t.user_id FROM assignments h JOIN attempts t ON t.assignment_id = h.id
+               WHERE h.chat_id = ?1""",
+            chat_id,
+        )
+        return {row["user_id"] for row in rows}
 
     async def asked_positions(self, session_id: int) -> list[tuple[int, str]]:
         """(position, question id) of every question the session asked, in order."""

@@ -79,15 +79,7 @@ async def import_document(
         )
         return
     notes = render.conversion_notes(name, checked.skipped, checked.warnings, locale)
-    for text in notes.messages:
-        await bot.send_message(chat_id, text)
-    if notes.full_list is not None:
-        await bot.send_document(
-            chat_id,
-            notes.full_list.encode(),
-            filename=notes.file_name,
-            caption=locale.t("import_notes_file", file=html.escape(name)),
-        )
+    await _send_listed(bot, chat_id, notes, locale.t("import_notes_file", file=html.escape(name)))
     report = await apply_import(
         services, checked.quiz, admin_id, name, locale, checked.stored, checked.result.images
     )
@@ -148,14 +140,17 @@ async def send_import_errors(
 ) -> None:
     """The first errors in a message or two; all of them as a text file when there are more."""
     report = render.import_errors(name, errors, locale)
-    for text in report.messages:
+    caption = locale.t("import_errors_file", file=html.escape(name), n=len(errors))
+    await _send_listed(bot, chat_id, report, caption)
+
+
+async def _send_listed(bot: Bot, chat_id: int, listed: render.Listed, caption: str) -> None:
+    """The list's messages, then its whole list as a text file (with `caption`) if it has one."""
+    for text in listed.messages:
         await bot.send_message(chat_id, text)
-    if report.full_list is not None:
+    if listed.full_list is not None:
         await bot.send_document(
-            chat_id,
-            report.full_list.encode(),
-            filename=report.file_name,
-            caption=locale.t("import_errors_file", file=html.escape(name), n=len(errors)),
+            chat_id, listed.full_list.encode(), filename=listed.file_name, caption=caption
         )
 
 

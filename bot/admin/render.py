@@ -58,15 +58,16 @@ def _ids(ids: Sequence[str]) -> str:
 
 
 @dataclass(frozen=True)
-class ErrorReport:
-    """A refused bank's errors: the first ones as messages, all of them as a file if more."""
+class Listed:
+    """A list told to an admin (a refused bank's errors, what a conversion lost): the first
+    lines as messages; every line in a text file as well when there are more than they show."""
 
     messages: list[str]
-    full_list: str | None = None  # one error a line
+    full_list: str | None = None  # one line an entry
     file_name: str = ""
 
 
-def import_errors(file_name: str, errors: Sequence[str], locale: Locale) -> ErrorReport:
+def import_errors(file_name: str, errors: Sequence[str], locale: Locale) -> Listed:
     """The first MAX_ERRORS_SHOWN errors, numbered, with their place (each shortened); past
     that, a count in the message and every error in full in a text file."""
     head = locale.t("import_refused", file=html.escape(file_name), n=len(errors))
@@ -77,10 +78,10 @@ def import_errors(file_name: str, errors: Sequence[str], locale: Locale) -> Erro
     blocks = [head, listed]
     more = len(errors) - MAX_ERRORS_SHOWN
     if more <= 0:
-        return ErrorReport(split_blocks(blocks))
+        return Listed(split_blocks(blocks))
     blocks.append(locale.t("import_errors_more", n=more))
     listing = "".join(f"{error}\n" for error in errors)
-    return ErrorReport(split_blocks(blocks), listing, f"{_plain_file_name(file_name)}.errors.txt")
+    return Listed(split_blocks(blocks), listing, f"{_plain_file_name(file_name)}.errors.txt")
 
 
 def _plain_file_name(name: str) -> str:
@@ -97,19 +98,9 @@ def listing(head: str, lines: Sequence[str]) -> list[str]:
     return split_blocks(["\n".join([head, *listed])])
 
 
-@dataclass(frozen=True)
-class Notes:
-    """What a converted file lost on the way, as messages; every line in a file as well when
-    a list is longer than the messages show."""
-
-    messages: list[str]
-    full_list: str | None = None
-    file_name: str = ""
-
-
 def conversion_notes(
     file_name: str, skipped: Sequence[str], warnings: Sequence[str], locale: Locale
-) -> Notes:
+) -> Listed:
     """The questions skipped and what was not kept: the first MAX_NOTES_SHOWN of each list
     in messages, then a count, and all of them in a text file."""
     blocks = []
@@ -128,8 +119,8 @@ def conversion_notes(
         listing.append("".join(f"{line}\n" for line in [plain_head, *notes]))
     messages = split_blocks(blocks) if blocks else []
     if len(skipped) <= MAX_NOTES_SHOWN and len(warnings) <= MAX_NOTES_SHOWN:
-        return Notes(messages)
-    return Notes(messages, "\n".join(listing), f"{_plain_file_name(file_name)}.skipped.txt")
+        return Listed(messages)
+    return Listed(messages, "\n".join(listing), f"{_plain_file_name(file_name)}.skipped.txt")
 
 
 def good_questions_offer(file_name: str, good: int, locale: Locale) -> Rendered:

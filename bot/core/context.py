@@ -39,6 +39,9 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
+Jobs = JobQueue[Any]
+"""The application's job queue, as the features' timers take it."""
+
 USUAL_LANGUAGES_KEPT = 10_000  # groups whose usual language is remembered
 MEMBER_STATUSES = 10_000  # (chat, member) statuses remembered, the least recently used dropped
 
@@ -151,9 +154,7 @@ AttemptOpener = Callable[[Bot, Services, int, Attempt, Locale], Awaitable[None]]
 group, a homework): the learner feature's `open_attempt`, which `bot/app.py` hands to them."""
 
 
-ExamOpener = Callable[
-    [Bot, Services, JobQueue[Any], int, int, Quiz, Assignment, Locale], Awaitable[None]
-]
+ExamOpener = Callable[[Bot, Services, Jobs, int, int, Quiz, Assignment, Locale], Awaitable[None]]
 """Opens a member's exam of an exam homework from its link (started as an attempt of that
 homework, or continued where it was): the learner feature's `open_homework_exam`, which
 `bot/app.py` hands to the homework feature."""
@@ -185,7 +186,7 @@ class QuizContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], 
         return services
 
     @property
-    def jobs(self) -> JobQueue[Any]:
+    def jobs(self) -> Jobs:
         """The application's job queue (built with the `job-queue` extra: always there)."""
         jobs = self.job_queue
         assert jobs is not None

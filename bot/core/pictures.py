@@ -63,27 +63,24 @@ async def send_photo(
     its `file_id` kept). `markup` lends its keyboard; `thread_id` names a forum topic. Raises
     `PictureMissing` and Telegram's errors."""
     keyboard = markup.markup if markup is not None else None
-    if image.is_url or image.sha256 is None:
+
+    async def send(photo: str | InputFile) -> Message:
         return await bot.send_photo(
             chat_id,
-            image.location,
+            photo,
             caption=caption,
             reply_markup=keyboard,
             reply_to_message_id=reply_to,
             message_thread_id=thread_id,
         )
+
+    if image.is_url or image.sha256 is None:
+        return await send(image.location)
     media, sha256 = services.storage.media, image.sha256
     cached = await media.file_id(bot.id, sha256)
     if cached is not None:
         try:
-            return await bot.send_photo(
-                chat_id,
-                cached,
-                caption=caption,
-                reply_markup=keyboard,
-                reply_to_message_id=reply_to,
-                message_thread_id=thread_id,
-            )
+            return await send(cached)
         except BadRequest as error:
             if not refuses_file(error):
                 raise
@@ -96,14 +93,7 @@ async def send_photo(
     if data is None:
         raise PictureMissing(image.location)
     name = image.location.rsplit("/", 1)[-1]
-    sent = await bot.send_photo(
-        chat_id,
-        InputFile(data, filename=name),
-        caption=caption,
-        reply_markup=keyboard,
-        reply_to_message_id=reply_to,
-        message_thread_id=thread_id,
-    )
+    sent = await send(InputFile(data, filename=name))
     if sent.photo:
         await media.remember(bot.id, sha256, sent.photo[-1].file_id, services.clock())
     return sent

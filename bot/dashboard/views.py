@@ -1,5 +1,6 @@
-"""What the dashboard's API answers, as plain JSON-ready data: a class at a glance and the
-learner × question grid of a quiz played there. Reads storage and the catalog; knows no HTTP."""
+"""What the dashboard's API answers, as plain JSON-ready data: a class at a glance (with its
+hardest questions and leeches), the learner × question grid of a group quiz or a homework,
+and how each of its questions fared. Reads storage and the catalog; knows no HTTP."""
 
 from __future__ import annotations
 
@@ -7,12 +8,17 @@ from typing import Any
 
 from bot.core.context import Services
 from bot.core.i18n import FALLBACK, STRINGS, Locale, translate
-from content.model import Quiz
+from bot.dashboard import stats
+from content import grid
+from content.model import Quiz, clip
+from content.spacing import LEECH_LAPSES
+from storage.group_store import GroupSession
+from storage.homework_store import Assignment
 from storage.report_store import FIRST_MONDAY, WEEK, WeekActivity
 
 RECENT = 20  # group quizzes and homework listed per class
 WEEKS = 12  # weeks the class's activity is drawn over
-QUESTION_PREVIEW = 90  # characters of a question's text shown in the grid's header
+LEECHES_SHOWN = 20  # a class's leeches listed, the most lapses first
 
 
 def strings(language: str) -> dict[str, str]:
@@ -25,8 +31,10 @@ async def class_overview(services: Services, chat_id: int, locale: Locale) -> di
     storage = services.storage
     known = await storage.chats.known_chat(chat_id)
     homework = []
+    quizzes: dict[str, None] = {}  # the quizzes the class met, for their leeches
     for assignment in await storage.homework.recent_assignments(chat_id, RECENT):
         quiz = services.catalog.get(assignment.quiz_id)
+        quizzes[assignment.quiz_id] = None
         homework.append(
             {
                 "id": assignment.id,
@@ -34,6 +42,7 @@ async def class_overview(services: Services, chat_id: int, locale: Locale) -> di
                 "title": _title(quiz, assignment.quiz_id, locale),
                 "deadline": assignment.deadline,
                 "open": assignment.open,
+                "exam": assignment.exam,
                 "opened": len(await storage.homework.takers(assignment.id)),
                 "done": await storage.homework.done_count(assignment.id, assignment.deadline),
             }
@@ -41,6 +50,7 @@ async def class_overview(services: Services, chat_id: int, locale: Locale) -> di
     sessions = []
     for session in await storage.groups.recent_sessions(chat_id, RECENT):
         quiz = services.catalog.get(session.quiz_id)
+        quizzes[session.quiz_id] = None
         sessions.append(
             {
                 "id": session.id,
@@ -51,21 +61,59 @@ async def class_overview(services: Services, chat_id: int, locale: Locale) -> di
                 "questions": session.total,
             }
         )
+    shares = await storage.reports.question_shares(
+        chat_id, stats.HARDEST_AT_LEAST, services.clock()
+    )
     return {
         "id": chat_id,
         "title": known.title if known else "",
         "homework": homework,
         "sessions": sessions,
+        "hardest": stats.hardest(shares, services.catalog.get, locale),
+        "leeches": await _class_leeches(services, chat_id, list(quizzes), locale),
     }
 
 
-async def quiz_grid(
-    services: Services, chat_id: int, quiz_id: str, locale: Locale
-) -> dict[str, Any] | None:
-    """Who answered what in the chat's latest group quiz of `quiz_id`: a mark per learner and
-    question (1 right, 0 wrong, null not answered), with totals; None when the chat never
-    played it."""
-    session = next(
+async def _class_leeches(
+    services: Services, chat_id: int, quiz_ids: list[str], locale: Locale
+) -> list[dict[str, Any]]:
+    """The leeches of the class's quizzes (`LearnerStore.leeches`, as `/report` lists them),
+    among those who answered in the class."""
+    if not quiz_ids:
+        return []
+    among = await services.storage.reports.class_learners(chat_id)
+    found: list[dict[str, Any]] = []
+    for quiz_id in quiz_ids:
+        quiz = services.catalog.get(quiz_id)
+        for user_id, name, question_id, lapses in await services.storage.learners.leeches(
+            quiz_id, LEECH_LAPSES
+        ):
+            position = quiz.position(question_id) if quiz is not None else None
+            if user_id not in among or quiz is None or position is None:
+                continue
+            question = quiz.questions[position]
+            found.append(
+                {
+                    "name": name,
+                    "title": _title(quiz, quiz_id, locale),
+                    "number": position + 1,
+                    "text": clip(" ".join(locale.plain(question.text).split()), 120),
+                    "lapses": lapses,
+                }
+            )
+    found.sort(key=lambda leech: -leech["lapses"])
+    return found[:LEECHES_SHOWN]
+
+
+async def chat_session(
+    services: Services, chat_id: int, quiz_id: str | None, session_id: int | None
+) -> GroupSession | None:
+    """The chat's group quiz asked for: by its number, or its latest of `quiz_id`; None when
+    the chat has none such (another chat's is never found)."""
+    if session_id is not None:
+        session = await services.storage.groups.get_session(session_id)
+        return session if session is not None and session.chat_id == chat_id else None
+    return next(
         (
             s
             for s in await services.storage.groups.recent_sessions(chat_id, 200)
@@ -73,51 +121,137 @@ async def quiz_grid(
         ),
         None,
     )
-    if session is None:
-        return None
+
+
+async def chat_assignment(
+    services: Services, chat_id: int, assignment_id: int
+) -> Assignment | None:
+    assignment = await services.storage.homework.get(assignment_id)
+    return assignment if assignment is not None and assignment.chat_id == chat_id else None
+
+
+async def session_grid(services: Services, session: GroupSession, locale: Locale) -> dict[str, Any]:
+    """Who answered what in a group quiz (content/grid.py, the one builder `/report` uses
+    too): a mark per learner and question, the credit stored with the answer (-1 to 1, null
+    not answered), highest totals first. Forgotten members are left out."""
     reports = services.storage.reports
     asked = await reports.asked_positions(session.id)
-    quiz = services.catalog.get(quiz_id)
-    rows = sorted(
-        (
-            (member.name, [_mark(member.marks.get(position)) for position, _ in asked])
-            for member in await reports.session_marks(session.id)
-        ),
-        key=lambda named: (-_total(named[1]), named[0]),
-    )
-    questions = []
-    for index, (_, question_id) in enumerate(asked):
-        answered = [row[index] for _, row in rows if row[index] is not None]
-        question = quiz.question(question_id) if quiz is not None else None
-        questions.append(
-            {
-                "id": question_id,
-                "number": index + 1,
-                "text": locale.plain(question.text)[:QUESTION_PREVIEW] if question else "",
-                "answered": len(answered),
-                "right": _total(answered),
-            }
+    ids = dict(asked)
+    quiz = services.catalog.get(session.quiz_id)
+    learners = [
+        grid.Learner(
+            member.name,
+            member.user_id,
+            {ids[position]: credit for position, credit in member.marks.items() if position in ids},
         )
-    learners = [{"name": name, "marks": row, "total": _total(row)} for name, row in rows]
+        for member in await reports.session_marks(session.id)
+    ]
+    built = _ranked(grid.build([(qid, _text(quiz, qid, locale)) for _, qid in asked], learners))
     return {
-        "quiz": quiz_id,
-        "title": _title(quiz, quiz_id, locale),
+        "kind": "session",
+        "quiz": session.quiz_id,
+        "title": _title(quiz, session.quiz_id, locale),
         "session": session.id,
-        "questions": questions,
-        "learners": learners,
-        "counted": locale.t("n_learners", n=len(learners)),
+        **built.as_json(),
+        "counted": locale.t("n_learners", n=len(built.learners)),
     }
 
 
-def _mark(credit: float | None) -> float | None:
-    """A credit as the grid sends it: 1 and 0 as integers, a part to two decimals."""
-    if credit is None:
+async def homework_grid(
+    services: Services, assignment: Assignment, locale: Locale
+) -> dict[str, Any]:
+    """A homework's grid: every member who opened it, the attempt that counts for each (the
+    homework report's reads), those done first. An exam's, before its deadline, says only who
+    is done: its marks would be a key to the exam (`hidden`)."""
+    storage = services.storage
+    quiz = services.catalog.get(assignment.quiz_id)
+    takers = await storage.homework.takers(assignment.id)
+    done = {taker.user_id: taker.done_by(assignment.deadline) for taker in takers}
+    head = {
+        "kind": "homework",
+        "homework": assignment.id,
+        "quiz": assignment.quiz_id,
+        "title": _title(quiz, assignment.quiz_id, locale),
+        "deadline": assignment.deadline,
+        "exam": assignment.exam,
+    }
+    if exam_hidden(services, assignment):
+        ordered = sorted(takers, key=lambda t: (not done[t.user_id], t.name.casefold()))
+        return {
+            **head,
+            "hidden": True,
+            "questions": [],
+            "learners": [{"name": t.name, "done": done[t.user_id]} for t in ordered],
+            "counted": locale.t("n_learners", n=len(takers)),
+        }
+    attempts = await storage.reports.attempts([taker.attempt_id for taker in takers])
+    marks = {attempt.attempt_id: attempt.question_marks for attempt in attempts}
+    questions = quiz.questions if quiz is not None else ()
+    built = grid.build(
+        [(q.id, locale.plain(q.text)) for q in questions],
+        [grid.Learner(t.name, t.user_id, marks.get(t.attempt_id, {})) for t in takers],
+    )
+    rows = sorted(
+        zip(built.learners, takers, strict=True),
+        key=lambda pair: (not done[pair[1].user_id], -pair[0].total, pair[0].name.casefold()),
+    )
+    shown = grid.Grid(built.questions, tuple(row for row, _ in rows))
+    json = shown.as_json()
+    for learner, (_, taker) in zip(json["learners"], rows, strict=True):
+        learner["done"] = done[taker.user_id]
+    return {
+        **head,
+        "hidden": False,
+        **json,
+        "counted": locale.t("n_learners", n=len(takers)),
+    }
+
+
+def exam_hidden(services: Services, assignment: Assignment) -> bool:
+    """An exam homework before its deadline: nothing of its answers is shown."""
+    return assignment.exam and services.clock() < assignment.deadline
+
+
+async def session_questions(
+    services: Services, session: GroupSession, locale: Locale
+) -> dict[str, Any]:
+    """How each question of a group quiz fared (bot/dashboard/stats.py)."""
+    reports = services.storage.reports
+    asked = await reports.asked_positions(session.id)
+    groups = await reports.session_answer_groups(session.id)
+    quiz = services.catalog.get(session.quiz_id)
+    return {
+        "title": _title(quiz, session.quiz_id, locale),
+        "questions": stats.question_stats(quiz, [qid for _, qid in asked], groups, locale),
+    }
+
+
+async def homework_questions(
+    services: Services, assignment: Assignment, locale: Locale
+) -> dict[str, Any] | None:
+    """How each question of a homework fared; None for an exam before its deadline."""
+    if exam_hidden(services, assignment):
         return None
-    return int(credit) if credit in (0, 1) else round(credit, 2)
+    storage = services.storage
+    takers = await storage.homework.takers(assignment.id)
+    groups = await storage.reports.attempts_answer_groups([t.attempt_id for t in takers])
+    quiz = services.catalog.get(assignment.quiz_id)
+    ids = [q.id for q in quiz.questions] if quiz is not None else []
+    return {
+        "title": _title(quiz, assignment.quiz_id, locale),
+        "questions": stats.question_stats(quiz, ids, groups, locale),
+    }
 
 
-def _total(marks: list[float | None]) -> float:
-    return sum(mark for mark in marks if mark is not None)
+def _ranked(built: grid.Grid) -> grid.Grid:
+    """The grid's learners, highest total first, then by name."""
+    rows = sorted(built.learners, key=lambda row: (-row.total, row.name))
+    return grid.Grid(built.questions, tuple(rows))
+
+
+def _text(quiz: Quiz | None, question_id: str, locale: Locale) -> str:
+    question = quiz.question(question_id) if quiz is not None else None
+    return locale.plain(question.text) if question is not None else question_id
 
 
 def _title(quiz: Quiz | None, quiz_id: str, locale: Locale) -> str:

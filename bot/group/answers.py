@@ -10,11 +10,9 @@ question still in the quiz); callback data only names what was tapped.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from telegram import CallbackQuery, PollAnswer, User
 from telegram.error import TelegramError
-from telegram.ext import JobQueue
 
 from bot.core import faults
 from bot.core.callbacks import (
@@ -25,7 +23,7 @@ from bot.core.callbacks import (
     PostPick,
     PostSubmit,
 )
-from bot.core.context import Services
+from bot.core.context import Jobs, Services
 from bot.core.i18n import Locale
 from bot.core.render import choice_count
 from bot.group import flow, render
@@ -42,8 +40,6 @@ from storage.group_store import (
 )
 
 log = logging.getLogger(__name__)
-
-Jobs = JobQueue[Any]
 
 
 async def _record(

@@ -20,10 +20,9 @@ from typing import Any, cast
 from telegram import Bot, InputPollOption
 from telegram.constants import PollType
 from telegram.error import BadRequest, TelegramError
-from telegram.ext import JobQueue
 
 from bot.core import deeplinks, faults, pictures
-from bot.core.context import QuizContext, Services, send
+from bot.core.context import Jobs, QuizContext, Services, send
 from bot.core.i18n import Locale
 from bot.core.render import Rendered, picture_line
 from bot.group import render
@@ -37,7 +36,6 @@ log = logging.getLogger(__name__)
 
 POLL_PERIOD = (5, 600)  # the seconds a quiz poll's own timer (`open_period`) may run
 
-Jobs = JobQueue[Any]
 
 BUTTONS = "buttons"
 POLL = "poll"

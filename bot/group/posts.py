@@ -17,11 +17,11 @@ from typing import Any
 
 from telegram import Bot
 from telegram.error import TelegramError
-from telegram.ext import Job, JobQueue
+from telegram.ext import Job
 
 from bot.core import faults
 from bot.core.arguments import parse_chat
-from bot.core.context import QuizContext, Services
+from bot.core.context import Jobs, QuizContext, Services
 from bot.core.render import Reply
 from bot.group import flow, render
 from content.loader import IN_GROUPS
@@ -29,8 +29,6 @@ from content.model import Quiz
 from storage.content_store import Schedule
 
 log = logging.getLogger(__name__)
-
-Jobs = JobQueue[Any]
 
 
 async def push_next(

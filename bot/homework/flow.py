@@ -15,10 +15,9 @@ from typing import Any, cast
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import TelegramError
-from telegram.ext import JobQueue
 
 from bot.core import deeplinks, faults
-from bot.core.context import AttemptOpener, ExamOpener, QuizContext, Services
+from bot.core.context import AttemptOpener, ExamOpener, Jobs, QuizContext, Services
 from bot.core.i18n import Locale
 from bot.core.render import Rendered
 from bot.core.tables import to_csv
@@ -30,7 +29,6 @@ from storage.homework_store import CANCELLED, FINISHED, FIRST, Assignment, Taker
 
 log = logging.getLogger(__name__)
 
-Jobs = JobQueue[Any]
 SWEEP_JOB = "homework-counts"
 # an exam homework's results wait for its exams still running at the deadline to end (by their
 # own job, due then): checked this often, for this long at most

@@ -16,14 +16,13 @@ from __future__ import annotations
 import logging
 import secrets
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import cast
 
 from telegram import Bot, CallbackQuery, Message
 from telegram.error import BadRequest
-from telegram.ext import JobQueue
 
 from bot.core import callbacks, pictures
-from bot.core.context import QuizContext, Services
+from bot.core.context import Jobs, QuizContext, Services
 from bot.core.i18n import Locale
 from bot.core.render import Rendered, choice_count, letter, letters, picture_line, takes_reply
 from bot.learner import exam_render as render
@@ -38,7 +37,6 @@ from storage.homework_store import FIRST, Assignment
 
 log = logging.getLogger(__name__)
 
-Jobs = JobQueue[Any]
 MAX_STORED_REPLY = 500  # characters of a typed reply kept (as a quiz's answers keep them)
 
 

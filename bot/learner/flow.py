@@ -638,6 +638,22 @@ def _chat_of(query: CallbackQuery) -> int:
     return query.message.chat.id if query.message else query.from_user.id
 
 
+async def _answered(
+    bot: Bot, services: Services, query: CallbackQuery, asked: _Asked, grade: Grade,
+    locale: Locale,
+) -> None:  # fmt: skip
+    """A tapped answer, graded: recorded with its card update (committed first), then
+    acknowledged, revealed, and the next question asked; a second tap is only told so."""
+    outcome = await _record(services, asked, grade, _asked_at(query))
+    if not outcome.recorded:
+        await query.answer(locale.t("already_answered"))
+        return
+    toast = answer_toast(asked.item.question, grade, locale, asked.order)
+    reveal = await _reveal(services, asked, grade, outcome, locale)
+    shown_in = await _acknowledge(bot, query, asked, toast, reveal)
+    await _move_on(bot, services, _chat_of(query), asked, outcome, locale, shown_in)
+
+
 async def take_answer(
     bot: Bot, services: Services, query: CallbackQuery, tap: AnswerTap, locale: Locale
 ) -> None:
@@ -650,15 +666,7 @@ async def take_answer(
         return
     question = asked.item.question
     chosen = Choice(asked.order[tap.place])  # the choice of the bank shown at the place tapped
-    grade = grading.grade(question, chosen)
-    outcome = await _record(services, asked, grade, _asked_at(query))
-    if not outcome.recorded:
-        await query.answer(locale.t("already_answered"))
-        return
-    toast = answer_toast(question, grade, locale, asked.order)
-    reveal = await _reveal(services, asked, grade, outcome, locale)
-    shown_in = await _acknowledge(bot, query, asked, toast, reveal)
-    await _move_on(bot, services, _chat_of(query), asked, outcome, locale, shown_in)
+    await _answered(bot, services, query, asked, grading.grade(question, chosen), locale)
 
 
 async def toggle_pick(
@@ -700,15 +708,7 @@ async def submit_picks(
     if not picks:
         await query.answer(locale.t("pick_first"))
         return
-    grade = grading.grade(question, Selection(picks))
-    outcome = await _record(services, asked, grade, _asked_at(query))
-    if not outcome.recorded:
-        await query.answer(locale.t("already_answered"))
-        return
-    toast = answer_toast(question, grade, locale, asked.order)
-    reveal = await _reveal(services, asked, grade, outcome, locale)
-    shown_in = await _acknowledge(bot, query, asked, toast, reveal)
-    await _move_on(bot, services, _chat_of(query), asked, outcome, locale, shown_in)
+    await _answered(bot, services, query, asked, grading.grade(question, Selection(picks)), locale)
 
 
 async def take_reply(

@@ -58,8 +58,9 @@ RATE_PER_SECOND = 5.0  # each person's requests, on average
 RATE_BURST = 30.0
 RATE_PEOPLE = 10_000  # people whose buckets are kept
 _CHAT_PATH = re.compile(
-    r"/api/chats/(-?[0-9]{1,20})(?:/(grid|weeks)|/sessions/([0-9]{1,18})/(send|link))?"
+    r"/api/chats/(-?[0-9]{1,20})(?:/(grid|weeks|questions)|/sessions/([0-9]{1,18})/(send|link))?"
 )
+_NUMBER = re.compile(r"[0-9]{1,18}")
 _DOWNLOAD_PATH = re.compile(r"/download/([A-Za-z0-9_-]{1,64})")
 
 AnyApplication = Application[Any, Any, Any, Any, Any, Any]
@@ -122,8 +123,8 @@ class Dashboard:
         if not await self._access_of(services).may_open(user.id, chat_id):
             return _json({"error": "forbidden"}, 403)
         locale = await _locale(request, user, services)
-        if found.group(2) == "grid":
-            return await self._grid(request, chat_id, services, locale)
+        if found.group(2) in ("grid", "questions"):
+            return await self._quiz(request, found.group(2), chat_id, services, locale)
         if found.group(2) == "weeks":
             return _json(await views.weekly(services, chat_id, services.clock(), locale))
         if action is not None:
@@ -200,16 +201,42 @@ class Dashboard:
         classes = await self._access_of(services).classes(user.id)
         return _json([{"id": c.chat_id, "title": c.title, "type": c.type} for c in classes])
 
-    async def _grid(
-        self, request: web.BaseRequest, chat_id: int, services: Services, locale: Locale
+    async def _quiz(
+        self,
+        request: web.BaseRequest,
+        what: str,
+        chat_id: int,
+        services: Services,
+        locale: Locale,
     ) -> web.Response:
-        quiz_id = request.query.get("quiz")
-        if not quiz_id:
-            return _json({"error": "say ?quiz=<quiz id>"}, 400)
-        grid = await views.quiz_grid(services, chat_id, quiz_id, locale)
-        if grid is None:
+        """A group quiz's (`?quiz=<quiz id>`: its latest, or `?session=<number>`) or a
+        homework's (`?homework=<number>`) grid, or how its questions fared (`questions`)."""
+        query = request.query
+        homework, session_id = query.get("homework"), query.get("session")
+        for number in (homework, session_id):
+            if number is not None and not _NUMBER.fullmatch(number):
+                return _json({"error": "a number, please"}, 400)
+        if homework is not None:
+            assignment = await views.chat_assignment(services, chat_id, int(homework))
+            if assignment is None:
+                return _json({"error": "not found"}, 404)  # another chat's: not named
+            if what == "grid":
+                return _json(await views.homework_grid(services, assignment, locale))
+            fared = await views.homework_questions(services, assignment, locale)
+            if fared is None:  # an exam before its deadline
+                return _json({"error": "hidden"}, 403)
+            return _json(fared)
+        quiz_id = query.get("quiz")
+        if not quiz_id and session_id is None:
+            return _json({"error": "say ?quiz=<quiz id>, ?session= or ?homework=<number>"}, 400)
+        session = await views.chat_session(
+            services, chat_id, quiz_id, int(session_id) if session_id is not None else None
+        )
+        if session is None:
             return _json({"error": "not found"}, 404)
-        return _json(grid)
+        if what == "grid":
+            return _json(await views.session_grid(services, session, locale))
+        return _json(await views.session_questions(services, session, locale))
 
     async def _export(
         self,

@@ -20,7 +20,7 @@ import logging
 import signal
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import NoReturn, TypeVar
 from urllib.parse import urlsplit
 
 from telegram import Update
@@ -34,6 +34,8 @@ from bot.serving.http import Listener
 from bot.serving.webhook import start_webhook
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 FIRST_RETRY_SECONDS = 1.0
 MAX_RETRY_SECONDS = 30.0
@@ -87,10 +89,25 @@ def run(application: QuizApplication, settings: Settings) -> None:
         for stop_signal in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(stop_signal, _already_stopping)
         try:
-            loop.run_until_complete(_shut_down(application, listeners))
+            run_to_end(loop, _shut_down(application, listeners))
         finally:
             _cancel_leftovers(loop)
             loop.close()
+
+
+def run_to_end(loop: asyncio.AbstractEventLoop, coroutine: Awaitable[T]) -> T:
+    """Run `coroutine` on `loop` to its end. A start step that the stop signal interrupted
+    (`SystemExit` out of its `run_until_complete`) is still running, with the callback that
+    stops the loop when it is done: ending meanwhile, it stops this run too, which is then
+    taken up again."""
+    task = asyncio.ensure_future(coroutine, loop=loop)
+    while True:
+        try:
+            return loop.run_until_complete(task)
+        except RuntimeError:
+            if task.done():
+                raise
+            log.debug("a start step ended during the shutdown; the shutdown goes on")
 
 
 def _stop() -> NoReturn:

@@ -1,12 +1,16 @@
 """An admin's /import must not stall the other chats: the bank is parsed off the event loop.
 
-A probe task on the bot's own loop records the largest gap between its wake-ups while a
-512 KiB bank is imported, and a learner taps an answer meanwhile; both are measured.
+What is asserted is where the parsing runs: never on the event loop's thread. A probe task on
+the bot's own loop records the largest gap between its wake-ups while a 512 KiB bank is
+imported, and a learner taps an answer meanwhile; both are printed, and bounded only loosely
+(a whole bank parsed on the loop stalled it 1.0 to 7.6 s; a loaded 2-core machine stalls any
+process for a few hundred milliseconds now and then, so a tight bound would test the machine).
 """
 
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -15,6 +19,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from bot.admin import files
 from bot.app import QuizApplication
 from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser
@@ -28,6 +33,7 @@ from tests.support.learner import Learner
 ADMIN = FakeUser(950, "Ade", "en")
 SEED = "model-pipeline-parallelism"
 PROBE_INTERVAL = 0.002
+GROSS_STALL = 2.0  # seconds: a bank parsed on the loop, not a busy machine
 
 
 def valid_bank(limit: int = MAX_BANK_BYTES) -> bytes:
@@ -139,9 +145,27 @@ async def bot(settings: Settings) -> AsyncIterator[QuizApplication]:
         yield application
 
 
+@pytest.fixture(autouse=True)
+def parsed_in(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """For each upload checked, whether it was checked on the event loop's thread."""
+    on_loop: list[bool] = []
+    check = files.check_upload
+
+    def recorded(*args: object, **kwargs: object) -> object:
+        try:
+            asyncio.get_running_loop()
+            on_loop.append(True)
+        except RuntimeError:
+            on_loop.append(threading.current_thread() is threading.main_thread())
+        return check(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(files, "check_upload", recorded)
+    return on_loop
+
+
 @pytest.mark.parametrize("make", [valid_bank, flow_bank, keys_bank], ids=["valid", "flow", "keys"])
 async def test_a_512_kib_import_does_not_stall_other_chats(
-    api: FakeBotApi, bot: QuizApplication, make: Callable[[], bytes]
+    api: FakeBotApi, bot: QuizApplication, make: Callable[[], bytes], parsed_in: list[bool]
 ) -> None:
     data = make()
     assert MAX_BANK_BYTES - 2048 <= len(data) <= MAX_BANK_BYTES
@@ -150,13 +174,14 @@ async def test_a_512_kib_import_does_not_stall_other_chats(
     print(f"\n{make.__name__}: {figures}")
     # main stalled 1.0 s (valid), 7.6 s (flow), 3.3 s (keys); measured here 10-25 ms, and up to
     # 0.15 s for the keys bank: pydantic-core lists its 53,000 errors in one call, holding the GIL
-    assert figures.worst_stall < 0.5, figures
-    assert figures.tap_latency < 1.0, figures
+    assert parsed_in == [False]  # checked once, in a worker thread
+    assert figures.worst_stall < GROSS_STALL, figures
+    assert figures.tap_latency < GROSS_STALL, figures
 
 
 @pytest.mark.parametrize("fmt", ["gift", "xml", "csv", "xlsx"])
 async def test_the_largest_bank_in_another_format_does_not_stall_other_chats(
-    api: FakeBotApi, bot: QuizApplication, fmt: str
+    api: FakeBotApi, bot: QuizApplication, fmt: str, parsed_in: list[bool]
 ) -> None:
     """The converter runs in the worker thread too: the same bank as GIFT, Moodle XML, CSV
     and Excel (296 long bilingual questions; GIFT keeps one language)."""
@@ -167,12 +192,13 @@ async def test_the_largest_bank_in_another_format_does_not_stall_other_chats(
     figures = await measure_import(api, data, learner, f"big{FORMATS[fmt].extension}")
     print(f"\n{fmt} ({len(data):,} bytes): {figures}")
     assert any("imported: 296 questions" in m.text for m in api.bot_messages(ADMIN.id))
-    assert figures.worst_stall < 0.5, figures
-    assert figures.tap_latency < 1.0, figures
+    assert parsed_in == [False]
+    assert figures.worst_stall < GROSS_STALL, figures
+    assert figures.tap_latency < GROSS_STALL, figures
 
 
 async def test_two_admins_importing_at_once_both_get_their_report(
-    api: FakeBotApi, bot: QuizApplication
+    api: FakeBotApi, bot: QuizApplication, parsed_in: list[bool]
 ) -> None:
     """Uploads are checked one at a time (CPU work); the second waits its turn."""
     learner = Learner(api, FakeUser(953, "Bo", "en"))
@@ -183,4 +209,5 @@ async def test_two_admins_importing_at_once_both_get_their_report(
         await learner.tap(question, question.button_data()[0])
         await api.wait_for_bot_message(ADMIN.id, "imported", timeout=60)
         await api.wait_for_bot_message(SECOND_ADMIN.id, "was refused", timeout=60)
-    assert probe.worst < 0.5, probe.worst
+    assert parsed_in == [False, False]
+    assert probe.worst < GROSS_STALL, probe.worst

@@ -14,9 +14,8 @@ TUNDE = FakeUser(7, "Tunde", "yo")  # a member whose Telegram speaks Yoruba
 
 
 async def test_the_group_language_is_the_bots_there_and_toasts_stay_each_members(
-    api: FakeBotApi, settings: Settings
+    room: Room, settings: Settings
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     async with running_bot(settings):
         await room.say(BO, "/language yo", "Only the chat's admins")
         await room.say(ADA, "/language", "Send /language <code>, one of en, yo. Now: English.")
@@ -39,11 +38,10 @@ async def test_the_group_language_is_the_bots_there_and_toasts_stay_each_members
 
 
 async def test_with_no_language_set_a_group_speaks_its_learners_usual_one_not_the_senders(
-    api: FakeBotApi, settings: Settings
+    api: FakeBotApi, room: Room, settings: Settings
 ) -> None:
     """A Yoruba member's /leaderboard used to post Yoruba to everyone right after English
     results: the group's language decides, whoever sent the command."""
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     async with running_bot(settings):
         q1 = await room.say(ADA, "/groupquiz tiny 60", "Question 1 of 3")
         await room.tap(TUNDE, q1, 1)  # Tunde has no private chat: not counted as a learner

@@ -40,6 +40,8 @@ def test_marks_are_the_stored_credit_and_totals_their_sum() -> None:
     assert [row.total for row in built.learners] == [1.0 + 2 / 3, 0.0]
     assert [row.answered for row in built.learners] == [2, 1]
     assert [built.difficulty(c) for c in range(3)] == [1.0, 2 / 3, 0.0]
+    # short numbers: a whole mark without a decimal point (a 1,000 × 50 grid stays small)
+    assert '"marks": [1, 0.6667, null]' in json.dumps(built.as_json())
     assert json.loads(json.dumps(built.as_json())) == {
         "questions": [
             {"id": "a", "number": 1, "text": "A?"},
@@ -47,8 +49,8 @@ def test_marks_are_the_stored_credit_and_totals_their_sum() -> None:
             {"id": "c", "number": 3, "text": "C?"},
         ],
         "learners": [
-            {"name": "Ada", "marks": [1.0, 2 / 3, None], "total": 1.0 + 2 / 3},
-            {"name": "", "marks": [None, None, 0.0], "total": 0.0},
+            {"name": "Ada", "marks": [1, 0.6667, None], "total": 1.6667},
+            {"name": "", "marks": [None, None, 0], "total": 0},
         ],
     }
 

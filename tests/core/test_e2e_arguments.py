@@ -14,7 +14,7 @@ from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser, Message
 from bot.sandbox.html_check import telegram_length
 from tests.support.db import rows
-from tests.support.harness import SEED, bank_folder, make_settings, running_bot
+from tests.support.harness import SEED, bank_settings, running_bot
 from tests.support.learner import Learner
 from tests.support.room import BANK
 
@@ -27,10 +27,7 @@ MAX_MESSAGE = 4096
 
 @pytest.fixture
 def settings(api: FakeBotApi, tmp_path: Path) -> Settings:
-    banks = bank_folder(tmp_path, seed=True, tiny=BANK)
-    return make_settings(
-        api, tmp_path / "quiz.sqlite3", content_dir=banks, admin_ids=frozenset({ADMIN.id})
-    )
+    return bank_settings(api, tmp_path, {"tiny": BANK}, seed=True, admin_ids=frozenset({ADMIN.id}))
 
 
 @pytest.fixture

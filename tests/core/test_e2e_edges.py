@@ -9,7 +9,7 @@ from bot.app import QuizApplication
 from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser
 from tests.support.db import rows
-from tests.support.harness import bank_folder, make_settings, running_bot
+from tests.support.harness import bank_folder, bank_settings, make_settings, running_bot
 from tests.support.learner import Learner, button_for
 
 RIGHT_FIRST = "A model too large to fit in one GPU's memory"
@@ -30,8 +30,7 @@ questions:
 
 
 def _settings_with_bank(api: FakeBotApi, tmp_path: Path) -> Settings:
-    banks = bank_folder(tmp_path, tricky=TRICKY_BANK)
-    return make_settings(api, tmp_path / "quiz.sqlite3", content_dir=banks)
+    return bank_settings(api, tmp_path, {"tricky": TRICKY_BANK})
 
 
 async def test_content_with_html_characters_is_shown_verbatim(

@@ -13,7 +13,7 @@ import pytest
 from bot.config import Settings
 from bot.core.callbacks import MAX_BYTES
 from bot.sandbox import FakeBotApi, Message
-from tests.support.harness import bank_folder, make_settings, running_bot
+from tests.support.harness import bank_settings, running_bot
 from tests.support.learner import Learner
 from tests.support.room import ADA, BANK, BO, DI, GROUP_ID, Room
 
@@ -27,12 +27,9 @@ def _bank(quiz_id: str, title: str) -> str:
 @pytest.fixture
 def settings(api: FakeBotApi, tmp_path: Path) -> Settings:
     """Ten quizzes (two pages), one of them with the longest id; Ada is a bot admin."""
-    banks = {f"quiz-{n:02d}": _bank(f"quiz-{n:02d}", f"Quiz {n:02d}") for n in range(1, 10)}
-    folder = bank_folder(tmp_path, tiny=BANK, **{LONG_ID: _bank(LONG_ID, "Z longest")}, **banks)
-    return make_settings(
-        api, tmp_path / "quiz.sqlite3", content_dir=folder, admin_ids=frozenset({ADA.id}),
-        group_min_seconds=1,
-    )  # fmt: skip
+    quizzes = {f"quiz-{n:02d}": _bank(f"quiz-{n:02d}", f"Quiz {n:02d}") for n in range(1, 10)}
+    banks = {"tiny": BANK, LONG_ID: _bank(LONG_ID, "Z longest"), **quizzes}
+    return bank_settings(api, tmp_path, banks, admin_ids=frozenset({ADA.id}), group_min_seconds=1)
 
 
 def _labels(message: Message) -> list[str]:

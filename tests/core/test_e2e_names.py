@@ -9,7 +9,7 @@ import pytest
 
 from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser
-from tests.support.harness import bank_folder, make_settings, running_bot
+from tests.support.harness import bank_settings, running_bot
 from tests.support.learner import Learner
 
 BANK = """
@@ -32,8 +32,7 @@ GROUP_ID = -100321
 
 @pytest.fixture
 def settings(api: FakeBotApi, tmp_path: Path) -> Settings:
-    banks = bank_folder(tmp_path, duo=BANK)
-    return make_settings(api, tmp_path / "quiz.sqlite3", content_dir=banks, group_min_seconds=1)
+    return bank_settings(api, tmp_path, {"duo": BANK}, group_min_seconds=1)
 
 
 def isolated_only(text: str) -> None:

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import html
-import time
 
 import pytest
 from hypothesis import example, given, settings
@@ -17,6 +16,7 @@ from bot.core.telegram_html import FOLD_AFTER, folded, from_markup, visible_leng
 from bot.sandbox.html_check import EntityParseError, visible_text
 from content.loader import load_bank_file
 from content.markup import first_sentence, segments
+from tests.support.complexity import assert_linear
 from tests.support.harness import SEED
 
 OPEN = "<blockquote expandable>"
@@ -94,18 +94,7 @@ def test_folded_text_is_telegram_html_that_shows_the_same_text(text: str) -> Non
 def test_first_sentence_costs_linear_time() -> None:
     """No sentence end that qualifies (every one is followed by lower case): each candidate
     is looked at once."""
-
-    def cost(n: int) -> float:
-        text = "ab. cd " * n
-        best = float("inf")
-        for _ in range(3):
-            start = time.perf_counter()
-            first_sentence(segments(text))
-            best = min(best, time.perf_counter() - start)
-        return best
-
-    small, large = cost(20_000), cost(40_000)
-    assert large < 3 * small, (small, large)
+    assert_linear(lambda n: "ab. cd " * (n // 7), lambda text: first_sentence(segments(text)))
 
 
 def test_the_splitter_keeps_a_block_quote_whole_when_it_fits() -> None:

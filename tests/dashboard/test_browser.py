@@ -2,8 +2,8 @@
 (`python -m bot sandbox`) with a group quiz played by two learners, `/dashboard` sent by the
 group's admin in private, its button opened in the page's Mini App panel (initData signed
 with the sandbox's token, as Telegram signs it), the class opened (its weeks drawn), the grid
-read and sorted with the keyboard, the report sent into the private chat, the language
-switched."""
+read and sorted with the keyboard, a question's figures opened, the report sent into the
+private chat, the language switched, the homework's grid opened."""
 
 from __future__ import annotations
 
@@ -30,6 +30,8 @@ def test_a_group_admin_opens_the_dashboard_from_the_sandbox_and_reads_the_grid(
     ):
         browser.open_page(driver, sandbox.url + "?as=chidi&theme=dark")
         browser.play_group_quiz(driver, QUIZ_ID, "chidi", PLANS, right_answers(), label_is)
+        browser.say(driver, f"/assign {QUIZ_ID} 2h")  # homework nobody has opened yet
+        browser.until("the homework", lambda: browser.find(driver, is_homework), driver)
 
         browser.open_dashboard(driver)
         frame = driver.find_element("id", "mini-app-frame")
@@ -44,7 +46,11 @@ def test_a_group_admin_opens_the_dashboard_from_the_sandbox_and_reads_the_grid(
         classes[0].click()
 
         browser.until("the class", lambda: heading(driver) == "Study group" or None, driver)
-        quizzes = buttons(driver, ".list button")
+        homework, quizzes = (
+            list(listed.find_elements("css selector", "button"))
+            for listed in driver.find_elements("css selector", "ul.list")
+        )
+        assert "open · done 0/0" in homework[0].text
         chart = driver.find_element("css selector", "svg.chart[role=img]")
         described = chart.find_element("css selector", "desc").get_attribute("textContent")
         assert described == "The last 12 weeks: 4 answers in group quizzes, 75% right."
@@ -58,9 +64,19 @@ def test_a_group_admin_opens_the_dashboard_from_the_sandbox_and_reads_the_grid(
         shares = driver.find_elements("css selector", "thead th .pct")
         assert [share.text for share in shares] == ["100%", "50%", "–"]
 
-        # sorted by learner with the keyboard: a first Enter sorts names A to Z, a second Z to A
+        # a question opened with the keyboard: its figures, its wrong answer, its explanation
         from selenium.webdriver.common.keys import Keys
 
+        second = driver.find_elements("css selector", ".questions summary")[1]
+        assert "50% right · 2 answered · median time" in second.text
+        second.send_keys(Keys.ENTER)
+        opened = driver.find_elements("css selector", ".questions details")[1]
+        browser.until("the question opened", lambda: opened.get_attribute("open"), driver)
+        wrong = opened.find_elements("css selector", ".wrong li")
+        assert len(wrong) == 1 and wrong[0].text.endswith("×1")
+        assert "Explanation" in opened.text
+
+        # sorted by learner with the keyboard: a first Enter sorts names A to Z, a second Z to A
         by_name = driver.find_element("css selector", "thead th button")
         by_name.send_keys(Keys.ENTER)
         browser.until("A to Z", lambda: header_sort(driver) == "ascending" or None, driver)
@@ -93,9 +109,25 @@ def test_a_group_admin_opens_the_dashboard_from_the_sandbox_and_reads_the_grid(
         browser.until("back in the class", lambda: heading(driver) == "Study group" or None, driver)
         assert driver.switch_to.active_element.get_attribute("id") == "heading"
 
+        # the homework's grid: nobody has opened it yet
+        driver.find_elements("css selector", "ul.list")[0].find_element(
+            "tag name", "button"
+        ).click()
+        browser.until("the homework's grid", lambda: "0" in heading_sub(driver) or None, driver)
+        assert driver.find_elements("css selector", ".grid-wrap") == []
+
         driver.switch_to.default_content()
         driver.find_element("id", "mini-app-close").click()
         assert not driver.find_element("id", "mini-app").is_displayed()
+
+
+def is_homework(message: dict[str, Any]) -> bool:
+    return "Homework #1" in message["text"]
+
+
+def heading_sub(driver: Any) -> str:
+    """The line under a grid's title (how many learners)."""
+    return str(driver.execute_script("return document.querySelector('main p.muted').textContent"))
 
 
 def heading(driver: Any) -> str:

@@ -6,12 +6,10 @@ import pytest
 
 from bot.config import Settings
 from bot.sandbox import FakeBotApi
-from tests.support.harness import bank_folder, make_settings
-from tests.support.room import BANK
+from tests.support.room import room_settings
 
 
 @pytest.fixture
 def settings(api: FakeBotApi, tmp_path: Path) -> Settings:
     """The group tests' bot: the small bank (tests/support/room.py), questions of a second."""
-    banks = bank_folder(tmp_path, tiny=BANK)
-    return make_settings(api, tmp_path / "quiz.sqlite3", content_dir=banks, group_min_seconds=1)
+    return room_settings(api, tmp_path, group_min_seconds=1)

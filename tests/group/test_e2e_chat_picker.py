@@ -11,9 +11,9 @@ import pytest
 
 from bot.config import Settings
 from bot.sandbox import FakeBotApi, FakeUser
-from tests.support.harness import bank_folder, make_settings, running_bot
+from tests.support.harness import running_bot
 from tests.support.learner import Learner
-from tests.support.room import ADA, BANK, BO, GROUP_ID, Room
+from tests.support.room import ADA, BO, GROUP_ID, Room, room_settings
 
 GROUPS, CHANNELS = "👥 Pick a group", "📣 Pick a channel"
 CHANNEL_ID = -100900
@@ -22,10 +22,7 @@ CHANNEL_ID = -100900
 @pytest.fixture
 def settings(api: FakeBotApi, tmp_path: Path) -> Settings:
     """Ada is one of the bot's admins; Bo is not."""
-    banks = bank_folder(tmp_path, tiny=BANK)
-    return make_settings(
-        api, tmp_path / "quiz.sqlite3", content_dir=banks, admin_ids=frozenset({ADA.id})
-    )
+    return room_settings(api, tmp_path, admin_ids=frozenset({ADA.id}))
 
 
 def _rows(settings: Settings, sql: str) -> list[tuple[object, ...]]:
@@ -163,9 +160,8 @@ async def test_a_group_admin_sets_homework_from_private_for_a_picked_group(
 
 
 async def test_forgetme_drops_the_requests_waiting_for_a_pick(
-    api: FakeBotApi, settings: Settings
+    api: FakeBotApi, room: Room, settings: Settings
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "Study group", admins={ADA.id}))
     ada = Learner(api, ADA)
     async with running_bot(settings):
         await ada.send("/push tiny", "Where should")

@@ -38,9 +38,8 @@ async def test_the_stand_in_holds_open_period_to_telegrams_rules(api: FakeBotApi
 
 
 async def test_a_poll_quiz_runs_on_telegrams_timer_and_the_reveal_follows_it(
-    api: FakeBotApi, settings: Settings
+    api: FakeBotApi, room: Room, settings: Settings
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     async with running_bot(settings):
         await room.say(ADA, "/groupquiz tiny 5 poll", "")
         first = await room.poll(1)
@@ -56,9 +55,8 @@ async def test_a_poll_quiz_runs_on_telegrams_timer_and_the_reveal_follows_it(
 
 
 async def test_buttons_show_the_time_left_and_stopquiz_closes_the_question_in_place(
-    api: FakeBotApi, settings: Settings
+    api: FakeBotApi, room: Room, settings: Settings
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     async with running_bot(replace(settings, group_count_interval=1.0)):
         q1 = await room.say(ADA, "/groupquiz tiny 12", "⏱ 12 s left")
         await api.wait_for(lambda: "⏱ 10 s left" in room.current(q1).text or None)
@@ -74,9 +72,8 @@ async def test_buttons_show_the_time_left_and_stopquiz_closes_the_question_in_pl
 
 
 async def test_a_quiz_nobody_answered_ends_without_a_review_to_offer(
-    api: FakeBotApi, settings: Settings
+    api: FakeBotApi, room: Room, settings: Settings
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     async with running_bot(settings):
         await room.say(ADA, "/groupquiz tiny 60", "Question 1 of 3")
         await room.say(ADA, "/stopquiz", "stopped")

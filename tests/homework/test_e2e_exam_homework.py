@@ -18,7 +18,7 @@ from bot.core.context import SERVICES_KEY, Services
 from bot.core.tables import rows_of
 from bot.sandbox import FakeBotApi
 from tests.support.exams import EXAM_BANK, RIGHT, WRONG, Examinee, paper_of, stored
-from tests.support.harness import bank_folder, make_settings, running_bot
+from tests.support.harness import bank_settings, running_bot
 from tests.support.learner import Learner
 from tests.support.room import ADA, BO, CY, DI, GROUP_ID, Room
 
@@ -33,14 +33,12 @@ class Clock:
 
 @pytest.fixture
 def settings(api: FakeBotApi, tmp_path: Path) -> Settings:
-    banks = bank_folder(tmp_path, mini=EXAM_BANK)
-    return make_settings(api, tmp_path / "quiz.sqlite3", content_dir=banks)
+    return bank_settings(api, tmp_path, {"mini": EXAM_BANK})
 
 
 async def test_an_exam_homework_from_assign_to_results_and_report(
-    api: FakeBotApi, settings: Settings
+    api: FakeBotApi, room: Room, settings: Settings
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     room.chat.members = {BO.id, CY.id, DI.id}
     ada = Learner(api, ADA)
     bo, cy = (Examinee(Learner(api, user)) for user in (BO, CY))

@@ -46,9 +46,8 @@ async def _answer_all(learner: Learner, first: Message, options: list[str]) -> N
 
 
 async def test_homework_from_assign_to_results_across_restarts(
-    api: FakeBotApi, settings: Settings
+    api: FakeBotApi, room: Room, settings: Settings
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     room.chat.members = {BO.id, CY.id, DI.id}
     ada, bo, cy, di = (Learner(api, user) for user in (ADA, BO, CY, DI))
     clock = Clock()
@@ -143,9 +142,8 @@ async def test_homework_from_assign_to_results_across_restarts(
 
 
 async def test_a_deadline_passed_while_down_fires_at_start_and_unassign_cancels(
-    api: FakeBotApi, settings: Settings
+    api: FakeBotApi, room: Room, settings: Settings
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     clock = Clock()
     async with running_bot(settings, clock):
         first = await room.say(ADA, "/assign tiny 90m", "Homework #1")
@@ -177,12 +175,11 @@ async def test_a_deadline_passed_while_down_fires_at_start_and_unassign_cancels(
 
 
 async def test_homework_is_an_attempt_of_its_own_never_one_started_before(
-    api: FakeBotApi, settings: Settings
+    api: FakeBotApi, room: Room, settings: Settings
 ) -> None:
     """Bo left the quiz at its last question before the homework existed: the homework's
     link starts him afresh at question 1, one tap does not hand it in, and his own attempt
     is still there to finish from /quiz."""
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     room.chat.members = {BO.id}
     bo = Learner(api, BO)
     async with running_bot(settings, Clock()):
@@ -227,9 +224,8 @@ def _asked(quiz: Quiz, message: Message) -> Question:
 
 
 async def test_where_the_best_counts_members_try_again_in_an_order_of_their_own(
-    api: FakeBotApi, settings: Settings
+    api: FakeBotApi, room: Room, settings: Settings
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     room.chat.members = {BO.id, CY.id}
     bo, cy = Learner(api, BO), Learner(api, CY)
     quiz = parse_bank(BANK, "tiny.yaml", "en").quiz
@@ -269,9 +265,8 @@ async def test_where_the_best_counts_members_try_again_in_an_order_of_their_own(
 
 
 async def test_a_teacher_who_forgot_themselves_gets_no_report_the_group_gets_its_link(
-    api: FakeBotApi, settings: Settings
+    api: FakeBotApi, room: Room, settings: Settings
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     ada = Learner(api, ADA)
     clock = Clock()
     async with running_bot(settings, clock):

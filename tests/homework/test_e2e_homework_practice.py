@@ -24,9 +24,8 @@ class Clock:
 
 
 async def test_practice_of_a_homework_opens_once_it_has_closed(
-    api: FakeBotApi, settings: Settings
+    api: FakeBotApi, room: Room, settings: Settings
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     room.chat.members = {BO.id, CY.id}
     bo, cy = Learner(api, BO), Learner(api, CY)
     clock = Clock()

@@ -2,33 +2,23 @@
 
 from __future__ import annotations
 
-import signal
 import sqlite3
 import time
 from pathlib import Path
 
 from bot.sandbox import FakeBotApi
+from tests.support.harness import bank_folder
 from tests.support.learner import Learner
-from tests.support.process import BotProcess, bot_process
+from tests.support.process import bot_process
 from tests.support.room import ADA, BANK, BO, GROUP_ID, Room
 
 
-async def _kill(running: BotProcess) -> None:
-    process = running.process
-    process.kill()
-    await process.wait()
-    assert process.returncode == -signal.SIGKILL
-
-
 async def test_kill_9_keeps_the_attempts_and_the_deadline_fires_once(
-    api: FakeBotApi, tmp_path: Path
+    api: FakeBotApi, room: Room, tmp_path: Path
 ) -> None:
-    banks = tmp_path / "banks"
-    banks.mkdir()
-    (banks / "tiny.yaml").write_text(BANK, encoding="utf-8")
+    banks = bank_folder(tmp_path, tiny=BANK)
     db_path = tmp_path / "quiz.sqlite3"
     env = api.bot_environment(db_path, QUIZ_CONTENT_DIR=str(banks))
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     bo = Learner(api, BO)
     async with bot_process(env, tmp_path) as running:
         post = await room.say(ADA, "/assign tiny 1h", "Homework #1")
@@ -37,7 +27,7 @@ async def test_kill_9_keeps_the_attempts_and_the_deadline_fires_once(
         question = await api.wait_for_bot_message(BO.id, "Two plus two?", after=seen)
         for option, expect in (("four", "Capital"), ("Paris", "Colour"), ("blue", "finished")):
             _, question = await bo.choose(question, option, expect)
-        await _kill(running)
+        await running.kill_9()
 
     with sqlite3.connect(db_path) as db:
         [(finished,)] = db.execute(
@@ -51,8 +41,8 @@ async def test_kill_9_keeps_the_attempts_and_the_deadline_fires_once(
     async with bot_process(env, tmp_path) as running:
         results = await api.wait_for_bot_message(GROUP_ID, "results", after=seen)
         assert "Bo" in results.text and "3/3" in results.text
-        await _kill(running)
+        await running.kill_9()
     async with bot_process(env, tmp_path) as running:
         await room.say(ADA, "/assignments", "No homework is open here")
-        await _kill(running)
+        await running.kill_9()
     assert sum("results" in m.text for m in room.messages()) == 1

@@ -30,7 +30,7 @@ from tests.support.exams import (
     paper_of,
     stored,
 )
-from tests.support.harness import bank_folder, make_settings, running_bot
+from tests.support.harness import bank_settings, make_settings, running_bot
 from tests.support.learner import Learner
 from tests.support.room import ADA as TEACHER
 from tests.support.room import GROUP_ID, Room
@@ -60,8 +60,7 @@ def clock() -> Clock:
 
 @pytest.fixture
 def settings(api: FakeBotApi, tmp_path: Path) -> Settings:
-    banks = bank_folder(tmp_path, seed=True, mini=EXAM_BANK)
-    return make_settings(api, tmp_path / "quiz.sqlite3", content_dir=banks)
+    return bank_settings(api, tmp_path, {"mini": EXAM_BANK}, seed=True)
 
 
 @pytest.fixture
@@ -225,8 +224,7 @@ async def test_a_tap_after_the_time_limit_is_refused_and_ends_the_exam(
 
 async def test_the_job_ends_the_exam_at_its_time_limit(api: FakeBotApi, tmp_path: Path) -> None:
     quick = EXAM_BANK.replace("minutes: 5", "minutes: 0.05")  # three seconds
-    banks = bank_folder(tmp_path, mini=quick)
-    settings = make_settings(api, tmp_path / "quiz.sqlite3", content_dir=banks)
+    settings = bank_settings(api, tmp_path, {"mini": quick})
     async with running_bot(settings):
         ada = examinee(api)
         panel = await ada.start()
@@ -239,8 +237,7 @@ async def test_the_job_ends_the_exam_at_its_time_limit(api: FakeBotApi, tmp_path
 async def test_a_restart_gives_no_time_and_loses_no_answer(api: FakeBotApi, tmp_path: Path) -> None:
     """Ada's exam runs when the bot stops; it starts again 4:58 later: two seconds are left,
     her answer is kept, the job re-armed from SQLite ends it."""
-    banks = bank_folder(tmp_path, mini=EXAM_BANK)
-    settings = make_settings(api, tmp_path / "quiz.sqlite3", content_dir=banks)
+    settings = bank_settings(api, tmp_path, {"mini": EXAM_BANK})
     clock = Clock()
     ada = examinee(api, ADA)
     async with running_bot(settings, clock):
@@ -262,8 +259,7 @@ async def test_a_restart_gives_no_time_and_loses_no_answer(api: FakeBotApi, tmp_
 async def test_an_exam_whose_limit_passed_while_the_bot_was_down_ends_at_start(
     api: FakeBotApi, tmp_path: Path
 ) -> None:
-    banks = bank_folder(tmp_path, mini=EXAM_BANK)
-    settings = make_settings(api, tmp_path / "quiz.sqlite3", content_dir=banks)
+    settings = bank_settings(api, tmp_path, {"mini": EXAM_BANK})
     clock = Clock()
     bo = examinee(api, BO)
     async with running_bot(settings, clock):

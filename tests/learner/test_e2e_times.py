@@ -13,15 +13,13 @@ from hypothesis import strategies as st
 from bot.config import Settings
 from bot.sandbox import FakeBotApi
 from content.rules import suggest_timezones
-from tests.support.harness import bank_folder, make_settings, running_bot
+from tests.support.harness import running_bot
 from tests.support.learner import Learner
-from tests.support.room import ADA, BANK, BO, GROUP_ID, Room
+from tests.support.room import ADA, BO, GROUP_ID, Room, room_settings
 
 
 def _settings(api: FakeBotApi, tmp_path: Path) -> Settings:
-    return make_settings(
-        api, tmp_path / "quiz.sqlite3", content_dir=bank_folder(tmp_path, tiny=BANK)
-    )
+    return room_settings(api, tmp_path)
 
 
 async def test_remind_at_7pm_and_a_zone_picked_from_suggestions(

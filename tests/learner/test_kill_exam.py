@@ -3,31 +3,23 @@ and the exam ends once at its limit, from the job armed again at start."""
 
 from __future__ import annotations
 
-import signal
 import sqlite3
 import time
 from pathlib import Path
 
 from bot.sandbox import FakeBotApi, FakeUser
 from tests.support.exams import EXAM_BANK, EXAM_ID, RIGHT, WRONG, Examinee, paper_of
+from tests.support.harness import bank_folder
 from tests.support.learner import Learner
-from tests.support.process import BotProcess, bot_process
+from tests.support.process import bot_process
 
 ADA = FakeUser(1301, "Ada", "en")
-
-
-async def _kill(running: BotProcess) -> None:
-    running.process.kill()
-    await running.process.wait()
-    assert running.process.returncode == -signal.SIGKILL
 
 
 async def test_kill_9_mid_exam_keeps_the_answers_and_the_limit(
     api: FakeBotApi, tmp_path: Path
 ) -> None:
-    banks = tmp_path / "banks"
-    banks.mkdir()
-    (banks / "mini.yaml").write_text(EXAM_BANK, encoding="utf-8")
+    banks = bank_folder(tmp_path, mini=EXAM_BANK)
     db_path = tmp_path / "quiz.sqlite3"
     env = api.bot_environment(db_path, QUIZ_CONTENT_DIR=str(banks))
     ada = Examinee(Learner(api, ADA))
@@ -38,7 +30,7 @@ async def test_kill_9_mid_exam_keeps_the_answers_and_the_limit(
         assert toast["text"].startswith("Saved")
         toast = await ada.choose(await ada.panel("Your answer:"), RIGHT[paper[0]])  # changed
         assert toast["text"].startswith("Saved")  # acknowledged: committed before
-        await _kill(running)
+        await running.kill_9()
 
     with sqlite3.connect(db_path) as db:
         [(item, chosen)] = db.execute("SELECT item, chosen FROM exam_responses").fetchall()
@@ -50,7 +42,7 @@ async def test_kill_9_mid_exam_keeps_the_answers_and_the_limit(
     async with bot_process(env, tmp_path) as running:
         result = await api.wait_for_bot_message(ADA.id, "— time is up", after=seen)
         assert "Score: <b>1 / 4</b>" in result.html
-        await _kill(running)
+        await running.kill_9()
     async with bot_process(env, tmp_path):
         await ada.learner.send(f"/exam {EXAM_ID}", "it allows 1 attempt")  # ended, once
     assert sum("— time is up" in m.text for m in ada.learner.messages()) == 1

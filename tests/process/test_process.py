@@ -60,9 +60,7 @@ async def test_kill_9_loses_no_acknowledged_answer(api: FakeBotApi, tmp_path: Pa
     learner = Learner(api, FakeUser(2002, "Lola", "en"))
     async with bot_process(env, tmp_path) as running:
         await learner.answer_right(quiz, 3)
-        running.process.kill()
-        await running.process.wait()
-        assert running.process.returncode == -signal.SIGKILL
+        await running.kill_9()
 
     with sqlite3.connect(db_path) as db:
         stored = db.execute("SELECT question_id FROM answers ORDER BY id").fetchall()

@@ -11,13 +11,12 @@ from bot.core.deeplinks import LinkSigner, MissedReview, key_from_token, url
 from bot.sandbox import FakeBotApi
 from tests.support.harness import running_bot
 from tests.support.learner import Learner, button_for
-from tests.support.room import ADA, BO, CY, DI, ED, GROUP_ID, Room
+from tests.support.room import ADA, BO, CY, DI, ED, Room
 
 
 async def test_each_member_reviews_what_they_missed_and_others_are_refused(
-    api: FakeBotApi, settings: Settings
+    api: FakeBotApi, room: Room, settings: Settings
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     room.chat.members = {BO.id, CY.id, DI.id}  # Ed is not in the group
     bo = Learner(api, BO)
     async with running_bot(settings):

@@ -27,9 +27,8 @@ async def _document(api: FakeBotApi, chat_id: int, after: int) -> tuple[Message,
 
 
 async def test_a_group_report_reaches_the_admin_in_private_with_the_answers(
-    api: FakeBotApi, settings: Settings
+    api: FakeBotApi, room: Room, settings: Settings
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     ada = Learner(api, ADA)
     async with running_bot(settings):
         await room.say(ADA, "/report", "No group quiz has been played here yet")

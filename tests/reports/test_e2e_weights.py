@@ -15,7 +15,7 @@ import pytest
 from bot.config import Settings
 from bot.core.tables import rows_of
 from bot.sandbox import FakeBotApi, FakeUser, Message
-from tests.support.harness import bank_folder, make_settings, running_bot
+from tests.support.harness import bank_settings, running_bot
 from tests.support.learner import Learner
 from tests.support.room import ADA, BO, CY, DI, GROUP_ID, Room
 from tests.support.types import current, pick, reply, submit
@@ -54,12 +54,8 @@ TOLA, KEMI = FakeUser(70, "Tola"), FakeUser(71, "Kemi")
 
 @pytest.fixture
 def settings(api: FakeBotApi, tmp_path: Path) -> Settings:
-    return make_settings(
-        api,
-        tmp_path / "quiz.sqlite3",
-        content_dir=bank_folder(tmp_path, tomb=TOMB),
-        group_min_seconds=1,
-        admin_ids=frozenset({ADA.id}),
+    return bank_settings(
+        api, tmp_path, {"tomb": TOMB}, group_min_seconds=1, admin_ids=frozenset({ADA.id})
     )
 
 
@@ -139,9 +135,8 @@ async def test_weights_score_in_private_and_in_the_quiz_report(
 
 
 async def test_weights_score_in_a_group_on_its_board_and_in_its_report(
-    api: FakeBotApi, settings: Settings
+    api: FakeBotApi, room: Room, settings: Settings
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     ada = Learner(api, ADA)
     async with running_bot(settings):
         await ada.send("/start", "")  # a private chat, for the report
@@ -178,9 +173,8 @@ async def test_weights_score_in_a_group_on_its_board_and_in_its_report(
 
 
 async def test_a_quiz_of_polls_posts_a_question_with_weights_as_buttons(
-    api: FakeBotApi, settings: Settings
+    api: FakeBotApi, room: Room, settings: Settings
 ) -> None:
-    room = Room(api, api.group(GROUP_ID, "study", admins={ADA.id}))
     async with running_bot(settings):
         who = await room.say(ADA, "/groupquiz tomb 60 poll", "Question 1 of 3")
         assert who.poll is None and [b["text"] for b in who.buttons][:3] == [

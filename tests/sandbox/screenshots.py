@@ -8,7 +8,7 @@ writes reveal-folded.png (a reveal with its long explanation collapsed and when 
 comes back) and progress.png (the /progress chart with the reviews due ahead);
 `python -m tests.sandbox.screenshots docs/images --dashboard-only` writes the teacher's
 dashboard in the page's Mini App panel, 390 pixels wide: dashboard-classes.png,
-dashboard-class.png and dashboard-grid.png (`--dark`: in Telegram's dark theme, named
+dashboard-class.png, dashboard-grid.png and dashboard-question.png (`--dark`: in Telegram's dark theme, named
 ...-dark.png)."""
 
 from __future__ import annotations
@@ -161,7 +161,8 @@ def take_teacher(folder: Path) -> None:
 def take_dashboard(folder: Path, theme: str = "light") -> None:
     """The group admin's dashboard in the sandbox's Mini App panel, at a phone's size, in
     Telegram's light (or dark) theme: their classes (dashboard-classes.png), the class with
-    its weeks (dashboard-class.png) and a group quiz's grid (dashboard-grid.png)."""
+    its weeks (dashboard-class.png), a group quiz's grid (dashboard-grid.png) and one of its
+    questions opened (dashboard-question.png)."""
     plans = (
         {"ade": True, "emma": True, "funmi": False},
         {"ade": True, "emma": False, "funmi": True},
@@ -190,11 +191,16 @@ def take_dashboard(folder: Path, theme: str = "light") -> None:
         driver.execute_script("document.querySelector('details').open = true")
         driver.execute_script("document.getElementById('weeks-heading').scrollIntoView()")
         shot("class")
-        listed()[0].click()
+        driver.execute_script("arguments[0].click()", listed()[0])
         browser.until(
             "the grid", lambda: driver.find_elements("css selector", ".grid-wrap tbody tr"), driver
         )
         shot("grid")
+        driver.execute_script(
+            """const opened = document.querySelectorAll('.questions details')[1];
+               opened.open = true; opened.scrollIntoView()"""
+        )
+        shot("question")
 
 
 if __name__ == "__main__":

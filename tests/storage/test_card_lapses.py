@@ -6,7 +6,6 @@ count, read from the review log."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -23,11 +22,10 @@ QUIZ = "arith"
 
 
 @pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    opened = await Storage.open(tmp_path / "quiz.sqlite3")
-    await opened.learners.touch_user(ADA, "Ada", "en", T0)
-    yield opened
-    await opened.close()
+async def storage(storage: Storage) -> Storage:
+    """The suite's stores (tests/conftest.py), Ada a learner in them."""
+    await storage.learners.touch_user(ADA, "Ada", "en", T0)
+    return storage
 
 
 async def answer(
@@ -50,33 +48,31 @@ async def review_state(storage: Storage, at: float) -> float:
     return outcome.card.due
 
 
-def stored(path: Path) -> tuple[int, float | None, float | None]:
+def stored(db_path: Path) -> tuple[int, float | None, float | None]:
     ((lapses, lapsed_at, told),) = rows(
-        path, "SELECT lapses, lapsed_at, leech_told_at FROM cards WHERE user_id=?", ADA
+        db_path, "SELECT lapses, lapsed_at, leech_told_at FROM cards WHERE user_id=?", ADA
     )
     return lapses, lapsed_at, told
 
 
 async def test_only_an_again_in_the_review_state_is_a_lapse(
-    storage: Storage, tmp_path: Path
+    storage: Storage, db_path: Path
 ) -> None:
-    path = tmp_path / "quiz.sqlite3"
     await answer(storage, False, T0)  # a first answer, wrong: learning, no lapse
     await answer(storage, False, T0 + 60)  # wrong again while learning: no lapse
-    assert stored(path) == (0, None, None)
+    assert stored(db_path) == (0, None, None)
     due = await review_state(storage, T0 + 120)
     await answer(storage, False, due, practice=True)  # in a practice round: no lapse
-    assert stored(path)[0] == 0
+    assert stored(db_path)[0] == 0
     due = await review_state(storage, due + 60)
     outcome = await answer(storage, False, due)  # forgotten once it was known: a lapse
-    assert stored(path) == (1, due, None)
+    assert stored(db_path) == (1, due, None)
     assert outcome.card is not None and not outcome.card.tell_leech
     await answer(storage, False, due + 60)  # and again while relearning: not another one
-    assert stored(path)[0] == 1
+    assert stored(db_path)[0] == 1
 
 
-async def test_the_eighth_lapse_makes_a_leech_told_once(storage: Storage, tmp_path: Path) -> None:
-    path = tmp_path / "quiz.sqlite3"
+async def test_the_eighth_lapse_makes_a_leech_told_once(storage: Storage, db_path: Path) -> None:
     at = T0
     told = []
     for _ in range(spacing.LEECH_LAPSES + 1):
@@ -86,7 +82,7 @@ async def test_the_eighth_lapse_makes_a_leech_told_once(storage: Storage, tmp_pa
         told.append(outcome.card.tell_leech)
         at = due + 60
     assert told == [False] * (spacing.LEECH_LAPSES - 1) + [True, False]
-    lapses, _, told_at = stored(path)
+    lapses, _, told_at = stored(db_path)
     assert lapses == spacing.LEECH_LAPSES + 1 and told_at is not None
     leeches = await storage.learners.leeches(QUIZ, spacing.LEECH_LAPSES)
     assert leeches == [(ADA, "Ada", "q1", spacing.LEECH_LAPSES + 1)]
@@ -108,9 +104,8 @@ async def group_answer(storage: Storage, correct: bool, at: float) -> None:
 
 
 async def test_a_group_lapse_counts_and_the_next_private_answer_tells(
-    storage: Storage, tmp_path: Path
+    storage: Storage, db_path: Path
 ) -> None:
-    path = tmp_path / "quiz.sqlite3"
     at = T0
     for _ in range(spacing.LEECH_LAPSES - 1):
         due = await review_state(storage, at)
@@ -118,10 +113,10 @@ async def test_a_group_lapse_counts_and_the_next_private_answer_tells(
         at = due + 60
     due = await review_state(storage, at)
     await group_answer(storage, False, due)  # the eighth lapse, in a group: nobody told there
-    assert stored(path)[0] == spacing.LEECH_LAPSES and stored(path)[2] is None
+    assert stored(db_path)[0] == spacing.LEECH_LAPSES and stored(db_path)[2] is None
     outcome = await answer(storage, True, due + 11 * 60)
     assert outcome.card is not None and outcome.card.tell_leech
-    assert stored(path)[2] == due + 11 * 60
+    assert stored(db_path)[2] == due + 11 * 60
 
 
 async def test_true_retention_counts_reviews_of_cards_seen_before(storage: Storage) -> None:

@@ -201,9 +201,7 @@ async def test_after_kill_9_the_lock_is_gone_and_a_new_bot_starts(
     api: FakeBotApi, db_path: Path, tmp_path: Path, serving: tuple[BotProcess, Learner]
 ) -> None:
     first, learner = serving
-    first.process.kill()
-    await first.process.wait()
-    assert first.process.returncode == -signal.SIGKILL
+    await first.kill_9()
     assert Path(f"{db_path}.lock").is_file()  # noqa: ASYNC240 - left behind, and harmless
     async with bot_process(api.bot_environment(db_path), tmp_path) as second:
         await learner.send("/help", "/progress")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -47,6 +47,20 @@ def make_settings(
     }
     values.update(overrides)
     return Settings(**values)  # type: ignore[arg-type]
+
+
+def bank_settings(
+    api: FakeBotApi,
+    tmp_path: Path,
+    banks: Mapping[str, str],
+    *,
+    seed: bool = False,
+    **overrides: object,
+) -> Settings:
+    """A bot on the stand-in whose banks are the test's own (`bank_folder`), with its own
+    database in `tmp_path`."""
+    folder = bank_folder(tmp_path, seed=seed, **banks)
+    return make_settings(api, tmp_path / "quiz.sqlite3", content_dir=folder, **overrides)
 
 
 @asynccontextmanager

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -35,6 +36,12 @@ class BotProcess:
         rest = await asyncio.wait_for(self.process.stderr.read(), timeout)
         code = await asyncio.wait_for(self.process.wait(), timeout)
         return code, "".join(self.log) + rest.decode()
+
+    async def kill_9(self) -> None:
+        """`kill -9`: the bot is gone at once, with no chance to finish anything."""
+        self.process.kill()
+        await self.process.wait()
+        assert self.process.returncode == -signal.SIGKILL
 
 
 async def _spawn(env: dict[str, str], cwd: Path, stdout: int) -> asyncio.subprocess.Process:

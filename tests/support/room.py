@@ -10,7 +10,7 @@ from typing import Any
 from bot.config import Settings
 from bot.core.callbacks import GroupAnswer, GroupPick, GroupReveal, decode
 from bot.sandbox import Chat, FakeBotApi, FakeUser, Message
-from tests.support.harness import bank_folder, make_settings
+from tests.support.harness import bank_settings
 
 LONG_WHY = "Two and two make four: " + "count them on your fingers, one by one, " * 8
 BANK = f"""
@@ -121,5 +121,4 @@ def group_answers(db_path: Path) -> list[tuple[int, int, int, int]]:
 
 def room_settings(api: FakeBotApi, tmp_path: Path, **overrides: object) -> Settings:
     """A bot whose only bank is the small one above, with its own database in `tmp_path`."""
-    banks = bank_folder(tmp_path, tiny=BANK)
-    return make_settings(api, tmp_path / "quiz.sqlite3", content_dir=banks, **overrides)
+    return bank_settings(api, tmp_path, {"tiny": BANK}, **overrides)

@@ -46,7 +46,8 @@ let focusHeading = false;  // a view opened by the person: the keyboard starts a
 function show(title, ...content) {
   const heading = document.getElementById("heading");
   heading.textContent = title;
-  document.getElementById("main").replaceChildren(...content);
+  document.getElementById("main").replaceChildren(...content.filter((part) => part !== null));
+  window.scrollTo(0, 0);  // a view starts at its top, not where the last one was scrolled
   if (focusHeading) heading.focus({ preventScroll: true });
   focusHeading = false;
   document.getElementById("back").setAttribute("aria-label", t("app_back"));
@@ -105,13 +106,14 @@ async function classes() {
 async function classView(chatId) {
   const [data, weeks] = await Promise.all([api("chats/" + chatId), api("chats/" + chatId + "/weeks")]);
   const homework = data.homework.map((item) =>
-    node("li", {}, node("button", { type: "button", onclick: () => open(() => gridView(chatId, item.quiz)) },
+    node("li", {}, node("button", { type: "button", onclick: () => open(() => gridView(chatId, "homework=" + item.id)) },
       node("span", {}, item.title),
       node("span", { class: "meta" },
+        (item.exam ? t("app_exam") + " · " : "") +
         (item.open ? t("app_open") : t("app_closed")) + " · " + t("app_done") + " " + item.done +
         "/" + item.opened + " · " + date(item.deadline)))));
   const sessions = data.sessions.map((item) =>
-    node("li", {}, node("button", { type: "button", onclick: () => open(() => gridView(chatId, item.quiz)) },
+    node("li", {}, node("button", { type: "button", onclick: () => open(() => gridView(chatId, "session=" + item.id)) },
       node("span", {}, item.title),
       node("span", { class: "meta" }, (item.running ? t("app_running") + " · " : "") + date(item.started_at)))));
   show(data.title || String(chatId),
@@ -119,7 +121,31 @@ async function classView(chatId) {
     homework.length ? node("ul", { class: "list" }, ...homework) : node("p", { class: "muted" }, t("app_none")),
     node("h2", {}, t("app_group_quizzes")),
     sessions.length ? node("ul", { class: "list" }, ...sessions) : node("p", { class: "muted" }, t("app_none")),
+    hardestView(data.hardest),
+    leechesView(data.leeches),
     weeksView(weeks));
+}
+
+function hardestView(hardest) {
+  if (!hardest.length) return null;
+  return node("section", { "aria-labelledby": "hardest-heading" },
+    node("h2", { id: "hardest-heading" }, t("app_hardest")),
+    node("p", { class: "muted small" }, t("app_hardest_hint")),
+    node("ul", { class: "facts" }, ...hardest.map((item) =>
+      node("li", {},
+        node("span", { class: "fact-text" }, item.number + ". " + item.text),
+        node("span", { class: "meta" }, item.right + "% " + t("app_right") + " · " + item.answered + " " + t("app_answered") + " · " + item.title)))));
+}
+
+function leechesView(leeches) {
+  if (!leeches.length) return null;
+  return node("section", { "aria-labelledby": "leeches-heading" },
+    node("h2", { id: "leeches-heading" }, t("app_leeches")),
+    node("p", { class: "muted small" }, t("app_leeches_hint")),
+    node("ul", { class: "facts" }, ...leeches.map((item) =>
+      node("li", {},
+        node("span", { class: "fact-text" }, node("b", {}, item.name), " · " + item.number + ". " + item.text),
+        node("span", { class: "meta" }, item.lapses + " " + t("app_lapses") + " · " + item.title)))));
 }
 
 // --- the class week by week: an SVG chart (bars: answers; dots and a line: right %) with its
@@ -192,6 +218,8 @@ const MARKS = {
   none: { symbol: "·", key: "app_unanswered", sample: null },
 };
 
+// a mark is the credit the answer was given, as in the report's file: 1 right, 0 wrong, a part
+// between, below 0 a wrong answer a weight marks down; null not answered
 function markKind(mark) {
   if (mark === null) return "none";
   if (mark >= 1) return "right";
@@ -201,15 +229,32 @@ function markKind(mark) {
 
 function markCell(mark) {
   const kind = markKind(mark);
-  const label = t(MARKS[kind].key) + (kind === "part" ? " " + Math.round(mark * 100) + "%" : "");
+  const counted = kind === "part" || (kind === "wrong" && mark < 0);
+  const label = t(MARKS[kind].key) + (counted ? " " + Math.round(mark * 100) + "%" : "");
   return node("span", { class: "m " + kind, title: label, "aria-label": label }, MARKS[kind].symbol);
 }
 
-async function gridView(chatId, quizId) {
-  const grid = await api("chats/" + chatId + "/grid?quiz=" + encodeURIComponent(quizId));
+function share(grid, column) {
+  const marks = grid.learners.map((learner) => learner.marks[column]).filter((mark) => mark !== null);
+  return marks.length ? Math.round((100 * marks.reduce((sum, mark) => sum + mark, 0)) / marks.length) + "%" : "–";
+}
+
+async function gridView(chatId, query) {
+  const grid = await api("chats/" + chatId + "/grid?" + query);
+  if (grid.hidden) {
+    const done = grid.learners.map((learner) =>
+      node("li", {}, node("span", {}, learner.name),
+        node("span", { class: learner.done ? "meta done" : "meta" }, learner.done ? "✓ " + t("app_done") : t("app_not_done"))));
+    show(grid.title,
+      node("p", { class: "muted" }, t("app_exam") + " · " + t("app_deadline") + " " + date(grid.deadline)),
+      node("p", { class: "notice" }, t("app_exam_hidden")),
+      done.length ? node("ul", { class: "facts done-list" }, ...done) : node("p", { class: "muted" }, t("app_none")));
+    return;
+  }
+  const fared = await api("chats/" + chatId + "/questions?" + query);
   let order = { by: "total", column: -1, descending: true };
   const table = node("table", {});
-  const wrap = node("div", { class: "grid-wrap" }, table);
+  const wrap = node("div", { class: "grid-wrap", tabindex: "0", role: "region", "aria-label": grid.title }, table);
 
   function sortedLearners() {
     const rows = grid.learners.slice();
@@ -244,9 +289,7 @@ async function gridView(chatId, quizId) {
     const head = node("tr", {},
       header(t("app_learner"), null, "name", -1, t("app_sort"), 0),
       ...grid.questions.map((question, index) =>
-        header(String(question.number),
-          question.answered ? Math.round((100 * question.right) / question.answered) + "%" : "–",
-          "question", index, question.text + " (" + question.answered + ")", index + 1)),
+        header(String(question.number), share(grid, index), "question", index, question.text, index + 1)),
       header(t("app_total"), null, "total", -1, t("app_sort"), grid.questions.length + 1));
     const body = sortedLearners().map((learner) =>
       node("tr", {},
@@ -257,21 +300,52 @@ async function gridView(chatId, quizId) {
   }
 
   draw();
+  const legend = node("p", { class: "legend" },
+    ...Object.values(MARKS).map((mark) => node("span", {}, markCell(mark.sample), " ", t(mark.key))));
+  show(grid.title,
+    node("p", { class: "muted" }, grid.counted + (grid.kind === "homework" ? " · " + t("app_deadline") + " " + date(grid.deadline) : "")),
+    legend,
+    grid.learners.length ? wrap : node("p", { class: "muted" }, t("app_none")),
+    questionsView(fared.questions),
+    grid.kind === "session" ? exportView(chatId, grid.session) : null);
+}
+
+// each question: its right %, how many answered, the median time; opened, the question, the
+// most common wrong answers and the explanation
+function questionsView(questions) {
+  const items = questions.map((question) => {
+    const figures = question.answered
+      ? [question.right + "% " + t("app_right"), question.answered + " " + t("app_answered")]
+      : [t("app_unanswered")];
+    if (question.seconds !== null) figures.push(t("app_median_time") + " " + question.seconds + " s");
+    const wrong = question.wrong.length
+      ? node("ul", { class: "wrong" }, ...question.wrong.map((answer) =>
+        node("li", {}, node("span", {}, answer.answer), node("span", { class: "count" }, "×" + answer.count))))
+      : node("p", { class: "muted" }, t("app_no_wrong"));
+    return node("li", {}, node("details", { class: "question" },
+      node("summary", {},
+        node("span", { class: "q-line" }, node("b", {}, question.number + ". "), question.text),
+        node("span", { class: "meta" }, figures.join(" · "))),
+      node("div", { class: "q-body" },
+        node("h3", {}, t("app_wrong_answers")), wrong,
+        question.explanation ? node("h3", {}, t("app_explanation")) : null,
+        question.explanation ? node("p", { class: "q-text" }, question.explanation) : null)));
+  });
+  return node("section", { "aria-labelledby": "questions-heading" },
+    node("h2", { id: "questions-heading" }, t("app_questions")),
+    node("p", { class: "muted small" }, t("app_questions_hint")),
+    node("ul", { class: "questions" }, ...items));
+}
+
+function exportView(chatId, sessionId) {
   const status = node("p", { class: "muted", role: "status" });
   const exportRows = ["csv", "xlsx"].map((form) =>
     node("div", { class: "export" },
       node("span", { class: "form" }, form.toUpperCase()),
-      node("button", { type: "button", onclick: () => sendReport(chatId, grid.session, form, status) }, t("app_send_to_chat")),
-      node("button", { type: "button", onclick: () => downloadReport(chatId, grid.session, form, status) }, t("app_download"))));
-  const exportBox = node("section", { "aria-labelledby": "export-heading" },
+      node("button", { type: "button", onclick: () => sendReport(chatId, sessionId, form, status) }, t("app_send_to_chat")),
+      node("button", { type: "button", onclick: () => downloadReport(chatId, sessionId, form, status) }, t("app_download"))));
+  return node("section", { "aria-labelledby": "export-heading" },
     node("h2", { id: "export-heading" }, t("app_report_file")), ...exportRows, status);
-  const legend = node("p", { class: "legend" },
-    ...Object.values(MARKS).map((mark) => node("span", {}, markCell(mark.sample), " ", t(mark.key))));
-  show(grid.title,
-    node("p", { class: "muted" }, grid.counted),
-    legend,
-    grid.learners.length ? wrap : node("p", { class: "muted" }, t("app_none")),
-    exportBox);
 }
 
 async function sendReport(chatId, sessionId, form, status) {
