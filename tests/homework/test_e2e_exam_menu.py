@@ -20,9 +20,11 @@ from tests.support.learner import Learner
 from tests.support.room import ADA, BANK, BO, DI, GROUP_ID, Room
 
 # the exam bank with two attempts, where the best counts
-TWO_TRIES = EXAM_BANK.replace("id: mini-exam", "id: two-tries").replace(
-    "Mini exam", "Two tries"
-).replace("  minutes: 5\n", "  minutes: 5\n  attempts: 2\n")
+TWO_TRIES = (
+    EXAM_BANK.replace("id: mini-exam", "id: two-tries")
+    .replace("Mini exam", "Two tries")
+    .replace("  minutes: 5\n", "  minutes: 5\n  attempts: 2\n")
+)
 # what an assignment is, but for its number, its post and when it was set
 FIELDS = (
     "chat_id, thread_id, quiz_id, language, timezone, created_by, counts, shuffled, exam, "
