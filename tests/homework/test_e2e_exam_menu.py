@@ -92,6 +92,10 @@ async def test_the_menu_sets_in_a_group_the_exam_the_typed_command_sets(
         elsewhere = await other.say(ADA, "/assignments", "No homework")
         forged = api.tap(DI, elsewhere, _data(how, "As an exam"), forge=True)
         assert (await api.wait_for_answer(forged))["text"] == "Only the chat's admins can do that."
+        # a deadline or a choice no menu draws: refused, nothing set
+        for forged in (AssignAs("mini-exam", 5, 0, 0, 1), AssignAs("mini-exam", 72, 0, 0, 2)):
+            query = api.tap(ADA, how, forged.encode(), forge=True)
+            assert (await api.wait_for_answer(query))["text"] == "This button is no longer active."
         await _tap(api, ADA, how, "As an exam")
         post = await api.wait_for_bot_message(GROUP_ID, "Homework #2")
         assert "an exam of 4 questions, ⏱ 5:00" in post.text
