@@ -70,6 +70,21 @@ async def _step(api: FakeBotApi, menu: Message, words: str) -> Message:
     )
 
 
+async def _how(
+    api: FakeBotApi, user: Any, menu: Message, quiz: str, deadline: str, *toggles: str
+) -> Message:
+    """`user` walks `/assign`'s menu: the quiz, the toggles, the deadline; the next step."""
+    await _tap(api, user, menu, quiz)
+    await _step(api, menu, "until when")
+    key = (menu.chat.id, menu.message_id)
+    for toggle in toggles:
+        await _tap(api, user, menu, toggle)
+        on = f"☑️ {toggle}"
+        await api.wait_for(lambda on=on: on in _labels(api.messages[key]) or None)
+    await _tap(api, user, menu, deadline)
+    return await _step(api, menu, "as homework, or as an exam?")
+
+
 async def test_the_menu_sets_in_a_group_the_exam_the_typed_command_sets(
     api: FakeBotApi, settings: Settings
 ) -> None:
@@ -78,10 +93,7 @@ async def test_the_menu_sets_in_a_group_the_exam_the_typed_command_sets(
     async with running_bot(settings):
         await room.say(ADA, "/assign mini-exam 3d exam", "Homework #1")
         menu = await room.say(ADA, "/assign", "Which quiz?")
-        await _tap(api, ADA, menu, "Mini exam")
-        await _step(api, menu, "until when")
-        await _tap(api, ADA, menu, "3 days")
-        how = await _step(api, menu, "as homework, or as an exam?")
+        how = await _how(api, ADA, menu, "Mini exam", "3 days")
         # the bank declares an exam: it comes first, in the bank's minutes; one attempt
         assert _labels(how) == ["⏱ As an exam (5 min)", "📝 As homework"]
         assert "4 questions, ⏱ 5 min" in how.text and "one attempt each" in how.text
@@ -102,10 +114,7 @@ async def test_the_menu_sets_in_a_group_the_exam_the_typed_command_sets(
         assert "✅ Mini exam" in room.current(menu).text
         # a bank with no exam block: homework first, the exam a minute a question
         menu = await room.say(ADA, "/assign", "Which quiz?")
-        await _tap(api, ADA, menu, "Tiny")
-        await _step(api, menu, "until when")
-        await _tap(api, ADA, menu, "1 day")
-        how = await _step(api, menu, "as homework, or as an exam?")
+        how = await _how(api, ADA, menu, "Tiny", "1 day")
         assert _labels(how) == ["📝 As homework", "⏱ As an exam (3 min)"]
         await _tap(api, ADA, how, "As homework")
         plain = await api.wait_for_bot_message(GROUP_ID, "Homework #3")
@@ -125,13 +134,7 @@ async def test_the_menu_sets_through_the_chat_picker_the_exam_the_typed_command_
         api.share_chat(BO, room.chat)
         await api.wait_for_bot_message(BO.id, "Homework #1")
         menu = await bo.send("/assign", "Which quiz?")
-        await _tap(api, BO, menu, "Two tries")
-        await _step(api, menu, "until when")
-        await _tap(api, BO, menu, "Best attempt counts")
-        key = (BO.id, menu.message_id)
-        await api.wait_for(lambda: "☑️" in _labels(api.messages[key])[0] or None)
-        await _tap(api, BO, menu, "1 week")
-        how = await _step(api, menu, "as homework, or as an exam?")
+        how = await _how(api, BO, menu, "Two tries", "1 week", "Best attempt counts")
         assert _labels(how)[0] == "⏱ As an exam (5 min)"
         assert "the best of 2 attempts counts" in how.text
         seen = len(bo.messages())
