@@ -205,7 +205,7 @@ class Toaster:
         while True:
             child = self._child
             code = await child.process.wait()
-            await child.told  # what it said before it died
+            await asyncio.gather(child.told, return_exceptions=True)  # what it said before
             self._take_back(child)
             if self._loop.time() - child.started_at >= STEADY_SECONDS:
                 wait = RESTART_SECONDS
@@ -344,6 +344,7 @@ async def _send_toasts(settings: Settings) -> None:
             task.add_done_callback(in_flight.discard)
         await asyncio.gather(*in_flight)
     finally:
+        out.close()
         await bot.shutdown()
 
 
