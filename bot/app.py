@@ -65,7 +65,11 @@ def build_application(
         storages.append(storage)
         catalog = Catalog.from_folder(settings.content_dir, settings.default_language)
         pace = SendPace(interval=settings.group_count_interval)
-        toaster = await Toaster.start(settings) if settings.uses_toast_process else None
+        toaster = (
+            await Toaster.start(settings, application.bot.answer_callback_query)
+            if settings.uses_toast_process
+            else None
+        )
         if toaster is not None:
             toasters.append(toaster)
         services = Services(

@@ -348,12 +348,25 @@ class GroupQuizStart(Tap, prefix="gqs", chats=GROUPS):
 
 class AssignSetup(Tap, prefix="as", chats=ANY_CHAT):
     """Homework of `quiz_id` from the menu: `best` and `shuffle` (0 or 1) as toggled so far;
-    `hours` 0 while they are being toggled, else the deadline, hours from now, chosen."""
+    `hours` 0 while they are being toggled, else the deadline, hours from now, chosen (then asked: as homework or as an
+    exam?)."""
 
     quiz_id: Slug
     hours: Int
     best: Int
     shuffle: Int
+
+
+class AssignAs(Tap, prefix="ah", chats=ANY_CHAT):
+    """Homework of `quiz_id` from the menu, set now: until `hours` from now, with `best` and
+    `shuffle` (0 or 1) as toggled, as an exam when `exam` is 1 (in the bank's minutes, as
+    `/assign <quiz> <deadline> exam` without minutes)."""
+
+    quiz_id: Slug
+    hours: Int
+    best: Int
+    shuffle: Int
+    exam: Int
 
 
 class ReportChoice(Tap, prefix="rq", chats=PRIVATE):

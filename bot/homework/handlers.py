@@ -94,24 +94,32 @@ async def on_assign_setup(
     query: CallbackQuery, context: QuizContext, tap: callbacks.AssignSetup
 ) -> None:
     """`/assign`'s menu once a quiz is chosen: an option toggled (the menu redrawn), or a
-    deadline chosen: in a group, the homework is set there; in private, the group is picked
-    next with the chat picker."""
-    services, locale = context.services, context.locale
-    quiz = services.catalog.get(tap.quiz_id)
-    private = query.message is not None and query.message.chat.type == ChatType.PRIVATE
-    wrong = {tap.best, tap.shuffle} - {0, 1} or tap.hours not in (0, *ASSIGN_HOURS)
-    if quiz is None or query.message is None or wrong:
-        await query.answer(locale.t("stale_button"))
+    deadline chosen: then, as homework or as an exam?"""
+    quiz = await _menu_quiz(query, context, tap.quiz_id, tap.hours, {tap.best, tap.shuffle})
+    if quiz is None:
         return
-    if not private and not await controls_chat(context):
-        await query.answer(locale.t("group_admins_only"))
-        return
-    await query.answer()
+    best, shuffle = bool(tap.best), bool(tap.shuffle)
     if tap.hours == 0:
-        shown = render.setup_menu(quiz, ASSIGN_HOURS, bool(tap.best), bool(tap.shuffle), locale)
-        await edit_in_place(query, shown.text, shown.markup)
+        shown = render.setup_menu(quiz, ASSIGN_HOURS, best, shuffle, context.locale)
+    else:
+        shown = render.homework_or_exam(quiz, tap.hours, best, shuffle, context.locale)
+    await edit_in_place(query, shown.text, shown.markup)
+
+
+async def on_assign_as(query: CallbackQuery, context: QuizContext, tap: callbacks.AssignAs) -> None:
+    """`/assign`'s menu done: the homework set with the words `/assign` would be typed with
+    (`exam` when taken as one): in a group, there; in private, in the group picked next with
+    the chat picker."""
+    services, locale = context.services, context.locale
+    toggles = {tap.best, tap.shuffle, tap.exam}
+    quiz = await _menu_quiz(query, context, tap.quiz_id, tap.hours or -1, toggles)
+    if quiz is None or query.message is None:
         return
-    words = [quiz.id, f"{tap.hours}h", *(["best"] * tap.best), *(["shuffle"] * tap.shuffle)]
+    private = query.message.chat.type == ChatType.PRIVATE
+    words = [
+        quiz.id, f"{tap.hours}h",
+        *(["best"] * tap.best), *(["shuffle"] * tap.shuffle), *(["exam"] * tap.exam),
+    ]  # fmt: skip
     timezone = services.settings.default_timezone if private else await _timezone(context)
     wanted = arguments.assign(
         words, services.catalog, timezone, services.clock(), services.settings.homework_min_seconds
@@ -123,6 +131,26 @@ async def on_assign_setup(
         await pickers.ask(context, PickFor.ASSIGN, {"args": words}, text, channels=False)
         return
     await _assign_here(context, wanted, timezone, query.from_user.id)
+
+
+async def _menu_quiz(
+    query: CallbackQuery, context: QuizContext, quiz_id: str, hours: int, toggles: set[int]
+) -> Quiz | None:
+    """The quiz a tap on `/assign`'s menu is for, the tap answered; None (told why) for a
+    tap no menu of ours drew (`hours`: 0 or one of the menu's deadlines; each toggle 0 or 1)
+    or, in a group, by someone who does not control its quizzes."""
+    locale = context.locale
+    quiz = context.services.catalog.get(quiz_id)
+    wrong = toggles - {0, 1} or hours not in (0, *ASSIGN_HOURS)
+    if quiz is None or query.message is None or wrong:
+        await query.answer(locale.t("stale_button"))
+        return None
+    private = query.message.chat.type == ChatType.PRIVATE
+    if not private and not await controls_chat(context):
+        await query.answer(locale.t("group_admins_only"))
+        return None
+    await query.answer()
+    return quiz
 
 
 async def assignments(update: Update, context: QuizContext) -> None:
@@ -265,6 +293,7 @@ def handlers(
         ChatPickHandler(PickFor.ASSIGN, on_assign_pick),
         QuizMenuHandler(MenuFor.ASSIGN, on_assign_chosen),
         TapHandler(callbacks.AssignSetup, on_assign_setup),
+        TapHandler(callbacks.AssignAs, on_assign_as),
         StartLinkHandler(Homework, opened),
         StartLinkHandler(AssignmentReport, on_report_link),
     ]

@@ -318,3 +318,38 @@ def setup_menu(
     ]
     text = locale.t("menu_until_when", title=_title(quiz, None, locale), n=len(quiz))
     return Rendered(text, InlineKeyboardMarkup([toggles, deadlines]))
+
+
+def homework_or_exam(quiz: Quiz, hours: int, best: bool, shuffle: bool, locale: Locale) -> Rendered:
+    """`/assign`'s menu once the deadline is chosen: as homework, or as an exam in the bank's
+    minutes (the default time limit if it names none, as `/assign <quiz> <deadline> exam`
+    sets it): its size, time, and which attempt counts. A bank that declares an exam offers
+    the exam first."""
+
+    def setup(exam: bool) -> str:
+        return callbacks.AssignAs(quiz.id, hours, int(best), int(shuffle), int(exam)).encode()
+
+    paper = draw(quiz, rules_of(quiz), seed=0)  # its size and time only
+    whole, part = divmod(paper.seconds, 60)
+    minutes = clock_text(paper.seconds) if part else locale.t("menu_exam_minutes", n=whole)
+    attempts = rules_of(quiz).attempts if best else 1
+    if attempts == 1:
+        counts = locale.t("menu_exam_counts_one")
+    elif attempts == 0:
+        counts = locale.t("menu_exam_counts_any")
+    else:
+        counts = locale.t("menu_exam_counts_best", n=attempts)
+    text = locale.t(
+        "menu_homework_or_exam",
+        title=_title(quiz, None, locale),
+        deadline=locale.t(f"menu_deadline_{hours}h"),
+        n=len(paper.items),
+        minutes=minutes,
+        counts=counts,
+    )
+    homework = InlineKeyboardButton(locale.t("menu_as_homework"), callback_data=setup(False))
+    exam = InlineKeyboardButton(
+        locale.t("menu_as_exam", minutes=minutes), callback_data=setup(True)
+    )
+    row = [exam, homework] if quiz.exam is not None else [homework, exam]
+    return Rendered(text, InlineKeyboardMarkup([row]))

@@ -43,7 +43,7 @@ def test_learner_and_draft_kinds_are_private_group_kinds_are_groups() -> None:
     # a posted question may live in any chat; the post names its chat and message; the menus
     # of quizzes and the homework's menu are answered in a group and in private alike (in a
     # group, by those who control its quizzes)
-    anywhere = {"adp", "pp", "ps", "qm", "qc", "as"}
+    anywhere = {"adp", "pp", "ps", "qm", "qc", "as", "ah"}
     assert all(declared[prefix] == callbacks.ANY_CHAT for prefix in anywhere)
     # /help's topics: wherever people send commands, never in a channel
     assert declared["hp"] == {"private", "group", "supergroup"}

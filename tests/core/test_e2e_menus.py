@@ -1,6 +1,7 @@
 """Commands given no quiz answer with the quizzes as buttons (a screenful a page), then ask
 what else they need with buttons of common choices: `/quiz`, `/groupquiz` (time and mode),
-`/assign` (deadline, best, shuffle; in private then the chat picker), `/report` and `/export`
+`/assign` (deadline, best, shuffle, as homework or as an exam; in private then the chat
+picker), `/report` and `/export`
 (the format), `/push` (the chat picker). In a group only the chat's admins may use the menu."""
 
 from __future__ import annotations
@@ -116,6 +117,10 @@ async def test_assign_menu_in_a_group_and_in_private(api: FakeBotApi, settings: 
         assert _labels(toggled)[:2] == ["☑️ Best attempt counts", "⬜ Shuffle questions"]
         room.keyboards.pop(menu.message_id)  # the redrawn buttons, as a person sees them
         await room.tap(BO, toggled, 3)  # 3 days
+        how = await _redrawn(api, menu, "as homework, or as an exam?")
+        assert _labels(how) == ["📝 As homework", "⏱ As an exam (3 min)"]
+        room.keyboards.pop(menu.message_id)
+        await room.tap(BO, how, 0)
         post = await api.wait_for_bot_message(GROUP_ID, "Homework #1")
         assert "best attempt" in post.text
 
@@ -124,6 +129,8 @@ async def test_assign_menu_in_a_group_and_in_private(api: FakeBotApi, settings: 
         await bo.tap(menu, _data(menu, "Quiz 02"))
         setup = await _redrawn(api, menu, "until when")
         await bo.tap(setup, _data(setup, "1 week"))
+        how = await _redrawn(api, menu, "as homework, or as an exam?")
+        await bo.tap(how, _data(how, "As homework"))
         await api.wait_for_bot_message(BO.id, "Which group gets the homework")
         api.share_chat(BO, room.chat)
         await api.wait_for_bot_message(BO.id, "Homework #2")

@@ -89,36 +89,77 @@ async def test_group_taps_are_toasted_by_the_toast_process(
     assert len(stored) == len(toasts) == 60  # every toast is a stored answer, and every answer
 
 
-async def test_a_killed_toast_process_leaves_later_toasts_to_the_bot(
+async def test_a_killed_toast_process_loses_no_toast_and_is_restarted(
     api: FakeBotApi, toasting: Settings, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """SIGKILL in the middle of a burst, the child's toasts held by Telegram and lost with it:
+    the bot answers them itself, and the taps that come while the child is down; a new child
+    is started and toasts again; one line says the death."""
     caplog.set_level(logging.INFO, logger="bot.serving.toaster")
     async with running_bot(toasting) as application:
         toaster = _toaster(application)
+        killed = toaster.pid
         question = await _first_question(api)
-        api.delay("answerCallbackQuery", 2.0, times=40)  # the child's toasts hang...
+        # the child's toasts hang at Telegram, and are never carried out...
+        api.delay("answerCallbackQuery", 2.0, times=40, lost=True)
         first = _tap_all(api, question, _members(10_000, 40))
-        await api.wait_for(lambda: "answerCallbackQuery" in api.delayed)
-        os.kill(toaster.pid, signal.SIGKILL)  # ...and it is killed in the middle of the burst
-        assert await asyncio.wait_for(toaster.exited(), 10) == -signal.SIGKILL
-        assert not toaster.running
-        later = _tap_all(api, question, _members(20_000, 40))
+        await api.wait_for(lambda: api.delayed.count("answerCallbackQuery") == 40)
+        os.kill(killed, signal.SIGKILL)  # ...and it is killed in the middle of the burst
+        # taps while it is down: answered by the bot itself
+        down = _tap_all(api, question, _members(20_000, 20))
+        await api.wait_for(lambda: all(q in api.callback_answers for q in first + down), 30)
+        # a new child runs, and toasts the taps after it started
+        await api.wait_for(lambda: toaster.running and toaster.pid != killed, 30)
+        restarted = toaster.pid
+        later = _tap_all(api, question, _members(30_000, 20))
         await api.wait_for(lambda: all(q in api.callback_answers for q in later), 30)
-        bot = tcp_ports(os.getpid())
-        assert _toast_ports(api, later) <= bot  # sent by the bot itself
-    assert all(str(api.callback_answers[q]["text"]).startswith(RECORDED) for q in later)
+        child = tcp_ports(restarted)
+        assert _toast_ports(api, later) <= child
+    every = first + down + later
+    assert all(str(api.callback_answers[q]["text"]).startswith(RECORDED) for q in every)
     stored = {row[1] for row in _first_answers(toasting)}
-    assert stored == {int(m.id) for m in _members(10_000, 40) + _members(20_000, 40)}
+    members = _members(10_000, 40) + _members(20_000, 20) + _members(30_000, 20)
+    assert stored == {int(m.id) for m in members}
     warnings = [
         r.getMessage()
         for r in caplog.records
-        if r.levelno == logging.WARNING and r.name == "bot.serving.toaster"
+        if r.levelno >= logging.WARNING and r.name == "bot.serving.toaster"
     ]
-    assert warnings == [
-        f"the toast process stopped (exit code {-signal.SIGKILL}): group toasts are sent "
-        "in-process from now on"
-    ]
-    assert len(first) == 40  # their toasts may be lost with the child: their answers are not
+    assert len(warnings) == 1 and f"toast process {killed} stopped" in warnings[0], warnings
+
+
+async def test_a_toast_process_that_does_not_start_again_is_retried_ever_later(
+    api: FakeBotApi,
+    toasting: Settings,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """After a death, starts that fail are retried with a wait that doubles, one line each;
+    meanwhile the bot toasts itself; once a start succeeds the child toasts again."""
+    caplog.set_level(logging.INFO, logger="bot.serving.toaster")
+    monkeypatch.setattr(toaster_module, "RESTART_SECONDS", 0.05)
+    async with running_bot(toasting) as application:
+        toaster = _toaster(application)
+        killed = toaster.pid
+        question = await _first_question(api)
+        monkeypatch.setattr(toaster_module, "READY_SECONDS", 0.0)  # no child is ready in time
+        os.kill(killed, signal.SIGKILL)
+
+        def retries() -> list[str]:
+            return [r.getMessage() for r in caplog.records if "start again" in r.getMessage()]
+
+        await api.wait_for(lambda: len(retries()) >= 3, 30)
+        assert [line.rsplit(" ", 2)[-2] for line in retries()[:3]] == ["0.1", "0.2", "0.4"]
+        down = _tap_all(api, question, _members(10_000, 10))
+        await api.wait_for(lambda: all(q in api.callback_answers for q in down), 30)
+        assert _toast_ports(api, down) <= tcp_ports(os.getpid())
+        monkeypatch.setattr(toaster_module, "READY_SECONDS", 30.0)
+        await api.wait_for(lambda: toaster.running and toaster.pid != killed, 30)
+        later = _tap_all(api, question, _members(20_000, 10))
+        await api.wait_for(lambda: all(q in api.callback_answers for q in later), 30)
+        assert _toast_ports(api, later) <= tcp_ports(toaster.pid)
+    deaths = [r.getMessage() for r in caplog.records if "stopped (exit code" in r.getMessage()]
+    assert len(deaths) == 1, deaths
 
 
 async def test_shutdown_sends_every_toast_the_toast_process_holds(
@@ -170,7 +211,7 @@ async def test_the_toast_process_reads_the_settings_the_bot_read(
     (tmp_path / ".env").write_text("QUIZ_HEALTH_PORT=not-a-port\n", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("QUIZ_HEALTH_PORT", "18080")  # read, never opened by the child
-    toaster = await Toaster.start(toasting)
+    toaster = await Toaster.start(toasting, _never)
     assert toaster is not None
     await toaster.stop()
     assert await toaster.exited() == 0
@@ -212,7 +253,7 @@ async def test_a_stalled_toast_process_blocks_nothing_and_catches_up(
                 lambda: len([r for r in group_answers(path) if r[0] == 0]) == 1000, 60
             )
             # what the pipe did not take (about 76 bytes a toast past its 64 KiB)
-            kept = toaster._stdin.transport.get_write_buffer_size()  # type: ignore[attr-defined]
+            kept = toaster._child.stdin.transport.get_write_buffer_size()  # type: ignore[attr-defined]
             assert not any(q in api.callback_answers for q in taps)
         finally:
             os.kill(toaster.pid, signal.SIGCONT)
@@ -236,6 +277,10 @@ async def test_toasts_too_old_for_telegram_are_one_line_each_in_the_toast_proces
     late = [line for line in err.splitlines() if "answered too late" in line]
     assert len(late) == len(taps) == 5, err
     assert "Traceback" not in err and "toast failed" not in err
+
+
+async def _never(query_id: str, text: str) -> None:
+    raise AssertionError("no toast to send here")
 
 
 ANY_CHARACTER = st.characters(exclude_categories=())  # lone surrogates too
