@@ -9,46 +9,12 @@ from pathlib import Path
 
 from storage import Storage
 from storage.group_store import GroupSession
+from tests.support.db import rows_of_chat, whole_database
 from tests.support.posting import answer_post, post
 
 OLD, NEW, OTHER = -4001, -1004001, -5005
 T0 = 1_700_000_000.0
 IDS = ("q1", "q2")
-
-
-def chat_columns(db_path: Path) -> list[tuple[str, str]]:
-    """Every (table, column) that names a chat: `chat_id`, `chat`, or `..._chat_id`."""
-    with sqlite3.connect(db_path) as db:
-        tables = [
-            row[0]
-            for row in db.execute(
-                "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'"
-            )
-        ]
-        return [
-            (table, column[1])
-            for table in tables
-            for column in db.execute(f"PRAGMA table_info({table})")
-            if column[1] in ("chat_id", "chat") or column[1].endswith("_chat_id")
-        ]
-
-
-def rows_of(db_path: Path, chat: int) -> dict[str, int]:
-    """How many rows of each table with a chat column name `chat`."""
-    with sqlite3.connect(db_path) as db:
-        return {
-            table: db.execute(
-                f"SELECT COUNT(*) FROM {table} WHERE {column} IN (?, ?)",
-                (chat, str(chat)),
-            ).fetchone()[0]
-            for table, column in chat_columns(db_path)
-        }
-
-
-def everything(db_path: Path) -> list[tuple[str, list[tuple[object, ...]]]]:
-    with sqlite3.connect(db_path) as db:
-        names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
-        return [(name, sorted(db.execute(f"SELECT * FROM {name}"), key=repr)) for name in names]
 
 
 async def timed(storage: Storage, chat: int, quiz: str = "arith") -> GroupSession:
@@ -89,8 +55,8 @@ async def a_class(storage: Storage, chat: int) -> GroupSession:
 async def test_every_table_with_a_chat_column_moves(storage: Storage, db_path: Path) -> None:
     running = await a_class(storage, OLD)
     await a_class(storage, OTHER)  # another chat is left alone
-    other_before = rows_of(db_path, OTHER)
-    before = rows_of(db_path, OLD)
+    other_before = rows_of_chat(db_path, OTHER)
+    before = rows_of_chat(db_path, OLD)
     # the class has a row in every table that names a chat: a table added later with a
     # chat column shows here first, and must be filled above and moved
     assert sorted(t for t, n in before.items() if n == 0) == [], before
@@ -98,9 +64,9 @@ async def test_every_table_with_a_chat_column_moves(storage: Storage, db_path: P
     move = await storage.move_chat(OLD, NEW, T0 + 10)
 
     assert move.moved and move.ended_sessions == (running.id,) and move.dropped_schedules == ()
-    assert set(rows_of(db_path, OLD).values()) == {0}
-    assert rows_of(db_path, NEW) == before
-    assert rows_of(db_path, OTHER) == other_before
+    assert set(rows_of_chat(db_path, OLD).values()) == {0}
+    assert rows_of_chat(db_path, NEW) == before
+    assert rows_of_chat(db_path, OTHER) == other_before
     assert (await storage.chats.settings(NEW)).timezone == "Africa/Lagos"
     assert [a.chat_id for a in await storage.homework.open_assignments()] == [NEW, OTHER]
     assert [s.chat for s in await storage.content.schedules()] == [str(NEW), str(OTHER)]
@@ -113,10 +79,10 @@ async def test_every_table_with_a_chat_column_moves(storage: Storage, db_path: P
     assert known.type == "supergroup" and known.title == "Form 3"
 
     # the second service message: nothing changes
-    kept = everything(db_path)
+    kept = whole_database(db_path)
     again = await storage.move_chat(OLD, NEW, T0 + 20)
     assert not again.moved and again.ended_sessions == ()
-    assert everything(db_path) == kept
+    assert whole_database(db_path) == kept
 
 
 async def test_rows_already_under_the_new_id_are_merged(storage: Storage, db_path: Path) -> None:
@@ -141,7 +107,7 @@ async def test_rows_already_under_the_new_id_are_merged(storage: Storage, db_pat
     move = await storage.move_chat(OLD, NEW, T0 + 10)
 
     assert move.moved and move.ended_sessions == ()  # it had been stopped
-    assert set(rows_of(db_path, OLD).values()) == {0}
+    assert set(rows_of_chat(db_path, OLD).values()) == {0}
     settings = await storage.chats.settings(NEW)
     assert (settings.language, settings.timezone) == ("en", "Africa/Lagos")  # new's, then old's
     [schedule] = await storage.content.schedules()
@@ -177,7 +143,7 @@ async def test_a_move_to_the_same_id_or_of_an_unknown_chat_changes_nothing(
     storage: Storage, db_path: Path
 ) -> None:
     await a_class(storage, OLD)
-    kept = everything(db_path)
+    kept = whole_database(db_path)
     assert not (await storage.move_chat(OLD, OLD, T0)).moved
     assert not (await storage.move_chat(-777, NEW, T0)).moved
-    assert everything(db_path) == kept
+    assert whole_database(db_path) == kept
