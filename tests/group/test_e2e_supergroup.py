@@ -9,6 +9,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from telegram.error import ChatMigrated
+
 from bot.config import Settings
 from bot.sandbox import FakeBotApi
 from tests.support.db import rows_of_chat, whole_database
@@ -126,3 +128,31 @@ async def test_a_send_racing_the_upgrade_lands_in_the_supergroup(
         await supergroup.say(BO, "/assignments", "Open homework")
         assert not any("supergroup" in m.text for m in supergroup.messages())
     assert whole_database(settings.db_path) == kept
+
+
+async def test_only_a_call_that_sends_is_made_again_in_the_supergroup(
+    api: FakeBotApi, tmp_path: Path
+) -> None:
+    settings = _settings(api, tmp_path)
+    room = _class(api)
+    async with running_bot(settings) as application:
+        await room.say(ADA, "/timezone Africa/Lagos", "time zone is now Africa/Lagos")
+        shown = await room.say(ADA, "/assign tiny 2h", "Homework #1")
+        api.upgrade(room.chat, NEW_ID, ADA, notices=())
+        bot = application.bot
+        # an edit of the old group's message: that message is out of reach, and the new chat's
+        # message of the same number is another one; the chat moves all the same
+        try:
+            await bot.edit_message_text("edited", chat_id=OLD_ID, message_id=shown.message_id)
+        except ChatMigrated as error:
+            assert error.new_chat_id == NEW_ID
+        else:
+            raise AssertionError("an edit of the old group's message went through")
+        assert not [c for c in api.calls if c.params.get("chat_id") == NEW_ID]
+        assert set(rows_of_chat(settings.db_path, OLD_ID).values()) == {0}
+        # a send, with a reply to the old group's message: made once more, without the reply
+        sent = await bot.send_message(OLD_ID, "hello", reply_to_message_id=shown.message_id)
+        assert sent.chat.id == NEW_ID
+        assert [m.text for m in api.bot_messages(NEW_ID)] == ["hello"]
+        refused = [c.method for c in api.calls if c.params.get("chat_id") == OLD_ID and not c.ok]
+        assert refused == ["editMessageText", "sendMessage"]
