@@ -54,3 +54,26 @@ async def test_statuses_are_remembered_for_a_while_and_never_more_than_the_bound
         assert len(telegram.asked) == asked + 1
     finally:
         await storage.close()
+
+
+async def test_a_moved_chat_is_forgotten_under_its_old_id(tmp_path: Path) -> None:
+    storage = await Storage.open(tmp_path / "quiz.sqlite3")
+    try:
+        services = Services(
+            Settings(token="1:x", db_path=tmp_path / "quiz.sqlite3"),
+            storage,
+            Catalog.from_folder(DEFAULT_CONTENT_DIR, "en"),
+        )
+        old, new, other = -42, -10042, -7
+        services.member_status[(old, 1)] = (0.0, "administrator")
+        services.member_status[(other, 1)] = (0.0, "member")
+        services.usual_languages[old] = (0.0, "yo")
+        services.usual_languages[new] = (0.0, "en")  # worked out while the supergroup was empty
+        services.poll_chats["p1"] = old
+        services.poll_chats["p2"] = other
+        services.forget_chat(old, new)
+        assert dict(services.member_status) == {(other, 1): (0.0, "member")}
+        assert dict(services.usual_languages) == {}
+        assert dict(services.poll_chats) == {"p1": new, "p2": other}
+    finally:
+        await storage.close()
