@@ -77,6 +77,9 @@ def build_application(
         )
         application.bot_data[SERVICES_KEY] = services
         assert application.job_queue is not None
+        # a group that became a supergroup, learnt from a refused call, is followed there
+        jobs = application.job_queue
+        bot.follow_chat_moves(lambda old, new: group.follow(bot, services, jobs, old, new))
         for feature in FEATURES:
             await feature.start(application.job_queue, services)
         await menus.start(application)
@@ -93,6 +96,7 @@ def build_application(
         )
 
     async def post_shutdown(application: QuizApplication) -> None:
+        bot.follow_chat_moves(None)
         gc.unfreeze()  # collectable again (a process that starts bots again, the tests)
         # every update was handled: the last toast was handed over
         while toasters:
@@ -102,9 +106,10 @@ def build_application(
         if application.bot_data.pop(SERVICES_KEY, None) is not None:  # it was ready
             log.info("Quiz Tutor stopped")
 
+    bot = _bot(settings)
     application: QuizApplication = (
         Application.builder()
-        .bot(_bot(settings))
+        .bot(bot)
         .context_types(ContextTypes(context=QuizContext))
         .concurrent_updates(PerChatUpdateProcessor(poll_chats=polls, clock=clock))
         .update_queue(UpdateQueue())

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from storage.chat_moves import ChatMove, move_chat
 from storage.database import Database, row_as
 
 CACHE_SIZE = 10_000
@@ -90,6 +91,16 @@ class ChatStore:
                 now,
             )
         self._cache.pop(chat_id, None)
+
+    async def move(self, old: int, new: int, now: float) -> ChatMove:
+        """Everything of chat `old` under `new`: a group became a supergroup
+        (storage/chat_moves.py)."""
+        try:
+            async with self._database.transaction() as tx:
+                return await move_chat(tx, old, new, now)
+        finally:
+            self._cache.pop(old, None)
+            self._cache.pop(new, None)
 
     # commands waiting for a picked chat
 

@@ -217,6 +217,11 @@ class GroupStore:
             self._changes += 1
             self._tap_targets.clear()
 
+    def forget_sessions(self) -> None:
+        """Read again what taps name: sessions were changed elsewhere (a chat's move)."""
+        self._changes += 1
+        self._tap_targets.clear()
+
     async def tap_target(
         self, *, session_id: int | None = None, post_id: int | None = None, position: int = 0
     ) -> TapTarget:

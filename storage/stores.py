@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Unpack
 
 from storage.audit import AuditLog
+from storage.chat_moves import ChatMove
 from storage.chat_store import ChatStore
 from storage.content_store import ContentStore
 from storage.database import Database, OpenOptions
@@ -57,6 +58,14 @@ class Storage:
             media=MediaStore(database),
             exams=ExamStore(database),
         )
+
+    async def move_chat(self, old: int, new: int, now: float) -> ChatMove:
+        """A group became a supergroup: every row of chat `old` moved to `new`, in one
+        transaction (storage/chat_moves.py); a second move is a no-op."""
+        try:
+            return await self.chats.move(old, new, now)
+        finally:
+            self.groups.forget_sessions()
 
     async def close(self) -> None:
         """Write the answers still waiting, then close the database."""

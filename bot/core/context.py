@@ -93,6 +93,17 @@ class Services:
         database file. Called on every health request: keep it cheap and free of I/O."""
         return self.storage.lost
 
+    def forget_chat(self, old: int, new: int) -> None:
+        """A group became a supergroup: what is remembered of it under its old id is
+        dropped (its usual language, its members' statuses), and its open polls' votes are
+        ordered as the new chat's."""
+        self.usual_languages.pop(old, None)
+        self.usual_languages.pop(new, None)  # worked out before its members moved in
+        for key in [key for key in self.member_status if key[0] == old]:
+            self.member_status.pop(key, None)
+        for poll_id in [poll for poll, chat in self.poll_chats.items() if chat == old]:
+            self.poll_chats[poll_id] = new
+
     def locale_of(self, user: User) -> Locale:
         """A stored person's language: the one they chose, else their Telegram's."""
         default = self.settings.default_language

@@ -24,7 +24,7 @@ import random
 import re
 import urllib.request
 import warnings
-from collections.abc import Callable, Coroutine, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
 from http import HTTPStatus
 from typing import Any, cast
 from urllib.parse import urlsplit
@@ -33,7 +33,7 @@ import aiohttp
 from telegram import InlineKeyboardMarkup, Update
 from telegram._utils.defaultvalue import DEFAULT_NONE, DefaultValue
 from telegram._utils.types import JSONDict, ODVInput, TimePeriod
-from telegram.error import NetworkError, RetryAfter, TelegramError, TimedOut
+from telegram.error import ChatMigrated, NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.ext import AIORateLimiter, BaseRateLimiter, Defaults, ExtBot
 from telegram.request import BaseRequest, RequestData
 from telegram.warnings import PTBDeprecationWarning
@@ -42,6 +42,9 @@ from bot.core import faults
 from bot.core.updates import UpdateParser
 
 log = logging.getLogger(__name__)
+
+ChatMoved = Callable[[int, int], Awaitable[None]]
+"""Called with (old id, new id) when Telegram says a group became a supergroup."""
 
 
 class QuizBot(ExtBot[Any]):
@@ -54,7 +57,12 @@ class QuizBot(ExtBot[Any]):
     * notes on an error which call and chat it came from (`faults.call_of`), so that only the
       chat that refused is marked, never the person whose update led to the call;
     * takes Telegram's "query is too old" for a late callback answer as the end of that
-      answer, in one log line: the tap itself is still handled by its caller.
+      answer, in one log line: the tap itself is still handled by its caller;
+    * follows a group that became a supergroup (`ChatMigrated`): the chat is moved
+      (`follow_chat_moves`) and a call that sends is made once more in the new chat. A call
+      that names a message of the old chat (an edit, a deletion) is not: the old chat's
+      messages are out of reach, and a message of the same number in the new chat is
+      another one.
     """
 
     def __init__(
@@ -79,6 +87,12 @@ class QuizBot(ExtBot[Any]):
         )
         self._polling_request = get_updates_request
         self._updates = UpdateParser(self)
+        self._on_chat_moved: ChatMoved | None = None
+
+    def follow_chat_moves(self, moved: ChatMoved | None) -> None:
+        """Call `moved(old, new)` when a call is refused because its group became a
+        supergroup, before the call is made again in the new chat (None: stop)."""
+        self._on_chat_moved = moved
 
     @property
     def updates(self) -> UpdateParser:
@@ -157,7 +171,7 @@ class QuizBot(ExtBot[Any]):
         connect_timeout: ODVInput[float] = DEFAULT_NONE,
         pool_timeout: ODVInput[float] = DEFAULT_NONE,
     ) -> bool | JSONDict | list[JSONDict]:
-        tries = 0
+        tries, moved = 0, False
         while True:
             tries += 1
             try:
@@ -178,6 +192,11 @@ class QuizBot(ExtBot[Any]):
                         error.message,
                     )
                     return False
+                if isinstance(error, ChatMigrated) and not moved:
+                    moved = True
+                    if await self._chat_moved(data, error.new_chat_id):
+                        data = {**_elsewhere(data), "chat_id": error.new_chat_id}
+                        continue
                 delay = None if endpoint in OWN_RETRIES else faults.retry_delay(tries, error)
                 if delay is None:
                     raise
@@ -186,6 +205,28 @@ class QuizBot(ExtBot[Any]):
                     "%s: %s; try %d in %.1f s", faults.where(error), error.message, tries + 1, delay
                 )
                 await asyncio.sleep(delay)
+
+    async def _chat_moved(self, data: JSONDict, new_chat_id: int) -> bool:
+        """The chat of the call moved to `new_chat_id`: follow it; whether to make the call
+        again there (a call naming none of the old chat's messages)."""
+        old = data.get("chat_id")
+        if self._on_chat_moved is None or not isinstance(old, int | str):
+            return False
+        try:
+            await self._on_chat_moved(int(old), new_chat_id)
+        except Exception:  # the call fails as Telegram refused it; the next one tries again
+            log.exception("chat %s became %s, and could not be moved", old, new_chat_id)
+            return False
+        log.info("chat %s became %s: the call is made there", old, new_chat_id)
+        return "message_id" not in data and "message_ids" not in data
+
+
+def _elsewhere(data: JSONDict) -> JSONDict:
+    """A call made again in another chat: without its reply to a message of the first."""
+    return {name: value for name, value in data.items() if name not in _REPLIES}
+
+
+_REPLIES = frozenset({"reply_parameters", "reply_to_message_id"})
 
 
 # what `edit_message_text` and `send_message` leave to the bot's `Defaults`

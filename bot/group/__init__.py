@@ -13,8 +13,9 @@ from telegram.ext import JobQueue
 from bot.core.context import Services
 from bot.group import flow, posts
 from bot.group.handlers import COMMANDS, handlers
+from bot.group.upgrade import follow
 
-__all__ = ["COMMANDS", "handlers", "start"]
+__all__ = ["COMMANDS", "follow", "handlers", "start"]
 
 
 async def start(jobs: JobQueue[Any], services: Services) -> None:

@@ -546,11 +546,7 @@ async def stop(bot: Bot, services: Services, jobs: Jobs, session: GroupSession) 
     async with session_lock(services, session.id):
         if not await services.storage.groups.stop_session(session.id, services.clock()):
             return False
-        cancel(jobs, _reveal_job(session.id), count_job(session.id), _tick_job(session.id))
-        current = await services.storage.groups.get_session(session.id)
-        position = current.position if current is not None else session.position
-        asked = await services.storage.groups.asked(session.id, position)
-        _closed(services, session.id, position, asked)
+        asked = await _forget(services, jobs, session)
         try:
             if asked is not None and asked.revealed_at is None and asked.message_id:
                 # the open question is closed in place, as a reveal: never left asking
@@ -563,6 +559,33 @@ async def stop(bot: Bot, services: Services, jobs: Jobs, session: GroupSession) 
     await send(bot, services, session.chat_id, stopped, None, session.thread_id)
     await _post_final(bot, services, session)
     return True
+
+
+async def _forget(services: Services, jobs: Jobs, session: GroupSession) -> AskedQuestion | None:
+    """What an ended session no longer needs: its timers, its count, its poll's chat; the
+    question it was at."""
+    cancel(jobs, _reveal_job(session.id), count_job(session.id), _tick_job(session.id))
+    current = await services.storage.groups.get_session(session.id)
+    position = current.position if current is not None else session.position
+    asked = await services.storage.groups.asked(session.id, position)
+    _closed(services, session.id, position, asked)
+    return asked
+
+
+async def ended_by_move(bot: Bot, services: Services, jobs: Jobs, session_id: int) -> None:
+    """A quiz ended because its group became a supergroup (storage/chat_moves.py): its
+    timers stop, and the new chat is told, with the results so far."""
+    session = await services.storage.groups.get_session(session_id)
+    if session is None:
+        return
+    async with session_lock(services, session.id):
+        await _forget(services, jobs, session)
+    moved = session_locale(services, session).t("group_moved")
+    try:
+        await send(bot, services, session.chat_id, moved, None, session.thread_id)
+    except TelegramError as error:
+        log.warning("group session %s: end not told: %s", session.id, faults.describe(error))
+    await _post_final(bot, services, session)
 
 
 async def resume(bot: Bot, services: Services, jobs: Jobs) -> None:

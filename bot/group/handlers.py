@@ -14,7 +14,7 @@ from typing import Any
 
 from telegram import CallbackQuery, Update
 from telegram.constants import ChatType
-from telegram.ext import BaseHandler, CommandHandler, PollAnswerHandler
+from telegram.ext import BaseHandler, CommandHandler, MessageHandler, PollAnswerHandler, filters
 
 from bot.config import Settings
 from bot.core import arguments, callbacks, commands, pickers, quiz_menus
@@ -30,7 +30,7 @@ from bot.core.handlers import (
 )
 from bot.core.pickers import Picked, PickFor
 from bot.core.quiz_menus import MenuFor
-from bot.group import answers, flow, posts, render
+from bot.group import answers, flow, posts, render, upgrade
 from content.group_rules import rank
 from content.model import Quiz
 
@@ -347,4 +347,5 @@ def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:
         QuizMenuHandler(MenuFor.GROUPQUIZ, on_groupquiz_chosen),
         TapHandler(callbacks.GroupQuizStart, on_groupquiz_start),
         PollAnswerHandler(on_vote),
+        MessageHandler(filters.StatusUpdate.MIGRATE, upgrade.on_upgrade),
     ]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime
 import html
 import logging
+from collections.abc import Iterable
 from typing import Any
 
 from telegram import Bot
@@ -115,8 +116,8 @@ def _not_posted(error: TelegramError, shown: str) -> Reply:
 # daily schedules
 
 
-def _job_name(schedule: Schedule) -> str:
-    return f"push-schedule-{schedule.id}"
+def _job_name(schedule_id: int) -> str:
+    return f"push-schedule-{schedule_id}"
 
 
 def arm(jobs: Jobs, schedule: Schedule) -> Job[Any]:
@@ -125,11 +126,16 @@ def arm(jobs: Jobs, schedule: Schedule) -> Job[Any]:
     at = datetime.time(
         schedule.minute_of_day // 60, schedule.minute_of_day % 60, tzinfo=datetime.UTC
     )
-    return jobs.run_daily(scheduled_push, time=at, name=_job_name(schedule), data=schedule.id)
+    return jobs.run_daily(scheduled_push, time=at, name=_job_name(schedule.id), data=schedule.id)
 
 
 def disarm(jobs: Jobs, schedule: Schedule) -> None:
-    flow.cancel(jobs, _job_name(schedule))
+    disarm_ids(jobs, (schedule.id,))
+
+
+def disarm_ids(jobs: Jobs, schedule_ids: Iterable[int]) -> None:
+    """The jobs of schedules that were removed (by number)."""
+    flow.cancel(jobs, *(_job_name(schedule_id) for schedule_id in schedule_ids))
 
 
 async def set_schedule(

@@ -116,12 +116,14 @@ class ApiError(Exception):
         description: str,
         retry_after: int | None = None,
         body: str | None = None,
+        migrate_to: int | None = None,
     ) -> None:
         super().__init__(description)
         self.status = status
         self.description = description
         self.retry_after = retry_after
         self.body = body  # a page that is not Bot API JSON (a proxy's), sent as it is
+        self.migrate_to = migrate_to  # the supergroup a group became (`parameters`)
 
 
 @dataclass(frozen=True)
@@ -158,6 +160,7 @@ class Chat:
     bot_rights: set[str] | None = None
     username: str | None = None  # a public chat's @name
     creator: int | None = None  # who created it (`chat_is_created`)
+    migrated_to: int | None = None  # a group upgraded to a supergroup: the supergroup's id
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -797,6 +800,49 @@ class FakeBotApi:
         chat.can_send_messages = messages
         chat.can_send_polls = polls
 
+    def upgrade(
+        self, chat: Chat, new_id: int, by: FakeUser, notices: Sequence[str] = ("to", "from")
+    ) -> Chat:
+        """A basic group becomes a supergroup under `new_id` (it grew past 200 members, or an
+        admin changed a setting only supergroups have), as Telegram does it: the supergroup
+        has the group's title, members and admins, and no message of it; every call naming
+        the old id is refused (400, `migrate_to_chat_id`). Telegram then tells the bot with a
+        service message in each chat, in any order, or only one: `notices` names them, "to"
+        (in the old group, `migrate_to_chat_id`) and "from" (in the supergroup,
+        `migrate_from_chat_id`)."""
+        if chat.type != "group" or chat.migrated_to is not None:
+            raise AssertionError(f"chat {chat.id} is not a basic group")
+        upgraded = Chat(
+            id=new_id, type="supergroup", title=chat.title, admins=set(chat.admins),
+            can_send_messages=chat.can_send_messages, can_send_polls=chat.can_send_polls,
+            members=None if chat.members is None else set(chat.members),
+            bot_rights=chat.bot_rights, creator=chat.creator,
+        )  # fmt: skip
+        self.chats[new_id] = upgraded
+        chat.migrated_to = new_id
+        for notice in notices:
+            self.upgrade_notice(chat, by, notice)
+        return upgraded
+
+    def upgrade_notice(self, group: Chat, by: FakeUser, notice: str) -> int:
+        """Telegram's service message about an upgraded group (see `upgrade`): "to", in the
+        old group, or "from", in the supergroup; its update_id."""
+        if group.migrated_to is None:
+            raise AssertionError(f"chat {group.id} was not upgraded")
+        upgraded = self.chats[group.migrated_to]
+        where, field_name, value = {
+            "to": (group, "migrate_to_chat_id", upgraded.id),
+            "from": (upgraded, "migrate_from_chat_id", group.id),
+        }[notice]
+        message = {
+            "message_id": next(self._message_ids[where.id]),
+            "date": int(time.time()),
+            "chat": where.to_dict(),
+            "from": by.to_dict(),
+            field_name: value,
+        }
+        return self._push({"message": message})
+
     def forget_chat(self, chat: Chat) -> None:
         """The chat is gone (deleted, or an id that never existed): "chat not found"."""
         self.chats.pop(chat.id, None)
@@ -969,6 +1015,8 @@ class FakeBotApi:
             }
             if error.retry_after is not None:
                 body["parameters"] = {"retry_after": error.retry_after}
+            if error.migrate_to is not None:
+                body["parameters"] = {"migrate_to_chat_id": error.migrate_to}
             return web.json_response(body, status=error.status)
         self.calls.append(
             Call(method, params, True, abandoned=_gone(request), port=_caller_port(request))
@@ -1130,6 +1178,12 @@ class FakeBotApi:
             raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
         if chat is None:
             raise ApiError(400, "Bad Request: chat not found")
+        if chat.migrated_to is not None:
+            raise ApiError(
+                400,
+                "Bad Request: group chat was upgraded to a supergroup chat",
+                migrate_to=chat.migrated_to,
+            )
         if chat.blocked:
             raise ApiError(403, "Forbidden: bot was blocked by the user")
         if chat.kicked:

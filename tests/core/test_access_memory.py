@@ -4,6 +4,9 @@ first: a bot in groups of 10,000 members for months does not keep every member e
 
 from __future__ import annotations
 
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -24,18 +27,26 @@ class Telegram:
         return SimpleNamespace(status="member")
 
 
+@asynccontextmanager
+async def services_on(tmp_path: Path, clock: Callable[[], float]) -> AsyncIterator[Services]:
+    """The services on a new database file, without a bot."""
+    storage = await Storage.open(tmp_path / "quiz.sqlite3")
+    try:
+        yield Services(
+            Settings(token="1:x", db_path=tmp_path / "quiz.sqlite3"),
+            storage,
+            Catalog.from_folder(DEFAULT_CONTENT_DIR, "en"),
+            clock=clock,
+        )
+    finally:
+        await storage.close()
+
+
 async def test_statuses_are_remembered_for_a_while_and_never_more_than_the_bound(
     tmp_path: Path,
 ) -> None:
     now = 1_000.0
-    storage = await Storage.open(tmp_path / "quiz.sqlite3")
-    try:
-        services = Services(
-            Settings(token="1:x", db_path=tmp_path / "quiz.sqlite3"),
-            storage,
-            Catalog.from_folder(DEFAULT_CONTENT_DIR, "en"),
-            clock=lambda: now,
-        )
+    async with services_on(tmp_path, lambda: now) as services:
         telegram = Telegram()
         context: Any = SimpleNamespace(services=services, bot=telegram)
         members = range(1, MEMBER_STATUSES + 501)
@@ -52,5 +63,18 @@ async def test_statuses_are_remembered_for_a_while_and_never_more_than_the_bound
         now += STATUS_TTL  # too old to trust: asked again
         assert await is_member(context, -100, members[-1])
         assert len(telegram.asked) == asked + 1
-    finally:
-        await storage.close()
+
+
+async def test_a_moved_chat_is_forgotten_under_its_old_id(tmp_path: Path) -> None:
+    async with services_on(tmp_path, time.time) as services:
+        old, new, other = -42, -10042, -7
+        services.member_status[(old, 1)] = (0.0, "administrator")
+        services.member_status[(other, 1)] = (0.0, "member")
+        services.usual_languages[old] = (0.0, "yo")
+        services.usual_languages[new] = (0.0, "en")  # worked out while the supergroup was empty
+        services.poll_chats["p1"] = old
+        services.poll_chats["p2"] = other
+        services.forget_chat(old, new)
+        assert dict(services.member_status) == {(other, 1): (0.0, "member")}
+        assert dict(services.usual_languages) == {}
+        assert dict(services.poll_chats) == {"p1": new, "p2": other}
