@@ -219,15 +219,18 @@ class ChatStore:
         )
         return row is not None
 
-    async def teachers(self) -> set[int]:
-        """Everyone the chats the bot is in list among their admins."""
+    async def teachers(self) -> dict[int, bool]:
+        """Everyone the chats the bot is in list among their admins, and whether they have a
+        private chat with the bot (they wrote to it and have not blocked it since)."""
         rows = await self._database.fetchall(
-            f"""SELECT DISTINCT a.user_id FROM chat_admins a
-                JOIN known_chats k ON k.chat_id = a.chat_id
-                WHERE k.bot_status IN ({_PRESENT_MARKS})""",
+            f"""SELECT a.user_id, EXISTS(
+                    SELECT 1 FROM users u WHERE u.user_id = a.user_id AND u.active) AS reachable
+                FROM chat_admins a JOIN known_chats k ON k.chat_id = a.chat_id
+                WHERE k.bot_status IN ({_PRESENT_MARKS})
+                GROUP BY a.user_id""",
             *BOT_PRESENT,
         )
-        return {int(row["user_id"]) for row in rows}
+        return {int(row["user_id"]): bool(row["reachable"]) for row in rows}
 
     async def present_chats(self) -> list[KnownChat]:
         """Every group and channel the bot is in, or has quizzed or set homework in."""

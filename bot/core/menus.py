@@ -47,6 +47,9 @@ MAX_RETRY_SECONDS = 600.0
 TEACHERS_AT_ONCE = 10  # teachers whose menus one run of the job sets or takes back
 TEACHERS_PAUSE = 1.0  # seconds between two runs, when more are waiting
 TEACHER_JOB = "teacher-menus"
+# how often the teachers are compared with the menus set anyway: a change stored by a path
+# that does not say so (the dashboard checking an admin again) is followed within this time
+TEACHERS_CHECK_SECONDS = 600.0
 # after the features' handlers (group 0), in a group of its own: it never takes an update
 # from them
 HANDLER_GROUP = 1
@@ -87,6 +90,7 @@ class CommandMenus:
         self.waiting = filters.User(allow_empty=False)
         self.teachers: set[int] = set()  # the teachers whose menus are set
         self.unreachable: set[int] = set()  # teachers whose menus wait for their message
+        self.wrote: set[int] = set()  # teachers who wrote since (whatever storage says yet)
         self._stale = False  # the teachers may have changed since the last run
         self._running = False
 
@@ -107,6 +111,10 @@ class CommandMenus:
             log.warning("command menus not set (%s); will retry in the background", error)
             self._retry(application, tries=1)
         self.teachers_changed(application)  # the teachers known from earlier runs
+        assert application.job_queue is not None
+        application.job_queue.run_repeating(
+            self._check_teachers, interval=TEACHERS_CHECK_SECONDS, name="teacher-menus-check"
+        )
 
     async def _send_all(self, bot: Bot) -> None:
         for menu in self.menus:
@@ -137,6 +145,7 @@ class CommandMenus:
         if user.id not in self.settings.admin_ids:  # a teacher: the job sets their menu
             self.waiting.remove_user_ids(user.id)
             self.unreachable.discard(user.id)
+            self.wrote.add(user.id)
             self.teachers_changed(context.application)
         elif await self._send_admin(context.bot, user.id):
             log.info("admin %s: command menu set", user.id)
@@ -168,6 +177,9 @@ class CommandMenus:
         if not jobs.get_jobs_by_name(TEACHER_JOB):
             jobs.run_once(self._follow_teachers, when=seconds, name=TEACHER_JOB)
 
+    async def _check_teachers(self, context: QuizContext) -> None:
+        self.teachers_changed(context.application)
+
     async def _follow_teachers(self, context: QuizContext) -> None:
         """Set the menus of those who became teachers, take back those of who no longer are:
         `TEACHERS_AT_ONCE` people a run, the rest `TEACHERS_PAUSE` later (the Bot API's
@@ -179,9 +191,14 @@ class CommandMenus:
             while self._stale:
                 self._stale = False
                 found = await context.services.storage.chats.teachers()
-                wanted = found - self.settings.admin_ids
+                wanted = set(found) - self.settings.admin_ids
                 known = self.teachers | self.unreachable
-                work = [(user_id, True) for user_id in sorted(wanted - known)]
+                work = []
+                for user_id in sorted(wanted - known):
+                    if found[user_id] or user_id in self.wrote:
+                        work.append((user_id, True))
+                    else:  # Telegram knows no private chat with them: at their first message
+                        self._wait_for(user_id)
                 work += [(user_id, False) for user_id in sorted(known - wanted)]
                 for user_id, teacher in work[:TEACHERS_AT_ONCE]:
                     await self._set_teacher(context.bot, user_id, teacher)
@@ -191,6 +208,11 @@ class CommandMenus:
                     return
         finally:
             self._running = False
+
+    def _wait_for(self, user_id: int) -> None:
+        self.wrote.discard(user_id)
+        self.unreachable.add(user_id)
+        self.waiting.add_user_ids(user_id)
 
     async def _set_teacher(self, bot: Bot, user_id: int, teacher: bool) -> None:
         """A teacher's menus and menu button, or Telegram's defaults again."""
@@ -209,14 +231,14 @@ class CommandMenus:
         except TelegramError as error:
             if teacher:  # never wrote to the bot, or blocked it: when they write
                 log.info("teacher %s: menu set once they write to the bot (%s)", user_id, error)
-                self.unreachable.add(user_id)
-                self.waiting.add_user_ids(user_id)
+                self._wait_for(user_id)
             else:
                 log.info("teacher %s: menu not taken back (%s)", user_id, error)
                 self.teachers.discard(user_id)
             return
         if teacher:
             self.teachers.add(user_id)
+            self.wrote.discard(user_id)
             log.info("teacher %s: menu set", user_id)
         else:
             self.teachers.discard(user_id)
