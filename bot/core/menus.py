@@ -220,13 +220,13 @@ class CommandMenus:
             self.unreachable.discard(user_id)
             self.waiting.remove_user_ids(user_id)
             return
+        scope = MenuScope("chat", user_id)
         try:
             for menu in self.teacher_menus:
-                scope = BotCommandScopeChat(user_id)
                 if teacher:
-                    await _set(bot, Menu(MenuScope("chat", user_id), menu.language, menu.commands))
+                    await _set(bot, Menu(scope, menu.language, menu.commands))
                 else:
-                    await bot.delete_my_commands(scope=scope, language_code=menu.language)
+                    await bot.delete_my_commands(_scope(scope), menu.language)
             await self._dashboard_button(bot, user_id, teacher)
         except TelegramError as error:
             if teacher:  # never wrote to the bot, or blocked it: when they write
