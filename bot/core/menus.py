@@ -15,7 +15,7 @@ The menus are a convenience: a refusal is one log line and the bot serves on.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 from telegram import (
@@ -47,12 +47,26 @@ MAX_RETRY_SECONDS = 600.0
 TEACHERS_AT_ONCE = 10  # teachers whose menus one run of the job sets or takes back
 TEACHERS_PAUSE = 1.0  # seconds between two runs, when more are waiting
 TEACHER_JOB = "teacher-menus"
+ADMINS_JOB = "teacher-admins"
 # how often the teachers are compared with the menus set anyway: a change stored by a path
 # that does not say so (the dashboard checking an admin again) is followed within this time
 TEACHERS_CHECK_SECONDS = 600.0
 # after the features' handlers (group 0), in a group of its own: it never takes an update
 # from them
 HANDLER_GROUP = 1
+
+
+Job = Callable[[QuizContext], Coroutine[Any, Any, None]]
+
+
+def _later(
+    application: Application[Any, Any, Any, Any, Any, Any], job: Job, seconds: float, name: str
+) -> None:
+    """Run `job` in `seconds`, unless it is already waiting to run."""
+    jobs: JobQueue[QuizContext] | None = application.job_queue
+    assert jobs is not None
+    if not jobs.get_jobs_by_name(name):
+        jobs.run_once(job, when=seconds, name=name)
 
 
 def _scope(scope: MenuScope) -> BotCommandScope:
@@ -92,6 +106,7 @@ class CommandMenus:
         self.unreachable: set[int] = set()  # teachers whose menus wait for their message
         self.wrote: set[int] = set()  # teachers who wrote since (whatever storage says yet)
         self._stale = False  # the teachers may have changed since the last run
+        self._asked: set[int] = set()  # chats whose unknown admins were asked for at start
         self._running = False
 
     def install(self, application: Application[Any, QuizContext, Any, Any, Any, Any]) -> None:
@@ -115,6 +130,7 @@ class CommandMenus:
         application.job_queue.run_repeating(
             self._check_teachers, interval=TEACHERS_CHECK_SECONDS, name="teacher-menus-check"
         )
+        _later(application, self._learn_admins, 0, ADMINS_JOB)
 
     async def _send_all(self, bot: Bot) -> None:
         for menu in self.menus:
@@ -172,10 +188,19 @@ class CommandMenus:
     def _follow_later(
         self, application: Application[Any, Any, Any, Any, Any, Any], seconds: float
     ) -> None:
-        jobs: JobQueue[QuizContext] | None = application.job_queue
-        assert jobs is not None
-        if not jobs.get_jobs_by_name(TEACHER_JOB):
-            jobs.run_once(self._follow_teachers, when=seconds, name=TEACHER_JOB)
+        _later(application, self._follow_teachers, seconds, TEACHER_JOB)
+
+    async def _learn_admins(self, context: QuizContext) -> None:
+        """At start, the admins of the chats the bot is in but never asked for (it joined them
+        before it kept their admins): `TEACHERS_AT_ONCE` chats a run, their teachers' menus
+        following."""
+        services = context.services
+        more = await teachers.learn_unknown_admins(
+            context.bot, services.storage, services.clock(), TEACHERS_AT_ONCE, self._asked
+        )
+        self.teachers_changed(context.application)
+        if more:
+            _later(context.application, self._learn_admins, TEACHERS_PAUSE, ADMINS_JOB)
 
     async def _check_teachers(self, context: QuizContext) -> None:
         self.teachers_changed(context.application)

@@ -12,7 +12,7 @@ import pytest
 
 from bot.core.i18n import STRINGS
 from bot.sandbox import FakeBotApi, FakeUser
-from tests.support.harness import make_settings, running_bot
+from tests.support.harness import SEED, make_settings, running_bot
 from tests.support.learner import Learner
 
 ADMIN = FakeUser(4001, "Funmi", "en")
@@ -173,3 +173,18 @@ async def test_teachers_known_from_an_earlier_run_get_their_menu_at_start(
     async with running_bot(settings):
         await api.wait_for(lambda: api.menu(TEACHER) == TEACHER_MENU or None)
         await api.wait_for(lambda: api.menu_button(TEACHER)["type"] == "web_app" or None)
+
+
+async def test_the_admins_of_a_chat_the_bot_was_in_before_it_kept_them_are_asked_for_at_start(
+    api: FakeBotApi, db_path: Path
+) -> None:
+    group = api.group(-1007, "class", admins={TEACHER.id})
+    settings = make_settings(api, db_path, admin_ids=frozenset({ADMIN.id}))
+    async with running_bot(settings):
+        await Learner(api, TEACHER).send("/start", "Tayo")
+        api.send_text(ADMIN, f"/assign {SEED} 2d", group)  # the bot's admin: no chat admin seen
+        await api.wait_for_bot_message(group.id, "Homework #1")
+    assert api.menu(TEACHER) == LEARNER_MENU and not api.calls_to("getChatAdministrators")
+    async with running_bot(settings):
+        await api.wait_for(lambda: api.menu(TEACHER) == TEACHER_MENU or None)
+    assert len(api.calls_to("getChatAdministrators")) == 1
