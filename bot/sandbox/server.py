@@ -25,6 +25,12 @@ answers with photo sizes; `refuse_file_id` makes a given id "wrong" from then on
 id, or one Telegram forgot). Captions are held to 1,024 characters after entity parsing, and
 `editMessageCaption` edits them; `editMessageText` refuses a message that has no text, as
 Telegram does. `edit_text` is a person editing a message they sent (an `edited_message`).
+Menus: `setMyCommands` and `deleteMyCommands` check scopes, names and descriptions as Telegram
+does (a chat's own list needs a chat the bot knows), `menu(user, chat)` is what a person is
+shown; `setChatMenuButton` takes a private chat's button (a `web_app` one with a text of 1-64
+characters and an https URL), `menu_button(user)` is the one shown. `add_bot` adds the bot to
+a chat (my_chat_member); `promote` and `demote` change a chat's admins (chat_member, sent to a
+bot that administers the chat).
 
 Tests inject trouble: `fail(method, status, ...)` makes the next calls of a method fail (500,
 502, 429 with retry_after...); `delay(method, seconds, ...)` makes the next calls of a method (or
