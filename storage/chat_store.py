@@ -181,8 +181,8 @@ class ChatStore:
             await tx.execute(
                 f"""INSERT INTO known_chats (chat_id, type, title, bot_status, updated_at)
                     VALUES (?, ?, ?, 'member', ?)
-                    ON CONFLICT(chat_id) DO UPDATE SET bot_status=CASE
-                        WHEN bot_status IN ({_PRESENT_MARKS}) THEN bot_status ELSE 'member' END""",
+                    ON CONFLICT(chat_id) DO UPDATE SET bot_status='member'
+                    WHERE bot_status NOT IN ({_PRESENT_MARKS})""",
                 chat_id,
                 chat_type,
                 title,
