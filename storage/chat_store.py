@@ -183,6 +183,30 @@ class ChatStore:
                     "DELETE FROM chat_admins WHERE chat_id=? AND user_id=?", chat_id, user_id
                 )
 
+    async def note_admin_seen(
+        self, chat_id: int, chat_type: str, title: str, user_id: int, now: float
+    ) -> bool:
+        """One of a chat's admins seen using the bot there (the bot is in that chat: it got
+        their message). True when the bot did not know them as its admin before."""
+        async with self._database.transaction() as tx:
+            await tx.execute(
+                f"""INSERT INTO known_chats (chat_id, type, title, bot_status, updated_at)
+                    VALUES (?, ?, ?, 'member', ?)
+                    ON CONFLICT(chat_id) DO UPDATE SET bot_status='member'
+                    WHERE bot_status NOT IN ({_PRESENT_MARKS})""",
+                chat_id,
+                chat_type,
+                title,
+                now,
+                *BOT_PRESENT,
+            )
+            cursor = await tx.execute(
+                "INSERT OR IGNORE INTO chat_admins (chat_id, user_id) VALUES (?, ?)",
+                chat_id,
+                user_id,
+            )
+            return cursor.rowcount == 1
+
     async def chats_of_admin(self, user_id: int) -> list[KnownChat]:
         """The chats the bot is in that list `user_id` among their admins, by title."""
         rows = await self._database.fetchall(
@@ -194,6 +218,30 @@ class ChatStore:
             *BOT_PRESENT,
         )
         return [_known(row) for row in rows]
+
+    async def administers_any(self, user_id: int) -> bool:
+        """Whether any chat the bot is in lists `user_id` among its admins: a teacher, to the
+        commands declared for them in private."""
+        row = await self._database.fetchone(
+            f"""SELECT 1 FROM chat_admins a JOIN known_chats k ON k.chat_id = a.chat_id
+                WHERE a.user_id=? AND k.bot_status IN ({_PRESENT_MARKS}) LIMIT 1""",
+            user_id,
+            *BOT_PRESENT,
+        )
+        return row is not None
+
+    async def teachers(self) -> dict[int, bool]:
+        """Everyone the chats the bot is in list among their admins, and whether they have a
+        private chat with the bot (they wrote to it and have not blocked it since)."""
+        rows = await self._database.fetchall(
+            f"""SELECT a.user_id, EXISTS(
+                    SELECT 1 FROM users u WHERE u.user_id = a.user_id AND u.active) AS reachable
+                FROM chat_admins a JOIN known_chats k ON k.chat_id = a.chat_id
+                WHERE k.bot_status IN ({_PRESENT_MARKS})
+                GROUP BY a.user_id""",
+            *BOT_PRESENT,
+        )
+        return {int(row["user_id"]): bool(row["reachable"]) for row in rows}
 
     async def present_chats(self) -> list[KnownChat]:
         """Every group and channel the bot is in, or has quizzed or set homework in."""

@@ -15,7 +15,7 @@ from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, Mess
 
 from bot.common import render
 from bot.core import arguments, callbacks, commands, faults
-from bot.core.access import controls_chat, is_bot_admin
+from bot.core.access import controls_chat, is_bot_admin, is_teacher
 from bot.core.commands import Audience, Command, Role, Task, Where
 from bot.core.context import QuizContext
 from bot.core.handlers import GROUP_MESSAGE, PRIVATE_MESSAGE, TapHandler
@@ -30,11 +30,14 @@ def _bot_link(context: QuizContext) -> str:
 
 
 async def _audience(update: Update, context: QuizContext) -> Audience:
-    """Who asks, where: in private one of the bot's admins or not; in a group one who may
-    control it (its admins, the bot's) or a member."""
+    """Who asks, where: in private one of the bot's admins, a teacher (an admin of a chat the
+    bot is in) or a learner; in a group one who may control it (its admins, the bot's) or a
+    member."""
     chat = update.effective_chat
     if chat is not None and chat.type == ChatType.PRIVATE:
-        return Audience.BOT_ADMIN if is_bot_admin(context) else Audience.LEARNER
+        if is_bot_admin(context):
+            return Audience.BOT_ADMIN
+        return Audience.TEACHER if await is_teacher(context) else Audience.LEARNER
     return Audience.CHAT_ADMIN if await controls_chat(context) else Audience.MEMBER
 
 
@@ -61,6 +64,8 @@ async def on_help_topic(
     if audience is None or (task is None and tap.task != render.OVERVIEW):
         await query.answer(context.locale.t("stale_button"))
         return
+    if audience.where is Where.PRIVATE:  # the presser's own: never more than they may use
+        audience = await _audience(context.current_update, context)
     await query.answer()
     if task is None:
         page = render.help_overview(declared, audience, context.locale, _bot_link(context))

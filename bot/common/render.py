@@ -24,6 +24,7 @@ TOPICS_PER_ROW = 2
 
 INTRO = {
     Audience.LEARNER: "help_intro",
+    Audience.TEACHER: "help_intro_teacher",
     Audience.BOT_ADMIN: "help_intro_bot_admin",
     Audience.MEMBER: "help_intro_member",
     Audience.CHAT_ADMIN: "help_intro_chat_admin",
@@ -42,7 +43,7 @@ def _line(command: Command, audience: Audience, quiz_id: str, locale: Locale) ->
     """`/name: what it does`, then an example when it takes arguments (a command alone is its
     own example; Telegram makes it a link that sends it)."""
     text = f"/{command.name}: {locale.t(command.description_key)}"
-    if audience is Audience.BOT_ADMIN and command.who is Role.CHAT_ADMIN:
+    if audience.runs_groups and command.who is Role.CHAT_ADMIN:
         text += f" ({locale.t('help_in_a_group')})"
     if command.example:
         text += f"\n    <code>{html.escape(command.sample(quiz_id))}</code>"

@@ -1,5 +1,6 @@
 """Who may do what, as decorators on handlers: `@admin_only` for the bot's admins
-(`QUIZ_ADMIN_IDS`), `@chat_admin_only` for what controls a group's or a channel's quiz.
+(`QUIZ_ADMIN_IDS`), `@chat_admin_only` for what controls a group's or a channel's quiz,
+`@teacher_only` for what the admins of a group or a channel the bot is in do in private.
 
 Anyone else is told so (a toast for a tap, a message for a command) and the handler does not
 run: it returns None, which a conversation takes as "stay where you are".
@@ -14,7 +15,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 from telegram.constants import ChatType
 from telegram.error import TelegramError
 
-from bot.core import faults
+from bot.core import faults, teachers
 from bot.core.context import QuizContext
 from content.group_rules import may_control
 
@@ -58,6 +59,33 @@ def chat_admin_only(handler: Handler[U, P, R]) -> Guarded[U, P, R]:
     return guarded
 
 
+def teacher_only(handler: Handler[U, P, R]) -> Guarded[U, P, R]:
+    """For the teachers: the admins of a group or a channel the bot is in, as it last learned
+    them, and the bot's admins. Anyone else is told how one becomes a teacher."""
+
+    @functools.wraps(handler)
+    async def guarded(
+        first: U, context: QuizContext, /, *args: P.args, **kwargs: P.kwargs
+    ) -> R | None:
+        if await is_teacher(context):
+            return await handler(first, context, *args, **kwargs)
+        await context.answer(context.locale.t("teachers_only"))
+        return None
+
+    return guarded
+
+
+async def is_teacher(context: QuizContext) -> bool:
+    """Whether the sender is one of the bot's admins, or an admin of a group or a channel the
+    bot is in (`chat_admins`, kept from getChatAdministrators and chat_member updates)."""
+    user = context.current_update.effective_user
+    if user is None:
+        return False
+    if user.id in context.services.settings.admin_ids:
+        return True
+    return await context.services.storage.chats.administers_any(user.id)
+
+
 def not_admin(context: QuizContext) -> str:
     """The refusal of a bot admin's command; in a private chat it tells the person their id,
     which the bot's operator puts in QUIZ_ADMIN_IDS to make them an admin."""
@@ -91,7 +119,11 @@ async def controls_chat(context: QuizContext) -> bool:
     admins = context.services.settings.admin_ids
     status = None
     if user is not None and sender_chat_id is None and user.id not in admins:
+        cached = context.services.member_status.get((chat.id, user.id))
         status = await _member_status(context, chat.id, user.id)
+        asked = context.services.member_status.get((chat.id, user.id)) is not cached
+        if asked and status in ADMIN_STATUSES and chat.type != ChatType.PRIVATE:
+            await _note_teacher(context, chat.id, chat.type, chat.title or "", user.id)
     return may_control(
         chat_type=chat.type,
         user_id=user.id if user is not None else None,
@@ -102,6 +134,19 @@ async def controls_chat(context: QuizContext) -> bool:
     )
 
 
+async def _note_teacher(
+    context: QuizContext, chat_id: int, chat_type: str, title: str, user_id: int
+) -> None:
+    """An admin seen using the bot in their chat is a teacher from now on (their private
+    commands and menu follow)."""
+    services = context.services
+    if await services.storage.chats.note_admin_seen(
+        chat_id, chat_type, title, user_id, services.clock()
+    ):
+        teachers.changed(context)
+
+
+ADMIN_STATUSES = frozenset({"creator", "administrator"})
 MEMBER_STATUSES = frozenset({"creator", "administrator", "member", "restricted"})
 
 

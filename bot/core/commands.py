@@ -23,7 +23,7 @@ from typing import Any
 from telegram import Update
 from telegram.ext import BaseHandler, CommandHandler, filters
 
-from bot.core.access import admin_only, chat_admin_only
+from bot.core.access import admin_only, chat_admin_only, teacher_only
 from bot.core.context import QuizContext
 from bot.core.handlers import PRIVATE_MESSAGE
 
@@ -36,9 +36,12 @@ MAX_DESCRIPTION = 256
 
 class Role(enum.Enum):
     """Who may use a command. A chat admin's commands are also the bot's admins' (in any
-    chat the bot is in); a learner's are everyone's."""
+    chat the bot is in); a learner's are everyone's. A teacher is an admin of a group or a
+    channel the bot is in, as the bot last learned it (`storage.chat_store`), using the bot in
+    private: a teacher's commands are also the bot's admins'."""
 
     LEARNER = "learner"
+    TEACHER = "teacher"
     CHAT_ADMIN = "chat admin"
     BOT_ADMIN = "bot admin"
 
@@ -112,6 +115,8 @@ class Command:
             return admin_only(self.callback)
         if self.who is Role.CHAT_ADMIN:
             return chat_admin_only(self.callback)
+        if self.who is Role.TEACHER:
+            return teacher_only(self.callback)
         return self.callback
 
     def handler(self) -> CommandHandler[QuizContext, Any]:
@@ -164,6 +169,7 @@ class Audience(enum.Enum):
     """Who reads a menu or `/help`, and where: their role and the chats they are in."""
 
     LEARNER = "learner"  # anyone, in private
+    TEACHER = "teacher"  # an admin of a group or channel the bot is in, in private
     BOT_ADMIN = "bot-admin"  # one of the bot's admins, in private
     MEMBER = "member"  # a member of a group
     CHAT_ADMIN = "chat-admin"  # an admin of a group (or one of the bot's admins there)
@@ -172,14 +178,21 @@ class Audience(enum.Enum):
     def roles(self) -> frozenset[Role]:
         return {
             Audience.LEARNER: frozenset({Role.LEARNER}),
-            Audience.BOT_ADMIN: frozenset({Role.LEARNER, Role.BOT_ADMIN}),
+            Audience.TEACHER: frozenset({Role.LEARNER, Role.TEACHER}),
+            Audience.BOT_ADMIN: frozenset({Role.LEARNER, Role.TEACHER, Role.BOT_ADMIN}),
             Audience.MEMBER: frozenset({Role.LEARNER}),
             Audience.CHAT_ADMIN: frozenset({Role.LEARNER, Role.CHAT_ADMIN}),
         }[self]
 
     @property
     def where(self) -> Where:
-        return Where.PRIVATE if self in (Audience.LEARNER, Audience.BOT_ADMIN) else Where.GROUP
+        return Where.PRIVATE if self in PRIVATE_AUDIENCES else Where.GROUP
+
+    @property
+    def runs_groups(self) -> bool:
+        """Whether, in private, they also run groups: their `/help` shows the chat admins'
+        commands too, marked as used in a group."""
+        return self in (Audience.TEACHER, Audience.BOT_ADMIN)
 
     def commands(self, declared: Iterable[Command]) -> list[Command]:
         """What this audience may use where it is, one declaration per name, by task (then in
@@ -195,17 +208,20 @@ class Audience(enum.Enum):
         return sorted(chosen, key=lambda command: order.index(command.task))
 
     def help_commands(self, declared: Sequence[Command]) -> list[Command]:
-        """What `/help` shows: what the audience may use here and, to the bot's admins in
-        private, the chat admins' commands too (they may use them in any group: the teacher
-        reading /help in private learns how to run the class)."""
+        """What `/help` shows: what the audience may use here and, to the bot's admins and the
+        teachers in private, the chat admins' commands too (they may use them in their
+        groups: the teacher reading /help in private learns how to run the class)."""
         here = self.commands(declared)
-        if self is not Audience.BOT_ADMIN:
+        if not self.runs_groups:
             return here
         names = {command.name for command in here}
         elsewhere = Audience.CHAT_ADMIN.commands(declared)
         extra = [c for c in elsewhere if c.who is Role.CHAT_ADMIN and c.name not in names]
         order, place = list(Task), {id(c): i for i, c in enumerate(declared)}
         return sorted([*here, *extra], key=lambda c: (order.index(c.task), place[id(c)]))
+
+
+PRIVATE_AUDIENCES = (Audience.LEARNER, Audience.TEACHER, Audience.BOT_ADMIN)
 
 
 @dataclass(frozen=True)
@@ -248,17 +264,33 @@ def menus(
     that has its own text for that scope's descriptions. `describe(language, key)` gives the
     text."""
     scopes = [*SCOPES, *((MenuScope("chat", a), Audience.BOT_ADMIN) for a in sorted(admin_ids))]
+    languages = tuple(languages)
     found = []
     for scope, audience in scopes:
-        keys = [(c.name, c.description_key) for c in audience.commands(declared)]
-        base = tuple((name, describe(fallback, key)) for name, key in keys)
-        found.append(Menu(scope, None, base))
-        for language in languages:
-            if language == fallback:
-                continue
-            own = tuple((name, describe(language, key)) for name, key in keys)
-            if own != base:  # the language has translations of its own
-                found.append(Menu(scope, language, own))
+        found += audience_menus(declared, audience, scope, languages, describe, fallback)
+    return found
+
+
+def audience_menus(
+    declared: Sequence[Command],
+    audience: Audience,
+    scope: MenuScope,
+    languages: Iterable[str],
+    describe: Callable[[str, str], str],
+    fallback: str,
+) -> list[Menu]:
+    """One scope's menus for `audience`: in the fallback language, and again in each other
+    language that has its own text for the descriptions (a teacher's private chat is given
+    its menus this way as the bot learns of them)."""
+    keys = [(c.name, c.description_key) for c in audience.commands(declared)]
+    base = tuple((name, describe(fallback, key)) for name, key in keys)
+    found = [Menu(scope, None, base)]
+    for language in languages:
+        if language == fallback:
+            continue
+        own = tuple((name, describe(language, key)) for name, key in keys)
+        if own != base:  # the language has translations of its own
+            found.append(Menu(scope, language, own))
     return found
 
 

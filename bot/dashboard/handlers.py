@@ -9,9 +9,10 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, WebAppI
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import BaseHandler, ChatMemberHandler
 
-from bot.core import commands
+from bot.core import commands, teachers
 from bot.core.commands import Command, Role, Task, Where
 from bot.core.context import QuizContext
+from storage.chat_store import BOT_PRESENT
 
 ADMIN_STATUSES = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
 
@@ -37,13 +38,16 @@ async def bot_membership(update: Update, context: QuizContext) -> None:
     if changed is None or changed.chat.type == ChatType.PRIVATE:
         return
     services = context.services
+    status = str(changed.new_chat_member.status)
+    chat = changed.chat
     await services.storage.chats.note_chat(
-        changed.chat.id,
-        changed.chat.type,
-        changed.chat.title or "",
-        str(changed.new_chat_member.status),
-        services.clock(),
+        chat.id, chat.type, chat.title or "", status, services.clock()
     )
+    # its admins are teachers (their private commands, menu and menu button follow); gone,
+    # they may no longer be
+    if status in BOT_PRESENT:
+        await teachers.learn_admins(context.bot, services.storage, chat.id, services.clock())
+    teachers.changed(context)
 
 
 async def member_change(update: Update, context: QuizContext) -> None:
@@ -58,12 +62,15 @@ async def member_change(update: Update, context: QuizContext) -> None:
         await context.services.storage.chats.note_admin(
             changed.chat.id, changed.new_chat_member.user.id, now
         )
+        teachers.changed(context)
 
 
-# everyone may ask: it shows a person only the chats they administer (none: an empty list)
+# the teachers' (the admins of a chat the bot is in); in a group, its admins are pointed to
+# the private chat
 COMMANDS = (
-    Command("dashboard", dashboard, Role.LEARNER, Where.PRIVATE | Where.GROUP, Task.HOMEWORK),
-)
+    Command("dashboard", dashboard, Role.TEACHER, Where.PRIVATE, Task.HOMEWORK),
+    Command("dashboard", dashboard, Role.CHAT_ADMIN, Where.GROUP, Task.HOMEWORK, key="cmd_dashboard_group"),
+)  # fmt: skip
 
 
 def handlers() -> list[BaseHandler[Update, QuizContext, Any]]:

@@ -269,9 +269,11 @@ async def on_report_link(update: Update, context: QuizContext, link: AssignmentR
     await flow.send_report(context.bot, services, context.chat_id, assignment, context.locale)
 
 
-GROUP = Where.GROUP
+GROUP, PRIVATE = Where.GROUP, Where.PRIVATE
 COMMANDS = (
     Command("assign", assign, Role.CHAT_ADMIN, GROUP, Task.HOMEWORK, "<quiz id> <deadline> [exam [minutes]]", f"{QUIZ} 2d"),
+    # in private: for a group picked with the chat picker (its admins only: checked on the pick)
+    Command("assign", private_assign, Role.TEACHER, PRIVATE, Task.HOMEWORK, "<quiz id> <deadline> [exam [minutes]]", f"{QUIZ} 2d", "cmd_assign_private"),
     Command("assignments", assignments, Role.LEARNER, GROUP, Task.HOMEWORK),
     Command("unassign", unassign, Role.CHAT_ADMIN, GROUP, Task.HOMEWORK, "<number>", "1"),
 )  # fmt: skip
@@ -286,9 +288,7 @@ def handlers(
     opened = functools.partial(on_homework, open_attempt=open_attempt, open_exam=open_exam)
     return [
         *commands.handlers(COMMANDS),
-        # in private, /assign sets homework for a group picked with the chat picker (its
-        # admins only: checked on the pick); the others point to the group
-        CommandHandler("assign", private_assign, filters=PRIVATE_MESSAGE),
+        # in private, the group's other commands point to the group
         CommandHandler(elsewhere, private_homework, filters=PRIVATE_MESSAGE),
         ChatPickHandler(PickFor.ASSIGN, on_assign_pick),
         QuizMenuHandler(MenuFor.ASSIGN, on_assign_chosen),

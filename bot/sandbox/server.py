@@ -25,6 +25,12 @@ answers with photo sizes; `refuse_file_id` makes a given id "wrong" from then on
 id, or one Telegram forgot). Captions are held to 1,024 characters after entity parsing, and
 `editMessageCaption` edits them; `editMessageText` refuses a message that has no text, as
 Telegram does. `edit_text` is a person editing a message they sent (an `edited_message`).
+Menus: `setMyCommands` and `deleteMyCommands` check scopes, names and descriptions as Telegram
+does (a chat's own list needs a chat the bot knows), `menu(user, chat)` is what a person is
+shown; `setChatMenuButton` takes a private chat's button (a `web_app` one with a text of 1-64
+characters and an https URL), `menu_button(user)` is the one shown. `add_bot` adds the bot to
+a chat (my_chat_member); `promote` and `demote` change a chat's admins (chat_member, sent to a
+bot that administers the chat).
 
 Tests inject trouble: `fail(method, status, ...)` makes the next calls of a method fail (500,
 502, 429 with retry_after...); `delay(method, seconds, ...)` makes the next calls of a method (or
@@ -290,6 +296,7 @@ class FakeBotApi:
         self.messages: dict[tuple[int, int], Message] = {}
         self.calls: list[Call] = []
         self.commands: dict[str, list[dict[str, Any]]] = {}
+        self.menu_buttons = {}
         self.callback_answers: dict[str, dict[str, Any]] = {}
         self.files: dict[str, tuple[str, bytes]] = {}  # file_id -> (file_path, content)
         self.downloads: list[str] = []  # file_paths the bot downloaded
@@ -661,6 +668,62 @@ class FakeBotApi:
 
     def file_content(self, document: dict[str, Any]) -> bytes:
         return self.files[document["file_id"]][1]
+
+    def add_bot(self, chat: Chat, by: FakeUser) -> None:
+        """`by` adds the bot to `chat` (made with `group`): Telegram tells the bot with a
+        my_chat_member update. The bot is an administrator where `bot_rights` says so (in a
+        channel, always), else a member."""
+        chat.kicked = False
+        admin = chat.bot_rights is not None or chat.type == "channel"
+        bot = {k: self.bot_user[k] for k in ("id", "is_bot", "first_name", "username")}
+        new = self._member(chat, bot, "administrator" if admin else "member")
+        old = {"status": "left", "user": bot}
+        self._push({"my_chat_member": self._member_change(chat, by, old, new)})
+
+    def promote(self, chat: Chat, user: FakeUser, by: FakeUser) -> None:
+        """`by` makes `user` an admin of `chat`; a bot that is an admin there is told
+        (chat_member), as Telegram tells it."""
+        chat.admins.add(user.id)
+        self._member_changed(chat, user, by, "member", "administrator")
+
+    def demote(self, chat: Chat, user: FakeUser, by: FakeUser) -> None:
+        """`by` takes `user`'s admin rights in `chat` away (chat_member, as `promote`)."""
+        chat.admins.discard(user.id)
+        self._member_changed(chat, user, by, "administrator", "member")
+
+    def _member_changed(self, chat: Chat, user: FakeUser, by: FakeUser, old: str, new: str) -> None:
+        if chat.bot_rights is None and chat.type != "channel":
+            return  # Telegram sends chat_member only to a bot that administers the chat
+        person = {k: v for k, v in user.to_dict().items() if k != "language_code"}
+        change = self._member_change(
+            chat, by, self._member(chat, person, old), self._member(chat, person, new)
+        )
+        self._push({"chat_member": change})
+
+    def _member_change(
+        self, chat: Chat, by: FakeUser, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
+        return {
+            "chat": chat.to_dict(),
+            "from": by.to_dict(),
+            "date": int(time.time()),
+            "old_chat_member": old,
+            "new_chat_member": new,
+        }
+
+    @staticmethod
+    def _member(chat: Chat, user: dict[str, Any], status: str) -> dict[str, Any]:
+        """A ChatMember of `status`, with the fields Telegram gives that status."""
+        member: dict[str, Any] = {"status": status, "user": user}
+        if status == "administrator":
+            member.update(
+                can_be_edited=False, is_anonymous=False, can_manage_chat=True,
+                can_delete_messages=True, can_manage_video_chats=True,
+                can_restrict_members=True, can_promote_members=False, can_change_info=True,
+                can_invite_users=True, can_post_stories=False, can_edit_stories=False,
+                can_delete_stories=False,
+            )  # fmt: skip
+        return member
 
     def post_in_channel(self, channel: Chat, text: str) -> Message:
         """An admin posts `text` into `channel`: a channel post, sent as the channel itself."""
@@ -1100,6 +1163,47 @@ class FakeBotApi:
         return self.commands.get(
             self._menu_key(params.get("scope"), params.get("language_code")), []
         )
+
+    menu_buttons: dict[int | None, dict[str, Any]]  # chat id (None: every private chat)
+
+    async def _api_setChatMenuButton(self, params: dict[str, Any]) -> Any:
+        """As Telegram checks it: a private chat the bot knows (none: every private chat's
+        default); a button of type `commands`, `web_app` (a text of 1-64 characters, an https
+        URL) or `default`, or none: the default again."""
+        key = None
+        if params.get("chat_id") is not None:
+            chat = self._chat(params)
+            if chat.type != "private":
+                raise ApiError(400, "Bad Request: chat_id must be a private chat")
+            key = chat.id
+        button = params.get("menu_button") or {"type": "default"}
+        if not isinstance(button, dict):
+            raise ApiError(400, "Bad Request: can't parse menu button JSON object")
+        if button.get("type") == "web_app":
+            text = button.get("text")
+            if not isinstance(text, str) or not 1 <= len(text) <= 64:
+                raise ApiError(400, "Bad Request: BUTTON_TEXT_INVALID")
+            problem = web_app_button_problem(
+                button, "private", inline=False, http_allowed=self.strictness.http_web_apps
+            )
+            if problem is not None:
+                raise ApiError(400, problem)
+        elif button.get("type") not in ("commands", "default"):
+            raise ApiError(400, "Bad Request: unsupported menu button type")
+        if button["type"] == "default":
+            self.menu_buttons.pop(key, None)
+        else:
+            self.menu_buttons[key] = button
+        return True
+
+    async def _api_getChatMenuButton(self, params: dict[str, Any]) -> Any:
+        key = None if params.get("chat_id") is None else self._chat(params).id
+        return self.menu_buttons.get(key) or self.menu_buttons.get(None) or {"type": "default"}
+
+    def menu_button(self, user: FakeUser) -> dict[str, Any]:
+        """The menu button Telegram shows `user` in their private chat."""
+        found = self.menu_buttons.get(user.id) or self.menu_buttons.get(None)
+        return found or {"type": "default"}
 
     def _menu_key(self, raw_scope: Any, language: Any) -> str:
         """The key of a scope and a language in `commands`, once both are checked."""
@@ -1592,16 +1696,7 @@ class FakeBotApi:
         else:
             status = "left"  # never joined, or left: Telegram says "left" for both
         user = {"id": user_id, "is_bot": False, "first_name": f"user{user_id}"}
-        member: dict[str, Any] = {"status": status, "user": user}
-        if status == "administrator":
-            member.update(
-                can_be_edited=False, is_anonymous=False, can_manage_chat=True,
-                can_delete_messages=True, can_manage_video_chats=True,
-                can_restrict_members=True, can_promote_members=False, can_change_info=True,
-                can_invite_users=True, can_post_stories=False, can_edit_stories=False,
-                can_delete_stories=False,
-            )  # fmt: skip
-        return member
+        return self._member(chat, user, status)
 
     async def _api_getChatAdministrators(self, params: dict[str, Any]) -> Any:
         chat = self._chat(params)
@@ -1849,7 +1944,7 @@ async def _read_params(request: web.Request) -> dict[str, Any]:
 
 JSON_FIELDS = {
     "reply_markup", "commands", "scope", "entities", "caption_entities", "allowed_updates",
-    "link_preview_options", "reply_parameters", "options", "media",
+    "link_preview_options", "reply_parameters", "options", "media", "menu_button",
 }  # fmt: skip
 
 

@@ -24,6 +24,7 @@ GROUP_ID = -1005100
 LEARNER_SEES = ("/quizzes", "/quiz", "/review", "/progress", "/remind", "/whoami", "/help")
 ADMIN_ONLY = ("/import", "/export", "/addquestion", "/push", "/schedule", "/stats", "/collect")
 CHAT_ADMIN_ONLY = ("/groupquiz", "/stopquiz", "/skip", "/assign", "/unassign", "/report")
+TEACHER_ONLY = ("/dashboard", "/assign")  # in private: for the admins of a group the bot is in
 
 
 @pytest.fixture
@@ -53,9 +54,9 @@ async def test_a_learner_sees_the_learners_commands_by_topic_with_an_example_eac
 ) -> None:
     help_ = await Learner(api, LEARNER).send("/help", "/progress")
     assert set(LEARNER_SEES) <= _words(help_.text)
-    assert not (set(ADMIN_ONLY) | set(CHAT_ADMIN_ONLY)) & _words(help_.text)
-    # /dashboard is everyone's (it shows only the classes one runs): under homework and reports
-    assert list(_topics(help_)) == ["📚 Study", "📝 Homework and reports", "⚙️ Settings"]
+    assert not (set(ADMIN_ONLY) | set(CHAT_ADMIN_ONLY) | set(TEACHER_ONLY)) & _words(help_.text)
+    # the teachers' commands are not a learner's: no topic of homework and reports
+    assert list(_topics(help_)) == ["📚 Study", "⚙️ Settings"]
     study = await _page(api, LEARNER, help_, "📚 Study")
     assert f"/quiz {SEED}" in study and f"/preview {SEED}" in study  # the examples
     assert "/remind" not in study  # another topic's
@@ -64,7 +65,7 @@ async def test_a_learner_sees_the_learners_commands_by_topic_with_an_example_eac
     assert settings_page == help_.text
     assert "/remind 19:00" in await _page(api, LEARNER, help_, "⚙️ Settings")
     await _page(api, LEARNER, help_, "⬅️ All topics")
-    assert "/dashboard" in await _page(api, LEARNER, help_, "📝 Homework and reports")
+    assert "/dashboard" not in await _page(api, LEARNER, help_, "⚙️ Settings")
 
 
 async def test_a_bot_admin_sees_the_admins_and_the_group_commands_too(
@@ -151,3 +152,32 @@ async def test_a_learners_private_command_in_a_group_points_to_the_private_chat(
             seen = len(api.bot_messages(GROUP_ID))
             api.send_text(MEMBER, command, group)
             await api.wait_for_bot_message(GROUP_ID, "private chat", after=seen)
+
+
+async def test_a_group_admin_reads_the_teachers_help_in_private_until_demoted(
+    api: FakeBotApi, bot: QuizApplication
+) -> None:
+    """Known as a teacher through the group (the bot added there learns its admins): private
+    /help shows their private commands (/assign by the chat picker, /dashboard) and the group
+    commands they run, each with an example; demoted, a learner's /help again."""
+    group = api.group(GROUP_ID, "class", admins={TEACHER.id})
+    group.bot_rights = {"can_manage_chat"}  # an admin: told of promotions
+    teacher = Learner(api, TEACHER)
+    before = await teacher.send("/help", "/progress")
+    assert not set(TEACHER_ONLY) & _words(before.text)
+    await teacher.send("/assign", "add me to your group or channel")  # not yet a teacher
+    api.add_bot(group, by=TEACHER)
+    await api.wait_for(lambda: "assign" in api.menu(TEACHER) or None)
+    help_ = await teacher.send("/help", "/dashboard")
+    assert "you run a group or a channel" in help_.text
+    assert set(TEACHER_ONLY) | set(LEARNER_SEES) | {"/groupquiz"} <= _words(help_.text)
+    assert not set(ADMIN_ONLY) & _words(help_.text)
+    homework = await _page(api, TEACHER, help_, "📝 Homework and reports")
+    assert f"/assign {SEED} 2d" in homework and "/dashboard" in homework
+    assert "/unassign 1" in homework and "(in a group)" in homework  # run in the group
+    await teacher.send("/assign", "Which quiz?")  # the picker form, no longer refused
+
+    api.demote(group, TEACHER, by=MEMBER)
+    await api.wait_for(lambda: "assign" not in api.menu(TEACHER) or None)
+    after = await teacher.send("/help", "/progress")
+    assert not set(TEACHER_ONLY) & _words(after.text)

@@ -87,13 +87,15 @@ def test_every_declaration_is_registered_where_it_is_declared(settings: Settings
 
 ADMIN_REFUSAL = "Sorry, that command is for the bot's admins"
 CHAT_ADMIN_REFUSAL = "Only the chat's admins can do that."
+TEACHER_REFUSAL = "That is for teachers"
 
 
 async def test_each_command_refuses_those_its_declaration_leaves_out(
     api: FakeBotApi, settings: Settings
 ) -> None:
     """Every bot admin's command sent by someone else in private, every chat admin's command
-    sent by a member in a group: refused politely, as the declaration says."""
+    sent by a member in a group, every teacher's command sent in private by someone who
+    administers no chat the bot is in: refused politely, as the declaration says."""
     group = api.group(GROUP_ID, "class", admins=set())
     async with running_bot(settings):
         learner = Learner(api, STRANGER)
@@ -107,3 +109,7 @@ async def test_each_command_refuses_those_its_declaration_leaves_out(
                 seen = len(api.bot_messages(GROUP_ID))
                 api.send_text(STRANGER, f"/{command.name}", group)
                 await api.wait_for_bot_message(GROUP_ID, CHAT_ADMIN_REFUSAL, after=seen)
+            elif command.who is Role.TEACHER:
+                refusal = await learner.send(f"/{command.name}", TEACHER_REFUSAL)
+                # what would make them one: the bot in their group, they its admin
+                assert "add me to your group" in refusal.text and "admins" in refusal.text

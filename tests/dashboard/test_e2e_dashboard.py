@@ -21,11 +21,13 @@ async def test_dashboard_in_private_gives_a_web_app_button_and_in_a_group_points
     api: FakeBotApi, app_settings: Settings, room: Room, clock: Clock
 ) -> None:
     async with dashboard(app_settings, clock):
+        await room.say(ADA, "/dashboard", "opens in my private chat")  # the group's admin
         private = api.private_chat(ADA)
         api.send_text(ADA, "/dashboard", private)
         message = await api.wait_for_bot_message(private.id, "at a glance")
         assert message.buttons == [{"text": "📊 Open the dashboard", "web_app": {"url": APP_URL}}]
-        await room.say(ADA, "/dashboard", "opens in my private chat")
+        api.send_text(BO, "/dashboard", api.private_chat(BO))  # no chat's admin: told how
+        await api.wait_for_bot_message(BO.id, "add me to your group or channel")
 
 
 async def test_the_page_is_served_with_its_policy_and_no_inline_script(

@@ -5,7 +5,16 @@ from __future__ import annotations
 import time
 
 import pytest
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import (
+    Bot,
+    BotCommand,
+    BotCommandScopeChat,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    MenuButtonDefault,
+    MenuButtonWebApp,
+    WebAppInfo,
+)
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
 
@@ -325,3 +334,61 @@ async def test_a_quiz_poll_keeps_every_right_option_and_refuses_wrong_ids(
         api.vote(FakeUser(5, "Bo"), api.messages[(group.id, single.message_id)], [0, 1])
     api.vote(FakeUser(5, "Bo"), message, [0, 2])
     assert [o["voter_count"] for o in message.poll["options"]] == [1, 0, 1, 0]  # type: ignore[index]
+
+
+async def test_a_chats_own_menu_is_checked_as_telegram_checks_it(
+    api: FakeBotApi, client: Bot, user: FakeUser
+) -> None:
+    scope = BotCommandScopeChat(user.id)
+    assert await client.set_my_commands([BotCommand("dashboard", "Classes")], scope=scope)
+    assert await client.set_my_commands([BotCommand("dashboard", "Klasi")], scope, "yo")
+    assert api.menu(user) == ["dashboard"]
+    stranger = BotCommandScopeChat(999)  # never wrote to the bot: no private chat yet
+    too_many = [BotCommand(f"c{n}", "x") for n in range(101)]
+    for commands, where, refusal in (
+        ([BotCommand("dashboard", "x")], stranger, "chat not found"),
+        ([BotCommand("Dashboard", "x")], scope, "BOT_COMMAND_INVALID"),
+        ([BotCommand("d" * 33, "x")], scope, "BOT_COMMAND_INVALID"),
+        ([BotCommand("dashboard", "x" * 257)], scope, "BOT_COMMAND_DESCRIPTION_INVALID"),
+        ([BotCommand("dashboard", "")], scope, "BOT_COMMAND_DESCRIPTION_INVALID"),
+        (too_many, scope, "BOT_COMMANDS_TOO_MUCH"),
+    ):
+        with pytest.raises(BadRequest, match=f"(?i){refusal}"):
+            await client.set_my_commands(commands, scope=where)
+    with pytest.raises(BadRequest, match="(?i)chat not found"):
+        await client.delete_my_commands(scope=stranger)
+    with pytest.raises(BadRequest, match="(?i)language code"):
+        await client.delete_my_commands(scope=scope, language_code="yor")
+    assert await client.delete_my_commands(scope=scope)
+    assert await client.delete_my_commands(scope=scope, language_code="yo")
+    assert api.menu(user) == []
+
+
+async def test_the_menu_button_opens_an_https_web_app_in_a_private_chat(
+    api: FakeBotApi, client: Bot, user: FakeUser
+) -> None:
+    url = "https://quiz.example.org/app/"
+    assert await client.set_chat_menu_button(
+        user.id, MenuButtonWebApp("Dashboard", WebAppInfo(url))
+    )
+    assert api.menu_button(user) == {
+        "type": "web_app",
+        "text": "Dashboard",
+        "web_app": {"url": url},
+    }
+    shown = await client.get_chat_menu_button(user.id)
+    assert isinstance(shown, MenuButtonWebApp) and shown.web_app.url == url
+    group = api.group(-100, "class", admins={user.id})
+    for chat_id, button, refusal in (
+        (user.id, MenuButtonWebApp("Dashboard", WebAppInfo("http://x.org/")), "BUTTON_URL_INVALID"),
+        (user.id, MenuButtonWebApp("", WebAppInfo(url)), "BUTTON_TEXT_INVALID"),
+        (user.id, MenuButtonWebApp("x" * 65, WebAppInfo(url)), "BUTTON_TEXT_INVALID"),
+        (999, MenuButtonWebApp("Dashboard", WebAppInfo(url)), "chat not found"),
+        (group.id, MenuButtonWebApp("Dashboard", WebAppInfo(url)), "private chat"),
+    ):
+        with pytest.raises(BadRequest, match=f"(?i){refusal}"):
+            await client.set_chat_menu_button(chat_id, button)
+    assert api.menu_button(user)["text"] == "Dashboard"  # a refusal changes nothing
+    assert await client.set_chat_menu_button(user.id)  # none: Telegram's default again
+    assert isinstance(await client.get_chat_menu_button(user.id), MenuButtonDefault)
+    assert api.menu_button(user) == {"type": "default"}
