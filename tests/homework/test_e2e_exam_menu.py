@@ -130,6 +130,9 @@ async def test_the_menu_sets_through_the_chat_picker_the_exam_the_typed_command_
     room = Room(api, api.group(GROUP_ID, "Study group", admins={BO.id}))
     bo = Learner(api, BO)
     async with running_bot(settings):
+        await bo.send("/help", "/quiz")
+        api.add_bot(room.chat, BO)  # the bot learns its admins: Bo teaches there
+        await api.wait_for(lambda: "assign" in api.menu(BO) or None)
         await bo.send("/assign two-tries 7d exam best", "Which group gets the homework")
         api.share_chat(BO, room.chat)
         await api.wait_for_bot_message(BO.id, "Homework #1")
