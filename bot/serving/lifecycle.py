@@ -230,7 +230,12 @@ class _Listeners:
 
 async def _shut_down(application: QuizApplication, listeners: _Listeners) -> None:
     """PTB's order (updates stop, the application handles what it has, then shuts down),
-    with our listeners: the webhook closes first, the health listener last."""
+    with our listeners: the webhook closes first, the health listener last. No job starts
+    once the shutdown has begun: PTB waits for those running, and the scheduler would cancel
+    one started meanwhile in its middle (what a job was to do is stored, and re-armed at the
+    next start)."""
+    if application.job_queue is not None and application.job_queue.scheduler.running:
+        application.job_queue.scheduler.pause()
     if listeners.webhook is not None:
         await listeners.webhook.close()
     if listeners.app is not None:

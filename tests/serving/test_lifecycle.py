@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 
+import pytest
+from telegram.ext import Application
+
+from bot.sandbox.server import FakeBotApi
 from bot.serving import lifecycle
 
 
@@ -46,3 +51,38 @@ def test_an_error_of_the_shutdown_itself_is_raised() -> None:
             raise AssertionError("the shutdown's error was swallowed")
     finally:
         loop.close()
+
+
+async def test_a_job_due_once_the_shutdown_has_begun_does_not_start(
+    api: FakeBotApi, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Jobs due at start (the teachers' menus) fired while a refused webhook stopped the bot:
+    PTB waits for the jobs running when its stop begins, but one that started meanwhile was
+    cancelled mid-run by the scheduler, which logged its traceback after the one line the
+    bot promises. Once the shutdown has begun, no job starts."""
+    application = Application.builder().token(api.token).base_url(api.base_url).build()
+    late_started = asyncio.Event()
+    ran: list[str] = []
+
+    async def late(context: object) -> None:
+        late_started.set()
+        await asyncio.sleep(0.05)
+        ran.append("late ended")
+
+    async def running(context: object) -> None:
+        await api.wait_for(lambda: not application.running or None)  # the stop has begun
+        assert application.job_queue is not None
+        application.job_queue.run_once(late, when=0)
+        try:
+            await asyncio.wait_for(late_started.wait(), timeout=1)
+        except TimeoutError:
+            ran.append("late never started")
+
+    await application.initialize()
+    await application.start()
+    assert application.job_queue is not None
+    application.job_queue.run_once(running, when=0)
+    await api.wait_for(lambda: application.job_queue.scheduler.get_jobs() == [] or None)
+    await lifecycle._shut_down(application, lifecycle._Listeners())
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+    assert ran == ["late never started"]
