@@ -1,5 +1,6 @@
-"""A class week by week: the store's reading on a real SQLite file, and the series the page
-draws (every week present, oldest first)."""
+"""A class's reads on a real SQLite file: week by week (group quizzes and homework), the series
+the page draws (every week present, oldest first), and the class page's statements, as many
+for 6 homework as for 1."""
 
 from __future__ import annotations
 
@@ -7,7 +8,12 @@ import contextlib
 import sqlite3
 from pathlib import Path
 
+from bot.config import Settings
+from bot.core.context import Services
+from bot.core.i18n import Locale
+from bot.dashboard import views
 from bot.dashboard.views import weekly_series
+from content.catalog import Catalog
 from storage import Storage
 from storage.report_store import FIRST_MONDAY, WEEK, WeekActivity
 
@@ -23,7 +29,7 @@ def played(db_path: Path, chat_id: int, answers: list[tuple[int, float, bool]]) 
             session = db.execute(
                 """INSERT INTO group_sessions (chat_id, chat_type, quiz_id, question_ids,
                        seconds, mode, language, started_at, finished_at)
-                   VALUES (?, 'supergroup', 'q', 'a,b,c', 30, 'buttons', 'en', ?, ?)""",
+                   VALUES (?, 'supergroup', 'q', '["a"]', 30, 'buttons', 'en', ?, ?)""",
                 (chat_id, when, when + 30),
             ).lastrowid
             db.execute(
@@ -124,3 +130,26 @@ async def test_homework_answers_count_in_their_week_and_an_open_exams_only_after
     assert before == [WeekActivity(week, 2, 1, 1), WeekActivity(week + 1, 1, 1, 1)]
     after = await storage.reports.weekly_activity(CLASS, MONDAY - WEEK, exam_deadline)
     assert after == [WeekActivity(week, 4, 2, 3), WeekActivity(week + 1, 1, 1, 1)]
+
+
+async def test_the_class_page_reads_as_many_statements_for_six_homework_as_for_one(
+    storage: Storage, db_path: Path
+) -> None:
+    services = Services(Settings(token="1:test"), storage, Catalog([], "en"), clock=lambda: MONDAY)
+    played(db_path, CLASS, [(1, MONDAY - 10, True), (2, MONDAY - 5, False)])
+    statements: list[str] = []
+    await storage.database.set_trace_callback(statements.append)
+
+    async def page() -> tuple[int, list[tuple[int, int]]]:
+        statements.clear()
+        overview = await views.class_overview(services, CLASS, Locale("en", "en"))
+        return len(statements), [(h["opened"], h["done"]) for h in overview["homework"]]
+
+    homework(db_path, CLASS, MONDAY, [(1, MONDAY - 30, True), (2, MONDAY + 5, True)])
+    one, counts = await page()
+    assert counts == [(2, 1)]  # Bo's finished after the deadline
+    for _ in range(5):
+        homework(db_path, CLASS, MONDAY, [(3, MONDAY - 30, True)])
+    six, counts = await page()
+    assert counts == [(1, 1)] * 5 + [(2, 1)]
+    assert six == one
