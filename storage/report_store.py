@@ -216,17 +216,16 @@ class ReportStore:
         """Every question answered at least `at_least` times in the chat (its group quizzes,
         posted questions and homework, but an exam's before its deadline: how its questions
         fare would be a key to it), least credit first. A session's answers are summed by
-        position along its primary key, then named by the questions it asked."""
+        position, in the order of its primary key (no sort of every answer)."""
         rows = await self._database.fetchall(
             """SELECT quiz_id, question_id, SUM(n) AS n, SUM(credit) AS credit FROM (
-                   SELECT s.quiz_id, q.question_id, g.n, g.credit
+                   SELECT s.quiz_id, g.question_id, g.n, g.credit
                    FROM group_sessions s
-                   JOIN (SELECT session_id, position, COUNT(*) AS n,
+                   JOIN (SELECT session_id, MIN(question_id) AS question_id, COUNT(*) AS n,
                                 SUM(COALESCE(credit, correct)) AS credit
                          FROM group_answers
                          WHERE session_id IN (SELECT id FROM group_sessions WHERE chat_id = ?1)
                          GROUP BY session_id, position) g ON g.session_id = s.id
-                   JOIN group_questions q ON q.session_id = s.id AND q.position = g.position
                    UNION ALL
                    SELECT h.quiz_id, a.question_id, 1, COALESCE(a.credit, a.correct)
                    FROM assignments h JOIN attempts t ON t.assignment_id = h.id
