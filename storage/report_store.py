@@ -212,11 +212,15 @@ class ReportStore:
         )
         return [_answer_group(row) for row in rows]
 
-    async def question_shares(self, chat_id: int, at_least: int, now: float) -> list[QuestionShare]:
-        """Every question answered at least `at_least` times in the chat (its group quizzes,
-        posted questions and homework, but an exam's before its deadline: how its questions
-        fare would be a key to it), least credit first. A session's answers are summed by
-        position, in the order of its primary key (no sort of every answer)."""
+    async def question_shares(
+        self, chat_id: int, at_least: int, since: float, now: float
+    ) -> list[QuestionShare]:
+        """Every question answered at least `at_least` times in the chat since `since` (its
+        group quizzes and posted questions begun since, its homework's answers given since,
+        but an exam's before its deadline: how its questions fare would be a key to it), least
+        credit first. A session's answers are summed by position, in the order of its primary
+        key (no sort of every answer); CROSS JOIN keeps SQLite's joins in the order written:
+        from the chat's homework, never from every answer."""
         rows = await self._database.fetchall(
             """SELECT quiz_id, question_id, SUM(n) AS n, SUM(credit) AS credit FROM (
                    SELECT s.quiz_id, g.question_id, g.n, g.credit
@@ -224,18 +228,21 @@ class ReportStore:
                    JOIN (SELECT session_id, MIN(question_id) AS question_id, COUNT(*) AS n,
                                 SUM(COALESCE(credit, correct)) AS credit
                          FROM group_answers
-                         WHERE session_id IN (SELECT id FROM group_sessions WHERE chat_id = ?1)
+                         WHERE session_id IN (SELECT id FROM group_sessions
+                                              WHERE chat_id = ?1 AND started_at >= ?4)
                          GROUP BY session_id, position) g ON g.session_id = s.id
                    UNION ALL
                    SELECT h.quiz_id, a.question_id, 1, COALESCE(a.credit, a.correct)
-                   FROM assignments h JOIN attempts t ON t.assignment_id = h.id
-                   JOIN answers a ON a.attempt_id = t.id
-                   WHERE h.chat_id = ?1 AND (h.exam = 0 OR h.deadline <= ?3))
+                   FROM assignments h CROSS JOIN attempts t ON t.assignment_id = h.id
+                   CROSS JOIN answers a ON a.attempt_id = t.id
+                   WHERE h.chat_id = ?1 AND a.answered_at >= ?4
+                     AND (h.exam = 0 OR h.deadline <= ?3))
                GROUP BY quiz_id, question_id HAVING SUM(n) >= ?2
                ORDER BY SUM(credit) / SUM(n), quiz_id, question_id""",
             chat_id,
             at_least,
             now,
+            since,
         )
         return [
             QuestionShare(row["quiz_id"], row["question_id"], row["n"], float(row["credit"]))
@@ -249,7 +256,8 @@ class ReportStore:
             """SELECT t.who FROM group_sessions s JOIN session_scores t ON t.session_id = s.id
                WHERE s.chat_id = ?1 AND t.who > 0
                UNION
-               SELECT t.user_id FROM assignments h JOIN attempts t ON t.assignment_id = h.id
+               SELECT t.user_id
+               FROM assignments h CROSS JOIN attempts t ON t.assignment_id = h.id
                WHERE h.chat_id = ?1""",
             chat_id,
         )
@@ -294,8 +302,8 @@ class ReportStore:
                    WHERE s.chat_id = ?3 AND s.started_at >= ?4
                    UNION ALL
                    SELECT CAST((a.answered_at - ?1) / ?2 AS INTEGER), a.user_id, 1, a.correct
-                   FROM assignments h JOIN attempts t ON t.assignment_id = h.id
-                   JOIN answers a ON a.attempt_id = t.id
+                   FROM assignments h CROSS JOIN attempts t ON t.assignment_id = h.id
+                   CROSS JOIN answers a ON a.attempt_id = t.id
                    WHERE h.chat_id = ?3 AND a.answered_at >= ?4
                      AND (h.exam = 0 OR h.deadline <= ?5))
                GROUP BY week ORDER BY week""",

@@ -61,8 +61,9 @@ async def class_overview(services: Services, chat_id: int, locale: Locale) -> di
                 "questions": session.total,
             }
         )
+    now = services.clock()
     shares = await storage.reports.question_shares(
-        chat_id, stats.HARDEST_AT_LEAST, services.clock()
+        chat_id, stats.HARDEST_AT_LEAST, weeks_since(now), now
     )
     return {
         "id": chat_id,
@@ -263,8 +264,7 @@ async def weekly(services: Services, chat_id: int, now: float, locale: Locale) -
     learners and the share fully right, and what they say in one sentence (the chart's
     text)."""
     this_week = int((now - FIRST_MONDAY) // WEEK)
-    since = FIRST_MONDAY + (this_week - WEEKS + 1) * WEEK
-    found = await services.storage.reports.weekly_activity(chat_id, since, now)
+    found = await services.storage.reports.weekly_activity(chat_id, weeks_since(now), now)
     answers = sum(activity.answers for activity in found)
     right = sum(activity.right for activity in found)
     summary = locale.t(
@@ -274,6 +274,13 @@ async def weekly(services: Services, chat_id: int, now: float, locale: Locale) -
         right=round(100 * right / answers) if answers else 0,
     )
     return {"weeks": weekly_series(found, this_week, WEEKS), "summary": summary}
+
+
+def weeks_since(now: float) -> float:
+    """When the class's last `WEEKS` weeks began (this one the last): the window of its weeks
+    and of its hardest questions."""
+    this_week = int((now - FIRST_MONDAY) // WEEK)
+    return FIRST_MONDAY + (this_week - WEEKS + 1) * WEEK
 
 
 def weekly_series(found: list[WeekActivity], last_week: int, weeks: int) -> list[dict[str, Any]]:

@@ -204,7 +204,9 @@ async def test_an_exam_homework_shows_only_who_is_done_until_its_deadline(
     database = await Database.open(settings.db_path)
     try:
         reports = ReportStore(database)
-        assert await reports.question_shares(GROUP_ID, 1, deadline - 1) == []
-        assert len(await reports.question_shares(GROUP_ID, 1, deadline + 1)) == 3
+        assert await reports.question_shares(GROUP_ID, 1, 0, deadline - 1) == []
+        assert len(await reports.question_shares(GROUP_ID, 1, 0, deadline + 1)) == 3
+        # answered before the window (the class's last weeks) began: not counted
+        assert await reports.question_shares(GROUP_ID, 1, deadline, deadline + 1) == []
     finally:
         await database.close()
