@@ -16,6 +16,7 @@ import logging
 import math
 import re
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import Any
 
@@ -269,15 +270,12 @@ class Dashboard:
         if reports is None:
             return _json({"error": "starting"}, 503)
         now = services.clock()
-        if action == "link":
-            payload = self._downloads_of(services).link(user.id, session.id, form, now)
-            return _json({"url": f"download/{payload}", "expires": int(now) + exports.LIFETIME})
-        try:
-            await reports.send(self._application.bot, services, user.id, session, locale, form)
-        except (Forbidden, BadRequest) as error:  # never opened a private chat, or blocked it
-            log.info("dashboard: a report could not be sent in private: %s", error)
-            return _json({"error": "start_first"}, 409)
-        return _json({"sent": True})
+        return await _deliver(
+            action,
+            now,
+            lambda: self._downloads_of(services).link(user.id, session.id, form, now),
+            lambda: reports.send(self._application.bot, services, user.id, session, locale, form),
+        )
 
     async def _bank(
         self, request: web.BaseRequest, action: str, user: WebAppUser, services: Services
@@ -298,16 +296,13 @@ class Dashboard:
         if banks is None:
             return _json({"error": "starting"}, 503)
         now = services.clock()
-        if action == "link":
-            payload = self._downloads_of(services).bank_link(user.id, quiz.id, form, now)
-            return _json({"url": f"download/{payload}", "expires": int(now) + exports.LIFETIME})
         locale = await _locale(request, user, services)
-        try:
-            await banks.send(self._application.bot, services, user.id, quiz, form, locale)
-        except (Forbidden, BadRequest) as error:  # never opened a private chat, or blocked it
-            log.info("dashboard: a bank's file could not be sent in private: %s", error)
-            return _json({"error": "start_first"}, 409)
-        return _json({"sent": True})
+        return await _deliver(
+            action,
+            now,
+            lambda: self._downloads_of(services).bank_link(user.id, quiz.id, form, now),
+            lambda: banks.send(self._application.bot, services, user.id, quiz, form, locale),
+        )
 
     async def _download(self, payload: str, services: Services) -> web.Response:
         """A download link, taken once: the report, if its person still administers the
@@ -353,6 +348,21 @@ class Dashboard:
         except ConversionError:  # a picture of it cannot be read: /export says which
             return _json({"error": "cannot_export"}, 422)
         return _file(made.name, made.data, exports.bank_media_type(made.name))
+
+
+async def _deliver(
+    action: str, now: float, link: Callable[[], str], send: Callable[[], Awaitable[None]]
+) -> web.Response:
+    """`link`: a single-use download link (`link()` makes its payload); `send`: the file sent
+    into the person's private chat by `send()`."""
+    if action == "link":
+        return _json({"url": f"download/{link()}", "expires": int(now) + exports.LIFETIME})
+    try:
+        await send()
+    except (Forbidden, BadRequest) as error:  # never opened a private chat, or blocked it
+        log.info("dashboard: a file could not be sent in private: %s", error)
+        return _json({"error": "start_first"}, 409)
+    return _json({"sent": True})
 
 
 def _file(name: str, data: bytes, media_type: str) -> web.Response:
