@@ -9,8 +9,9 @@ stores.
 Each run copies the cached year (at the schema its rows were written for), opens it with the
 bot's `Storage` (which brings it up to this version's schema: the upgrade is timed too) and
 calls the stores' methods the way each command calls them, in a process of its own: `--before
-REV` runs the same reads with the `storage/` package of git revision REV on its own copy, one
-process after the other, `--repeat` times, and every figure is the median of the runs. A read
+REV` runs the same reads with the `storage/` and `bot/` packages of git revision REV on its own
+copy, one process after the other, `--repeat` times, and every figure is the median of the
+runs. A read
 is timed over samples (learners drawn by how much they use the bot, always with the heaviest;
 sessions and chats of every size, always with the largest): p50 and p99 over the samples,
 and the longest the event loop went without a turn while it ran (`loop_ms`, from a task that
@@ -621,10 +622,11 @@ async def measure(
 
 
 def _storage_of(revision: str, into: Path) -> Path:
-    """The `storage/` package of a git revision, unpacked under `into` (first on sys.path)."""
+    """The `storage/` and `bot/` packages of a git revision, unpacked under `into` (first on
+    sys.path): the stores, and the flows and views that call them as that revision did."""
     into.mkdir(parents=True, exist_ok=True)
     archive = subprocess.run(
-        ["git", "archive", revision, "storage"], cwd=ROOT, check=True, capture_output=True
+        ["git", "archive", revision, "storage", "bot"], cwd=ROOT, check=True, capture_output=True
     ).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
     return into

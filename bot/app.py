@@ -125,9 +125,12 @@ def build_application(
         application.add_handlers(feature_handlers)
     application.add_handlers(common.handlers(COMMANDS))
     commands.publish(application.bot_data, COMMANDS)
-    # what a feature lends another: the dashboard sends and serves the reports' files
+    # what a feature lends another: the dashboard sends and serves the reports' files, and
+    # for the bot's admins the banks' files as /export makes them
     dashboard.lend(
-        application.bot_data, dashboard.Reports(reports.report_file, reports.send_session_report)
+        application.bot_data,
+        dashboard.Reports(reports.report_file, reports.send_session_report),
+        dashboard.Banks(admin.bank_file, admin.export_quiz),
     )
     menus.install(application)
     application.add_error_handler(common.on_error)

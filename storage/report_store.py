@@ -103,12 +103,12 @@ FIRST_MONDAY = 4 * 86_400  # 1970-01-05, the first Monday after the epoch (a Thu
 
 @dataclass(frozen=True)
 class WeekActivity:
-    """A chat's group answers in one week (Monday to Sunday, UTC)."""
+    """A chat's answers in one week (Monday to Sunday, UTC): its group quizzes' and homework's."""
 
     week: int  # weeks since 1970-01-05
     answers: int
     learners: int  # members who answered, forgotten ones counted without their name
-    credit: float  # the answers' credit summed (right 1, wrong 0, partly right between)
+    right: int  # the answers fully right
 
     @property
     def starts_at(self) -> int:
@@ -212,25 +212,37 @@ class ReportStore:
         )
         return [_answer_group(row) for row in rows]
 
-    async def question_shares(self, chat_id: int, at_least: int, now: float) -> list[QuestionShare]:
-        """Every question answered at least `at_least` times in the chat (its group quizzes,
-        posted questions and homework, but an exam's before its deadline: how its questions
-        fare would be a key to it), least credit first."""
+    async def question_shares(
+        self, chat_id: int, at_least: int, since: float, now: float
+    ) -> list[QuestionShare]:
+        """Every question answered at least `at_least` times in the chat since `since` (its
+        group quizzes and posted questions begun since, its homework's answers given since,
+        but an exam's before its deadline: how its questions fare would be a key to it), least
+        credit first. A session's answers are summed by position, in the order of its primary
+        key (no sort of every answer); CROSS JOIN keeps SQLite's joins in the order written:
+        from the chat's homework, never from every answer."""
         rows = await self._database.fetchall(
-            """SELECT quiz_id, question_id, COUNT(*) AS n, SUM(credit) AS credit FROM (
-                   SELECT s.quiz_id, a.question_id, COALESCE(a.credit, a.correct) AS credit
-                   FROM group_sessions s JOIN group_answers a ON a.session_id = s.id
-                   WHERE s.chat_id = ?1
+            """SELECT quiz_id, question_id, SUM(n) AS n, SUM(credit) AS credit FROM (
+                   SELECT s.quiz_id, g.question_id, g.n, g.credit
+                   FROM group_sessions s
+                   JOIN (SELECT session_id, MIN(question_id) AS question_id, COUNT(*) AS n,
+                                SUM(COALESCE(credit, correct)) AS credit
+                         FROM group_answers
+                         WHERE session_id IN (SELECT id FROM group_sessions
+                                              WHERE chat_id = ?1 AND started_at >= ?4)
+                         GROUP BY session_id, position) g ON g.session_id = s.id
                    UNION ALL
-                   SELECT h.quiz_id, a.question_id, COALESCE(a.credit, a.correct)
-                   FROM assignments h JOIN attempts t ON t.assignment_id = h.id
-                   JOIN answers a ON a.attempt_id = t.id
-                   WHERE h.chat_id = ?1 AND (h.exam = 0 OR h.deadline <= ?3))
-               GROUP BY quiz_id, question_id HAVING COUNT(*) >= ?2
-               ORDER BY SUM(credit) / COUNT(*), quiz_id, question_id""",
+                   SELECT h.quiz_id, a.question_id, 1, COALESCE(a.credit, a.correct)
+                   FROM assignments h CROSS JOIN attempts t ON t.assignment_id = h.id
+                   CROSS JOIN answers a ON a.attempt_id = t.id
+                   WHERE h.chat_id = ?1 AND a.answered_at >= ?4
+                     AND (h.exam = 0 OR h.deadline <= ?3))
+               GROUP BY quiz_id, question_id HAVING SUM(n) >= ?2
+               ORDER BY SUM(credit) / SUM(n), quiz_id, question_id""",
             chat_id,
             at_least,
             now,
+            since,
         )
         return [
             QuestionShare(row["quiz_id"], row["question_id"], row["n"], float(row["credit"]))
@@ -239,16 +251,17 @@ class ReportStore:
 
     async def class_learners(self, chat_id: int) -> set[int]:
         """Everyone who answered in the chat (a group quiz, a posted question, a homework),
-        but the forgotten."""
+        but the forgotten (their kept scores are their placeholder's, below 0)."""
         rows = await self._database.fetchall(
-            """SELECT a.user_id FROM group_sessions s JOIN group_answers a ON a.session_id = s.id
-               WHERE s.chat_id = ?1 AND a.forgotten_as IS NULL AND a.user_id > 0
+            """SELECT t.who FROM group_sessions s JOIN session_scores t ON t.session_id = s.id
+               WHERE s.chat_id = ?1 AND t.who > 0
                UNION
-               SELECT t.user_id FROM assignments h JOIN attempts t ON t.assignment_id = h.id
+               SELECT t.user_id
+               FROM assignments h CROSS JOIN attempts t ON t.assignment_id = h.id
                WHERE h.chat_id = ?1""",
             chat_id,
         )
-        return {row["user_id"] for row in rows}
+        return {row[0] for row in rows}
 
     async def asked_positions(self, session_id: int) -> list[tuple[int, str]]:
         """(position, question id) of every question the session asked, in order."""
@@ -274,23 +287,34 @@ class ReportStore:
         )
         return {row["day"]: (int(row["n_right"]), int(row["n"] - row["n_right"])) for row in rows}
 
-    async def weekly_activity(self, chat_id: int, since: float) -> list[WeekActivity]:
-        """The chat's group quizzes and posted questions, answered since `since`, week by
-        week (weeks with no answer left out)."""
+    async def weekly_activity(self, chat_id: int, since: float, now: float) -> list[WeekActivity]:
+        """The chat's activity since `since`, week by week (weeks with none left out): its
+        group quizzes and posted questions, each in the week it began, from their kept scores
+        (migration 21: no answer is read), and its homework's answers in the week they were
+        given, but an exam's before its deadline (whether they were right would be a key to
+        it)."""
         rows = await self._database.fetchall(
-            """SELECT CAST((a.answered_at - ?) / ? AS INTEGER) AS week, COUNT(*) AS answers,
-                      COUNT(DISTINCT COALESCE(a.forgotten_as, a.user_id)) AS learners,
-                      SUM(COALESCE(a.credit, a.correct)) AS credit
-               FROM group_sessions s JOIN group_answers a ON a.session_id = s.id
-               WHERE s.chat_id = ? AND a.answered_at >= ?
+            """SELECT week, SUM(answers) AS answers, COUNT(DISTINCT who) AS learners,
+                      SUM(right) AS n_right FROM (
+                   SELECT CAST((s.started_at - ?1) / ?2 AS INTEGER) AS week, t.who,
+                          t.answered AS answers, t.correct AS right
+                   FROM group_sessions s JOIN session_scores t ON t.session_id = s.id
+                   WHERE s.chat_id = ?3 AND s.started_at >= ?4
+                   UNION ALL
+                   SELECT CAST((a.answered_at - ?1) / ?2 AS INTEGER), a.user_id, 1, a.correct
+                   FROM assignments h CROSS JOIN attempts t ON t.assignment_id = h.id
+                   CROSS JOIN answers a ON a.attempt_id = t.id
+                   WHERE h.chat_id = ?3 AND a.answered_at >= ?4
+                     AND (h.exam = 0 OR h.deadline <= ?5))
                GROUP BY week ORDER BY week""",
             FIRST_MONDAY,
             WEEK,
             chat_id,
             since,
+            now,
         )
         return [
-            WeekActivity(row["week"], row["answers"], row["learners"], float(row["credit"]))
+            WeekActivity(row["week"], row["answers"], row["learners"], row["n_right"])
             for row in rows
         ]
 

@@ -17,17 +17,23 @@ from content.formats.registry import FORMATS
 from content.model import Quiz
 
 
+async def bank_file(services: Services, quiz: Quiz, format_name: str) -> files.ExportFile:
+    """The quiz as a file of the format named, with its pictures where they travel beside it
+    (CPU work for a large bank: in a worker thread). ConversionError names what stops it."""
+    images = await quiz_images(services, quiz)
+    return await asyncio.to_thread(
+        files.export_file, quiz, images, FORMATS[format_name], services.settings.default_language
+    )
+
+
 async def export_quiz(
     bot: Bot, services: Services, chat_id: int, quiz: Quiz, format_name: str, locale: Locale
 ) -> None:
-    """The quiz as a document of the format named (CPU work for a large bank: in a worker
-    thread); what the format cannot hold is named under it."""
+    """The quiz as a document of the format named (`bank_file`); what the format cannot hold
+    is named under it."""
     fmt = FORMATS[format_name]
-    images = await quiz_images(services, quiz)
     try:
-        exported = await asyncio.to_thread(
-            files.export_file, quiz, images, fmt, services.settings.default_language
-        )
+        exported = await bank_file(services, quiz, format_name)
     except ConversionError as error:
         shown = {"quiz_id": quiz.id, "format": fmt.label}
         await send_blocks(bot, chat_id, locale.t("export_failed", **shown), error.problems)

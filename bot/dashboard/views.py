@@ -32,7 +32,7 @@ async def class_overview(services: Services, chat_id: int, locale: Locale) -> di
     known = await storage.chats.known_chat(chat_id)
     homework = []
     quizzes: dict[str, None] = {}  # the quizzes the class met, for their leeches
-    for assignment in await storage.homework.recent_assignments(chat_id, RECENT):
+    for assignment, opened, done in await storage.homework.recent_with_counts(chat_id, RECENT):
         quiz = services.catalog.get(assignment.quiz_id)
         quizzes[assignment.quiz_id] = None
         homework.append(
@@ -43,8 +43,8 @@ async def class_overview(services: Services, chat_id: int, locale: Locale) -> di
                 "deadline": assignment.deadline,
                 "open": assignment.open,
                 "exam": assignment.exam,
-                "opened": len(await storage.homework.takers(assignment.id)),
-                "done": await storage.homework.done_count(assignment.id, assignment.deadline),
+                "opened": opened,
+                "done": done,
             }
         )
     sessions = []
@@ -61,8 +61,9 @@ async def class_overview(services: Services, chat_id: int, locale: Locale) -> di
                 "questions": session.total,
             }
         )
+    now = services.clock()
     shares = await storage.reports.question_shares(
-        chat_id, stats.HARDEST_AT_LEAST, services.clock()
+        chat_id, stats.HARDEST_AT_LEAST, weeks_since(now), now
     )
     return {
         "id": chat_id,
@@ -259,20 +260,27 @@ def _title(quiz: Quiz | None, quiz_id: str, locale: Locale) -> str:
 
 
 async def weekly(services: Services, chat_id: int, now: float, locale: Locale) -> dict[str, Any]:
-    """The class's last `WEEKS` weeks (this one last): answers, learners and right %, and
-    what they say in one sentence (the chart's text)."""
+    """The class's last `WEEKS` weeks (this one last): answers (group quizzes and homework),
+    learners and the share fully right, and what they say in one sentence (the chart's
+    text)."""
     this_week = int((now - FIRST_MONDAY) // WEEK)
-    since = FIRST_MONDAY + (this_week - WEEKS + 1) * WEEK
-    found = await services.storage.reports.weekly_activity(chat_id, since)
+    found = await services.storage.reports.weekly_activity(chat_id, weeks_since(now), now)
     answers = sum(activity.answers for activity in found)
-    credit = sum(activity.credit for activity in found)
+    right = sum(activity.right for activity in found)
     summary = locale.t(
         "app_weeks_summary",
         weeks=locale.t("n_weeks", n=WEEKS),
         answers=locale.t("n_answers", n=answers),
-        right=round(100 * credit / answers) if answers else 0,
+        right=round(100 * right / answers) if answers else 0,
     )
     return {"weeks": weekly_series(found, this_week, WEEKS), "summary": summary}
+
+
+def weeks_since(now: float) -> float:
+    """When the class's last `WEEKS` weeks began (this one the last): the window of its weeks
+    and of its hardest questions."""
+    this_week = int((now - FIRST_MONDAY) // WEEK)
+    return FIRST_MONDAY + (this_week - WEEKS + 1) * WEEK
 
 
 def weekly_series(found: list[WeekActivity], last_week: int, weeks: int) -> list[dict[str, Any]]:
@@ -281,8 +289,8 @@ def weekly_series(found: list[WeekActivity], last_week: int, weeks: int) -> list
     by_week = {activity.week: activity for activity in found}
     series = []
     for week in range(last_week - weeks + 1, last_week + 1):
-        activity = by_week.get(week, WeekActivity(week, 0, 0, 0.0))
-        right = round(100 * activity.credit / activity.answers) if activity.answers else None
+        activity = by_week.get(week, WeekActivity(week, 0, 0, 0))
+        right = round(100 * activity.right / activity.answers) if activity.answers else None
         series.append(
             {
                 "starts_at": activity.starts_at,

@@ -16,6 +16,7 @@ import logging
 import math
 import re
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import Any
 
@@ -32,6 +33,7 @@ from bot.dashboard.exports import Downloads
 from bot.dashboard.init_data import InitDataError, WebAppUser, verify_init_data
 from bot.serving import health
 from bot.serving.http import DEFAULT_LIMITS, Limits, Listener, RefusalLog
+from content.formats.base import ConversionError
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +62,7 @@ RATE_PEOPLE = 10_000  # people whose buckets are kept
 _CHAT_PATH = re.compile(
     r"/api/chats/(-?[0-9]{1,20})(?:/(grid|weeks|questions)|/sessions/([0-9]{1,18})/(send|link))?"
 )
+_BANK_PATH = re.compile(r"/api/banks/(send|link)")
 _NUMBER = re.compile(r"[0-9]{1,18}")
 _DOWNLOAD_PATH = re.compile(r"/download/([A-Za-z0-9_-]{1,64})")
 
@@ -88,9 +91,10 @@ class Dashboard:
     async def __call__(self, request: web.BaseRequest) -> web.StreamResponse:
         path = request.path[len(PREFIX) :]
         found = _CHAT_PATH.fullmatch(path)
-        action = found.group(4) if found is not None else None
+        bank = _BANK_PATH.fullmatch(path)
+        action = found.group(4) if found is not None else bank.group(1) if bank else None
         posted = request.method == "POST"
-        # a POST asks the bot to do something (send a report, make a link); the rest are GETs
+        # a POST asks the bot to do something (send a file, make a link); the rest are GETs
         if request.method not in ("GET", "HEAD", "POST") or posted != (action is not None):
             allowed = "POST" if action is not None else "GET"
             return self._refuse("method", 405, f"a {request.method} request", {"Allow": allowed})
@@ -117,6 +121,8 @@ class Dashboard:
             return await self._me(request, user, services)
         if path == "/api/chats":
             return await self._chats(user, services)
+        if bank is not None:
+            return await self._bank(request, bank.group(1), user, services)
         if found is None:
             return self._refuse("path", 404, "a request for an unknown API path")
         chat_id = int(found.group(1))
@@ -194,6 +200,10 @@ class Dashboard:
                     {"code": code, "name": language_name(code)} for code in sorted(STRINGS)
                 ],
                 "strings": views.strings(language),
+                # the bank's files are the bot's admins' (/export): offered to them alone
+                "bank_formats": list(exports.BANK_FORMS)
+                if user.id in services.settings.admin_ids
+                else [],
             }
         )
 
@@ -260,19 +270,43 @@ class Dashboard:
         if reports is None:
             return _json({"error": "starting"}, 503)
         now = services.clock()
-        if action == "link":
-            payload = self._downloads_of(services).link(user.id, session.id, form, now)
-            return _json({"url": f"download/{payload}", "expires": int(now) + exports.LIFETIME})
-        try:
-            await reports.send(self._application.bot, services, user.id, session, locale, form)
-        except (Forbidden, BadRequest) as error:  # never opened a private chat, or blocked it
-            log.info("dashboard: a report could not be sent in private: %s", error)
-            return _json({"error": "start_first"}, 409)
-        return _json({"sent": True})
+        return await _deliver(
+            action,
+            now,
+            lambda: self._downloads_of(services).link(user.id, session.id, form, now),
+            lambda: reports.send(self._application.bot, services, user.id, session, locale, form),
+        )
+
+    async def _bank(
+        self, request: web.BaseRequest, action: str, user: WebAppUser, services: Services
+    ) -> web.Response:
+        """A bank's file as `/export` makes it (`?quiz=<id>&format=<one of /export's>`), for
+        the bot's admins only, as `/export` is: `send` into the person's private chat, or
+        `link` for a single-use download link signed for them."""
+        if user.id not in services.settings.admin_ids:
+            self.refusals.note("auth", "refused a bank's file to someone not a bot admin (403)")
+            return _json({"error": "forbidden"}, 403)
+        form = request.query.get("format", "yaml")
+        if form not in exports.BANK_FORMS:
+            return _json({"error": f"format: one of {', '.join(exports.BANK_FORMS)}"}, 400)
+        quiz = services.catalog.get(request.query.get("quiz", ""))
+        banks = exports.lent_banks(self._application.bot_data)
+        if quiz is None:
+            return _json({"error": "not found"}, 404)
+        if banks is None:
+            return _json({"error": "starting"}, 503)
+        now = services.clock()
+        locale = await _locale(request, user, services)
+        return await _deliver(
+            action,
+            now,
+            lambda: self._downloads_of(services).bank_link(user.id, quiz.id, form, now),
+            lambda: banks.send(self._application.bot, services, user.id, quiz, form, locale),
+        )
 
     async def _download(self, payload: str, services: Services) -> web.Response:
         """A download link, taken once: the report, if its person still administers the
-        chat."""
+        chat; a bank's file, if they are still a bot admin."""
         now = services.clock()
         taken = self._downloads_of(services).redeem(payload, now)
         if taken is exports.Refusal.FORGED:
@@ -280,6 +314,8 @@ class Dashboard:
             return _json({"error": "forbidden"}, 403)
         if taken is exports.Refusal.GONE:
             return _json({"error": "gone"}, 410)
+        if isinstance(taken, exports.TakenBank):
+            return await self._bank_download(taken, services, now)
         assert isinstance(taken, exports.Download)
         if not self._take(taken.user_id, now):
             return self._refuse("rate", 429, "requests too fast", {"Retry-After": "1"})
@@ -294,13 +330,49 @@ class Dashboard:
         locale = services.locale_of(stored) if stored is not None else Locale(default, default)
         form = exports.FORMS[taken.form]
         name, data = await reports.file(services, session, locale, form)
-        headers = {
-            **SECURITY_HEADERS,
-            "Cache-Control": "no-store",
-            "Content-Type": exports.MEDIA_TYPES[form],
-            "Content-Disposition": f'attachment; filename="{_safe_file_name(name)}"',
-        }
-        return web.Response(body=data, headers=headers)
+        return _file(name, data, exports.MEDIA_TYPES[form])
+
+    async def _bank_download(
+        self, taken: exports.TakenBank, services: Services, now: float
+    ) -> web.Response:
+        if not self._take(taken.user_id, now):
+            return self._refuse("rate", 429, "requests too fast", {"Retry-After": "1"})
+        if taken.user_id not in services.settings.admin_ids:
+            return _json({"error": "forbidden"}, 403)
+        quiz = services.catalog.get(taken.quiz_id)
+        banks = exports.lent_banks(self._application.bot_data)
+        if quiz is None or banks is None:
+            return _json({"error": "gone"}, 410)
+        try:
+            made = await banks.file(services, quiz, taken.form)
+        except ConversionError:  # a picture of it cannot be read: /export says which
+            return _json({"error": "cannot_export"}, 422)
+        return _file(made.name, made.data, exports.bank_media_type(made.name))
+
+
+async def _deliver(
+    action: str, now: float, link: Callable[[], str], send: Callable[[], Awaitable[None]]
+) -> web.Response:
+    """`link`: a single-use download link (`link()` makes its payload); `send`: the file sent
+    into the person's private chat by `send()`."""
+    if action == "link":
+        return _json({"url": f"download/{link()}", "expires": int(now) + exports.LIFETIME})
+    try:
+        await send()
+    except (Forbidden, BadRequest) as error:  # never opened a private chat, or blocked it
+        log.info("dashboard: a file could not be sent in private: %s", error)
+        return _json({"error": "start_first"}, 409)
+    return _json({"sent": True})
+
+
+def _file(name: str, data: bytes, media_type: str) -> web.Response:
+    headers = {
+        **SECURITY_HEADERS,
+        "Cache-Control": "no-store",
+        "Content-Type": media_type,
+        "Content-Disposition": f'attachment; filename="{_safe_file_name(name)}"',
+    }
+    return web.Response(body=data, headers=headers)
 
 
 def _safe_file_name(name: str) -> str:

@@ -186,12 +186,14 @@ async def test_an_exam_homework_shows_only_who_is_done_until_its_deadline(
         _, early = await ada.get(f"api/chats/{GROUP_ID}/grid?homework=1")
         hidden = await ada.get(f"api/chats/{GROUP_ID}/questions?homework=1")
         _, overview = await ada.get(f"api/chats/{GROUP_ID}")
+        _, weeks_early = await ada.get(f"api/chats/{GROUP_ID}/weeks")
         with sqlite3.connect(settings.db_path) as db:
             [(deadline,)] = db.execute("SELECT deadline FROM assignments").fetchall()
         clock.now = deadline + 1
         ada = Browser(listener, api, ADA, clock)
         _, late = await ada.get(f"api/chats/{GROUP_ID}/grid?homework=1")
         shown = await ada.get(f"api/chats/{GROUP_ID}/questions?homework=1")
+        _, weeks_late = await ada.get(f"api/chats/{GROUP_ID}/weeks")
 
     assert early["hidden"] is True and early["questions"] == []
     assert early["learners"] == [{"name": "Bo", "done": True}]  # no mark, no total
@@ -200,11 +202,16 @@ async def test_an_exam_homework_shows_only_who_is_done_until_its_deadline(
     assert late["hidden"] is False and len(late["questions"]) == 5
     assert late["learners"][0]["name"] == "Bo" and late["learners"][0]["total"] > 0
     assert shown[0] == 200 and sum(q["answered"] for q in shown[1]["questions"]) == 3  # w2 left
+    # the class's weeks: the exam's answers, and whether they were right, after the deadline
+    assert [w["answers"] for w in weeks_early["weeks"] if w["answers"]] == []
+    assert [(w["answers"], w["learners"]) for w in weeks_late["weeks"] if w["answers"]] == [(3, 1)]
     # how its questions fared in the class: nothing before the deadline, all of it after
     database = await Database.open(settings.db_path)
     try:
         reports = ReportStore(database)
-        assert await reports.question_shares(GROUP_ID, 1, deadline - 1) == []
-        assert len(await reports.question_shares(GROUP_ID, 1, deadline + 1)) == 3
+        assert await reports.question_shares(GROUP_ID, 1, 0, deadline - 1) == []
+        assert len(await reports.question_shares(GROUP_ID, 1, 0, deadline + 1)) == 3
+        # answered before the window (the class's last weeks) began: not counted
+        assert await reports.question_shares(GROUP_ID, 1, deadline, deadline + 1) == []
     finally:
         await database.close()

@@ -9,6 +9,7 @@ const launch = new URLSearchParams(location.hash.slice(1));
 const initData = (tg && tg.initData) || launch.get("tgWebAppData") || "";
 let language = "";
 let strings = {};
+let bankFormats = [];  // the bank's formats, for a bot admin (none for anyone else)
 const history = [];
 
 function t(key) {
@@ -307,7 +308,8 @@ async function gridView(chatId, query) {
     legend,
     grid.learners.length ? wrap : node("p", { class: "muted" }, t("app_none")),
     questionsView(fared.questions),
-    grid.kind === "session" ? exportView(chatId, grid.session) : null);
+    grid.kind === "session" ? exportView(chatId, grid.session) : null,
+    bankFormats.length ? bankView(grid.quiz) : null);
 }
 
 // each question: its right %, how many answered, the median time; opened, the question, the
@@ -337,32 +339,47 @@ function questionsView(questions) {
     node("ul", { class: "questions" }, ...items));
 }
 
-function exportView(chatId, sessionId) {
+// a file in each of its formats: sent into the person's chat, or downloaded from a link;
+// `path(action, form)` is the API's path for it
+function filesView(id, heading, hint, forms, path, fileName) {
   const status = node("p", { class: "muted", role: "status" });
-  const exportRows = ["csv", "xlsx"].map((form) =>
+  const rows = forms.map((form) =>
     node("div", { class: "export" },
       node("span", { class: "form" }, form.toUpperCase()),
-      node("button", { type: "button", onclick: () => sendReport(chatId, sessionId, form, status) }, t("app_send_to_chat")),
-      node("button", { type: "button", onclick: () => downloadReport(chatId, sessionId, form, status) }, t("app_download"))));
-  return node("section", { "aria-labelledby": "export-heading" },
-    node("h2", { id: "export-heading" }, t("app_report_file")), ...exportRows, status);
+      node("button", { type: "button", onclick: () => sendFile(path("send", form), status) }, t("app_send_to_chat")),
+      node("button", { type: "button", onclick: () => downloadFile(path("link", form), fileName(form), status) }, t("app_download"))));
+  return node("section", { "aria-labelledby": id },
+    node("h2", { id }, heading), hint ? node("p", { class: "muted small" }, hint) : null, ...rows, status);
 }
 
-async function sendReport(chatId, sessionId, form, status) {
+function exportView(chatId, sessionId) {
+  return filesView("export-heading", t("app_report_file"), null, ["csv", "xlsx"],
+    (action, form) => "chats/" + chatId + "/sessions/" + sessionId + "/" + action + "?format=" + form,
+    (form) => "report." + form);
+}
+
+// the bank's files, as /export gives them: offered to the bot's admins alone
+function bankView(quizId) {
+  return filesView("bank-heading", t("app_bank_files"), t("app_bank_hint"), bankFormats,
+    (action, form) => "banks/" + action + "?quiz=" + encodeURIComponent(quizId) + "&format=" + form,
+    (form) => quizId + "." + form);
+}
+
+async function sendFile(path, status) {
   status.textContent = "…";
   try {
-    await api("chats/" + chatId + "/sessions/" + sessionId + "/send?format=" + form, "POST");
+    await api(path, "POST");
     status.textContent = t("app_sent");
   } catch (error) {
     status.textContent = t(error.status === 409 ? "app_start_first" : "app_error");
   }
 }
 
-async function downloadReport(chatId, sessionId, form, status) {
+async function downloadFile(path, fileName, status) {
   status.textContent = "…";
   let made;
   try {
-    made = await api("chats/" + chatId + "/sessions/" + sessionId + "/link?format=" + form, "POST");
+    made = await api(path, "POST");
   } catch (error) {
     status.textContent = t("app_error");
     return;
@@ -371,7 +388,7 @@ async function downloadReport(chatId, sessionId, form, status) {
   const url = new URL(made.url, location.href).href;
   status.textContent = "";
   if (tg && tg.isVersionAtLeast && tg.isVersionAtLeast("8.0") && tg.downloadFile) {
-    tg.downloadFile({ url, file_name: "report." + form });
+    tg.downloadFile({ url, file_name: fileName });
   } else if (tg && tg.openLink) {
     tg.openLink(url);
   } else {
@@ -431,6 +448,7 @@ async function loadStrings() {
   const me = await api("me");
   language = me.language;
   strings = me.strings;
+  bankFormats = me.bank_formats;
   document.documentElement.lang = language;
   const select = document.getElementById("language");
   select.replaceChildren(...me.languages.map((item) => {
