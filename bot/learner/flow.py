@@ -146,9 +146,10 @@ async def standing(services: Services, learner: User) -> Standing:
         cards_by_quiz.setdefault(card.quiz_id, {})[card.question_id] = card.card_json
     by_quiz = {}
     unseen = 0
+    latest_by_quiz = await learners.latest_answers_by_quiz(learner.user_id)
     for quiz in services.catalog:
         if quiz.id in cards_by_quiz or quiz.id in records:
-            latest = await learners.latest_answers(learner.user_id, quiz.id)
+            latest = latest_by_quiz.get(quiz.id, {})
             correct = {qid: answer.correct for qid, answer in latest.items()}
             by_quiz[quiz.id] = mastery(quiz, cards_by_quiz.get(quiz.id, {}), correct, now)
             seen = cards_by_quiz.get(quiz.id, {})
