@@ -627,11 +627,12 @@ async def measure(
 # the runs, side by side
 
 
-def _storage_of(revision: str, into: Path) -> Path:
-    """The `storage/` package of a git revision, unpacked under `into` (first on sys.path)."""
+def _storage_of(revision: str, into: Path, packages: Sequence[str] = ("storage",)) -> Path:
+    """The `storage/` package (or these packages) of a git revision, unpacked under `into`
+    (first on sys.path)."""
     into.mkdir(parents=True, exist_ok=True)
     archive = subprocess.run(
-        ["git", "archive", revision, "storage"], cwd=ROOT, check=True, capture_output=True
+        ["git", "archive", revision, *packages], cwd=ROOT, check=True, capture_output=True
     ).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
     return into
@@ -735,6 +736,12 @@ def main() -> None:
     parser.add_argument("--scale", default="1", help="comma-separated: 1,0.1,0.01")
     parser.add_argument("--repeat", type=int, default=1, help="runs per side; medians")
     parser.add_argument("--before", metavar="REV", help="also time REV's stores, interleaved")
+    parser.add_argument(
+        "--before-code",
+        default="storage",
+        help="the packages taken from REV (comma-separated; default storage: the stores only; "
+        "storage,bot,content: the commands too)",
+    )
     parser.add_argument("--budget", type=float, default=120.0, help="seconds per write sample")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--save", type=Path, help="also write every run's figures here (JSON)")
@@ -766,7 +773,11 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="quiz-queries-") as folder:
         work = Path(folder)
-        old = _storage_of(args.before, work / "before-code") if args.before else None
+        old = (
+            _storage_of(args.before, work / "before-code", args.before_code.split(","))
+            if args.before
+            else None
+        )
         for scale in (float(s) for s in args.scale.split(",")):
             built = year(scale)
             runs: dict[str, list[dict[str, Any]]] = {"after": [], "before": []}

@@ -131,7 +131,7 @@ def stop_drawing() -> None:
 def _warm_up() -> None:
     """In the drawing process, at its start: the fonts read and a first figure drawn, so the
     first chart costs what every other does."""
-    figure = _figure(1.0)
+    figure = Figure(figsize=(1.0, 1.0))
     figure.add_axes((0, 0, 1, 1)).text(0, 0, "ẹ̀kọ́ 0", fontfamily=FONT)
     _png(figure)
 
