@@ -94,21 +94,14 @@ def _forget(artist: ProcessPoolExecutor) -> None:
 
 
 async def render(draw: Callable[P, Chart], *args: P.args, **kwargs: P.kwargs) -> Chart:
-    """Draw a chart in the drawing process; if that process died (killed, out of memory), a
-    new one draws it."""
-    for attempt in range(2):
-        artist = _drawing_process()
-        try:
-            return await asyncio.wrap_future(artist.submit(draw, *args, **kwargs))
-        except BrokenProcessPool:
-            _forget(artist)
-            if attempt:
-                raise
-    raise AssertionError("unreachable")
+    """Draw a chart in the drawing process (a worker thread waits for it: starting the
+    process, the first time, is off the event loop too)."""
+    return await asyncio.to_thread(drawn, draw, *args, **kwargs)
 
 
 def drawn(draw: Callable[P, Chart], *args: P.args, **kwargs: P.kwargs) -> Chart:
-    """`render` from a worker thread (which prepared the chart's data off the event loop)."""
+    """Draw a chart in the drawing process, and wait for it (from a worker thread); if that
+    process died (killed, out of memory), a new one draws it."""
     for attempt in range(2):
         artist = _drawing_process()
         try:
