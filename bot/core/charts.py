@@ -99,7 +99,7 @@ async def render(draw: Callable[P, Chart], *args: P.args, **kwargs: P.kwargs) ->
     return await asyncio.to_thread(drawn, draw, *args, **kwargs)
 
 
-def drawn(draw: Callable[P, Chart], *args: P.args, **kwargs: P.kwargs) -> Chart:
+def drawn(draw: Callable[P, Chart], /, *args: P.args, **kwargs: P.kwargs) -> Chart:
     """Draw a chart in the drawing process, and wait for it (from a worker thread); if that
     process died (killed, out of memory), a new one draws it."""
     for attempt in range(2):
