@@ -470,6 +470,22 @@ class LearnerStore:
         )
         return {row["quiz_id"]: row_as(QuizRecord, row) for row in rows}
 
+    async def latest_answers_by_quiz(self, user_id: int) -> dict[str, dict[str, Answer]]:
+        """`latest_answers` of every quiz the learner answered, in one statement: the newest
+        answer per question found in the covering index (user, quiz, question), then read."""
+        rows = await self._database.fetchall(
+            """SELECT quiz_id, question_id, chosen, correct, answered_at, credit FROM answers
+               WHERE id IN (SELECT MAX(id) FROM answers WHERE user_id=?
+                            GROUP BY quiz_id, question_id)""",
+            user_id,
+        )
+        found: dict[str, dict[str, Answer]] = {}
+        for row in rows:
+            found.setdefault(row["quiz_id"], {})[row["question_id"]] = Answer.of_row(
+                row["question_id"], row
+            )
+        return found
+
     async def latest_answers(self, user_id: int, quiz_id: str) -> dict[str, Answer]:
         """The most recent answer the learner gave to each question of a quiz."""
         rows = await self._database.fetchall(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 from storage.database import Database
 
@@ -20,27 +20,19 @@ PAGE = 5_000  # rows read and converted in one go
 ATTEMPTS_PAGE = 500  # attempts whose answers are read in one statement
 
 
-class SessionAnswer(NamedTuple):
-    """One member's answer to one question of a group session (a forgotten member's id is
-    their placeholder, below 0); `credit` is what it counts for, -1 to 1."""
+# A report holds hundreds of thousands of answers, so each is a plain tuple: the garbage
+# collector stops following an exact tuple of plain values after its first look, but follows
+# every instance of a class for ever (a NamedTuple's too): 500,000 of them made each of its
+# full passes take 50 to 380 ms, on the event loop, a dozen times per report.
 
-    user_id: int
-    position: int
-    chosen: int
-    correct: bool
-    credit: float
+# One member's answer to one question of a group session: (user_id, position, chosen,
+# correct, credit); a forgotten member's id is their placeholder (below 0); credit is what it
+# counts for, -1 to 1.
+SessionAnswer = tuple[int, int, int, bool, float]
 
-
-class GivenAnswer(NamedTuple):
-    """One answer of an attempt as a report shows it: what was chosen (or typed), whether it
-    was fully right, and what it counts for (-1 to 1). A tuple, as `SessionAnswer`: the
-    garbage collector stops following tuples of plain values, and a report holds hundreds of
-    thousands (as frozen dataclasses, its full passes held the event loop 230 ms at a time)."""
-
-    chosen: int
-    correct: bool
-    credit: float
-    reply: str | None = None
+# One answer of an attempt as a report shows it: (chosen, correct, credit, reply): what was
+# chosen (or typed), whether it was fully right, what it counts for (-1 to 1).
+GivenAnswer = tuple[int, bool, float, str | None]
 
 
 @dataclass(frozen=True)
@@ -94,7 +86,7 @@ class LatestAttempt:
     @property
     def question_marks(self) -> dict[str, float]:
         """Each answered question's credit, by question id."""
-        return {question_id: given.credit for question_id, given in self.answers.items()}
+        return {question_id: credit for question_id, (_, _, credit, _) in self.answers.items()}
 
 
 WEEK = 7 * 86_400
@@ -147,8 +139,7 @@ class ReportStore:
                 PAGE,
             )
             found += [
-                SessionAnswer(who, at, chosen, right == 1, credit)
-                for who, at, chosen, right, credit, _ in rows
+                (who, at, chosen, right == 1, credit) for who, at, chosen, right, credit, _ in rows
             ]
             if len(rows) < PAGE:
                 return found
@@ -361,9 +352,7 @@ class ReportStore:
                 *answers,
             )
             for attempt_id, question_id, chosen, correct, credit, reply in given:
-                answers[attempt_id][question_id] = GivenAnswer(
-                    chosen, correct == 1, float(credit), reply
-                )
+                answers[attempt_id][question_id] = (chosen, correct == 1, float(credit), reply)
             found += [
                 LatestAttempt(
                     user_id=row["user_id"],

@@ -15,7 +15,7 @@ from storage.content_store import QuestionStat
 
 async def stats_chart(services: Services, locale: Locale) -> charts.Chart | None:
     stats = await services.storage.content.question_stats()
-    # every question of a large catalog, and the drawing: off the event loop
+    # every question of a large catalog: off the event loop (then drawn in the drawing process)
     return await asyncio.to_thread(_chart, list(services.catalog), stats, locale)
 
 
@@ -42,6 +42,5 @@ def _chart(quizzes: list[Quiz], stats: list[QuestionStat], locale: Locale) -> ch
     if not panels:
         return None
     alt = locale.t("chart_stats_alt", hardest=" ".join(hardest[:6]))
-    return charts.hardest_first(
-        panels, lambda title: locale.t("chart_stats_title", title=title), alt
-    )
+    title = locale.t("chart_stats_title", title=charts.TITLE_SLOT)
+    return charts.drawn(charts.hardest_first, panels[: charts.MAX_PANELS], title, alt)

@@ -1,7 +1,11 @@
 """Charts as PNG images, readable on a phone: one column, large type, few words.
 
 Drawn with matplotlib's object API on the Agg backend (no display, no pyplot state), in a
-worker thread (`render`) so the event loop never waits on it; one drawing at a time (a lock:
+drawing process of its own (`render`), made once when the first chart is asked for, with
+matplotlib loaded and its fonts read once there: drawn in a thread of the bot's process, a
+chart held the event loop 60 to 250 ms at a time (the interpreter lock: Agg, the PNG encoder
+and the garbage collector's passes over what the drawing makes; docs/performance.md). Every
+argument of a drawing is plain data (it is pickled); one drawing at a time (a lock:
 matplotlib's font cache is shared). The font is DejaVu Sans, which ships with matplotlib and
 has Yoruba's letters (ẹ ọ ṣ, and the tone marks, precomposed or combining). Each chart comes
 with its alt text, sent as the photo's caption. Pure otherwise: data and labels in, bytes out.
@@ -11,10 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import io
+import multiprocessing
 import re
 import threading
 import unicodedata
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from datetime import date
 from typing import Any, ParamSpec
@@ -62,9 +69,64 @@ class Chart:
     texts: tuple[Drawn, ...] = ()
 
 
+_artist: ProcessPoolExecutor | None = None
+_artist_lock = threading.Lock()
+
+
+def _drawing_process() -> ProcessPoolExecutor:
+    """The drawing process, made on first use (a fresh interpreter: nothing of the bot's
+    state, threads or open files is copied into it)."""
+    global _artist
+    with _artist_lock:
+        if _artist is None:
+            _artist = ProcessPoolExecutor(
+                1, multiprocessing.get_context("spawn"), initializer=_warm_up
+            )
+        return _artist
+
+
+def _forget(artist: ProcessPoolExecutor) -> None:
+    global _artist
+    with _artist_lock:
+        if _artist is artist:
+            _artist = None
+    artist.shutdown(wait=False, cancel_futures=True)
+
+
 async def render(draw: Callable[P, Chart], *args: P.args, **kwargs: P.kwargs) -> Chart:
-    """Draw a chart in a worker thread."""
-    return await asyncio.to_thread(draw, *args, **kwargs)
+    """Draw a chart in the drawing process (a worker thread waits for it: starting the
+    process, the first time, is off the event loop too)."""
+    return await asyncio.to_thread(drawn, draw, *args, **kwargs)
+
+
+def drawn(draw: Callable[P, Chart], /, *args: P.args, **kwargs: P.kwargs) -> Chart:
+    """Draw a chart in the drawing process, and wait for it (from a worker thread); if that
+    process died (killed, out of memory), a new one draws it."""
+    for attempt in range(2):
+        artist = _drawing_process()
+        try:
+            return artist.submit(draw, *args, **kwargs).result()
+        except BrokenProcessPool:
+            _forget(artist)
+            if attempt:
+                raise
+    raise AssertionError("unreachable")
+
+
+def stop_drawing() -> None:
+    """End the drawing process (a later chart starts a new one)."""
+    with _artist_lock:
+        artist = _artist
+    if artist is not None:
+        _forget(artist)
+
+
+def _warm_up() -> None:
+    """In the drawing process, at its start: the fonts read and a first figure drawn, so the
+    first chart costs what every other does."""
+    figure = Figure(figsize=(1.0, 1.0))
+    figure.add_axes((0, 0, 1, 1)).text(0, 0, "ẹ̀kọ́ 0", fontfamily=FONT)
+    _png(figure)
 
 
 _FENCES = re.compile(r"```[A-Za-z0-9_+-]*|`")
@@ -170,7 +232,7 @@ class ProgressLabels:
     right: str
     wrong: str
     mastery_title: str
-    alt: Callable[[int, int, int, Sequence[tuple[str, int]]], str]  # right, wrong, days, mastery
+    alt: str
     forecast_title: str = ""
 
 
@@ -259,11 +321,14 @@ def progress(
 ) -> Chart:
     """`progress_figure` as a PNG, with its alt text."""
     with _drawing:
-        figure = progress_figure(days, mastery, labels, forecast)
-        right = sum(d.right for d in days)
-        wrong = sum(d.wrong for d in days)
-        alt = labels.alt(right, wrong, sum(1 for d in days if d.right or d.wrong), mastery)
-        return _chart(figure, alt)
+        return _chart(progress_figure(days, mastery, labels, forecast), labels.alt)
+
+
+def day_totals(days: Sequence[Day]) -> tuple[int, int, int]:
+    """The answers right and wrong over these days, and the days with an answer."""
+    right = sum(d.right for d in days)
+    wrong = sum(d.wrong for d in days)
+    return right, wrong, sum(1 for d in days if d.right or d.wrong)
 
 
 # a quiz's questions, hardest first
@@ -279,10 +344,14 @@ MAX_PANELS = 2  # quizzes in /stats' chart: a phone's page or two
 PANEL_ROWS = 6  # the hardest questions of each
 
 
-def hardest_first(quizzes: Sequence[QuizShares], title: Callable[[str], str], alt: str) -> Chart:
+TITLE_SLOT = "\x00"  # where a panel's title text puts the quiz's title
+
+
+def hardest_first(quizzes: Sequence[QuizShares], title: str, alt: str) -> Chart:
     """Per quiz, the share of right answers per question, hardest first (the hardest
     `PANEL_ROWS` of each, of the first `MAX_PANELS` quizzes), how many answered beside each;
-    questions nobody answered are left out."""
+    questions nobody answered are left out. `title` is a panel's title, the quiz's title at
+    its `TITLE_SLOT`."""
     answered = [QuizShares(q.title, [r for r in q.questions if r[2]]) for q in quizzes]
     panels = [q for q in answered if q.questions][:MAX_PANELS]
     rows = [
@@ -296,8 +365,8 @@ def hardest_first(quizzes: Sequence[QuizShares], title: Callable[[str], str], al
             _percent_bars(
                 axes, [(label, round(100 * r / n)) for label, r, n in shown], [n for *_, n in shown]
             )
-            room = _fits(BASE_SIZE + 2) - len(title(""))  # the quiz's title within its panel's
-            _style(axes, title(_label(quiz.title, max(room, 12))))
+            room = _fits(BASE_SIZE + 2) - len(title) + 1  # the quiz's title within its panel's
+            _style(axes, title.replace(TITLE_SLOT, _label(quiz.title, max(room, 12))))
         return _chart(figure, alt)
 
 

@@ -53,8 +53,11 @@ def to_csv(table: Table) -> bytes:
     """UTF-8 with a byte-order mark, which spreadsheets need to read it as UTF-8."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
-    for row in table.cells():
-        writer.writerow(["" if cell is None else cell for cell in row])
+    for row in (table.header, *table.rows):  # one pass over the cells (a million, at most)
+        writer.writerow(
+            [neutralize(cell) if isinstance(cell, str) else "" if cell is None else cell
+             for cell in row]
+        )  # fmt: skip
     return buffer.getvalue().encode("utf-8-sig")
 
 
@@ -96,6 +99,24 @@ def answer_cell(
     if any(not 0 <= choice < choice_count(question) for choice in picked):
         return f"{chosen} {mark}"  # the question has fewer options now
     return f"{letters(picked)} {mark}"
+
+
+class AnswerCells:
+    """`answer_cell`, each distinct answer worked out once: a report of 10,000 learners over
+    50 questions asks for the same few cells 500,000 times (2 s of its 5 s). Questions are
+    told apart by identity: one instance for one table's questions, which outlive it."""
+
+    def __init__(self) -> None:
+        self._known: dict[tuple[int, int, float, str | None], str] = {}
+
+    def __call__(
+        self, question: Question | None, chosen: int, credit: float, reply: str | None = None
+    ) -> str:
+        key = (id(question), chosen, credit, reply)
+        cell = self._known.get(key)
+        if cell is None:
+            cell = self._known[key] = answer_cell(question, chosen, credit, reply)
+        return cell
 
 
 def number_cell(value: float) -> int | float:

@@ -266,11 +266,11 @@ def table(
         answers = by_attempt[taker.attempt_id].answers if taker.attempt_id in by_attempt else {}
         for question in questions:
             given = answers.get(question.id)
-            cells.append(
-                None
-                if given is None
-                else answer_cell(question, given.chosen, given.credit, given.reply)
-            )
+            if given is None:
+                cells.append(None)
+            else:
+                chosen, _, credit, reply = given
+                cells.append(answer_cell(question, chosen, credit, reply))
         rows.append(tuple(cells))
     return Table(header, tuple(rows))
 

@@ -48,11 +48,10 @@ async def progress_chart(
         if quiz.id in mastery
     ]
 
-    def alt(right: int, wrong: int, active: int, shown: object) -> str:
-        listed = "; ".join(f"{html.escape(title)} {percent}%" for title, percent in rows)
-        answers = locale.t("chart_progress_alt", right=right, wrong=wrong, n=active, mastery=listed)
-        return f"{answers} {_forecast_alt(ahead, locale)}"
-
+    right, wrong, active = charts.day_totals(days)
+    listed = "; ".join(f"{html.escape(title)} {percent}%" for title, percent in rows)
+    answers = locale.t("chart_progress_alt", right=right, wrong=wrong, n=active, mastery=listed)
+    alt = f"{answers} {_forecast_alt(ahead, locale)}"
     labels = charts.ProgressLabels(
         answers_title=locale.t("chart_answers_title"),
         right=locale.t("chart_right"),

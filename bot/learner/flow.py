@@ -6,6 +6,7 @@ Every decision is made against stored state; callback data only names what was t
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 from collections.abc import Collection, Mapping, Sequence
@@ -48,6 +49,7 @@ from content.study import (
     AHEAD_DAYS,
     FORGOTTEN_DAYS,
     RETENTION_DAYS,
+    CardCounts,
     card_counts,
     comes_back,
     day_end,
@@ -141,18 +143,11 @@ async def standing(services: Services, learner: User) -> Standing:
     days = await learners.study_days(learner.user_id, offset)
     records = await quiz_records(services, learner.user_id)
     cards = await learners.cards(learner.user_id)
-    cards_by_quiz: dict[str, dict[str, str]] = {}
-    for card in cards:
-        cards_by_quiz.setdefault(card.quiz_id, {})[card.question_id] = card.card_json
-    by_quiz = {}
-    unseen = 0
-    for quiz in services.catalog:
-        if quiz.id in cards_by_quiz or quiz.id in records:
-            latest = await learners.latest_answers(learner.user_id, quiz.id)
-            correct = {qid: answer.correct for qid, answer in latest.items()}
-            by_quiz[quiz.id] = mastery(quiz, cards_by_quiz.get(quiz.id, {}), correct, now)
-            seen = cards_by_quiz.get(quiz.id, {})
-            unseen += sum(1 for question in quiz.questions if question.id not in seen)
+    latest_by_quiz = await learners.latest_answers_by_quiz(learner.user_id)
+    # a heavy learner's thousands of cards parsed: off the event loop
+    by_quiz, kinds = await asyncio.to_thread(
+        _mastery, services.catalog, records, cards, latest_by_quiz, now
+    )
     goal = None
     if learner.daily_goal is not None:
         done = await learners.count_reviews(learner.user_id, day_start(now, tz))
@@ -161,11 +156,35 @@ async def standing(services: Services, learner: User) -> Standing:
         streak=streak(days, int((now + offset) // 86400)),
         due_now=await learners.count_due(learner.user_id, now),
         due_today=await learners.count_due(learner.user_id, day_end(now, tz)),
-        cards=card_counts((card.card_json for card in cards), unseen),
+        cards=kinds,
         retention=await learners.review_counts(learner.user_id, now - RETENTION_DAYS * DAY),
         goal=goal,
     )
     return Standing(records, by_quiz, overview)
+
+
+def _mastery(
+    catalog: Catalog,
+    records: Mapping[str, QuizRecord],
+    cards: Sequence[StoredCard],
+    latest_by_quiz: Mapping[str, Mapping[str, Answer]],
+    now: float,
+) -> tuple[dict[str, Mastery], CardCounts]:
+    """The mastery of each quiz the learner touched, and their cards by kind (the questions
+    of those quizzes without a card counted as new)."""
+    cards_by_quiz: dict[str, dict[str, str]] = {}
+    for card in cards:
+        cards_by_quiz.setdefault(card.quiz_id, {})[card.question_id] = card.card_json
+    by_quiz = {}
+    unseen = 0
+    for quiz in catalog:
+        if quiz.id in cards_by_quiz or quiz.id in records:
+            latest = latest_by_quiz.get(quiz.id, {})
+            correct = {qid: answer.correct for qid, answer in latest.items()}
+            seen = cards_by_quiz.get(quiz.id, {})
+            by_quiz[quiz.id] = mastery(quiz, seen, correct, now)
+            unseen += sum(1 for question in quiz.questions if question.id not in seen)
+    return by_quiz, card_counts((card.card_json for card in cards), unseen)
 
 
 def learner_zone(services: Services, learner: User | None) -> tzinfo:

@@ -105,20 +105,28 @@ async def session_report(
     scores = rank(await services.storage.groups.session_scores(session.id))
     answers = await services.storage.reports.session_answers(session.id)
 
-    def written() -> tuple[bytes, str, Grid]:  # a 10,000-member group's file: off the event loop
-        table = render.session_table(quiz, asked, scores, answers, locale)
-        worst = render.hardest(quiz, asked, answers, locale)
-        marks = render.session_grid(quiz, asked, scores, answers, locale)
-        data = to_xlsx(table, session.quiz_id) if form == "xlsx" else to_csv(table)
-        return data, render.session_summary(title, scores, asked, worst, locale), marks
+    # a 10,000-member group's grid and file: off the event loop; the picture is drawn (in the
+    # drawing process) while the file is written
+    marks = await asyncio.to_thread(render.session_grid, quiz, asked, scores, answers, locale)
+    picture = asyncio.ensure_future(grid_picture(marks, title, locale))
 
-    data, summary, marks = await asyncio.to_thread(written)
-    members = {row.user_id for row in scores}
-    summary = _with_leeches(
-        summary, quiz, await _leeches(services, session.quiz_id, members), locale
-    )
+    def written() -> tuple[bytes, str]:
+        table = render.session_table(quiz, asked, scores, answers, locale, marks)
+        worst = render.hardest(quiz, asked, answers, locale)
+        data = to_xlsx(table, session.quiz_id) if form == "xlsx" else to_csv(table)
+        return data, render.session_summary(title, scores, asked, worst, locale)
+
+    try:
+        data, summary = await asyncio.to_thread(written)
+        members = {row.user_id for row in scores}
+        summary = _with_leeches(
+            summary, quiz, await _leeches(services, session.quiz_id, members), locale
+        )
+    except BaseException:
+        picture.cancel()
+        raise
     name = render.file_name(session.quiz_id, f"group-{session.id}", form)
-    return Report(summary, data, name, await grid_picture(marks, title, locale))
+    return Report(summary, data, name, await picture)
 
 
 async def quiz_report(services: Services, quiz: Quiz, form: str, locale: Locale) -> Report | None:
@@ -128,18 +136,25 @@ async def quiz_report(services: Services, quiz: Quiz, form: str, locale: Locale)
     if not attempts:
         return None
 
-    def written() -> tuple[bytes, Grid]:  # every learner of a popular quiz: off the event loop
-        table = render.quiz_table(quiz, attempts, locale)
-        data = to_xlsx(table, quiz.id) if form == "xlsx" else to_csv(table)
-        return data, render.attempts_grid(quiz, attempts, locale)
+    # every learner of a popular quiz: the grid and the file off the event loop, the picture
+    # drawn while the file is written
+    marks = await asyncio.to_thread(render.attempts_grid, quiz, attempts, locale)
+    picture = asyncio.ensure_future(grid_picture(marks, locale.plain(quiz.title), locale))
 
-    data, marks = await asyncio.to_thread(written)
-    title = locale.text(quiz.title, MAX_TITLE_LENGTH)
-    summary = locale.t("report_quiz_caption", title=title, n=len(attempts))
-    summary = _with_leeches(summary, quiz, await _leeches(services, quiz.id), locale)
+    def written() -> bytes:
+        table = render.quiz_table(quiz, attempts, locale, marks)
+        return to_xlsx(table, quiz.id) if form == "xlsx" else to_csv(table)
+
+    try:
+        data = await asyncio.to_thread(written)
+        title = locale.text(quiz.title, MAX_TITLE_LENGTH)
+        summary = locale.t("report_quiz_caption", title=title, n=len(attempts))
+        summary = _with_leeches(summary, quiz, await _leeches(services, quiz.id), locale)
+    except BaseException:
+        picture.cancel()
+        raise
     stamp = int(services.clock())
-    picture = await grid_picture(marks, locale.plain(quiz.title), locale)
-    return Report(summary, data, render.file_name(quiz.id, str(stamp), form), picture)
+    return Report(summary, data, render.file_name(quiz.id, str(stamp), form), await picture)
 
 
 async def grid_picture(marks: Grid, title: str, locale: Locale) -> charts.Chart | None:
@@ -147,7 +162,10 @@ async def grid_picture(marks: Grid, title: str, locale: Locale) -> charts.Chart 
     questions and the lowest totals, saying how many more are in the file."""
     if not marks.learners or not marks.questions:
         return None
-    shown = marks.fitted(charts.MAX_GRID_LEARNERS, charts.MAX_GRID_QUESTIONS)
+    # 10,000 learners' totals ranked: off the event loop
+    shown = await asyncio.to_thread(
+        marks.fitted, charts.MAX_GRID_LEARNERS, charts.MAX_GRID_QUESTIONS
+    )
     left_out = [
         locale.t(key, n=n)
         for key, n in (

@@ -12,9 +12,9 @@ from datetime import UTC, datetime
 from bot.core.i18n import Locale
 from bot.core.render import person
 from bot.core.tables import (
+    AnswerCells,
     Cell,
     Table,
-    answer_cell,
     answers_header,
     grid_cells,
     grid_header,
@@ -25,7 +25,7 @@ from content.grid import Grid
 from content.model import Quiz, clip
 from content.schema import MAX_TITLE_LENGTH
 from storage.group_store import ScoreRow
-from storage.report_store import LatestAttempt, SessionAnswer
+from storage.report_store import GivenAnswer, LatestAttempt, SessionAnswer
 
 
 def missed_intro(quiz: Quiz, count: int, locale: Locale) -> str:
@@ -50,8 +50,8 @@ def session_grid(
     order asked."""
     by_member: dict[int, dict[str, float]] = {}
     ids = dict(asked)
-    for answer in answers:
-        by_member.setdefault(answer.user_id, {})[ids[answer.position]] = answer.credit
+    for user_id, position, _, _, credit in answers:
+        by_member.setdefault(user_id, {})[ids[position]] = credit
     learners = [
         grid.Learner(
             "" if row.forgotten else row.name,
@@ -74,14 +74,17 @@ def session_table(
     scores: Sequence[ScoreRow],
     answers: Sequence[SessionAnswer],
     locale: Locale,
+    marks: Grid | None = None,
 ) -> Table:
     """A group session: one row per member (ranked); the grid (total, a mark per question
-    asked), then the answers given."""
+    asked: `marks` if the caller built it), then the answers given."""
     by_member: dict[int, dict[int, SessionAnswer]] = {}
     for answer in answers:
-        by_member.setdefault(answer.user_id, {})[answer.position] = answer
+        by_member.setdefault(answer[0], {})[answer[1]] = answer  # by member, then position
     questions = {qid: quiz.question(qid) if quiz is not None else None for _, qid in asked}
-    marks = session_grid(quiz, asked, scores, answers, locale)
+    if marks is None:
+        marks = session_grid(quiz, asked, scores, answers, locale)
+    answer_cell = AnswerCells()
     header = (
         "name", "user id", "points", "right", "answered", "total time (s)",
         *grid_header(marks), *answers_header(marks),
@@ -100,9 +103,11 @@ def session_table(
         ]
         for position, qid in asked:
             given = mine.get(position)
-            cells.append(
-                None if given is None else answer_cell(questions[qid], given.chosen, given.credit)
-            )
+            if given is None:
+                cells.append(None)
+            else:
+                _, _, chosen, _, credit = given
+                cells.append(answer_cell(questions[qid], chosen, credit))
         rows.append(tuple(cells))
     return Table(header, tuple(rows))
 
@@ -125,9 +130,9 @@ def hardest(
     None if nobody answered anything."""
     answered: Counter[int] = Counter()
     right: Counter[int] = Counter()
-    for answer in answers:
-        answered[answer.position] += 1
-        right[answer.position] += answer.correct
+    for _, position, _, correct, _ in answers:
+        answered[position] += 1
+        right[position] += correct
     found = None
     for number, (position, qid) in enumerate(asked, 1):
         if not answered[position]:
@@ -206,10 +211,15 @@ def attempts_grid(quiz: Quiz, attempts: Sequence[LatestAttempt], locale: Locale)
     return grid.build([(q.id, locale.plain(q.text)) for q in quiz.questions], learners)
 
 
-def quiz_table(quiz: Quiz, attempts: Sequence[LatestAttempt], locale: Locale) -> Table:
+def quiz_table(
+    quiz: Quiz, attempts: Sequence[LatestAttempt], locale: Locale, marks: Grid | None = None
+) -> Table:
     """Every learner's latest finished attempt at a quiz: one row each; the grid (total, a
-    mark per question of the quiz as it is now), then the answers given."""
-    marks = attempts_grid(quiz, attempts, locale)
+    mark per question of the quiz as it is now: `marks` if the caller built it), then the
+    answers given."""
+    if marks is None:
+        marks = attempts_grid(quiz, attempts, locale)
+    answer_cell = AnswerCells()
     header = (
         "name", "user id", "score", "total", "started (UTC)", "finished (UTC)",
         *grid_header(marks), *answers_header(marks),
@@ -227,13 +237,15 @@ def quiz_table(quiz: Quiz, attempts: Sequence[LatestAttempt], locale: Locale) ->
         ]
         for question in quiz.questions:
             given = attempt.answers.get(question.id)
-            cells.append(
-                None
-                if given is None
-                else answer_cell(question, given.chosen, given.credit, given.reply)
-            )
+            cells.append(None if given is None else answer_cell(question, *_cell_of(given)))
         rows.append(tuple(cells))
     return Table(header, tuple(rows))
+
+
+def _cell_of(given: GivenAnswer) -> tuple[int, float, str | None]:
+    """What a report's cell shows of an attempt's answer: (chosen, credit, reply)."""
+    chosen, _, credit, reply = given
+    return chosen, credit, reply
 
 
 def utc(timestamp: float) -> str:

@@ -3,8 +3,10 @@ event loop."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
-import threading
+import os
+import signal
 import warnings
 from datetime import date, timedelta
 
@@ -20,7 +22,7 @@ YORUBA = "Ìdáhùn lójoojúmọ́: ẹ̀kọ́, ọ̀rọ̀, ṣé, Ṣàngó,
 def _labels(title: str = "Answers per day") -> charts.ProgressLabels:
     return charts.ProgressLabels(
         answers_title=title, right="ẹ̀tọ́", wrong="àṣìṣe $5", mastery_title="Ìmọ̀ $x$",
-        alt=lambda right, wrong, days, mastery: f"{right} right, {wrong} wrong, {days} days",
+        alt="what it shows",
     )  # fmt: skip
 
 
@@ -52,7 +54,8 @@ def test_progress_chart_is_a_phone_sized_png_with_its_alt_text() -> None:
     assert 10_000 < len(chart.png) < 400_000
     active = sum(1 for i in range(30) if i % 4 or i % 3)
     right, wrong = sum(i % 4 for i in range(30)), sum(i % 3 for i in range(30))
-    assert chart.alt == f"{right} right, {wrong} wrong, {active} days"
+    assert chart.alt == "what it shows"
+    assert charts.day_totals(_days()) == (right, wrong, active)
 
 
 def test_many_quizzes_stay_one_readable_column() -> None:
@@ -90,7 +93,7 @@ def test_stats_chart_fits_its_titles_shows_n_and_leaves_out_what_nobody_answered
         )
         for k in range(8)
     ]
-    chart = charts.hardest_first(quizzes, lambda title: f"{title}: hardest", "alt")
+    chart = charts.hardest_first(quizzes, f"{charts.TITLE_SLOT}: hardest", "alt")
     readable(chart)
     assert chart.width == 900 and chart.height < 2 * chart.width  # was 900 × 2,475
     texts = [d.text for d in chart.texts]
@@ -135,15 +138,20 @@ def test_the_grid_picture_is_readable_and_says_what_it_left_out() -> None:
     assert "25 more learner(s): in the file." in [d.text for d in chart.texts]
 
 
-async def test_charts_are_drawn_in_a_worker_thread() -> None:
-    seen: list[int] = []
+def _drawn_where() -> charts.Chart:
+    return charts.Chart(str(os.getpid()).encode(), "")
 
-    def draw() -> charts.Chart:
-        seen.append(threading.get_ident())
-        return charts.Chart(b"", "")
 
-    await charts.render(draw)
-    assert seen and seen[0] != threading.get_ident()
+async def test_charts_are_drawn_in_a_process_of_their_own_made_again_if_it_dies() -> None:
+    first = int((await charts.render(_drawn_where)).png)
+    assert first != os.getpid()
+    assert int((await charts.render(_drawn_where)).png) == first  # made once
+    os.kill(first, signal.SIGKILL)
+    again = int((await asyncio.to_thread(charts.drawn, _drawn_where)).png)
+    assert again not in (first, os.getpid())
+    chart = await charts.render(charts.learner_grid, _grid(3, 4).fitted(20, 11), _labels_for_grid())
+    readable(chart)
+    charts.stop_drawing()
 
 
 def _text_sizes_in_pixels(figure: object) -> list[float]:

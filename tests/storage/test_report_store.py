@@ -4,12 +4,12 @@ as the report has always chosen it."""
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
 
 from storage import Storage, report_store
-from storage.report_store import GivenAnswer
 from tests.support.db import rows
 
 NOW = 1_767_000_000.0
@@ -57,6 +57,8 @@ async def test_a_sessions_answers_are_all_read_once_whatever_the_page(
     )
     assert [tuple(a) for a in read] == [(u, p, c, bool(r), k) for u, p, c, r, k in stored]
     assert len(read) == 10
+    gc.collect()  # plain tuples of plain values: no longer followed by the collector's passes
+    assert not any(gc.is_tracked(answer) for answer in read)
 
 
 async def _attempt(storage: Storage, user: int, quiz: str, at: float, finished: bool) -> int:
@@ -102,8 +104,8 @@ async def test_the_latest_attempts_are_each_learners_latest_finished_one(
                FROM answers WHERE attempt_id=?""",
             attempt.attempt_id,
         )
-        assert attempt.answers == {
-            q: GivenAnswer(c, bool(r), float(k), t) for q, c, r, k, t in stored
-        }
+        assert attempt.answers == {q: (c, bool(r), float(k), t) for q, c, r, k, t in stored}
         assert len(attempt.answers) == 2
     assert some == latest  # by id, each once, an unknown id left out
+    gc.collect()
+    assert not any(gc.is_tracked(given) for a in latest for given in a.answers.values())
