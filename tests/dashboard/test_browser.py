@@ -53,7 +53,7 @@ def test_a_group_admin_opens_the_dashboard_from_the_sandbox_and_reads_the_grid(
         assert "open · done 0/0" in homework[0].text
         chart = driver.find_element("css selector", "svg.chart[role=img]")
         described = chart.find_element("css selector", "desc").get_attribute("textContent")
-        assert described == "The last 12 weeks: 4 answers in group quizzes, 75% right."
+        assert described == "The last 12 weeks: 4 answers in group quizzes and homework, 75% right."
         assert "Model and Pipeline Parallelism" in quizzes[0].text
         quizzes[0].click()
 
