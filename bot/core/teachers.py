@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from telegram import Bot
+from telegram import Bot, ChatMember
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.core.context import QuizContext
@@ -36,15 +36,38 @@ async def learn_admins(bot: Bot, storage: Storage, chat_id: int, now: float) -> 
     """Ask Telegram for a chat's admins and keep them; False when it would not say."""
     try:
         admins = await bot.get_chat_administrators(chat_id)
-    except (Forbidden, BadRequest) as error:  # removed meanwhile, or the chat is gone
+    except TelegramError as error:  # removed meanwhile, the chat gone, or Telegram failing
         log.info("chat %s: admins not learned: %s", chat_id, error)
         return False
+    await _keep_admins(storage, chat_id, admins, now)
+    return True
+
+
+async def refresh_chat(bot: Bot, storage: Storage, chat: KnownChat, now: float) -> None:
+    """Ask Telegram again about a chat known from earlier: what it is when its title is
+    unknown, and its admins. A chat the bot can no longer see (removed, gone) is noted as
+    left; a failure of Telegram's changes nothing."""
+    chats = storage.chats
+    try:
+        if not chat.title:
+            found = await bot.get_chat(chat.chat_id)
+            await chats.note_chat(chat.chat_id, found.type, found.title or "", "member", now)
+        admins = await bot.get_chat_administrators(chat.chat_id)
+    except (Forbidden, BadRequest) as error:
+        log.info("chat %s: no longer reachable: %s", chat.chat_id, error)
+        await chats.note_chat(chat.chat_id, chat.type, chat.title, "left", now)
+        return
     except TelegramError as error:
-        log.info("chat %s: getChatAdministrators failed: %s", chat_id, error)
-        return False
+        log.info("chat %s: not asked again: %s", chat.chat_id, error)
+        return
+    await _keep_admins(storage, chat.chat_id, admins, now)
+
+
+async def _keep_admins(
+    storage: Storage, chat_id: int, admins: Sequence[ChatMember], now: float
+) -> None:
     people = {admin.user.id for admin in admins if not admin.user.is_bot}
     await storage.chats.set_admins(chat_id, people, now)
-    return True
 
 
 async def learn_unknown_admins(
@@ -59,17 +82,5 @@ async def learn_unknown_admins(
         if chat.admins_checked_at is None and chat.chat_id not in tried
     ]
     tried.update(chat.chat_id for chat in unknown[:at_most])
-    await asyncio.gather(*(_learn_chat(bot, storage, chat, now) for chat in unknown[:at_most]))
+    await asyncio.gather(*(refresh_chat(bot, storage, chat, now) for chat in unknown[:at_most]))
     return len(unknown) > at_most
-
-
-async def _learn_chat(bot: Bot, storage: Storage, chat: KnownChat, now: float) -> None:
-    """A chat known only from what the bot ran there: what it is, then its admins."""
-    if not chat.title:
-        try:
-            found = await bot.get_chat(chat.chat_id)
-        except TelegramError as error:  # removed, gone, or Telegram failing: not now
-            log.info("chat %s: not found again: %s", chat.chat_id, error)
-            return
-        await storage.chats.note_chat(chat.chat_id, found.type, found.title or "", "member", now)
-    await learn_admins(bot, storage, chat.chat_id, now)

@@ -16,8 +16,9 @@ from collections import OrderedDict
 from collections.abc import Callable
 
 from telegram import Bot
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.error import TelegramError
 
+from bot.core import teachers
 from storage import Storage
 from storage.chat_store import KnownChat
 
@@ -83,22 +84,6 @@ class ClassAccess:
             for chat in await self._storage.chats.present_chats()
             if chat.admins_checked_at is None or now - chat.admins_checked_at > ADMIN_LIST_TTL
         ][:REFRESH_AT_ONCE]
-        await asyncio.gather(*(self._refresh(chat, now) for chat in stale))
-
-    async def _refresh(self, chat: KnownChat, now: float) -> None:
-        chats = self._storage.chats
-        try:
-            admins = await self._bot.get_chat_administrators(chat.chat_id)
-            if not chat.title:
-                found = await self._bot.get_chat(chat.chat_id)
-                await chats.note_chat(chat.chat_id, found.type, found.title or "", "member", now)
-        except (Forbidden, BadRequest) as error:  # removed, or the chat is gone
-            log.info("dashboard: a class is no longer reachable: %s", error)
-            await chats.note_chat(chat.chat_id, chat.type, chat.title, "left", now)
-            return
-        except TelegramError as error:
-            log.info("dashboard: getChatAdministrators failed: %s", error)
-            return
-        await chats.set_admins(
-            chat.chat_id, {admin.user.id for admin in admins if not admin.user.is_bot}, now
+        await asyncio.gather(
+            *(teachers.refresh_chat(self._bot, self._storage, c, now) for c in stale)
         )
