@@ -15,6 +15,8 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from content.formats.xlsx_parts import STYLES_LIMIT
+
 
 @dataclass(frozen=True)
 class Hostile:
@@ -328,7 +330,8 @@ def every_part_at_its_limit() -> bytes:
     """An .xlsx whose styles, shared text and sheet each stay just under their limits
     (content/formats/xlsx_parts.py): the most openpyxl is let do."""
     rng = random.Random(7)
-    styles = b"".join(b'<xf numFmtId="%d"/>' % rng.randrange(200) for _ in range(19_980))
+    xfs = STYLES_LIMIT.elements - 20  # the stylesheet's own elements take the rest
+    styles = b"".join(b'<xf numFmtId="%d"/>' % rng.randrange(200) for _ in range(xfs))
     strings = tuple(b"%d" % rng.randrange(10**6) for _ in range(39_900))
     rows = b"".join(
         b'<row r="%d"><c r="A%d" t="s"><v>%d</v></c></row>' % (n, n, n % 39_900)

@@ -44,7 +44,7 @@ class Limit:
 STYLES_LIMIT = Limit(
     None,
     "cell formats, fonts and other style elements",
-    20_000,
+    5_000,
     4 * MIB,
     "a sheet of questions needs a few: copy the questions into a new workbook",
 )

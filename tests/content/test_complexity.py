@@ -68,11 +68,11 @@ LIMIT = 512 * 1024
 
 
 def _cpu_seconds(data: bytes, fmt: str) -> float:
-    """The CPU time of reading `data` (read or refused), the better of two runs: this is what
+    """The CPU time of reading `data` (read or refused), the best of three runs: this is what
     the file costs; the wall clock, or one run, would count a neighbour's work on a shared
     machine."""
     times = []
-    for _ in range(2):
+    for _ in range(3):
         started = time.process_time()
         try:
             read_quiz(data, FORMATS[fmt], ReadOptions(skip_unsupported=True))
