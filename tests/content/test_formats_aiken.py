@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from content.export import bank_data
 from content.formats.base import ConversionError
 from content.grading import right_choices
+from tests.support.complexity import assert_linear
 from tests.support.formats import read, refused
 
 LETTERS = string.ascii_uppercase
@@ -205,8 +206,9 @@ HOSTILE = {
 @pytest.mark.parametrize("name", list(HOSTILE))
 def test_twice_the_hostile_input_costs_about_twice_the_time(name: str) -> None:
     piece = HOSTILE[name]
-    half = piece * (96 * 1024 // len(piece))
-    small = _cpu_seconds(half, skip_unsupported=True)
-    large = _cpu_seconds(half * 2, skip_unsupported=True)
-    assert large < 2.5 * small + 0.02, (name, small, large)
-    assert large < 2, (name, large)
+
+    def build(size: int) -> bytes:
+        return piece * (size // len(piece))
+
+    assert_linear(build, lambda data: read(data, "aiken", skip_unsupported=True), collector=True)
+    assert _cpu_seconds(build(192 * 1024), skip_unsupported=True) < 2, name
