@@ -33,6 +33,7 @@ from bot.sandbox.server import TELEGRAM, FakeBotApi
 from bot.sandbox.web.cast import SANDBOX_TOKEN, Cast
 from bot.sandbox.web.page import SandboxPage
 from bot.serving.dashboard import Dashboard
+from bot.serving.lifecycle import shut_down
 from content.loader import bank_files, load_bank_file
 from storage import StorageError, claim_database
 
@@ -174,13 +175,7 @@ async def _run_bot(
             watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await watcher
-        if application.updater.running:
-            await application.updater.stop()
-        if application.running:
-            await application.stop()
-        await application.shutdown()
-        assert application.post_shutdown is not None
-        await application.post_shutdown(application)
+        await shut_down(application)
         for stop_signal in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(stop_signal)
     return 0

@@ -89,7 +89,7 @@ def run(application: QuizApplication, settings: Settings) -> None:
         for stop_signal in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(stop_signal, _already_stopping)
         try:
-            run_to_end(loop, _shut_down(application, listeners))
+            run_to_end(loop, shut_down(application, listeners))
         finally:
             _cancel_leftovers(loop)
             loop.close()
@@ -228,7 +228,7 @@ class _Listeners:
     app: Listener | None = None  # the dashboard's, in polling mode
 
 
-async def _shut_down(application: QuizApplication, listeners: _Listeners) -> None:
+async def shut_down(application: QuizApplication, listeners: _Listeners | None = None) -> None:
     """PTB's order (updates stop, the application handles what it has, then shuts down),
     with our listeners: the webhook closes first, the health listener last. No job starts
     once the shutdown has begun: PTB waits for those running, and the scheduler would cancel
@@ -236,6 +236,7 @@ async def _shut_down(application: QuizApplication, listeners: _Listeners) -> Non
     next start)."""
     if application.job_queue is not None and application.job_queue.scheduler.running:
         application.job_queue.scheduler.pause()
+    listeners = listeners or _Listeners()
     if listeners.webhook is not None:
         await listeners.webhook.close()
     if listeners.app is not None:

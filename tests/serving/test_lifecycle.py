@@ -83,6 +83,6 @@ async def test_a_job_due_once_the_shutdown_has_begun_does_not_start(
     assert application.job_queue is not None
     application.job_queue.run_once(running, when=0)
     await api.wait_for(lambda: application.job_queue.scheduler.get_jobs() == [] or None)
-    await lifecycle._shut_down(application, lifecycle._Listeners())
+    await lifecycle.shut_down(application)
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
     assert ran == ["late never started"]
